@@ -1,0 +1,84 @@
+# nearcrawl -- build, test, demo.
+#
+#   make          build ./nearcrawl
+#   make test     install what is missing, build (plain and ASan+UBSan), run
+#                 the whole suite; closes with "N passed, N failed"
+#   make demo     install what is missing, build, crawl the bundled sample site
+#   make format   clang-format every source file
+
+CC      ?= cc
+PKGS     = libcurl libevent libxml-2.0 sqlite3 inih libcrypto
+DEPS_OK := $(shell pkg-config --exists $(PKGS) 2>/dev/null && echo yes)
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lfuzzy -lm
+
+WARN     = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+           -Wmissing-prototypes -Wno-unused-parameter
+CFLAGS  ?= -O2 -g
+CPPFLAGS = -D_GNU_SOURCE -Icrawler -Idedup -Istorage -Iconfig $(PKG_CFLAGS)
+SAN      = -fsanitize=address,undefined -fno-omit-frame-pointer \
+           -fno-sanitize-recover=undefined
+
+LIB_SRC  = $(filter-out crawler/main.c,$(wildcard crawler/*.c dedup/*.c \
+           storage/*.c config/*.c))
+MAIN_SRC = crawler/main.c
+UNIT_SRC = $(wildcard tests/unit/*.c)
+SRV_SRC  = $(wildcard tests/server/*.c)
+HDRS     = $(wildcard crawler/*.h dedup/*.h storage/*.h config/*.h \
+           tests/unit/*.h tests/server/*.h)
+
+B  = build/plain
+BS = build/san
+
+obj  = $(patsubst %.c,$(1)/%.o,$(2))
+
+.PHONY: all deps test test-run unit demo clean format fuzz
+
+all: nearcrawl
+
+deps:
+	@scripts/install-deps.sh
+
+ifneq ($(DEPS_OK),yes)
+# Missing libraries: install them, then start again with pkg-config working.
+nearcrawl build/san/nearcrawl build/plain/ncserver build/san/unit: deps
+	@$(MAKE) --no-print-directory $@
+else
+$(B)/%.o: %.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -c $< -o $@
+
+$(BS)/%.o: %.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -O1 -g $(SAN) $(WARN) -c $< -o $@
+
+nearcrawl: $(call obj,$(B),$(LIB_SRC) $(MAIN_SRC))
+	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS)
+
+$(BS)/nearcrawl: $(call obj,$(BS),$(LIB_SRC) $(MAIN_SRC))
+	$(CC) $(SAN) -o $@ $^ $(PKG_LIBS)
+
+$(BS)/unit: $(call obj,$(BS),$(LIB_SRC) $(UNIT_SRC))
+	$(CC) $(SAN) -o $@ $^ $(PKG_LIBS)
+
+$(B)/ncserver: $(call obj,$(B),$(SRV_SRC))
+	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS)
+endif
+
+unit: $(BS)/unit
+	$(BS)/unit
+
+test: deps
+	@$(MAKE) --no-print-directory nearcrawl $(BS)/nearcrawl $(BS)/unit $(B)/ncserver
+	@tests/run.sh
+
+demo: deps
+	@$(MAKE) --no-print-directory nearcrawl $(B)/ncserver
+	@scripts/demo.sh
+
+format:
+	clang-format -i $(wildcard crawler/*.[ch] dedup/*.[ch] storage/*.[ch] \
+	    config/*.[ch] tests/unit/*.[ch] tests/server/*.[ch])
+
+clean:
+	rm -rf build nearcrawl

@@ -1,0 +1,81 @@
+#include "buf.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void
+buf_init(struct buf *b, size_t limit)
+{
+	b->data = NULL;
+	b->len = 0;
+	b->alloc = 0;
+	b->limit = limit;
+}
+
+int
+buf_append(struct buf *b, const void *p, size_t n)
+{
+	size_t need, alloc;
+	char *nd;
+
+	if (n > b->limit - b->len)
+		return BUF_FULL;
+	need = b->len + n + 1;
+	if (need > b->alloc) {
+		alloc = b->alloc ? b->alloc : 256;
+		while (alloc < need)
+			alloc *= 2;
+		nd = realloc(b->data, alloc);
+		if (nd == NULL)
+			return BUF_NOMEM;
+		b->data = nd;
+		b->alloc = alloc;
+	}
+	if (n > 0)
+		memcpy(b->data + b->len, p, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+	return BUF_OK;
+}
+
+int
+buf_puts(struct buf *b, const char *s)
+{
+	return buf_append(b, s, strlen(s));
+}
+
+int
+buf_putc(struct buf *b, char c)
+{
+	return buf_append(b, &c, 1);
+}
+
+void
+buf_reset(struct buf *b)
+{
+	b->len = 0;
+	if (b->data != NULL)
+		b->data[0] = '\0';
+}
+
+char *
+buf_steal(struct buf *b)
+{
+	char *s = b->data;
+
+	if (s == NULL)
+		s = strdup("");
+	b->data = NULL;
+	b->len = 0;
+	b->alloc = 0;
+	return s;
+}
+
+void
+buf_free(struct buf *b)
+{
+	free(b->data);
+	b->data = NULL;
+	b->len = 0;
+	b->alloc = 0;
+}

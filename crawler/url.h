@@ -1,0 +1,52 @@
+/*
+ * url: URL resolution, normalisation and crawl scope, built on libcurl's URL
+ * API (curl_url). Every URL nearcrawl stores or compares has gone through
+ * url_normalize or url_resolve, so equal strings mean equal resources.
+ *
+ * Normal form: http or https only; scheme and host lower-case; default port
+ * (80 for http, 443 for https) dropped; fragment dropped; dot segments
+ * removed; empty path becomes "/"; no user or password part kept.
+ */
+#ifndef NC_URL_H
+#define NC_URL_H
+
+#include <stddef.h>
+
+/* URLs longer than this (after normalisation) are refused. */
+#define URL_MAX_LEN 2048
+
+/*
+ * Normalise an absolute URL. Returns a malloc'd string the caller frees, or
+ * NULL with *why set to a static reason ("not http(s)", "too long",
+ * "malformed", "out of memory").
+ */
+char *url_normalize(const char *url, const char **why);
+
+/*
+ * Resolve ref against base (an absolute URL, as in an href on the page at
+ * base) and normalise the result. Refs with other schemes (javascript:,
+ * mailto:, data:, ftp: ...) are refused with *why "not http(s)".
+ * Returns a malloc'd string or NULL as url_normalize does.
+ */
+char *url_resolve(const char *base, const char *ref, const char **why);
+
+/*
+ * Copy the lower-case host name (no port, IPv6 without brackets) of a
+ * normalised URL into out. Returns 0, or -1 when the URL has no host or the
+ * host does not fit in outsz bytes.
+ */
+int url_host(const char *url, char *out, size_t outsz);
+
+/*
+ * Copy "scheme://host[:port]" of a normalised URL into out (the robots.txt
+ * authority). Returns 0 or -1 as url_host does.
+ */
+int url_origin(const char *url, char *out, size_t outsz);
+
+/*
+ * Whether host is one of the n domains or a subdomain of one: "www.a.org"
+ * is in "a.org"; "xa.org" is not. Comparison ignores case. Returns 1 or 0.
+ */
+int url_host_in_domains(const char *host, char *const *domains, size_t n);
+
+#endif

@@ -1,0 +1,111 @@
+/*
+ * dedup: the verdict on one page's text against every page seen before,
+ * combining the methods through their indexes.
+ *
+ *   exact  the text's MD5 was seen before (match: method "md5", 100 %)
+ *   near   otherwise, the near-duplicate rule holds: with rule ANY, some
+ *          enabled near method finds an earlier page within its threshold;
+ *          with ALL, every enabled near method does; with ONE, the method
+ *          named by the rule does (the others still report their matches)
+ *   unique otherwise
+ *
+ * Pages are added after they are checked (dedup_add), so a page never
+ * matches itself, and a resumed crawl re-adds stored fingerprints the same
+ * way.
+ */
+#ifndef NC_DEDUP_H
+#define NC_DEDUP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "md5.h"
+#include "ssdeep.h"
+
+enum dedup_method {
+	DEDUP_MD5 = 1 << 0,
+	DEDUP_SIMHASH = 1 << 1,
+	DEDUP_SSDEEP = 1 << 2,
+};
+
+enum dedup_rule {
+	DEDUP_RULE_ANY, /* near if any enabled near method matches */
+	DEDUP_RULE_ALL, /* near if every enabled near method matches */
+	DEDUP_RULE_ONE, /* near if the method in dedup_config.rule_method does */
+};
+
+enum dedup_verdict { DEDUP_UNIQUE, DEDUP_EXACT, DEDUP_NEAR };
+
+struct dedup_config {
+	unsigned methods;       /* DEDUP_* bits; MD5 is always on */
+	int simhash_k;          /* near when Hamming distance <= this */
+	int ssdeep_threshold;   /* near when fuzzy_compare score >= this */
+	enum dedup_rule rule;   /* how near methods combine */
+	unsigned rule_method;   /* the one method for DEDUP_RULE_ONE */
+	size_t min_text;        /* texts shorter than this (bytes) are never
+	                           near duplicates: too little to judge */
+};
+
+struct dedup_fp {
+	char md5[MD5_HEX_LEN + 1]; /* hex MD5 of the text */
+	uint64_t simhash;          /* valid when have & DEDUP_SIMHASH */
+	char ssdeep[SSDEEP_MAX];   /* valid when have & DEDUP_SSDEEP */
+	unsigned have;             /* methods computed */
+	size_t text_len;           /* bytes of text fingerprinted */
+};
+
+struct dedup_match {
+	int64_t original_id;      /* the earlier page */
+	enum dedup_method method; /* which method matched */
+	double percent;           /* similarity, 100 for exact */
+};
+
+/* Most matches one check reports per method. */
+#define DEDUP_MAX_PER_METHOD 8
+
+struct dedup;
+
+/* Parse "md5,simhash,ssdeep" (any order, any subset) into DEDUP_* bits; md5
+ * is added always. Returns 0, or -1 with *bad pointing into s at the unknown
+ * name. */
+int dedup_parse_methods(const char *s, unsigned *methods, const char **bad);
+
+/* Method name ("md5", "simhash", "ssdeep") of one DEDUP_* bit. */
+const char *dedup_method_name(enum dedup_method m);
+
+/* Verdict name ("unique", "exact", "near"). */
+const char *dedup_verdict_name(enum dedup_verdict v);
+
+/* New empty state for cfg (copied). NULL on bad config or out of memory. */
+struct dedup *dedup_new(const struct dedup_config *cfg);
+
+/* Free it; NULL is fine. */
+void dedup_free(struct dedup *d);
+
+/* Compute the enabled fingerprints of text into fp. Returns 0, or -1 when a
+ * library call fails. */
+int dedup_fingerprint(const struct dedup *d, const char *text, size_t len,
+    struct dedup_fp *fp);
+
+/*
+ * Judge fp against everything added so far. Writes up to max matches into
+ * out (exact: the one MD5 match; near: every near match found, at most
+ * DEDUP_MAX_PER_METHOD per method, best first) and their number into *nout.
+ * Returns the verdict. Cannot fail.
+ */
+enum dedup_verdict dedup_check(const struct dedup *d, const struct dedup_fp *fp,
+    struct dedup_match *out, size_t max, size_t *nout);
+
+/*
+ * Remember fp as page id for later checks. An MD5 already known keeps its
+ * first page. Returns 0, or -1 when out of memory (state unchanged).
+ */
+int dedup_add(struct dedup *d, const struct dedup_fp *fp, int64_t id);
+
+/* Pages added. */
+size_t dedup_count(const struct dedup *d);
+
+/* Bytes of memory all indexes hold. */
+size_t dedup_bytes(const struct dedup *d);
+
+#endif

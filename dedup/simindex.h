@@ -1,0 +1,50 @@
+/*
+ * simindex: find every stored 64-bit SimHash within Hamming distance k of a
+ * query without scanning all of them.
+ *
+ * Pigeonhole block index: the 64 bits are cut into k+1 blocks; two
+ * fingerprints within distance k agree exactly on at least one block, so
+ * one table per block, keyed by that block's bits, yields a candidate set
+ * that contains every answer; candidates are then checked exactly.
+ * Memory is a few dozen bytes per stored fingerprint.
+ */
+#ifndef NC_SIMINDEX_H
+#define NC_SIMINDEX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SIMINDEX_MAX_K 15
+
+struct simindex;
+
+struct simindex_match {
+	int64_t id;   /* the id given to simindex_add */
+	int distance; /* Hamming distance to the query, 0..k */
+};
+
+/* New empty index for distance k (0..SIMINDEX_MAX_K). NULL on bad k or
+ * out of memory. */
+struct simindex *simindex_new(int k);
+
+/* Free the index; NULL is fine. */
+void simindex_free(struct simindex *ix);
+
+/* Store fp under id. Returns 0, or -1 when out of memory (index unchanged). */
+int simindex_add(struct simindex *ix, uint64_t fp, int64_t id);
+
+/*
+ * Find stored fingerprints within distance k of fp. Writes up to max matches
+ * into out, best first (smallest distance, then smallest id), and returns the
+ * total number found (which may exceed max). Cannot fail.
+ */
+size_t simindex_query(const struct simindex *ix, uint64_t fp,
+    struct simindex_match *out, size_t max);
+
+/* Number of fingerprints stored. */
+size_t simindex_count(const struct simindex *ix);
+
+/* Bytes of memory the index holds (for reports). */
+size_t simindex_bytes(const struct simindex *ix);
+
+#endif

@@ -1,0 +1,62 @@
+/*
+ * ssdeep: context-triggered piecewise hashes (libfuzzy) of extracted text
+ * and an index that finds every stored digest whose fuzzy_compare score with
+ * a query reaches a threshold, without comparing against all of them.
+ *
+ * Index: two digests score above 0 only when their block sizes are equal or
+ * one is double the other and, after libfuzzy's removal of runs of more than
+ * three equal characters, the compared signature parts share a 7-character
+ * substring (or are identical). Each stored digest's 7-grams are indexed under
+ * (block size, gram) for its first part and (2 x block size, gram) for its
+ * second part; a query looks up its own grams the same way, and candidates
+ * are verified with fuzzy_compare.
+ */
+#ifndef NC_SSDEEP_H
+#define NC_SSDEEP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <fuzzy.h>
+
+#define SSDEEP_MAX FUZZY_MAX_RESULT
+
+struct ssdeep_index;
+
+struct ssdeep_match {
+	int64_t id; /* the id given to ssdeep_index_add */
+	int score;  /* fuzzy_compare score, 0..100 */
+};
+
+/* Digest of text[0..len) into out. Returns 0, or -1 on libfuzzy failure
+ * (out is then ""). */
+int ssdeep_of_text(const char *text, size_t len, char out[SSDEEP_MAX]);
+
+/* fuzzy_compare of two digests: 0..100, or -1 if either is malformed. */
+int ssdeep_score(const char *a, const char *b);
+
+/* New empty index; NULL when out of memory. */
+struct ssdeep_index *ssdeep_index_new(void);
+
+/* Free the index; NULL is fine. */
+void ssdeep_index_free(struct ssdeep_index *ix);
+
+/* Store digest under id. Returns 0, -1 when out of memory, -2 when the
+ * digest is malformed (index unchanged on failure). */
+int ssdeep_index_add(struct ssdeep_index *ix, const char *digest, int64_t id);
+
+/*
+ * Find stored digests scoring >= threshold (1..100) against digest. Writes up
+ * to max matches best first (highest score, then smallest id) and returns the
+ * number found (may exceed max); returns 0 for a malformed digest.
+ */
+size_t ssdeep_index_query(const struct ssdeep_index *ix, const char *digest,
+    int threshold, struct ssdeep_match *out, size_t max);
+
+/* Number of digests stored. */
+size_t ssdeep_index_count(const struct ssdeep_index *ix);
+
+/* Bytes of memory the index holds (for reports). */
+size_t ssdeep_index_bytes(const struct ssdeep_index *ix);
+
+#endif

@@ -1,0 +1,170 @@
+/*
+ * store: nearcrawl's SQLite database -- pages, duplicates, frontier, meta.
+ *
+ * The schema (storage/schema.sql, compiled in) mirrors the research's two
+ * tables: pages ("Simhash Values") and duplicates ("Duplicate Value"), plus
+ * the crawl's own frontier and a key/value meta table. The file is marked
+ * with PRAGMA application_id so a database that is not ours is refused, and
+ * PRAGMA user_version carries the schema version.
+ *
+ * WAL journal, synchronous=NORMAL, prepared statements only. Writes happen
+ * inside batches (store_begin .. store_commit) chosen by the caller; a crash
+ * loses at most the uncommitted batch, never consistency.
+ *
+ * Every function returning int returns 0 (or a documented count) on success
+ * and -1 on a database error; store_errmsg then says what went wrong.
+ */
+#ifndef NC_STORE_H
+#define NC_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define STORE_APPLICATION_ID 0x4e43524c /* "NCRL" */
+#define STORE_SCHEMA_VERSION 1
+
+struct store;
+
+enum store_open_flags {
+	STORE_CREATE = 1 << 0,   /* create the file and schema if missing */
+	STORE_READONLY = 1 << 1, /* reports: open read-only, take no lock */
+};
+
+/* Frontier states. */
+enum { FRONTIER_QUEUED = 0, FRONTIER_INFLIGHT = 1, FRONTIER_DONE = 2 };
+
+struct store_item {
+	int64_t id;       /* frontier row id */
+	char *url;        /* normalised URL (malloc'd; free with store_item_clear) */
+	int depth;        /* links followed from a seed (seeds: 0) */
+	int64_t parent;   /* pages.id of the page linking here, 0 for seeds */
+	int tries;        /* earlier attempts that were requeued */
+};
+
+struct store_page {
+	const char *url;          /* the URL requested (frontier URL) */
+	const char *host;         /* its host */
+	const char *verdict;      /* unique|exact|near|redirect|error|skipped */
+	const char *reason;       /* why error/skipped/redirect, or NULL */
+	int status;               /* HTTP status, 0 when none */
+	const char *content_type; /* or NULL */
+	int depth;
+	int64_t seq;              /* fetch order, 1, 2, 3 ... */
+	double fetched_at;        /* Unix time, seconds */
+	int64_t parent;           /* pages.id of the linking page, 0 if seed */
+	const char *location;     /* redirect target, or NULL */
+	const char *md5;          /* hex, or NULL when no text */
+	int has_simhash;          /* simhash is set */
+	uint64_t simhash;         /* stored as signed int64 */
+	const char *ssdeep;       /* or NULL */
+	const char *title, *headings, *description, *keywords, *charset;
+	int64_t body_bytes;       /* bytes received after decoding */
+	int64_t text_bytes;       /* bytes of extracted text */
+	int64_t links;            /* links found on the page */
+	double elapsed_ms;        /* transfer time */
+	const char *text;         /* extracted text to keep, or NULL */
+};
+
+struct store_counts {
+	int64_t pages;      /* rows in pages */
+	int64_t unique;     /* verdict unique */
+	int64_t exact;      /* verdict exact */
+	int64_t near;       /* verdict near */
+	int64_t redirect;   /* verdict redirect */
+	int64_t error;      /* verdict error */
+	int64_t skipped;    /* verdict skipped */
+	int64_t duplicates; /* rows in duplicates */
+	int64_t queued;     /* frontier entries queued */
+	int64_t inflight;   /* frontier entries in flight */
+	int64_t done;       /* frontier entries done */
+	int64_t max_seq;    /* largest seq in pages, 0 when empty */
+};
+
+/*
+ * Open (and with STORE_CREATE, create) the database at path. Refuses, with a
+ * message in err naming the file: a file that is not an SQLite database, an
+ * SQLite database that is not nearcrawl's (foreign tables or application_id),
+ * a newer schema version, and -- unless STORE_READONLY -- a database another
+ * process holds open for writing (an advisory lock on path). A refused file
+ * is left untouched. Returns NULL on failure.
+ */
+struct store *store_open(const char *path, unsigned flags, char *err,
+    size_t errsz);
+
+/* Commit nothing, finalise statements, release the lock, close. NULL ok. */
+void store_close(struct store *s);
+
+/* The last error's message (never NULL). */
+const char *store_errmsg(const struct store *s);
+
+/* Start / commit a write batch. store_rollback abandons it. */
+int store_begin(struct store *s);
+int store_commit(struct store *s);
+int store_rollback(struct store *s);
+
+/* meta table: settings and counters that define and continue the crawl.
+ * store_meta_get returns a malloc'd copy, or NULL when absent (and sets
+ * *err to -1 on a database error if err is not NULL). */
+int store_meta_set(struct store *s, const char *key, const char *value);
+char *store_meta_get(struct store *s, const char *key, int *err);
+
+/*
+ * Queue url (normalised) of host at depth, linked from page parent (0 for a
+ * seed). Returns 1 when newly queued, 0 when the URL was already known (in
+ * any state), -1 on error.
+ */
+int store_frontier_add(struct store *s, const char *url, const char *host,
+    int depth, int64_t parent);
+
+/*
+ * Take the oldest queued entry of host whose not_before is <= now (Unix
+ * seconds) and mark it in flight. Returns 1 and fills it (clear with
+ * store_item_clear), 0 when host has nothing due, -1 on error.
+ */
+int store_frontier_take(struct store *s, const char *host, double now,
+    struct store_item *it);
+
+/* Mark a frontier entry done. */
+int store_frontier_done(struct store *s, int64_t id);
+
+/* Put an entry back in the queue, not to be taken before not_before;
+ * counts a try. */
+int store_frontier_requeue(struct store *s, int64_t id, double not_before);
+
+/* Resume: put every in-flight entry back in the queue. Returns how many, or
+ * -1 on error. */
+int64_t store_frontier_requeue_inflight(struct store *s);
+
+/*
+ * Call fn(host, queued, earliest_not_before, arg) for every host that has
+ * queued entries. fn returns 0 to go on, non-zero to stop (which is then
+ * returned). Returns 0 or -1 on error.
+ */
+int store_frontier_hosts(struct store *s,
+    int (*fn)(const char *host, int64_t queued, double not_before, void *arg),
+    void *arg);
+
+/* Free what store_frontier_take put in it. */
+void store_item_clear(struct store_item *it);
+
+/* Insert a pages row. Returns its id (> 0), or -1 on error. */
+int64_t store_page_add(struct store *s, const struct store_page *p);
+
+/* Insert a duplicates row. */
+int store_duplicate_add(struct store *s, int64_t page_id, int64_t original_id,
+    const char *method, double percentage);
+
+/*
+ * Resume: call fn for every page that carries fingerprints (verdict unique,
+ * exact or near), in seq order. simhash is valid when has_simhash; ssdeep
+ * and md5 may be NULL. fn returns 0 to go on, non-zero to stop (returned).
+ */
+int store_load_fingerprints(struct store *s,
+    int (*fn)(int64_t id, const char *md5, int has_simhash, uint64_t simhash,
+        const char *ssdeep, void *arg),
+    void *arg);
+
+/* Fill c with the current counts. */
+int store_counts(struct store *s, struct store_counts *c);
+
+#endif

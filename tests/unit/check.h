@@ -1,0 +1,77 @@
+/*
+ * check: the unit-test harness. A test is a void function; RUN() calls it and
+ * counts it as passed when none of its CHECKs failed. run_unit.c prints the
+ * closing "N passed, N failed" line.
+ */
+#ifndef NC_CHECK_H
+#define NC_CHECK_H
+
+#include <stdio.h>
+#include <string.h>
+
+extern int check_tests_passed;  /* tests whose CHECKs all held */
+extern int check_tests_failed;  /* tests with at least one failed CHECK */
+extern int check_current_fails; /* failed CHECKs in the running test */
+
+#define CHECK(cond)                                                        \
+	do {                                                               \
+		if (!(cond)) {                                             \
+			check_current_fails++;                             \
+			fprintf(stderr, "%s:%d: CHECK failed: %s\n",       \
+			    __FILE__, __LINE__, #cond);                    \
+		}                                                          \
+	} while (0)
+
+#define CHECK_STR(a, b)                                                    \
+	do {                                                               \
+		const char *check_a_ = (a), *check_b_ = (b);               \
+		if (check_a_ == NULL || check_b_ == NULL ||                \
+		    strcmp(check_a_, check_b_) != 0) {                     \
+			check_current_fails++;                             \
+			fprintf(stderr, "%s:%d: CHECK_STR failed: %s\n"    \
+			    "  got:      \"%s\"\n  expected: \"%s\"\n",     \
+			    __FILE__, __LINE__, #a,                        \
+			    check_a_ ? check_a_ : "(null)",                \
+			    check_b_ ? check_b_ : "(null)");               \
+		}                                                          \
+	} while (0)
+
+#define CHECK_INT(a, b)                                                    \
+	do {                                                               \
+		long long check_a_ = (long long)(a);                       \
+		long long check_b_ = (long long)(b);                       \
+		if (check_a_ != check_b_) {                                \
+			check_current_fails++;                             \
+			fprintf(stderr, "%s:%d: CHECK_INT failed: %s\n"    \
+			    "  got: %lld  expected: %lld\n", __FILE__,      \
+			    __LINE__, #a, check_a_, check_b_);             \
+		}                                                          \
+	} while (0)
+
+#define RUN(fn)                                                            \
+	do {                                                               \
+		check_current_fails = 0;                                   \
+		fn();                                                      \
+		if (check_current_fails == 0) {                            \
+			check_tests_passed++;                              \
+		} else {                                                   \
+			check_tests_failed++;                              \
+			fprintf(stderr, "FAIL %s\n", #fn);                 \
+		}                                                          \
+	} while (0)
+
+/* Each unit-test file defines one suite function that RUN()s its tests.
+ * Weak while modules are being written, so a suite not yet linked is skipped. */
+void suite_buf(void) __attribute__((weak));
+void suite_url(void) __attribute__((weak));
+void suite_extract(void) __attribute__((weak));
+void suite_md5(void) __attribute__((weak));
+void suite_simhash(void) __attribute__((weak));
+void suite_simindex(void) __attribute__((weak));
+void suite_ssdeep(void) __attribute__((weak));
+void suite_dedup(void) __attribute__((weak));
+void suite_store(void) __attribute__((weak));
+void suite_config(void) __attribute__((weak));
+void suite_robots(void) __attribute__((weak));
+
+#endif
