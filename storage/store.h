@@ -167,4 +167,16 @@ int store_load_fingerprints(struct store *s,
 /* Fill c with the current counts. */
 int store_counts(struct store *s, struct store_counts *c);
 
+/* Diagnostics. The compiled-in schema: the text of storage/schema.sql. */
+const char *store_schema(void);
+
+/*
+ * Diagnostics: EXPLAIN QUERY PLAN of the prepared statement called name
+ * ("frontier_take", "frontier_hosts", "fingerprints", ...), one detail line
+ * each ending in '\n', into out. Returns 0, or -1 for an unknown name, an
+ * out too small, or a database error.
+ */
+int store_explain(struct store *s, const char *name, char *out,
+    size_t outsz);
+
 #endif

@@ -1,0 +1,68 @@
+-- nearcrawl database, schema version 1 (PRAGMA user_version).
+-- storage/store.c compiles in this exact text; a unit test keeps them equal.
+
+-- Settings and counters that define and continue a crawl.
+CREATE TABLE meta (
+	key TEXT PRIMARY KEY,
+	value TEXT NOT NULL
+);
+
+-- One row per URL fetched: the research's "Simhash Values" table.
+CREATE TABLE pages (
+	id INTEGER PRIMARY KEY, -- ID
+	url TEXT NOT NULL UNIQUE, -- Actual_URL: the URL requested
+	host TEXT NOT NULL,
+	simhash INTEGER, -- Hash_value: 64 bits stored as signed int64
+	md5 TEXT, -- hex MD5 of the extracted text
+	ssdeep TEXT, -- ssdeep of the extracted text
+	verdict TEXT NOT NULL CHECK (verdict IN
+	    ('unique', 'exact', 'near', 'redirect', 'error', 'skipped')),
+	reason TEXT, -- why error, skipped or redirect
+	status INTEGER, -- HTTP status, 0 when none
+	content_type TEXT,
+	depth INTEGER NOT NULL, -- links followed from a seed
+	seq INTEGER NOT NULL UNIQUE, -- fetch order: 1, 2, 3 ...
+	fetched_at REAL NOT NULL, -- Unix time, seconds
+	parent_id INTEGER REFERENCES pages(id), -- linking page, NULL for seeds
+	location TEXT, -- redirect target
+	title TEXT,
+	headings TEXT,
+	description TEXT,
+	keywords TEXT,
+	charset TEXT,
+	body_bytes INTEGER, -- after content decoding
+	text_bytes INTEGER, -- of the extracted text
+	links INTEGER, -- links found on the page
+	elapsed_ms REAL, -- transfer time
+	text TEXT -- extracted text, when kept
+);
+CREATE INDEX pages_host ON pages (host);
+
+-- One row per (later page, earlier page, method): the research's
+-- "Duplicate Value" table; a page can repeat several earlier ones.
+CREATE TABLE duplicates (
+	id INTEGER PRIMARY KEY,
+	page_id INTEGER NOT NULL REFERENCES pages(id), -- Actual_Hash_ID: later
+	original_id INTEGER NOT NULL REFERENCES pages(id), -- Duplicate_Hash_ID
+	method TEXT NOT NULL, -- md5, simhash, ssdeep ...
+	percentage REAL NOT NULL -- similarity in percent, 100 for exact
+);
+CREATE INDEX duplicates_page ON duplicates (page_id);
+CREATE INDEX duplicates_original ON duplicates (original_id);
+
+-- The crawl's queue. Every URL ever queued stays, so a URL is queued once.
+CREATE TABLE frontier (
+	id INTEGER PRIMARY KEY, -- queue order
+	url TEXT NOT NULL UNIQUE, -- normalised
+	host TEXT NOT NULL,
+	depth INTEGER NOT NULL,
+	state INTEGER NOT NULL DEFAULT 0, -- 0 queued, 1 in flight, 2 done
+	not_before REAL NOT NULL DEFAULT 0, -- Unix time it may be taken
+	tries INTEGER NOT NULL DEFAULT 0, -- earlier attempts requeued
+	parent_id INTEGER -- pages.id of the linking page, NULL for seeds
+);
+-- Taking a host's oldest entry: entries of (host, state) are in id order
+-- in this index, so the first due one is found without sorting.
+CREATE INDEX frontier_take ON frontier (host, state);
+-- Per-host summaries and state counts read only this index.
+CREATE INDEX frontier_queued ON frontier (state, host, not_before);

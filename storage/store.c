@@ -1,0 +1,1028 @@
+#include "store.h"
+
+#include <sys/file.h>
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#define STORE_BUSY_MS 5000
+
+/* storage/schema.sql, verbatim (tests/unit/test_store.c compares them). */
+static const char schema_sql[] =
+	"-- nearcrawl database, schema version 1 (PRAGMA user_version).\n"
+	"-- storage/store.c compiles in this exact text; a unit test keeps them equal.\n"
+	"\n"
+	"-- Settings and counters that define and continue a crawl.\n"
+	"CREATE TABLE meta (\n"
+	"\tkey TEXT PRIMARY KEY,\n"
+	"\tvalue TEXT NOT NULL\n"
+	");\n"
+	"\n"
+	"-- One row per URL fetched: the research's \"Simhash Values\" table.\n"
+	"CREATE TABLE pages (\n"
+	"\tid INTEGER PRIMARY KEY, -- ID\n"
+	"\turl TEXT NOT NULL UNIQUE, -- Actual_URL: the URL requested\n"
+	"\thost TEXT NOT NULL,\n"
+	"\tsimhash INTEGER, -- Hash_value: 64 bits stored as signed int64\n"
+	"\tmd5 TEXT, -- hex MD5 of the extracted text\n"
+	"\tssdeep TEXT, -- ssdeep of the extracted text\n"
+	"\tverdict TEXT NOT NULL CHECK (verdict IN\n"
+	"\t    ('unique', 'exact', 'near', 'redirect', 'error', 'skipped')),\n"
+	"\treason TEXT, -- why error, skipped or redirect\n"
+	"\tstatus INTEGER, -- HTTP status, 0 when none\n"
+	"\tcontent_type TEXT,\n"
+	"\tdepth INTEGER NOT NULL, -- links followed from a seed\n"
+	"\tseq INTEGER NOT NULL UNIQUE, -- fetch order: 1, 2, 3 ...\n"
+	"\tfetched_at REAL NOT NULL, -- Unix time, seconds\n"
+	"\tparent_id INTEGER REFERENCES pages(id), -- linking page, NULL for seeds\n"
+	"\tlocation TEXT, -- redirect target\n"
+	"\ttitle TEXT,\n"
+	"\theadings TEXT,\n"
+	"\tdescription TEXT,\n"
+	"\tkeywords TEXT,\n"
+	"\tcharset TEXT,\n"
+	"\tbody_bytes INTEGER, -- after content decoding\n"
+	"\ttext_bytes INTEGER, -- of the extracted text\n"
+	"\tlinks INTEGER, -- links found on the page\n"
+	"\telapsed_ms REAL, -- transfer time\n"
+	"\ttext TEXT -- extracted text, when kept\n"
+	");\n"
+	"CREATE INDEX pages_host ON pages (host);\n"
+	"\n"
+	"-- One row per (later page, earlier page, method): the research's\n"
+	"-- \"Duplicate Value\" table; a page can repeat several earlier ones.\n"
+	"CREATE TABLE duplicates (\n"
+	"\tid INTEGER PRIMARY KEY,\n"
+	"\tpage_id INTEGER NOT NULL REFERENCES pages(id), -- Actual_Hash_ID: later\n"
+	"\toriginal_id INTEGER NOT NULL REFERENCES pages(id), -- Duplicate_Hash_ID\n"
+	"\tmethod TEXT NOT NULL, -- md5, simhash, ssdeep ...\n"
+	"\tpercentage REAL NOT NULL -- similarity in percent, 100 for exact\n"
+	");\n"
+	"CREATE INDEX duplicates_page ON duplicates (page_id);\n"
+	"CREATE INDEX duplicates_original ON duplicates (original_id);\n"
+	"\n"
+	"-- The crawl's queue. Every URL ever queued stays, so a URL is queued once.\n"
+	"CREATE TABLE frontier (\n"
+	"\tid INTEGER PRIMARY KEY, -- queue order\n"
+	"\turl TEXT NOT NULL UNIQUE, -- normalised\n"
+	"\thost TEXT NOT NULL,\n"
+	"\tdepth INTEGER NOT NULL,\n"
+	"\tstate INTEGER NOT NULL DEFAULT 0, -- 0 queued, 1 in flight, 2 done\n"
+	"\tnot_before REAL NOT NULL DEFAULT 0, -- Unix time it may be taken\n"
+	"\ttries INTEGER NOT NULL DEFAULT 0, -- earlier attempts requeued\n"
+	"\tparent_id INTEGER -- pages.id of the linking page, NULL for seeds\n"
+	");\n"
+	"-- Taking a host's oldest entry: entries of (host, state) are in id order\n"
+	"-- in this index, so the first due one is found without sorting.\n"
+	"CREATE INDEX frontier_take ON frontier (host, state);\n"
+	"-- Per-host summaries and state counts read only this index.\n"
+	"CREATE INDEX frontier_queued ON frontier (state, host, not_before);\n";
+
+enum stmt_id {
+	ST_BEGIN,
+	ST_COMMIT,
+	ST_ROLLBACK,
+	ST_META_SET,
+	ST_META_GET,
+	ST_FRONTIER_ADD,
+	ST_FRONTIER_TAKE,
+	ST_FRONTIER_MARK,
+	ST_FRONTIER_DONE,
+	ST_FRONTIER_REQUEUE,
+	ST_FRONTIER_REQUEUE_INFLIGHT,
+	ST_FRONTIER_HOSTS,
+	ST_PAGE_ADD,
+	ST_DUPLICATE_ADD,
+	ST_COUNT_VERDICTS,
+	ST_COUNT_DUPLICATES,
+	ST_COUNT_FRONTIER,
+	ST_MAX_SEQ,
+	ST_FINGERPRINTS,
+	ST_NUM
+};
+
+static const struct {
+	const char *name; /* for store_explain */
+	const char *sql;  /* prepared once at open */
+} stmt_def[ST_NUM] = {
+	/* A writer takes the write lock at once: waiting for it inside a
+	 * batch would risk a deadlock with a reader upgrading. */
+	[ST_BEGIN] = { "begin", "BEGIN IMMEDIATE" },
+	[ST_COMMIT] = { "commit", "COMMIT" },
+	[ST_ROLLBACK] = { "rollback", "ROLLBACK" },
+	[ST_META_SET] = { "meta_set",
+	    "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)" },
+	[ST_META_GET] = { "meta_get", "SELECT value FROM meta WHERE key = ?" },
+	[ST_FRONTIER_ADD] = { "frontier_add",
+	    "INSERT OR IGNORE INTO frontier (url, host, depth, parent_id) "
+	    "VALUES (?, ?, ?, ?)" },
+	/* The unary + keeps the planner on frontier_take, whose (host,
+	 * state) entries are already in id order; a range on not_before
+	 * would make it sort every due entry of the host. */
+	[ST_FRONTIER_TAKE] = { "frontier_take",
+	    "SELECT id, url, depth, parent_id, tries FROM frontier "
+	    "WHERE host = ? AND state = 0 AND +not_before <= ? "
+	    "ORDER BY id LIMIT 1" },
+	[ST_FRONTIER_MARK] = { "frontier_mark",
+	    "UPDATE frontier SET state = 1 WHERE id = ?" },
+	[ST_FRONTIER_DONE] = { "frontier_done",
+	    "UPDATE frontier SET state = 2 WHERE id = ?" },
+	[ST_FRONTIER_REQUEUE] = { "frontier_requeue",
+	    "UPDATE frontier SET state = 0, not_before = ?, tries = tries + 1 "
+	    "WHERE id = ?" },
+	[ST_FRONTIER_REQUEUE_INFLIGHT] = { "frontier_requeue_inflight",
+	    "UPDATE frontier SET state = 0 WHERE state = 1" },
+	[ST_FRONTIER_HOSTS] = { "frontier_hosts",
+	    "SELECT host, count(*), min(not_before) FROM frontier "
+	    "WHERE state = 0 GROUP BY host" },
+	[ST_PAGE_ADD] = { "page_add",
+	    "INSERT INTO pages (url, host, simhash, md5, ssdeep, verdict, "
+	    "reason, status, content_type, depth, seq, fetched_at, parent_id, "
+	    "location, title, headings, description, keywords, charset, "
+	    "body_bytes, text_bytes, links, elapsed_ms, text) VALUES (?, ?, ?, "
+	    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" },
+	[ST_DUPLICATE_ADD] = { "duplicate_add",
+	    "INSERT INTO duplicates (page_id, original_id, method, percentage) "
+	    "VALUES (?, ?, ?, ?)" },
+	[ST_COUNT_VERDICTS] = { "count_verdicts",
+	    "SELECT verdict, count(*) FROM pages GROUP BY verdict" },
+	[ST_COUNT_DUPLICATES] = { "count_duplicates",
+	    "SELECT count(*) FROM duplicates" },
+	[ST_COUNT_FRONTIER] = { "count_frontier",
+	    "SELECT state, count(*) FROM frontier GROUP BY state" },
+	[ST_MAX_SEQ] = { "max_seq", "SELECT coalesce(max(seq), 0) FROM pages" },
+	[ST_FINGERPRINTS] = { "fingerprints",
+	    "SELECT id, md5, simhash, ssdeep FROM pages "
+	    "WHERE verdict IN ('unique', 'exact', 'near') ORDER BY seq" },
+};
+
+struct store {
+	sqlite3 *db;                 /* the connection */
+	sqlite3_stmt *st[ST_NUM];    /* prepared statements, by stmt_id */
+	int lockfd;                  /* holds the writer flock; -1 read-only */
+	dev_t dev;                   /* identity of the locked file ... */
+	ino_t ino;                   /* ... to spot a second open in-process */
+	struct store *next_writer;   /* writers list link */
+	char err[512];               /* last error message */
+};
+
+/*
+ * Writer stores open in this process. A second writer open of the same file
+ * is refused from this list instead of by flock: probing with flock means
+ * opening and closing another descriptor of the file, and closing any
+ * descriptor drops every POSIX lock this process's SQLite holds on it.
+ */
+static struct store *writers;
+
+/* Binds parameters left to right and remembers the first failure. */
+struct binder {
+	sqlite3_stmt *st; /* statement being bound */
+	int idx;          /* last parameter bound */
+	int rc;           /* first bind error, or SQLITE_OK */
+};
+
+static void
+set_msg(char *err, size_t errsz, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+set_msg(char *err, size_t errsz, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err == NULL || errsz == 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errsz, fmt, ap);
+	va_end(ap);
+}
+
+static int
+db_fail(struct store *s)
+{
+	snprintf(s->err, sizeof(s->err), "%s", sqlite3_errmsg(s->db));
+	return -1;
+}
+
+static int
+oom_fail(struct store *s)
+{
+	snprintf(s->err, sizeof(s->err), "out of memory");
+	return -1;
+}
+
+static void
+stmt_done(sqlite3_stmt *st)
+{
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+}
+
+static void
+bind_start(struct binder *b, sqlite3_stmt *st)
+{
+	b->st = st;
+	b->idx = 0;
+	b->rc = SQLITE_OK;
+}
+
+static void
+bind_rc(struct binder *b, int rc)
+{
+	if (b->rc == SQLITE_OK)
+		b->rc = rc;
+}
+
+/* The caller steps before the strings can change, so SQLite need not copy. */
+static void
+bind_text(struct binder *b, const char *v)
+{
+	b->idx++;
+	bind_rc(b, v == NULL ? sqlite3_bind_null(b->st, b->idx) :
+	    sqlite3_bind_text(b->st, b->idx, v, -1, SQLITE_STATIC));
+}
+
+static void
+bind_int(struct binder *b, int64_t v)
+{
+	b->idx++;
+	bind_rc(b, sqlite3_bind_int64(b->st, b->idx, v));
+}
+
+/* Row ids of other rows, where 0 means none (a foreign key must be NULL). */
+static void
+bind_ref(struct binder *b, int64_t v)
+{
+	if (v == 0) {
+		b->idx++;
+		bind_rc(b, sqlite3_bind_null(b->st, b->idx));
+	} else
+		bind_int(b, v);
+}
+
+static void
+bind_double(struct binder *b, double v)
+{
+	b->idx++;
+	bind_rc(b, sqlite3_bind_double(b->st, b->idx, v));
+}
+
+static int
+bind_fail(struct store *s, struct binder *b)
+{
+	snprintf(s->err, sizeof(s->err), "cannot bind parameter %d: %s",
+	    b->idx, sqlite3_errstr(b->rc));
+	return -1;
+}
+
+/* Step a statement that returns no rows; reset it whatever happens. */
+static int
+exec_stmt(struct store *s, sqlite3_stmt *st, struct binder *b)
+{
+	int ret = -1;
+
+	if (b != NULL && b->rc != SQLITE_OK) {
+		bind_fail(s, b);
+		goto out;
+	}
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		db_fail(s);
+		goto out;
+	}
+	ret = 0;
+out:
+	stmt_done(st);
+	return ret;
+}
+
+/* The first column of a one-row query run once, as at open. */
+static int
+query_int(sqlite3 *db, const char *sql, int64_t *v)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		goto out;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*v = sqlite3_column_int64(st, 0);
+		rc = SQLITE_OK;
+	} else if (rc == SQLITE_DONE)
+		rc = SQLITE_ERROR;
+out:
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static uint64_t
+u64_of_i64(int64_t v)
+{
+	uint64_t u;
+
+	memcpy(&u, &v, sizeof(u));
+	return u;
+}
+
+static int64_t
+i64_of_u64(uint64_t u)
+{
+	int64_t v;
+
+	memcpy(&v, &u, sizeof(v));
+	return v;
+}
+
+/*
+ * Take the writer lock on a descriptor of path itself, creating an empty
+ * file when allowed. The descriptor must outlive the SQLite connection.
+ */
+static int
+lock_file(struct store *s, const char *path, unsigned flags, int *created,
+    char *err, size_t errsz)
+{
+	struct stat st;
+	struct store *w;
+	int fd;
+
+	if (stat(path, &st) == 0)
+		for (w = writers; w != NULL; w = w->next_writer)
+			if (w->dev == st.st_dev && w->ino == st.st_ino)
+				goto busy;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd == -1 && errno == ENOENT && (flags & STORE_CREATE)) {
+		fd = open(path, O_RDONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (fd != -1)
+			*created = 1;
+	}
+	if (fd == -1) {
+		set_msg(err, errsz, "%s: %s", path,
+		    errno == ENOENT ? "no such file" : strerror(errno));
+		return -1;
+	}
+	s->lockfd = fd;
+	if (fstat(fd, &st) == -1) {
+		set_msg(err, errsz, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		set_msg(err, errsz, "%s: not a regular file", path);
+		return -1;
+	}
+	s->dev = st.st_dev;
+	s->ino = st.st_ino;
+	if (flock(fd, LOCK_EX | LOCK_NB) == -1) {
+		if (errno == EWOULDBLOCK)
+			goto busy;
+		set_msg(err, errsz, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+busy:
+	set_msg(err, errsz, "%s: in use by another nearcrawl process", path);
+	return -1;
+}
+
+/*
+ * Decide, by reading only, whether the open file is ours (*fresh = 0) or an
+ * empty database we may initialise (*fresh = 1).
+ */
+static int
+check_file(struct store *s, const char *path, int *fresh, char *err,
+    size_t errsz)
+{
+	int64_t appid = 0, version = 0, objects = 0;
+	int rc;
+
+	rc = query_int(s->db, "PRAGMA application_id", &appid);
+	if (rc == SQLITE_OK)
+		rc = query_int(s->db, "PRAGMA user_version", &version);
+	if (rc == SQLITE_OK)
+		rc = query_int(s->db, "SELECT count(*) FROM sqlite_master",
+		    &objects);
+	if ((rc & 0xff) == SQLITE_NOTADB) {
+		set_msg(err, errsz, "%s: not an SQLite database", path);
+		return -1;
+	}
+	if (rc != SQLITE_OK) {
+		set_msg(err, errsz, "%s: %s", path, sqlite3_errmsg(s->db));
+		return -1;
+	}
+	*fresh = 0;
+	if (appid == 0 && objects == 0)
+		*fresh = 1;
+	else if (appid != STORE_APPLICATION_ID || version < 1) {
+		set_msg(err, errsz, "%s: not a nearcrawl database", path);
+		return -1;
+	} else if (version > STORE_SCHEMA_VERSION) {
+		set_msg(err, errsz, "%s: made by a newer nearcrawl (schema %lld)",
+		    path, (long long)version);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+create_schema(struct store *s, const char *path, char *err, size_t errsz)
+{
+	char sql[128];
+
+	snprintf(sql, sizeof(sql),
+	    "PRAGMA application_id = %d; PRAGMA user_version = %d",
+	    STORE_APPLICATION_ID, STORE_SCHEMA_VERSION);
+	/* One transaction: the file is marked ours only with its schema. */
+	if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) !=
+	    SQLITE_OK)
+		goto fail;
+	if (sqlite3_exec(s->db, schema_sql, NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+		goto fail;
+	return 0;
+fail:
+	set_msg(err, errsz, "%s: cannot create schema: %s", path,
+	    sqlite3_errmsg(s->db));
+	if (!sqlite3_get_autocommit(s->db))
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+/* The connection settings; only a writer may change the journal mode. */
+static int
+configure(struct store *s, const char *path, int readonly, char *err,
+    size_t errsz)
+{
+	const char *sql;
+
+	if (sqlite3_busy_timeout(s->db, STORE_BUSY_MS) != SQLITE_OK)
+		goto fail;
+	sql = readonly ? "PRAGMA foreign_keys = ON" :
+	    "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; "
+	    "PRAGMA foreign_keys = ON";
+	if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		goto fail;
+	return 0;
+fail:
+	set_msg(err, errsz, "%s: %s", path, sqlite3_errmsg(s->db));
+	return -1;
+}
+
+static int
+prepare_all(struct store *s, const char *path, int readonly, char *err,
+    size_t errsz)
+{
+	const char *sql;
+	int i;
+
+	for (i = 0; i < ST_NUM; i++) {
+		sql = stmt_def[i].sql;
+		/* A reader's batch is a snapshot and must not ask to write. */
+		if (i == ST_BEGIN && readonly)
+			sql = "BEGIN";
+		if (sqlite3_prepare_v3(s->db, sql, -1,
+		    SQLITE_PREPARE_PERSISTENT, &s->st[i], NULL) != SQLITE_OK) {
+			set_msg(err, errsz, "%s: %s", path,
+			    sqlite3_errmsg(s->db));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void
+release(struct store *s)
+{
+	int i;
+
+	for (i = 0; i < ST_NUM; i++)
+		sqlite3_finalize(s->st[i]);
+	/* Closing before SQLite would drop its POSIX locks on the file. */
+	sqlite3_close(s->db);
+	if (s->lockfd != -1)
+		close(s->lockfd);
+	free(s);
+}
+
+struct store *
+store_open(const char *path, unsigned flags, char *err, size_t errsz)
+{
+	struct store *s;
+	struct stat st;
+	int readonly = (flags & STORE_READONLY) != 0;
+	int created = 0, fresh = 0;
+
+	set_msg(err, errsz, "%s", "");
+	s = calloc(1, sizeof(*s));
+	if (s == NULL) {
+		set_msg(err, errsz, "%s: out of memory", path);
+		return NULL;
+	}
+	s->lockfd = -1;
+	if (readonly) {
+		if (stat(path, &st) == -1) {
+			set_msg(err, errsz, "%s: %s", path, errno == ENOENT ?
+			    "no such file" : strerror(errno));
+			goto fail;
+		}
+	} else if (lock_file(s, path, flags, &created, err, errsz) == -1)
+		goto fail;
+	if (sqlite3_open_v2(path, &s->db, readonly ? SQLITE_OPEN_READONLY :
+	    SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+		set_msg(err, errsz, "%s: %s", path, s->db != NULL ?
+		    sqlite3_errmsg(s->db) : "out of memory");
+		goto fail;
+	}
+	if (check_file(s, path, &fresh, err, errsz) == -1)
+		goto fail;
+	if (fresh && (readonly || !(flags & STORE_CREATE))) {
+		set_msg(err, errsz, "%s: not a nearcrawl database (empty)",
+		    path);
+		goto fail;
+	}
+	if (!readonly && sqlite3_db_readonly(s->db, "main") == 1) {
+		set_msg(err, errsz, "%s: file is read-only", path);
+		goto fail;
+	}
+	if (configure(s, path, readonly, err, errsz) == -1)
+		goto fail;
+	if (fresh && create_schema(s, path, err, errsz) == -1)
+		goto fail;
+	if (prepare_all(s, path, readonly, err, errsz) == -1)
+		goto fail;
+	if (!readonly) {
+		s->next_writer = writers;
+		writers = s;
+	}
+	snprintf(s->err, sizeof(s->err), "no error");
+	return s;
+fail:
+	release(s);
+	if (created)
+		unlink(path);
+	return NULL;
+}
+
+void
+store_close(struct store *s)
+{
+	struct store **pp;
+
+	if (s == NULL)
+		return;
+	for (pp = &writers; *pp != NULL; pp = &(*pp)->next_writer)
+		if (*pp == s) {
+			*pp = s->next_writer;
+			break;
+		}
+	release(s);
+}
+
+const char *
+store_errmsg(const struct store *s)
+{
+	return s == NULL ? "no database" : s->err;
+}
+
+int
+store_begin(struct store *s)
+{
+	return exec_stmt(s, s->st[ST_BEGIN], NULL);
+}
+
+int
+store_commit(struct store *s)
+{
+	return exec_stmt(s, s->st[ST_COMMIT], NULL);
+}
+
+int
+store_rollback(struct store *s)
+{
+	return exec_stmt(s, s->st[ST_ROLLBACK], NULL);
+}
+
+int
+store_meta_set(struct store *s, const char *key, const char *value)
+{
+	struct binder b;
+
+	bind_start(&b, s->st[ST_META_SET]);
+	bind_text(&b, key);
+	bind_text(&b, value);
+	return exec_stmt(s, b.st, &b);
+}
+
+char *
+store_meta_get(struct store *s, const char *key, int *err)
+{
+	sqlite3_stmt *st = s->st[ST_META_GET];
+	struct binder b;
+	char *value = NULL;
+	const char *v;
+	int rc, failed = 1;
+
+	bind_start(&b, st);
+	bind_text(&b, key);
+	if (b.rc != SQLITE_OK) {
+		bind_fail(s, &b);
+		goto out;
+	}
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		/* value is NOT NULL: a NULL here is SQLite out of memory. */
+		v = (const char *)sqlite3_column_text(st, 0);
+		if (v == NULL || (value = strdup(v)) == NULL) {
+			oom_fail(s);
+			goto out;
+		}
+	} else if (rc != SQLITE_DONE) {
+		db_fail(s);
+		goto out;
+	}
+	failed = 0;
+out:
+	stmt_done(st);
+	if (err != NULL)
+		*err = failed ? -1 : 0;
+	return value;
+}
+
+int
+store_frontier_add(struct store *s, const char *url, const char *host,
+    int depth, int64_t parent)
+{
+	struct binder b;
+
+	bind_start(&b, s->st[ST_FRONTIER_ADD]);
+	bind_text(&b, url);
+	bind_text(&b, host);
+	bind_int(&b, depth);
+	bind_ref(&b, parent);
+	if (exec_stmt(s, b.st, &b) == -1)
+		return -1;
+	return sqlite3_changes(s->db) == 1;
+}
+
+int
+store_frontier_take(struct store *s, const char *host, double now,
+    struct store_item *it)
+{
+	sqlite3_stmt *st = s->st[ST_FRONTIER_TAKE];
+	struct binder b;
+	const char *url;
+	char *copy = NULL;
+	int64_t id = 0;
+	int depth = 0, tries = 0, rc, ret = -1;
+	int64_t parent = 0;
+
+	bind_start(&b, st);
+	bind_text(&b, host);
+	bind_double(&b, now);
+	if (b.rc != SQLITE_OK) {
+		bind_fail(s, &b);
+		goto out;
+	}
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_DONE) {
+		ret = 0;
+		goto out;
+	}
+	if (rc != SQLITE_ROW) {
+		db_fail(s);
+		goto out;
+	}
+	id = sqlite3_column_int64(st, 0);
+	url = (const char *)sqlite3_column_text(st, 1);
+	if (url == NULL || (copy = strdup(url)) == NULL) {
+		oom_fail(s);
+		goto out;
+	}
+	depth = sqlite3_column_int(st, 2);
+	parent = sqlite3_column_int64(st, 3);
+	tries = sqlite3_column_int(st, 4);
+	stmt_done(st);
+
+	bind_start(&b, s->st[ST_FRONTIER_MARK]);
+	bind_int(&b, id);
+	if (exec_stmt(s, b.st, &b) == -1) {
+		free(copy);
+		return -1;
+	}
+	it->id = id;
+	it->url = copy;
+	it->depth = depth;
+	it->parent = parent;
+	it->tries = tries;
+	return 1;
+out:
+	stmt_done(st);
+	return ret;
+}
+
+int
+store_frontier_done(struct store *s, int64_t id)
+{
+	struct binder b;
+
+	bind_start(&b, s->st[ST_FRONTIER_DONE]);
+	bind_int(&b, id);
+	return exec_stmt(s, b.st, &b);
+}
+
+int
+store_frontier_requeue(struct store *s, int64_t id, double not_before)
+{
+	struct binder b;
+
+	bind_start(&b, s->st[ST_FRONTIER_REQUEUE]);
+	bind_double(&b, not_before);
+	bind_int(&b, id);
+	return exec_stmt(s, b.st, &b);
+}
+
+int64_t
+store_frontier_requeue_inflight(struct store *s)
+{
+	if (exec_stmt(s, s->st[ST_FRONTIER_REQUEUE_INFLIGHT], NULL) == -1)
+		return -1;
+	return sqlite3_changes64(s->db);
+}
+
+int
+store_frontier_hosts(struct store *s,
+    int (*fn)(const char *host, int64_t queued, double not_before, void *arg),
+    void *arg)
+{
+	sqlite3_stmt *st = s->st[ST_FRONTIER_HOSTS];
+	const char *host;
+	int rc, ret = 0;
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		host = (const char *)sqlite3_column_text(st, 0);
+		if (host == NULL) {
+			ret = oom_fail(s);
+			goto out;
+		}
+		ret = fn(host, sqlite3_column_int64(st, 1),
+		    sqlite3_column_double(st, 2), arg);
+		if (ret != 0)
+			goto out;
+	}
+	if (rc != SQLITE_DONE)
+		ret = db_fail(s);
+out:
+	stmt_done(st);
+	return ret;
+}
+
+void
+store_item_clear(struct store_item *it)
+{
+	if (it == NULL)
+		return;
+	free(it->url);
+	memset(it, 0, sizeof(*it));
+}
+
+int64_t
+store_page_add(struct store *s, const struct store_page *p)
+{
+	struct binder b;
+
+	bind_start(&b, s->st[ST_PAGE_ADD]);
+	bind_text(&b, p->url);
+	bind_text(&b, p->host);
+	if (p->has_simhash)
+		bind_int(&b, i64_of_u64(p->simhash));
+	else
+		bind_text(&b, NULL);
+	bind_text(&b, p->md5);
+	bind_text(&b, p->ssdeep);
+	bind_text(&b, p->verdict);
+	bind_text(&b, p->reason);
+	bind_int(&b, p->status);
+	bind_text(&b, p->content_type);
+	bind_int(&b, p->depth);
+	bind_int(&b, p->seq);
+	bind_double(&b, p->fetched_at);
+	bind_ref(&b, p->parent);
+	bind_text(&b, p->location);
+	bind_text(&b, p->title);
+	bind_text(&b, p->headings);
+	bind_text(&b, p->description);
+	bind_text(&b, p->keywords);
+	bind_text(&b, p->charset);
+	bind_int(&b, p->body_bytes);
+	bind_int(&b, p->text_bytes);
+	bind_int(&b, p->links);
+	bind_double(&b, p->elapsed_ms);
+	bind_text(&b, p->text);
+	if (exec_stmt(s, b.st, &b) == -1)
+		return -1;
+	return sqlite3_last_insert_rowid(s->db);
+}
+
+int
+store_duplicate_add(struct store *s, int64_t page_id, int64_t original_id,
+    const char *method, double percentage)
+{
+	struct binder b;
+
+	bind_start(&b, s->st[ST_DUPLICATE_ADD]);
+	bind_int(&b, page_id);
+	bind_int(&b, original_id);
+	bind_text(&b, method);
+	bind_double(&b, percentage);
+	return exec_stmt(s, b.st, &b);
+}
+
+int
+store_load_fingerprints(struct store *s,
+    int (*fn)(int64_t id, const char *md5, int has_simhash, uint64_t simhash,
+        const char *ssdeep, void *arg),
+    void *arg)
+{
+	sqlite3_stmt *st = s->st[ST_FINGERPRINTS];
+	int rc, ret = 0, has_simhash;
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		has_simhash = sqlite3_column_type(st, 2) != SQLITE_NULL;
+		ret = fn(sqlite3_column_int64(st, 0),
+		    (const char *)sqlite3_column_text(st, 1), has_simhash,
+		    has_simhash ? u64_of_i64(sqlite3_column_int64(st, 2)) : 0,
+		    (const char *)sqlite3_column_text(st, 3), arg);
+		if (ret != 0)
+			goto out;
+	}
+	if (rc != SQLITE_DONE)
+		ret = db_fail(s);
+out:
+	stmt_done(st);
+	return ret;
+}
+
+/* Run a one-row, one-integer statement. */
+static int
+count_one(struct store *s, sqlite3_stmt *st, int64_t *v)
+{
+	int ret = -1;
+
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		db_fail(s);
+		goto out;
+	}
+	*v = sqlite3_column_int64(st, 0);
+	ret = 0;
+out:
+	stmt_done(st);
+	return ret;
+}
+
+static int64_t *
+verdict_slot(struct store_counts *c, const char *verdict)
+{
+	static const struct {
+		const char *name;
+		size_t off;
+	} slots[] = {
+		{ "unique", offsetof(struct store_counts, unique) },
+		{ "exact", offsetof(struct store_counts, exact) },
+		{ "near", offsetof(struct store_counts, near) },
+		{ "redirect", offsetof(struct store_counts, redirect) },
+		{ "error", offsetof(struct store_counts, error) },
+		{ "skipped", offsetof(struct store_counts, skipped) },
+	};
+	size_t i;
+
+	if (verdict == NULL)
+		return NULL;
+	for (i = 0; i < sizeof(slots) / sizeof(slots[0]); i++)
+		if (strcmp(verdict, slots[i].name) == 0)
+			return (int64_t *)((char *)c + slots[i].off);
+	return NULL;
+}
+
+int
+store_counts(struct store *s, struct store_counts *c)
+{
+	sqlite3_stmt *st;
+	int64_t n, *slot;
+	int rc, ret = -1;
+
+	memset(c, 0, sizeof(*c));
+	st = s->st[ST_COUNT_VERDICTS];
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		n = sqlite3_column_int64(st, 1);
+		c->pages += n;
+		slot = verdict_slot(c,
+		    (const char *)sqlite3_column_text(st, 0));
+		if (slot != NULL)
+			*slot = n;
+	}
+	if (rc != SQLITE_DONE) {
+		db_fail(s);
+		goto out;
+	}
+	stmt_done(st);
+
+	st = s->st[ST_COUNT_FRONTIER];
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		n = sqlite3_column_int64(st, 1);
+		switch (sqlite3_column_int(st, 0)) {
+		case FRONTIER_QUEUED:
+			c->queued = n;
+			break;
+		case FRONTIER_INFLIGHT:
+			c->inflight = n;
+			break;
+		case FRONTIER_DONE:
+			c->done = n;
+			break;
+		default:
+			break;
+		}
+	}
+	if (rc != SQLITE_DONE) {
+		db_fail(s);
+		goto out;
+	}
+	stmt_done(st);
+
+	st = NULL;
+	if (count_one(s, s->st[ST_COUNT_DUPLICATES], &c->duplicates) == -1 ||
+	    count_one(s, s->st[ST_MAX_SEQ], &c->max_seq) == -1)
+		goto out;
+	ret = 0;
+out:
+	if (st != NULL)
+		stmt_done(st);
+	return ret;
+}
+
+const char *
+store_schema(void)
+{
+	return schema_sql;
+}
+
+int
+store_explain(struct store *s, const char *name, char *out, size_t outsz)
+{
+	sqlite3_stmt *st = NULL;
+	char *sql = NULL;
+	const char *detail;
+	size_t len = 0, n;
+	int i, rc, ret = -1;
+
+	if (outsz > 0)
+		out[0] = '\0';
+	for (i = 0; i < ST_NUM; i++)
+		if (strcmp(stmt_def[i].name, name) == 0)
+			break;
+	if (i == ST_NUM) {
+		snprintf(s->err, sizeof(s->err), "no statement named %s",
+		    name);
+		return -1;
+	}
+	sql = sqlite3_mprintf("EXPLAIN QUERY PLAN %s", stmt_def[i].sql);
+	if (sql == NULL) {
+		oom_fail(s);
+		goto out;
+	}
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
+		db_fail(s);
+		goto out;
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		detail = (const char *)sqlite3_column_text(st, 3);
+		if (detail == NULL)
+			continue;
+		n = strlen(detail);
+		if (len + n + 2 > outsz) {
+			snprintf(s->err, sizeof(s->err), "plan too long");
+			goto out;
+		}
+		memcpy(out + len, detail, n);
+		len += n;
+		out[len++] = '\n';
+		out[len] = '\0';
+	}
+	if (rc != SQLITE_DONE) {
+		db_fail(s);
+		goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(st);
+	sqlite3_free(sql);
+	return ret;
+}

@@ -1,0 +1,964 @@
+#include "check.h"
+#include "store.h"
+
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <dirent.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+static char tdir[64];  /* this test's mkdtemp() directory */
+static char tpath[128]; /* tdir/crawl.db */
+
+static void
+tmp_setup(void)
+{
+	snprintf(tdir, sizeof(tdir), "/tmp/nc_store_XXXXXX");
+	if (mkdtemp(tdir) == NULL) {
+		perror("mkdtemp");
+		abort();
+	}
+	snprintf(tpath, sizeof(tpath), "%s/crawl.db", tdir);
+}
+
+static void
+tmp_teardown(void)
+{
+	char p[512];
+	struct dirent *de;
+	DIR *d;
+
+	d = opendir(tdir);
+	if (d != NULL) {
+		while ((de = readdir(d)) != NULL) {
+			if (strcmp(de->d_name, ".") == 0 ||
+			    strcmp(de->d_name, "..") == 0)
+				continue;
+			snprintf(p, sizeof(p), "%s/%s", tdir, de->d_name);
+			unlink(p);
+		}
+		closedir(d);
+	}
+	rmdir(tdir);
+}
+
+/* Files in tdir; proves no -wal, -shm or -journal file appeared. */
+static int
+tmp_files(void)
+{
+	struct dirent *de;
+	DIR *d;
+	int n = 0;
+
+	d = opendir(tdir);
+	if (d == NULL)
+		return -1;
+	while ((de = readdir(d)) != NULL)
+		if (de->d_name[0] != '.')
+			n++;
+	closedir(d);
+	return n;
+}
+
+static char *
+slurp(const char *path, size_t *len)
+{
+	FILE *f;
+	char *data = NULL;
+	long n;
+
+	f = fopen(path, "rb");
+	if (f == NULL)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 ||
+	    fseek(f, 0, SEEK_SET) != 0)
+		goto out;
+	data = malloc((size_t)n + 1);
+	if (data == NULL)
+		goto out;
+	if (fread(data, 1, (size_t)n, f) != (size_t)n) {
+		free(data);
+		data = NULL;
+		goto out;
+	}
+	data[n] = '\0';
+	*len = (size_t)n;
+out:
+	fclose(f);
+	return data;
+}
+
+static void
+spit(const char *path, const char *data, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+
+	if (f == NULL || fwrite(data, 1, len, f) != len) {
+		perror(path);
+		abort();
+	}
+	fclose(f);
+}
+
+/* Run SQL on tpath behind the store's back. */
+static int
+raw_exec(const char *sql)
+{
+	sqlite3 *db = NULL;
+	int rc;
+
+	rc = sqlite3_open_v2(tpath, &db, SQLITE_OPEN_READWRITE |
+	    SQLITE_OPEN_CREATE, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+	sqlite3_close(db);
+	return rc;
+}
+
+/* The text of the first column of the first row, as a static string. */
+static const char *
+raw_text(const char *sql)
+{
+	static char out[256];
+	sqlite3_stmt *st = NULL;
+	sqlite3 *db = NULL;
+	const char *v;
+
+	snprintf(out, sizeof(out), "(failed)");
+	if (sqlite3_open_v2(tpath, &db, SQLITE_OPEN_READONLY, NULL) !=
+	    SQLITE_OK ||
+	    sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		v = (const char *)sqlite3_column_text(st, 0);
+		snprintf(out, sizeof(out), "%s", v ? v : "(null)");
+	} else
+		snprintf(out, sizeof(out), "(no row)");
+out:
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return out;
+}
+
+static struct store *
+open_new(void)
+{
+	char err[256];
+	struct store *s;
+
+	s = store_open(tpath, STORE_CREATE, err, sizeof(err));
+	if (s == NULL)
+		fprintf(stderr, "store_open: %s\n", err);
+	return s;
+}
+
+static struct store_page
+page(const char *url, const char *verdict, int64_t seq)
+{
+	struct store_page p;
+
+	memset(&p, 0, sizeof(p));
+	p.url = url;
+	p.host = "a.example";
+	p.verdict = verdict;
+	p.status = 200;
+	p.seq = seq;
+	p.fetched_at = 1700000000.5;
+	return p;
+}
+
+static void
+expect_refused(const char *suffix, unsigned flags)
+{
+	char err[256], want[256];
+
+	snprintf(want, sizeof(want), "%s: %s", tpath, suffix);
+	CHECK(store_open(tpath, flags, err, sizeof(err)) == NULL);
+	CHECK_STR(err, want);
+}
+
+static void
+test_schema_matches_file(void)
+{
+	size_t len = 0;
+	char *file;
+
+	file = slurp("storage/schema.sql", &len);
+	CHECK(file != NULL);
+	if (file == NULL)
+		return;
+	CHECK_INT(len, strlen(store_schema()));
+	CHECK(strcmp(file, store_schema()) == 0);
+	free(file);
+}
+
+static void
+test_create_and_reopen(void)
+{
+	char err[256];
+	struct store *s;
+	char *v;
+
+	tmp_setup();
+	s = open_new();
+	CHECK(s != NULL);
+	CHECK_INT(store_meta_set(s, "seeds", "http://a.example/"), 0);
+	store_close(s);
+	CHECK_STR(raw_text("PRAGMA application_id"), "1313034828");
+	CHECK_STR(raw_text("PRAGMA user_version"), "1");
+	CHECK_STR(raw_text("PRAGMA journal_mode"), "wal");
+	CHECK_STR(raw_text("SELECT count(*) FROM sqlite_master "
+	    "WHERE type = 'table'"), "4");
+
+	s = store_open(tpath, 0, err, sizeof(err));
+	CHECK(s != NULL);
+	v = s ? store_meta_get(s, "seeds", NULL) : NULL;
+	CHECK_STR(v, "http://a.example/");
+	free(v);
+	store_close(s);
+	store_close(NULL);
+	CHECK_STR(store_errmsg(NULL), "no database");
+	tmp_teardown();
+}
+
+static void
+test_missing_file(void)
+{
+	struct stat st;
+
+	tmp_setup();
+	expect_refused("no such file", 0);
+	expect_refused("no such file", STORE_READONLY);
+	expect_refused("no such file", STORE_READONLY | STORE_CREATE);
+	CHECK_INT(stat(tpath, &st), -1);
+	CHECK_INT(tmp_files(), 0);
+	tmp_teardown();
+}
+
+static void
+test_not_sqlite_untouched(void)
+{
+	static const char *texts[] = {
+		"hello\n",
+		"# A config file, long enough to fill the 100-byte header of "
+		"an SQLite database several times over, with no magic.\n"
+		"[crawl]\nmax_pages = 10\n",
+	};
+	size_t i, len = 0;
+	char *after;
+
+	for (i = 0; i < 2; i++) {
+		tmp_setup();
+		spit(tpath, texts[i], strlen(texts[i]));
+		expect_refused("not an SQLite database", STORE_CREATE);
+		expect_refused("not an SQLite database", 0);
+		expect_refused("not an SQLite database", STORE_READONLY);
+		after = slurp(tpath, &len);
+		CHECK(after != NULL);
+		CHECK_INT(len, strlen(texts[i]));
+		CHECK(after != NULL && memcmp(after, texts[i], len) == 0);
+		CHECK_INT(tmp_files(), 1);
+		free(after);
+		tmp_teardown();
+	}
+}
+
+static void
+test_foreign_sqlite_untouched(void)
+{
+	size_t blen = 0, alen = 0;
+	char *before, *after;
+
+	tmp_setup();
+	CHECK_INT(raw_exec("CREATE TABLE notes (body TEXT);"
+	    "INSERT INTO notes VALUES ('mine')"), SQLITE_OK);
+	before = slurp(tpath, &blen);
+	expect_refused("not a nearcrawl database", STORE_CREATE);
+	expect_refused("not a nearcrawl database", STORE_READONLY);
+	after = slurp(tpath, &alen);
+	CHECK(before != NULL && after != NULL);
+	CHECK_INT(alen, blen);
+	CHECK(before && after && memcmp(before, after, blen) == 0);
+	CHECK_INT(tmp_files(), 1);
+	free(before);
+	free(after);
+	tmp_teardown();
+
+	/* Another application's mark on an empty database is enough. */
+	tmp_setup();
+	CHECK_INT(raw_exec("PRAGMA application_id = 42"), SQLITE_OK);
+	expect_refused("not a nearcrawl database", STORE_CREATE);
+	CHECK_STR(raw_text("SELECT count(*) FROM sqlite_master"), "0");
+	tmp_teardown();
+}
+
+static void
+test_newer_schema_refused(void)
+{
+	size_t blen = 0, alen = 0;
+	char *before, *after;
+
+	tmp_setup();
+	store_close(open_new());
+	CHECK_INT(raw_exec("PRAGMA user_version = 7"), SQLITE_OK);
+	before = slurp(tpath, &blen);
+	expect_refused("made by a newer nearcrawl (schema 7)", STORE_CREATE);
+	expect_refused("made by a newer nearcrawl (schema 7)",
+	    STORE_READONLY);
+	after = slurp(tpath, &alen);
+	CHECK(before != NULL && after != NULL);
+	CHECK_INT(alen, blen);
+	CHECK(before && after && memcmp(before, after, blen) == 0);
+	free(before);
+	free(after);
+	tmp_teardown();
+}
+
+static void
+test_empty_file(void)
+{
+	struct store *s;
+
+	tmp_setup();
+	spit(tpath, "", 0);
+	expect_refused("not a nearcrawl database (empty)", 0);
+	expect_refused("not a nearcrawl database (empty)", STORE_READONLY);
+	s = open_new();
+	CHECK(s != NULL);
+	store_close(s);
+	CHECK_STR(raw_text("PRAGMA user_version"), "1");
+	tmp_teardown();
+}
+
+/* POSIX (fcntl) locks this process holds on tpath, from /proc/locks. */
+static int
+posix_locks_held(void)
+{
+	char line[256], me[32], inode[64];
+	struct stat st;
+	FILE *f;
+	int n = 0;
+
+	if (stat(tpath, &st) == -1 || (f = fopen("/proc/locks", "r")) == NULL)
+		return -1;
+	snprintf(me, sizeof(me), " %ld ", (long)getpid());
+	snprintf(inode, sizeof(inode), ":%lu ", (unsigned long)st.st_ino);
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (strstr(line, " POSIX ") != NULL &&
+		    strstr(line, me) != NULL && strstr(line, inode) != NULL)
+			n++;
+	fclose(f);
+	return n;
+}
+
+static void
+test_lock_same_process(void)
+{
+	struct store *s, *t;
+	char err[256];
+	int held;
+
+	tmp_setup();
+	s = open_new();
+	CHECK(s != NULL);
+	held = posix_locks_held();
+	CHECK(held > 0);
+	expect_refused("in use by another nearcrawl process", 0);
+	expect_refused("in use by another nearcrawl process", STORE_CREATE);
+	/* The refused open must not have cost the writer its locks. */
+	CHECK_INT(posix_locks_held(), held);
+	CHECK_INT(store_frontier_add(s, "http://a.example/", "a.example", 0,
+	    0), 1);
+	store_close(s);
+	t = store_open(tpath, 0, err, sizeof(err));
+	CHECK(t != NULL);
+	store_close(t);
+	tmp_teardown();
+}
+
+static void
+test_lock_other_process(void)
+{
+	struct store *s;
+	char err[256], want[256];
+	pid_t pid;
+	int status = -1;
+
+	tmp_setup();
+	snprintf(want, sizeof(want), "%s: in use by another nearcrawl process",
+	    tpath);
+	s = open_new();
+	CHECK(s != NULL);
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		struct store *c = store_open(tpath, 0, err, sizeof(err));
+
+		_exit(c == NULL && strcmp(err, want) == 0 ? 0 : 1);
+	}
+	CHECK(pid > 0);
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	store_close(s);
+
+	pid = fork();
+	if (pid == 0) {
+		struct store *c = store_open(tpath, 0, err, sizeof(err));
+
+		_exit(c != NULL ? 0 : 1);
+	}
+	status = -1;
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	tmp_teardown();
+}
+
+static void
+test_readonly_beside_writer(void)
+{
+	struct store_page p = page("http://a.example/", "unique", 1);
+	struct store_counts c;
+	struct store *w, *r;
+	char err[256];
+
+	tmp_setup();
+	w = open_new();
+	CHECK(w != NULL);
+	CHECK_INT(store_page_add(w, &p), 1);
+	r = store_open(tpath, STORE_READONLY, err, sizeof(err));
+	CHECK(r != NULL);
+	if (r != NULL) {
+		CHECK_INT(store_counts(r, &c), 0);
+		CHECK_INT(c.pages, 1);
+		CHECK_INT(c.unique, 1);
+		CHECK_INT(store_meta_set(r, "k", "v"), -1);
+		CHECK(strstr(store_errmsg(r), "readonly") != NULL);
+		CHECK_INT(store_begin(r), 0);
+		CHECK_INT(store_commit(r), 0);
+	}
+	store_close(r);
+	store_close(w);
+	tmp_teardown();
+}
+
+static void
+test_frontier_add_and_take_order(void)
+{
+	struct store_item it;
+	struct store *s;
+
+	tmp_setup();
+	s = open_new();
+	CHECK_INT(store_frontier_add(s, "http://a.example/1", "a.example", 0,
+	    0), 1);
+	CHECK_INT(store_frontier_add(s, "http://b.example/", "b.example", 0,
+	    0), 1);
+	CHECK_INT(store_frontier_add(s, "http://a.example/2", "a.example", 3,
+	    0), 1);
+	CHECK_INT(store_frontier_add(s, "http://a.example/1", "a.example", 5,
+	    0), 0);
+
+	memset(&it, 0, sizeof(it));
+	CHECK_INT(store_frontier_take(s, "a.example", 0, &it), 1);
+	CHECK_STR(it.url, "http://a.example/1");
+	CHECK_INT(it.id, 1);
+	CHECK_INT(it.depth, 0);
+	CHECK_INT(it.parent, 0);
+	CHECK_INT(it.tries, 0);
+	store_item_clear(&it);
+	CHECK(it.url == NULL);
+	CHECK_INT(store_frontier_take(s, "a.example", 0, &it), 1);
+	CHECK_STR(it.url, "http://a.example/2");
+	CHECK_INT(it.id, 3);
+	CHECK_INT(it.depth, 3);
+	store_item_clear(&it);
+	CHECK_INT(store_frontier_take(s, "a.example", 0, &it), 0);
+	CHECK_INT(store_frontier_take(s, "c.example", 0, &it), 0);
+	CHECK_INT(store_frontier_take(s, "b.example", 0, &it), 1);
+	CHECK_STR(it.url, "http://b.example/");
+	store_item_clear(&it);
+	/* Known in any state: taken, or done. */
+	CHECK_INT(store_frontier_add(s, "http://b.example/", "b.example", 0,
+	    0), 0);
+	CHECK_INT(store_frontier_done(s, 2), 0);
+	CHECK_INT(store_frontier_add(s, "http://b.example/", "b.example", 0,
+	    0), 0);
+	store_close(s);
+	tmp_teardown();
+}
+
+static void
+test_frontier_requeue_not_before(void)
+{
+	struct store_item it;
+	struct store *s;
+
+	tmp_setup();
+	s = open_new();
+	memset(&it, 0, sizeof(it));
+	store_frontier_add(s, "http://a.example/1", "a.example", 1, 0);
+	store_frontier_add(s, "http://a.example/2", "a.example", 1, 0);
+	CHECK_INT(store_frontier_take(s, "a.example", 10, &it), 1);
+	CHECK_INT(it.id, 1);
+	CHECK_INT(store_frontier_requeue(s, it.id, 100), 0);
+	store_item_clear(&it);
+
+	/* The older entry waits; the next one is due. */
+	CHECK_INT(store_frontier_take(s, "a.example", 50, &it), 1);
+	CHECK_INT(it.id, 2);
+	store_item_clear(&it);
+	CHECK_INT(store_frontier_take(s, "a.example", 99.5, &it), 0);
+	CHECK_INT(store_frontier_take(s, "a.example", 100, &it), 1);
+	CHECK_INT(it.id, 1);
+	CHECK_INT(it.tries, 1);
+	CHECK_INT(store_frontier_requeue(s, it.id, 0), 0);
+	store_item_clear(&it);
+	CHECK_INT(store_frontier_take(s, "a.example", 0, &it), 1);
+	CHECK_INT(it.tries, 2);
+	store_item_clear(&it);
+	store_close(s);
+	tmp_teardown();
+}
+
+static void
+test_frontier_done_and_resume(void)
+{
+	struct store_counts c;
+	struct store_item it;
+	struct store *s;
+	char err[256];
+
+	tmp_setup();
+	s = open_new();
+	memset(&it, 0, sizeof(it));
+	store_frontier_add(s, "http://a.example/1", "a.example", 0, 0);
+	store_frontier_add(s, "http://a.example/2", "a.example", 0, 0);
+	store_frontier_add(s, "http://a.example/3", "a.example", 0, 0);
+	store_frontier_add(s, "http://b.example/1", "b.example", 0, 0);
+	store_frontier_take(s, "a.example", 0, &it);
+	CHECK_INT(store_frontier_done(s, it.id), 0);
+	store_item_clear(&it);
+	store_frontier_take(s, "a.example", 0, &it);
+	store_item_clear(&it);
+	store_frontier_take(s, "b.example", 0, &it);
+	store_item_clear(&it);
+	CHECK_INT(store_counts(s, &c), 0);
+	CHECK_INT(c.queued, 1);
+	CHECK_INT(c.inflight, 2);
+	CHECK_INT(c.done, 1);
+	store_close(s);
+
+	s = store_open(tpath, 0, err, sizeof(err));
+	CHECK(s != NULL);
+	CHECK_INT(store_frontier_requeue_inflight(s), 2);
+	CHECK_INT(store_frontier_requeue_inflight(s), 0);
+	CHECK_INT(store_counts(s, &c), 0);
+	CHECK_INT(c.queued, 3);
+	CHECK_INT(c.inflight, 0);
+	CHECK_INT(c.done, 1);
+	CHECK_INT(store_frontier_take(s, "a.example", 0, &it), 1);
+	CHECK_INT(it.id, 2);
+	CHECK_INT(it.tries, 0);
+	store_item_clear(&it);
+	store_close(s);
+	tmp_teardown();
+}
+
+struct host_seen {
+	char hosts[4][32];   /* hosts in callback order */
+	int64_t queued[4];   /* their counts */
+	double not_before[4]; /* their earliest times */
+	int n;               /* callbacks made */
+	int stop_after;      /* return 7 on this call, 0 = never */
+};
+
+static int
+host_cb(const char *host, int64_t queued, double not_before, void *arg)
+{
+	struct host_seen *h = arg;
+
+	if (h->n < 4) {
+		snprintf(h->hosts[h->n], sizeof(h->hosts[0]), "%s", host);
+		h->queued[h->n] = queued;
+		h->not_before[h->n] = not_before;
+	}
+	h->n++;
+	return h->n == h->stop_after ? 7 : 0;
+}
+
+static void
+test_frontier_hosts(void)
+{
+	struct host_seen h;
+	struct store_item it;
+	struct store *s;
+
+	tmp_setup();
+	s = open_new();
+	memset(&it, 0, sizeof(it));
+	store_frontier_add(s, "http://b.example/1", "b.example", 0, 0);
+	store_frontier_add(s, "http://a.example/1", "a.example", 0, 0);
+	store_frontier_add(s, "http://a.example/2", "a.example", 0, 0);
+	store_frontier_add(s, "http://a.example/3", "a.example", 0, 0);
+	store_frontier_add(s, "http://c.example/1", "c.example", 0, 0);
+	/* a: 1 and 2 requeued later, 3 still at 0 -> min 0 after this */
+	store_frontier_take(s, "a.example", 0, &it);
+	store_frontier_requeue(s, it.id, 30);
+	store_item_clear(&it);
+	/* b: its only entry requeued at 20 */
+	store_frontier_take(s, "b.example", 0, &it);
+	store_frontier_requeue(s, it.id, 20.5);
+	store_item_clear(&it);
+	/* c: in flight only, so not listed */
+	store_frontier_take(s, "c.example", 0, &it);
+	store_item_clear(&it);
+
+	memset(&h, 0, sizeof(h));
+	CHECK_INT(store_frontier_hosts(s, host_cb, &h), 0);
+	CHECK_INT(h.n, 2);
+	CHECK_STR(h.hosts[0], "a.example");
+	CHECK_INT(h.queued[0], 3);
+	CHECK(h.not_before[0] == 0);
+	CHECK_STR(h.hosts[1], "b.example");
+	CHECK_INT(h.queued[1], 1);
+	CHECK(h.not_before[1] == 20.5);
+
+	memset(&h, 0, sizeof(h));
+	h.stop_after = 1;
+	CHECK_INT(store_frontier_hosts(s, host_cb, &h), 7);
+	CHECK_INT(h.n, 1);
+	/* Stopping early left the statement reusable. */
+	memset(&h, 0, sizeof(h));
+	CHECK_INT(store_frontier_hosts(s, host_cb, &h), 0);
+	CHECK_INT(h.n, 2);
+	store_close(s);
+	tmp_teardown();
+}
+
+static void
+test_pages_duplicates_counts(void)
+{
+	struct store_page p;
+	struct store_counts c;
+	struct store *s;
+	int64_t a, b, d;
+
+	tmp_setup();
+	s = open_new();
+	CHECK_INT(store_counts(s, &c), 0);
+	CHECK_INT(c.pages, 0);
+	CHECK_INT(c.max_seq, 0);
+
+	p = page("http://a.example/", "unique", 1);
+	p.title = "Home";
+	p.text = "hello world";
+	p.md5 = "5eb63bbbe01eeed093cb22bb8f5acdc3";
+	a = store_page_add(s, &p);
+	CHECK_INT(a, 1);
+	p = page("http://a.example/copy", "exact", 2);
+	p.parent = a;
+	p.depth = 1;
+	b = store_page_add(s, &p);
+	CHECK_INT(b, 2);
+	p = page("http://a.example/near", "near", 3);
+	d = store_page_add(s, &p);
+	CHECK_INT(d, 3);
+	p = page("http://a.example/old", "redirect", 4);
+	p.location = "http://a.example/new";
+	p.status = 301;
+	CHECK_INT(store_page_add(s, &p), 4);
+	p = page("http://a.example/x", "error", 5);
+	CHECK_INT(store_page_add(s, &p), 5);
+	p = page("http://a.example/y", "skipped", 9);
+	CHECK_INT(store_page_add(s, &p), 6);
+
+	CHECK_INT(store_duplicate_add(s, b, a, "md5", 100), 0);
+	CHECK_INT(store_duplicate_add(s, d, a, "simhash", 96.875), 0);
+	CHECK_INT(store_duplicate_add(s, d, b, "ssdeep", 88), 0);
+
+	CHECK_INT(store_counts(s, &c), 0);
+	CHECK_INT(c.pages, 6);
+	CHECK_INT(c.unique, 1);
+	CHECK_INT(c.exact, 1);
+	CHECK_INT(c.near, 1);
+	CHECK_INT(c.redirect, 1);
+	CHECK_INT(c.error, 1);
+	CHECK_INT(c.skipped, 1);
+	CHECK_INT(c.duplicates, 3);
+	CHECK_INT(c.max_seq, 9);
+	store_close(s);
+
+	CHECK_STR(raw_text("SELECT parent_id FROM pages WHERE id = 1"),
+	    "(null)");
+	CHECK_STR(raw_text("SELECT parent_id FROM pages WHERE id = 2"), "1");
+	CHECK_STR(raw_text("SELECT title || '|' || text FROM pages "
+	    "WHERE id = 1"), "Home|hello world");
+	CHECK_STR(raw_text("SELECT location FROM pages WHERE id = 4"),
+	    "http://a.example/new");
+	CHECK_STR(raw_text("SELECT group_concat(page_id || '>' || "
+	    "original_id || ':' || method || ':' || percentage, ' ') "
+	    "FROM duplicates"), "2>1:md5:100.0 3>1:simhash:96.875 "
+	    "3>2:ssdeep:88.0");
+	tmp_teardown();
+}
+
+static void
+test_constraints_refused(void)
+{
+	struct store_page p;
+	struct store *s;
+
+	tmp_setup();
+	s = open_new();
+	p = page("http://a.example/", "maybe", 1);
+	CHECK_INT(store_page_add(s, &p), -1);
+	CHECK(strstr(store_errmsg(s), "CHECK constraint failed") != NULL);
+	p = page("http://a.example/", "unique", 1);
+	CHECK_INT(store_page_add(s, &p), 1);
+	p = page("http://a.example/", "unique", 2);
+	CHECK_INT(store_page_add(s, &p), -1);
+	CHECK(strstr(store_errmsg(s), "UNIQUE constraint failed: pages.url")
+	    != NULL);
+	p = page("http://a.example/b", "unique", 3);
+	p.parent = 99;
+	CHECK_INT(store_page_add(s, &p), -1);
+	CHECK(strstr(store_errmsg(s), "FOREIGN KEY") != NULL);
+	CHECK_INT(store_duplicate_add(s, 1, 42, "md5", 100), -1);
+	CHECK(strstr(store_errmsg(s), "FOREIGN KEY") != NULL);
+	CHECK_INT(store_duplicate_add(s, 1, 1, NULL, 100), -1);
+	/* The statement still works after the failures. */
+	p = page("http://a.example/c", "unique", 4);
+	CHECK_INT(store_page_add(s, &p), 2);
+	store_close(s);
+	tmp_teardown();
+}
+
+struct fp_seen {
+	int64_t id[8];      /* ids in callback order */
+	uint64_t simhash[8]; /* their simhashes */
+	int has[8];         /* has_simhash */
+	char md5[8][40];    /* md5 or "(null)" */
+	char ssdeep[8][40]; /* ssdeep or "(null)" */
+	int n;              /* callbacks made */
+	int stop_after;     /* return 5 on this call, 0 = never */
+};
+
+static int
+fp_cb(int64_t id, const char *md5, int has_simhash, uint64_t simhash,
+    const char *ssdeep, void *arg)
+{
+	struct fp_seen *f = arg;
+
+	if (f->n < 8) {
+		f->id[f->n] = id;
+		f->simhash[f->n] = simhash;
+		f->has[f->n] = has_simhash;
+		snprintf(f->md5[f->n], sizeof(f->md5[0]), "%s",
+		    md5 ? md5 : "(null)");
+		snprintf(f->ssdeep[f->n], sizeof(f->ssdeep[0]), "%s",
+		    ssdeep ? ssdeep : "(null)");
+	}
+	f->n++;
+	return f->n == f->stop_after ? 5 : 0;
+}
+
+static void
+test_fingerprints_and_simhash(void)
+{
+	struct store_page p;
+	struct fp_seen f;
+	struct store *s;
+
+	tmp_setup();
+	s = open_new();
+	/* Inserted out of seq order: loading must follow seq, not id. */
+	p = page("http://a.example/3", "near", 30);
+	p.has_simhash = 1;
+	p.simhash = UINT64_C(0xFFFFFFFFFFFFFFFF);
+	p.md5 = "m3";
+	p.ssdeep = "3:abc:def";
+	CHECK_INT(store_page_add(s, &p), 1);
+	p = page("http://a.example/1", "unique", 10);
+	p.has_simhash = 1;
+	p.simhash = UINT64_C(0x8000000000000000);
+	p.md5 = "m1";
+	CHECK_INT(store_page_add(s, &p), 2);
+	p = page("http://a.example/r", "redirect", 15);
+	p.has_simhash = 1;
+	p.simhash = 1;
+	CHECK_INT(store_page_add(s, &p), 3);
+	p = page("http://a.example/2", "exact", 20);
+	p.md5 = "m2";
+	CHECK_INT(store_page_add(s, &p), 4);
+	p = page("http://a.example/e", "error", 25);
+	CHECK_INT(store_page_add(s, &p), 5);
+	p = page("http://a.example/0", "unique", 5);
+	p.has_simhash = 1;
+	p.simhash = 0;
+	CHECK_INT(store_page_add(s, &p), 6);
+
+	memset(&f, 0, sizeof(f));
+	CHECK_INT(store_load_fingerprints(s, fp_cb, &f), 0);
+	CHECK_INT(f.n, 4);
+	CHECK_INT(f.id[0], 6);
+	CHECK_INT(f.has[0], 1);
+	CHECK(f.simhash[0] == 0);
+	CHECK_STR(f.md5[0], "(null)");
+	CHECK_INT(f.id[1], 2);
+	CHECK(f.simhash[1] == UINT64_C(0x8000000000000000));
+	CHECK_STR(f.md5[1], "m1");
+	CHECK_STR(f.ssdeep[1], "(null)");
+	CHECK_INT(f.id[2], 4);
+	CHECK_INT(f.has[2], 0);
+	CHECK_STR(f.md5[2], "m2");
+	CHECK_INT(f.id[3], 1);
+	CHECK_INT(f.has[3], 1);
+	CHECK(f.simhash[3] == UINT64_C(0xFFFFFFFFFFFFFFFF));
+	CHECK_STR(f.ssdeep[3], "3:abc:def");
+
+	memset(&f, 0, sizeof(f));
+	f.stop_after = 2;
+	CHECK_INT(store_load_fingerprints(s, fp_cb, &f), 5);
+	CHECK_INT(f.n, 2);
+	store_close(s);
+
+	CHECK_STR(raw_text("SELECT simhash FROM pages WHERE id = 1"), "-1");
+	CHECK_STR(raw_text("SELECT simhash FROM pages WHERE id = 2"),
+	    "-9223372036854775808");
+	CHECK_STR(raw_text("SELECT typeof(simhash) FROM pages WHERE id = 4"),
+	    "null");
+	tmp_teardown();
+}
+
+static void
+test_rollback_and_commit(void)
+{
+	struct store_page p = page("http://a.example/", "unique", 1);
+	struct store_counts c;
+	struct store *s;
+	char err[256], *v;
+
+	tmp_setup();
+	s = open_new();
+	CHECK_INT(store_begin(s), 0);
+	CHECK_INT(store_page_add(s, &p), 1);
+	CHECK_INT(store_frontier_add(s, "http://a.example/x", "a.example", 1,
+	    1), 1);
+	CHECK_INT(store_meta_set(s, "pages", "1"), 0);
+	CHECK_INT(store_begin(s), -1);
+	CHECK_INT(store_rollback(s), 0);
+	CHECK_INT(store_counts(s, &c), 0);
+	CHECK_INT(c.pages, 0);
+	CHECK_INT(c.queued, 0);
+	CHECK(store_meta_get(s, "pages", NULL) == NULL);
+	CHECK_INT(store_commit(s), -1);
+
+	CHECK_INT(store_begin(s), 0);
+	CHECK_INT(store_page_add(s, &p), 1);
+	CHECK_INT(store_commit(s), 0);
+	/* Closing inside a batch commits nothing. */
+	CHECK_INT(store_begin(s), 0);
+	CHECK_INT(store_meta_set(s, "pages", "2"), 0);
+	store_close(s);
+
+	s = store_open(tpath, 0, err, sizeof(err));
+	CHECK(s != NULL);
+	CHECK_INT(store_counts(s, &c), 0);
+	CHECK_INT(c.pages, 1);
+	v = store_meta_get(s, "pages", NULL);
+	CHECK(v == NULL);
+	free(v);
+	store_close(s);
+	tmp_teardown();
+}
+
+static void
+test_meta(void)
+{
+	struct store *s;
+	char *v;
+	int err = 99;
+
+	tmp_setup();
+	s = open_new();
+	v = store_meta_get(s, "absent", &err);
+	CHECK(v == NULL);
+	CHECK_INT(err, 0);
+	CHECK_INT(store_meta_set(s, "max_pages", "100"), 0);
+	CHECK_INT(store_meta_set(s, "max_pages", "250"), 0);
+	err = 99;
+	v = store_meta_get(s, "max_pages", &err);
+	CHECK_STR(v, "250");
+	CHECK_INT(err, 0);
+	free(v);
+	CHECK_INT(store_meta_set(s, "empty", ""), 0);
+	v = store_meta_get(s, "empty", NULL);
+	CHECK_STR(v, "");
+	free(v);
+	CHECK_INT(store_meta_set(s, "null", NULL), -1);
+	CHECK(strstr(store_errmsg(s), "NOT NULL") != NULL);
+	store_close(s);
+	CHECK_STR(raw_text("SELECT count(*) FROM meta"), "2");
+	tmp_teardown();
+}
+
+static void
+test_query_plans(void)
+{
+	struct store *s;
+	char plan[1024];
+
+	tmp_setup();
+	s = open_new();
+	CHECK_INT(store_explain(s, "frontier_take", plan, sizeof(plan)), 0);
+	CHECK(strstr(plan, "SEARCH frontier USING INDEX frontier_take "
+	    "(host=? AND state=?)") != NULL);
+	CHECK(strstr(plan, "SCAN") == NULL);
+	CHECK(strstr(plan, "TEMP B-TREE") == NULL);
+	CHECK_INT(store_explain(s, "frontier_hosts", plan, sizeof(plan)), 0);
+	CHECK(strstr(plan, "SEARCH frontier USING COVERING INDEX "
+	    "frontier_queued (state=?)") != NULL);
+	CHECK(strstr(plan, "TEMP B-TREE") == NULL);
+	CHECK_INT(store_explain(s, "frontier_requeue_inflight", plan,
+	    sizeof(plan)), 0);
+	CHECK(strstr(plan, "SCAN") == NULL);
+	CHECK_INT(store_explain(s, "max_seq", plan, sizeof(plan)), 0);
+	CHECK(strstr(plan, "SCAN") == NULL);
+	CHECK_INT(store_explain(s, "no_such", plan, sizeof(plan)), -1);
+	CHECK_INT(store_explain(s, "frontier_take", plan, 8), -1);
+	store_close(s);
+	tmp_teardown();
+}
+
+void
+suite_store(void)
+{
+	RUN(test_schema_matches_file);
+	RUN(test_create_and_reopen);
+	RUN(test_missing_file);
+	RUN(test_not_sqlite_untouched);
+	RUN(test_foreign_sqlite_untouched);
+	RUN(test_newer_schema_refused);
+	RUN(test_empty_file);
+	RUN(test_lock_same_process);
+	RUN(test_lock_other_process);
+	RUN(test_readonly_beside_writer);
+	RUN(test_frontier_add_and_take_order);
+	RUN(test_frontier_requeue_not_before);
+	RUN(test_frontier_done_and_resume);
+	RUN(test_frontier_hosts);
+	RUN(test_pages_duplicates_counts);
+	RUN(test_constraints_refused);
+	RUN(test_fingerprints_and_simhash);
+	RUN(test_rollback_and_commit);
+	RUN(test_meta);
+	RUN(test_query_plans);
+}
