@@ -1,0 +1,934 @@
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <ini.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "dedup.h"
+
+enum opt_type {
+	OPT_INT,     /* int field, range-checked */
+	OPT_LONG,    /* long field, range-checked */
+	OPT_BOOL,    /* int field, 0 or 1; a flag without argument on the CLI */
+	OPT_STR,     /* owned char * field */
+	OPT_LIST,    /* owned char ** field plus a size_t count */
+	OPT_METHODS, /* unsigned DEDUP_* bits */
+};
+
+struct opt {
+	struct config_setting pub; /* section, key, option, default */
+	enum opt_type type;        /* how the value is parsed and stored */
+	size_t off;                /* offsetof the field in struct config */
+	size_t noff;               /* OPT_LIST: offsetof the count */
+	long long min, max;        /* OPT_INT, OPT_LONG: inclusive range */
+	int shortopt;              /* short option letter, 0 if none */
+	const char *arg;           /* argument name in --help, NULL for flags */
+	const char *help;          /* one line: what it does */
+	const char *example;       /* OPT_LIST: a sample entry for example.ini */
+	const char *(*check)(const char *v); /* extra check of a string value;
+	                                        returns why it is bad or NULL */
+};
+
+static const char *check_resolve(const char *v);
+static const char *check_near_rule(const char *v);
+
+#define F(field) offsetof(struct config, field)
+#define TERA (1LL << 40)
+#define GIGA 1000000000LL
+#define TWO_G (1LL << 31)
+
+/* The settings. Rows of one section stay together, in --help order. */
+static const struct opt opts[] = {
+	{ { "crawl", "seed", NULL, NULL }, OPT_LIST, F(seeds), F(nseeds), 0, 0,
+	    0, "URL", "a URL to start from; repeat the key for more",
+	    "https://www.example.edu/", NULL },
+	{ { "crawl", "max_pages", "max-pages", "0" }, OPT_LONG, F(max_pages),
+	    0, 0, TERA, 0, "N", "stop after N pages; 0 = no limit", NULL,
+	    NULL },
+	{ { "crawl", "max_depth", "max-depth", "-1" }, OPT_INT, F(max_depth),
+	    0, -1, 1000000, 0, "N",
+	    "at most N link hops from a seed; -1 = no limit", NULL,
+	    NULL },
+	{ { "crawl", "allow_domain", "allow-domain", NULL }, OPT_LIST,
+	    F(allow_domains), F(nallow), 0, 0, 0, "D",
+	    "in scope: D and subdomains; none = seeds' hosts",
+	    "example.edu", NULL },
+	{ { "crawl", "user_agent", "user-agent",
+	      "nearcrawl/0.1 (+https://github.com/nearcrawl/nearcrawl)" },
+	    OPT_STR, F(user_agent), 0, 0, 0, 0, "S",
+	    "User-Agent: who crawls, how to reach them", NULL,
+	    NULL },
+	{ { "crawl", "follow_duplicates", "follow-duplicates", "false" },
+	    OPT_BOOL, F(follow_duplicates), 0, 0, 1, 0, NULL,
+	    "also follow links of exact and near duplicates", NULL, NULL },
+	{ { "crawl", "resolve", "resolve", NULL }, OPT_LIST, F(resolve),
+	    F(nresolve), 0, 0, 0, "HOST:PORT:ADDR",
+	    "connect to ADDR for HOST:PORT, as curl --resolve",
+	    "www.example.edu:443:127.0.0.1", check_resolve },
+	{ { "crawl", "quiet", "quiet", "false" }, OPT_BOOL, F(quiet), 0, 0, 1,
+	    'q', NULL, "print no progress lines", NULL, NULL },
+	{ { "crawl", "concurrency", "concurrency", "16" }, OPT_INT,
+	    F(concurrency), 0, 1, 1024, 0, "N", "transfers in flight at once",
+	    NULL, NULL },
+	{ { "crawl", "max_body_bytes", "max-body-bytes", "10485760" },
+	    OPT_LONG, F(max_body), 0, 1024, TWO_G, 0, "N",
+	    "cap on a page body, bytes after decompression", NULL, NULL },
+	{ { "crawl", "max_text_bytes", "max-text-bytes", "2097152" },
+	    OPT_LONG, F(max_text), 0, 1024, TWO_G, 0, "N",
+	    "cap on the text extracted from a page, bytes", NULL, NULL },
+	{ { "crawl", "max_links_per_page", "max-links", "5000" }, OPT_LONG,
+	    F(max_links), 0, 0, 1000000, 0, "N",
+	    "take at most N links from one page", NULL, NULL },
+
+	{ { "politeness", "delay_ms", "delay-ms", "1000" }, OPT_LONG,
+	    F(delay_ms), 0, 0, 3600000, 0, "N",
+	    "least gap between two requests to one host, ms", NULL, NULL },
+	{ { "politeness", "per_host", "per-host", "1" }, OPT_INT, F(per_host),
+	    0, 1, 64, 0, "N", "connections to one host at once", NULL, NULL },
+	{ { "politeness", "connect_timeout_ms", "connect-timeout-ms",
+	      "10000" },
+	    OPT_LONG, F(connect_timeout_ms), 0, 100, 600000, 0, "N",
+	    "give up connecting after N ms", NULL, NULL },
+	{ { "politeness", "timeout_ms", "timeout-ms", "30000" }, OPT_LONG,
+	    F(timeout_ms), 0, 100, 3600000, 0, "N",
+	    "give up a whole transfer after N ms", NULL, NULL },
+	{ { "politeness", "low_speed_bytes", "low-speed-bytes", "100" },
+	    OPT_LONG, F(low_speed_bytes), 0, 0, GIGA, 0, "N",
+	    "abort a transfer slower than N bytes/s ...", NULL, NULL },
+	{ { "politeness", "low_speed_secs", "low-speed-secs", "10" },
+	    OPT_LONG, F(low_speed_secs), 0, 0, 3600, 0, "N",
+	    "... for N seconds in a row; 0 = never abort", NULL, NULL },
+
+	{ { "dedup", "methods", "methods", "md5,simhash,ssdeep" }, OPT_METHODS,
+	    F(methods), 0, 0, 0, 0, "LIST",
+	    "md5,simhash,ssdeep in any subset; md5 always on", NULL,
+	    NULL },
+	{ { "dedup", "simhash_k", "simhash-k", "3" }, OPT_INT, F(simhash_k),
+	    0, 0, 15, 0, "K", "near when SimHashes differ in at most K bits",
+	    NULL, NULL },
+	{ { "dedup", "ssdeep_threshold", "ssdeep-threshold", "90" }, OPT_INT,
+	    F(ssdeep_threshold), 0, 1, 100, 0, "T",
+	    "near when the ssdeep score is at least T", NULL, NULL },
+	{ { "dedup", "near_rule", "near-rule", "any" }, OPT_STR, F(near_rule),
+	    0, 0, 0, 0, "R",
+	    "any|all near methods, or only simhash|ssdeep",
+	    NULL, check_near_rule },
+	{ { "dedup", "min_text_bytes", "min-text-bytes", "0" }, OPT_LONG,
+	    F(min_text), 0, 0, GIGA, 0, "N",
+	    "texts under N bytes are never near duplicates", NULL,
+	    NULL },
+
+	{ { "storage", "db", "db", "nearcrawl.db" }, OPT_STR, F(db), 0, 0, 0,
+	    'd', "DB", "SQLite file; an existing one is resumed", NULL, NULL },
+	{ { "storage", "batch_pages", "batch-pages", "64" }, OPT_INT, F(batch),
+	    0, 1, 100000, 0, "N", "pages written per transaction", NULL,
+	    NULL },
+	{ { "storage", "store_text", "store-text", "false" }, OPT_BOOL,
+	    F(store_text), 0, 0, 1, 0, NULL,
+	    "also store the extracted text of every page", NULL, NULL },
+};
+
+#define NOPTS (sizeof(opts) / sizeof(opts[0]))
+
+static const struct {
+	const char *name;  /* INI section */
+	const char *about; /* its heading in --help and example.ini */
+} sections[] = {
+	{ "crawl", "what to fetch" },
+	{ "politeness", "how gently" },
+	{ "dedup", "what counts as a duplicate" },
+	{ "storage", "where results go" },
+};
+
+#define NSECTIONS (sizeof(sections) / sizeof(sections[0]))
+
+/* Long options of the table get values past any char so that getopt's
+ * answer tells table rows and short letters apart. */
+#define OPTVAL_BASE 256
+
+/* Longest INI line: long enough for any sane URL. */
+#define INI_LINE_MAX 8192
+
+static const char *near_rules[] = { "any", "all", "simhash", "ssdeep" };
+
+static void
+seterr(char *err, size_t errsz, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err == NULL || errsz == 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errsz, fmt, ap);
+	va_end(ap);
+}
+
+static void *
+field(struct config *c, const struct opt *o)
+{
+	return (char *)c + o->off;
+}
+
+static const void *
+cfield(const struct config *c, const struct opt *o)
+{
+	return (const char *)c + o->off;
+}
+
+static const char *
+check_near_rule(const char *v)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(near_rules) / sizeof(near_rules[0]); i++)
+		if (strcmp(v, near_rules[i]) == 0)
+			return NULL;
+	return "must be one of any, all, simhash, ssdeep";
+}
+
+/* HOST:PORT:ADDR as curl's --resolve takes it; ADDR may hold colons (IPv6)
+ * and commas (several addresses), so only the first two colons split. */
+static const char *
+check_resolve(const char *v)
+{
+	const char *p, *q;
+	long port;
+	char *end;
+
+	p = strchr(v, ':');
+	if (p == NULL || p == v)
+		goto bad;
+	q = p + 1;
+	if (*q < '0' || *q > '9')
+		goto bad;
+	errno = 0;
+	port = strtol(q, &end, 10);
+	if (errno != 0 || *end != ':' || port < 1 || port > 65535)
+		goto bad;
+	if (end[1] == '\0')
+		goto bad;
+	return NULL;
+bad:
+	return "expected HOST:PORT:ADDR";
+}
+
+static int
+parse_bool(const char *v, int *out)
+{
+	static const char *yes[] = { "true", "yes", "on", "1" };
+	static const char *no[] = { "false", "no", "off", "0" };
+	size_t i;
+
+	for (i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+		if (strcasecmp(v, yes[i]) == 0) {
+			*out = 1;
+			return 0;
+		}
+		if (strcasecmp(v, no[i]) == 0) {
+			*out = 0;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* The whole string must be a decimal integer within [min, max]. */
+static int
+parse_int(const char *v, long long min, long long max, long long *out)
+{
+	long long n;
+	char *end;
+
+	if ((*v < '0' || *v > '9') && *v != '-' && *v != '+')
+		return -1;
+	errno = 0;
+	n = strtoll(v, &end, 10);
+	if (errno != 0 || end == v || *end != '\0' || n < min || n > max)
+		return -1;
+	*out = n;
+	return 0;
+}
+
+static int
+list_append(char ***list, size_t *n, const char *v)
+{
+	char **nl, *copy;
+
+	if (*n >= SIZE_MAX / sizeof(char *) - 1)
+		return -1;
+	copy = strdup(v);
+	if (copy == NULL)
+		return -1;
+	nl = realloc(*list, (*n + 1) * sizeof(char *));
+	if (nl == NULL) {
+		free(copy);
+		return -1;
+	}
+	nl[(*n)++] = copy;
+	*list = nl;
+	return 0;
+}
+
+/*
+ * Store value v (NULL: a CLI flag, meaning true) into o's field. Returns 0,
+ * or -1 with why in msg (the caller adds where).
+ */
+static int
+opt_set(struct config *c, const struct opt *o, const char *v, char *msg,
+    size_t msgsz)
+{
+	long long n, max;
+	const char *why, *bad = NULL, *p;
+	unsigned bits;
+	char *copy;
+	int b;
+
+	switch (o->type) {
+	case OPT_BOOL:
+		if (v == NULL)
+			b = 1;
+		else if (parse_bool(v, &b) == -1) {
+			seterr(msg, msgsz, "must be true or false "
+			    "(or yes/no, on/off, 1/0)");
+			return -1;
+		}
+		*(int *)field(c, o) = b;
+		return 0;
+	case OPT_INT:
+	case OPT_LONG:
+		max = o->max;
+		if (o->type == OPT_LONG && max > LONG_MAX)
+			max = LONG_MAX;
+		if (parse_int(v, o->min, max, &n) == -1) {
+			seterr(msg, msgsz, "must be an integer from %lld to %lld",
+			    o->min, max);
+			return -1;
+		}
+		if (o->type == OPT_INT)
+			*(int *)field(c, o) = (int)n;
+		else
+			*(long *)field(c, o) = (long)n;
+		return 0;
+	case OPT_METHODS:
+		if (dedup_parse_methods(v, &bits, &bad) == -1) {
+			seterr(msg, msgsz, "unknown method \"%.*s\" "
+			    "(known: md5, simhash, ssdeep)",
+			    (int)strcspn(bad ? bad : v, ","), bad ? bad : v);
+			return -1;
+		}
+		*(unsigned *)field(c, o) = bits;
+		return 0;
+	case OPT_STR:
+	case OPT_LIST:
+		break;
+	}
+
+	/* Strings go into HTTP headers, URLs and file names: no blanks, and
+	 * no control characters that could split a header line. */
+	if (*v == '\0') {
+		seterr(msg, msgsz, "must not be empty");
+		return -1;
+	}
+	for (p = v; *p != '\0'; p++) {
+		if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+			seterr(msg, msgsz, "must not hold control characters");
+			return -1;
+		}
+	}
+	if (o->check != NULL && (why = o->check(v)) != NULL) {
+		seterr(msg, msgsz, "%s", why);
+		return -1;
+	}
+	if (o->type == OPT_LIST) {
+		if (list_append((char ***)field(c, o),
+		    (size_t *)((char *)c + o->noff), v) == -1)
+			goto nomem;
+		return 0;
+	}
+	copy = strdup(v);
+	if (copy == NULL)
+		goto nomem;
+	free(*(char **)field(c, o));
+	*(char **)field(c, o) = copy;
+	return 0;
+nomem:
+	seterr(msg, msgsz, "out of memory");
+	return -1;
+}
+
+static const struct opt *
+opt_by_key(const char *section, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < NOPTS; i++)
+		if (strcasecmp(opts[i].pub.section, section) == 0 &&
+		    strcasecmp(opts[i].pub.key, key) == 0)
+			return &opts[i];
+	return NULL;
+}
+
+static int
+section_known(const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < NSECTIONS; i++)
+		if (strlen(sections[i].name) == len &&
+		    strncasecmp(sections[i].name, name, len) == 0)
+			return 1;
+	return 0;
+}
+
+int
+config_init(struct config *c)
+{
+	char msg[128];
+	size_t i;
+
+	memset(c, 0, sizeof(*c));
+	for (i = 0; i < NOPTS; i++) {
+		if (opts[i].pub.def == NULL)
+			continue;
+		if (opt_set(c, &opts[i], opts[i].pub.def, msg,
+		    sizeof(msg)) == -1)
+			goto fail;
+	}
+	return 0;
+fail:
+	config_free(c);
+	return -1;
+}
+
+void
+config_free(struct config *c)
+{
+	char **list;
+	size_t i, j, n;
+
+	for (i = 0; i < NOPTS; i++) {
+		if (opts[i].type == OPT_STR) {
+			free(*(char **)field(c, &opts[i]));
+		} else if (opts[i].type == OPT_LIST) {
+			list = *(char ***)field(c, &opts[i]);
+			n = *(size_t *)((char *)c + opts[i].noff);
+			for (j = 0; j < n; j++)
+				free(list[j]);
+			free(list);
+		}
+	}
+	memset(c, 0, sizeof(*c));
+}
+
+/* INI loading: inih calls our reader once per line, so counting reads gives
+ * the line each handler call is about (this inih has no line argument). */
+struct ini_state {
+	struct config *c; /* where settings go */
+	FILE *fp;         /* the open file */
+	int line;         /* lines read so far */
+	int err_line;     /* line of the first problem we found, 0: none */
+	char msg[256];    /* that problem, without "FILE:LINE: " */
+};
+
+static void
+ini_fail(struct ini_state *st, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (st->err_line != 0)
+		return;
+	st->err_line = st->line;
+	va_start(ap, fmt);
+	vsnprintf(st->msg, sizeof(st->msg), fmt, ap);
+	va_end(ap);
+}
+
+static char *
+ini_read_line(char *str, int num, void *stream)
+{
+	struct ini_state *st = stream;
+	const char *p, *end;
+	size_t len;
+	int ch;
+
+	if (fgets(str, num, st->fp) == NULL)
+		return NULL;
+	st->line++;
+	len = strlen(str);
+	if (len > 0 && str[len - 1] != '\n' && !feof(st->fp)) {
+		/* Never let inih see the tail of a long line as a line of
+		 * its own: swallow it and hand over a blank line. */
+		while ((ch = getc(st->fp)) != EOF && ch != '\n')
+			;
+		ini_fail(st, "line longer than %d bytes", num - 2);
+		str[0] = '\n';
+		str[1] = '\0';
+		return str;
+	}
+	/* inih only tells us about sections that hold keys; an unknown empty
+	 * one is still a typo worth reporting. */
+	p = str + strspn(str, " \t");
+	if (*p == '[' && (end = strchr(p, ']')) != NULL &&
+	    !section_known(p + 1, (size_t)(end - p - 1)))
+		ini_fail(st, "unknown section [%.*s]", (int)(end - p - 1),
+		    p + 1);
+	return str;
+}
+
+static int
+ini_on_key(void *user, const char *section, const char *name,
+    const char *value)
+{
+	struct ini_state *st = user;
+	const struct opt *o;
+	char msg[200];
+
+	if (name == NULL || value == NULL)
+		return 1;
+	if (*section == '\0') {
+		ini_fail(st, "key %s is outside any section", name);
+		return 0;
+	}
+	if (!section_known(section, strlen(section))) {
+		ini_fail(st, "unknown section [%s]", section);
+		return 0;
+	}
+	o = opt_by_key(section, name);
+	if (o == NULL) {
+		ini_fail(st, "unknown key [%s] %s", section, name);
+		return 0;
+	}
+	if (opt_set(st->c, o, value, msg, sizeof(msg)) == -1) {
+		ini_fail(st, "[%s] %s: %s", o->pub.section, o->pub.key, msg);
+		return 0;
+	}
+	return 1;
+}
+
+int
+config_load_ini(struct config *c, const char *path, char *err, size_t errsz)
+{
+	struct ini_state st;
+	bool multiline, use_stack, realloc_ok, no_value;
+	int max_line, initial_alloc, r, ret = -1;
+
+	memset(&st, 0, sizeof(st));
+	st.c = c;
+	st.fp = fopen(path, "r");
+	if (st.fp == NULL) {
+		seterr(err, errsz, "%s: cannot open: %s", path,
+		    strerror(errno));
+		return -1;
+	}
+
+	/* inih's defaults would read an indented key as a continuation of
+	 * the key above it and cut lines at 200 bytes, shorter than many
+	 * URLs; set ours for this call only. */
+	multiline = ini_allow_multiline;
+	use_stack = ini_use_stack;
+	realloc_ok = ini_allow_realloc;
+	no_value = ini_allow_no_value;
+	max_line = ini_max_line;
+	initial_alloc = ini_initial_alloc;
+	ini_allow_multiline = false;
+	ini_use_stack = false;
+	ini_allow_realloc = false;
+	ini_allow_no_value = false;
+	ini_max_line = INI_LINE_MAX;
+	ini_initial_alloc = INI_LINE_MAX;
+
+	r = ini_parse_stream(ini_read_line, &st, ini_on_key, &st);
+
+	ini_allow_multiline = multiline;
+	ini_use_stack = use_stack;
+	ini_allow_realloc = realloc_ok;
+	ini_allow_no_value = no_value;
+	ini_max_line = max_line;
+	ini_initial_alloc = initial_alloc;
+
+	if (ferror(st.fp)) {
+		seterr(err, errsz, "%s: cannot read: %s", path,
+		    strerror(errno));
+		goto fail;
+	}
+	if (r == -2) {
+		seterr(err, errsz, "%s: out of memory", path);
+		goto fail;
+	}
+	/* inih reports the first bad line; when we found nothing there, it
+	 * is inih's own complaint: a line that is no key, section or
+	 * comment. */
+	if (r > 0 && (st.err_line == 0 || r < st.err_line)) {
+		seterr(err, errsz, "%s:%d: syntax error", path, r);
+		goto fail;
+	}
+	if (st.err_line != 0) {
+		seterr(err, errsz, "%s:%d: %s", path, st.err_line, st.msg);
+		goto fail;
+	}
+	ret = 0;
+fail:
+	fclose(st.fp);
+	return ret;
+}
+
+/* getopt tables from opts[]; long options get OPTVAL_BASE + row. */
+static void
+build_getopt(struct option *lo, char *so)
+{
+	size_t i, n = 0;
+
+	*so++ = ':'; /* a missing argument answers ':', not '?' */
+	*so++ = 'c';
+	*so++ = ':';
+	*so++ = 'h';
+	for (i = 0; i < NOPTS; i++) {
+		if (opts[i].pub.option == NULL)
+			continue;
+		lo[n].name = opts[i].pub.option;
+		lo[n].has_arg = opts[i].type == OPT_BOOL ? no_argument :
+		    required_argument;
+		lo[n].flag = NULL;
+		lo[n].val = OPTVAL_BASE + (int)i;
+		n++;
+		if (opts[i].shortopt != 0) {
+			*so++ = (char)opts[i].shortopt;
+			if (opts[i].type != OPT_BOOL)
+				*so++ = ':';
+		}
+	}
+	lo[n++] = (struct option){ "config", required_argument, NULL, 'c' };
+	lo[n++] = (struct option){ "help", no_argument, NULL, 'h' };
+	lo[n] = (struct option){ NULL, 0, NULL, 0 };
+	*so = '\0';
+}
+
+static const struct opt *
+opt_by_short(int ch)
+{
+	size_t i;
+
+	for (i = 0; i < NOPTS; i++)
+		if (opts[i].shortopt == ch)
+			return &opts[i];
+	return NULL;
+}
+
+/* The message for getopt's '?' or ':' answer. */
+static void
+getopt_error(int ch, char **argv, char *err, size_t errsz)
+{
+	const char *arg = argv[optind - 1];
+	const struct opt *o = NULL;
+
+	if (optopt >= OPTVAL_BASE)
+		o = &opts[optopt - OPTVAL_BASE];
+	else if (optopt != 0)
+		o = opt_by_short(optopt);
+
+	if (o != NULL && ch == ':')
+		seterr(err, errsz, "--%s: missing argument %s", o->pub.option,
+		    o->arg);
+	else if (o != NULL)
+		seterr(err, errsz, "--%s: takes no argument", o->pub.option);
+	else if (optopt == 'c' && ch == ':')
+		seterr(err, errsz, "--config: missing argument FILE");
+	else if (optopt == 'h')
+		seterr(err, errsz, "--help: takes no argument");
+	else if (optopt != 0)
+		seterr(err, errsz, "unknown option -%c", optopt);
+	else
+		/* An unknown or ambiguous long option: getopt has already
+		 * stepped past it. */
+		seterr(err, errsz, "unknown option %.*s",
+		    (int)strcspn(arg, "="), arg);
+}
+
+int
+config_parse_crawl_args(struct config *c, int argc, char **argv, char *err,
+    size_t errsz)
+{
+	struct option lo[NOPTS + 3];
+	char so[2 * NOPTS + 8], msg[200];
+	const struct opt *o;
+	int ch, pass, i;
+
+	build_getopt(lo, so);
+	opterr = 0;
+
+	/* Pass 0 looks for --help only, pass 1 loads the -c files, pass 2
+	 * applies the rest, so the command line wins wherever -c stands. */
+	for (pass = 0; pass < 3; pass++) {
+		optind = 0; /* GNU: start over, forgetting any half-read group */
+		while ((ch = getopt_long(argc, argv, so, lo, NULL)) != -1) {
+			if (pass == 0) {
+				if (ch == 'h')
+					return 1;
+				continue;
+			}
+			if (pass == 1) {
+				if (ch == 'c' && config_load_ini(c, optarg, err,
+				    errsz) == -1)
+					return -1;
+				continue;
+			}
+			if (ch == '?' || ch == ':') {
+				getopt_error(ch, argv, err, errsz);
+				return -1;
+			}
+			if (ch == 'c')
+				continue;
+			o = ch >= OPTVAL_BASE ? &opts[ch - OPTVAL_BASE] :
+			    opt_by_short(ch);
+			if (o == NULL) {
+				seterr(err, errsz, "unknown option -%c", ch);
+				return -1;
+			}
+			if (opt_set(c, o, o->type == OPT_BOOL ? NULL : optarg,
+			    msg, sizeof(msg)) == -1) {
+				seterr(err, errsz, "--%s: %s", o->pub.option,
+				    msg);
+				return -1;
+			}
+		}
+	}
+	for (i = optind; i < argc; i++) {
+		if (opt_set(c, &opts[0], argv[i], msg, sizeof(msg)) == -1) {
+			seterr(err, errsz, "seed URL \"%s\": %s", argv[i], msg);
+			return -1;
+		}
+	}
+	return config_validate(c, err, errsz);
+}
+
+int
+config_validate(const struct config *c, char *err, size_t errsz)
+{
+	if (c->near_rule == NULL || check_near_rule(c->near_rule) != NULL) {
+		seterr(err, errsz, "near_rule: must be one of any, all, "
+		    "simhash, ssdeep");
+		return -1;
+	}
+	if (strcmp(c->near_rule, "simhash") == 0 &&
+	    (c->methods & DEDUP_SIMHASH) == 0) {
+		seterr(err, errsz, "near_rule simhash needs simhash in methods");
+		return -1;
+	}
+	if (strcmp(c->near_rule, "ssdeep") == 0 &&
+	    (c->methods & DEDUP_SSDEEP) == 0) {
+		seterr(err, errsz, "near_rule ssdeep needs ssdeep in methods");
+		return -1;
+	}
+	return 0;
+}
+
+void
+config_dedup(const struct config *c, struct dedup_config *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->methods = c->methods | DEDUP_MD5;
+	out->simhash_k = c->simhash_k;
+	out->ssdeep_threshold = c->ssdeep_threshold;
+	out->min_text = (size_t)c->min_text;
+	out->rule = DEDUP_RULE_ANY;
+	if (strcmp(c->near_rule, "all") == 0) {
+		out->rule = DEDUP_RULE_ALL;
+	} else if (strcmp(c->near_rule, "simhash") == 0) {
+		out->rule = DEDUP_RULE_ONE;
+		out->rule_method = DEDUP_SIMHASH;
+	} else if (strcmp(c->near_rule, "ssdeep") == 0) {
+		out->rule = DEDUP_RULE_ONE;
+		out->rule_method = DEDUP_SSDEEP;
+	}
+}
+
+/* Whether o's INI key is its long option with '_' for '-'. */
+static int
+key_is_option(const struct opt *o)
+{
+	const char *k = o->pub.key, *op = o->pub.option;
+
+	for (; *k != '\0' && *op != '\0'; k++, op++)
+		if (*k != (*op == '-' ? '_' : *op))
+			return 0;
+	return *k == *op;
+}
+
+void
+config_usage(FILE *out)
+{
+	const struct opt *o;
+	char left[64];
+	size_t s, i;
+
+	fputs("usage: nearcrawl crawl [-c FILE] [-d DB] [options] "
+	      "[SEED_URL...]\n\n"
+	      "Crawl from the seed URLs and tell unique pages from exact and "
+	      "near duplicates.\n"
+	      "An existing DB is resumed. Settings come from the defaults, "
+	      "then the INI file\n"
+	      "(-c), then the other options; repeatable options and SEED_URLs "
+	      "add to the\n"
+	      "file's lists. In the file, an option is a key of the section "
+	      "it is listed\n"
+	      "under, spelt with _ for - unless its key is shown.\n\n",
+	    out);
+	fprintf(out, "  %-28s %s\n", "SEED_URL...",
+	    "where to start; adds to the file's seed keys");
+	fprintf(out, "  %-28s %s\n", "-c, --config FILE",
+	    "read settings from this INI file first");
+	fprintf(out, "  %-28s %s\n", "-h, --help",
+	    "print this help and exit");
+	for (s = 0; s < NSECTIONS; s++) {
+		fprintf(out, "\n[%s] %s\n", sections[s].name,
+		    sections[s].about);
+		for (i = 0; i < NOPTS; i++) {
+			o = &opts[i];
+			if (strcmp(o->pub.section, sections[s].name) != 0 ||
+			    o->pub.option == NULL)
+				continue;
+			if (o->shortopt != 0)
+				snprintf(left, sizeof(left), "-%c, --%s%s%s",
+				    o->shortopt, o->pub.option,
+				    o->arg ? " " : "", o->arg ? o->arg : "");
+			else
+				snprintf(left, sizeof(left), "    --%s%s%s",
+				    o->pub.option, o->arg ? " " : "",
+				    o->arg ? o->arg : "");
+			if (strlen(left) >= 28)
+				fprintf(out, "  %s\n  %-28s %s\n", left, "",
+				    o->help);
+			else
+				fprintf(out, "  %-28s %s\n", left, o->help);
+			fprintf(out, "  %-28s ", "");
+			if (o->type == OPT_LIST)
+				fprintf(out, "repeatable");
+			else
+				fprintf(out, "default %s", o->pub.def);
+			if (o->type == OPT_INT || o->type == OPT_LONG)
+				fprintf(out, ", %lld..%lld", o->min, o->max);
+			if (!key_is_option(o))
+				fprintf(out, "; key %s", o->pub.key);
+			fputc('\n', out);
+		}
+	}
+}
+
+/* One key's value in INI form; lists write one line per entry. */
+static void
+write_value(FILE *out, const struct config *c, const struct opt *o,
+    int commented)
+{
+	char *const *list;
+	unsigned bits, bit;
+	const char *sep = "";
+	size_t j, n;
+
+	switch (o->type) {
+	case OPT_BOOL:
+		fprintf(out, "%s = %s\n", o->pub.key,
+		    *(const int *)cfield(c, o) ? "true" : "false");
+		break;
+	case OPT_INT:
+		fprintf(out, "%s = %d\n", o->pub.key,
+		    *(const int *)cfield(c, o));
+		break;
+	case OPT_LONG:
+		fprintf(out, "%s = %ld\n", o->pub.key,
+		    *(const long *)cfield(c, o));
+		break;
+	case OPT_STR:
+		fprintf(out, "%s = %s\n", o->pub.key,
+		    *(char *const *)cfield(c, o));
+		break;
+	case OPT_METHODS:
+		fprintf(out, "%s = ", o->pub.key);
+		bits = *(const unsigned *)cfield(c, o);
+		for (bit = 1; bit != 0; bit <<= 1) {
+			if ((bits & bit) == 0)
+				continue;
+			fprintf(out, "%s%s", sep,
+			    dedup_method_name((enum dedup_method)bit));
+			sep = ",";
+		}
+		fputc('\n', out);
+		break;
+	case OPT_LIST:
+		list = *(char **const *)cfield(c, o);
+		n = *(const size_t *)((const char *)c + o->noff);
+		for (j = 0; j < n; j++)
+			fprintf(out, "%s = %s\n", o->pub.key, list[j]);
+		if (n == 0 && commented)
+			fprintf(out, "; %s = %s\n", o->pub.key, o->example);
+		break;
+	}
+}
+
+static int
+write_ini(const struct config *c, FILE *out, int commented)
+{
+	const struct opt *o;
+	size_t s, i;
+
+	if (commented)
+		fputs("; nearcrawl crawl settings: every key with its default."
+		      "\n; Written by config_write_example(); options on the "
+		      "command line win.\n; List keys (seed, allow_domain, "
+		      "resolve) take one entry per line;\n; repeat the key for "
+		      "more.\n",
+		    out);
+	for (s = 0; s < NSECTIONS; s++) {
+		if (commented)
+			fprintf(out, "\n; %s\n", sections[s].about);
+		fprintf(out, "%s[%s]\n", s > 0 && !commented ? "\n" : "",
+		    sections[s].name);
+		for (i = 0; i < NOPTS; i++) {
+			o = &opts[i];
+			if (strcmp(o->pub.section, sections[s].name) != 0)
+				continue;
+			if (commented) {
+				fprintf(out, "\n; %s", o->help);
+				if (o->type == OPT_INT || o->type == OPT_LONG)
+					fprintf(out, " (%lld to %lld)", o->min,
+					    o->max);
+				fputc('\n', out);
+			}
+			write_value(out, c, o, commented);
+		}
+	}
+	if (fflush(out) != 0 || ferror(out))
+		return -1;
+	return 0;
+}
+
+int
+config_write_example(FILE *out)
+{
+	struct config c;
+	int ret;
+
+	if (config_init(&c) == -1)
+		return -1;
+	ret = write_ini(&c, out, 1);
+	config_free(&c);
+	return ret;
+}
+
+int
+config_dump(const struct config *c, FILE *out)
+{
+	return write_ini(c, out, 0);
+}
+
+const struct config_setting *
+config_setting_at(size_t i)
+{
+	return i < NOPTS ? &opts[i].pub : NULL;
+}

@@ -1,0 +1,146 @@
+/*
+ * config: every setting of `nearcrawl crawl`, from one table.
+ *
+ * A setting lives in one row of the table in config.c: its INI section and
+ * key, its long option, its type, range and default. The INI loader, the
+ * command-line parser, the --help text and config/example.ini are all
+ * generated from that row, so a setting cannot exist in one and be missing
+ * from another.
+ *
+ * Precedence: defaults (config_init), then INI files (config_load_ini, or -c
+ * on the command line), then the other options. A scalar given twice keeps
+ * the last value. The list settings (seed, allow_domain, resolve) only ever
+ * grow: every INI line and every command-line use adds one entry, so the
+ * command line adds to what the file gave, never replaces it.
+ *
+ * Error messages are written into a caller's buffer err of errsz bytes,
+ * always NUL-terminated when errsz > 0, without a trailing newline.
+ */
+#ifndef NC_CONFIG_H
+#define NC_CONFIG_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct dedup_config;
+
+struct config {
+	/* [crawl] */
+	char **seeds;          /* start URLs: INI seed keys, then CLI args */
+	size_t nseeds;         /* entries in seeds */
+	long max_pages;        /* stop after this many pages, 0 = no limit */
+	int max_depth;         /* most link hops from a seed, -1 = no limit */
+	char **allow_domains;  /* domains in scope with their subdomains;
+	                          none = the seeds' hosts (crawler decides) */
+	size_t nallow;         /* entries in allow_domains */
+	char *user_agent;      /* User-Agent header, with a contact */
+	int follow_duplicates; /* also follow links of duplicate pages */
+	char **resolve;        /* curl-style HOST:PORT:ADDR overrides */
+	size_t nresolve;       /* entries in resolve */
+	int quiet;             /* no progress output */
+	int concurrency;       /* transfers in flight at once */
+	long max_body;         /* cap on a body, bytes after decompression */
+	long max_text;         /* cap on the extracted text, bytes */
+	long max_links;        /* links taken from one page at most */
+	/* [politeness] */
+	long delay_ms;           /* least gap between requests to one host */
+	int per_host;            /* connections to one host at once */
+	long connect_timeout_ms; /* give up connecting after this long */
+	long timeout_ms;         /* give up a whole transfer after this long */
+	long low_speed_bytes;    /* abort below this many bytes/s ... */
+	long low_speed_secs;     /* ... sustained this long; 0 = never */
+	/* [dedup] */
+	unsigned methods;     /* DEDUP_* bits of dedup/dedup.h, md5 always */
+	int simhash_k;        /* near when SimHashes differ in <= k bits */
+	int ssdeep_threshold; /* near when the ssdeep score is >= this */
+	char *near_rule;      /* "any", "all", "simhash" or "ssdeep" */
+	long min_text;        /* shorter texts are never near duplicates */
+	/* [storage] */
+	char *db;       /* SQLite database file */
+	int batch;      /* pages written per transaction */
+	int store_text; /* also store each page's extracted text */
+};
+
+/* One row of the settings table as the outside may see it (docs, tests). */
+struct config_setting {
+	const char *section; /* INI section, without brackets */
+	const char *key;     /* INI key */
+	const char *option;  /* long option without "--"; NULL: none (seed) */
+	const char *def;     /* default as written in INI; NULL for lists */
+};
+
+/*
+ * Set every field to its default. All strings and lists are owned by c and
+ * released by config_free. Returns 0, or -1 when out of memory (c is then
+ * empty but safe to config_free).
+ */
+int config_init(struct config *c);
+
+/* Free everything c owns and zero it. A zeroed struct is fine. */
+void config_free(struct config *c);
+
+/*
+ * Apply the INI file at path on top of c. Sections and keys are matched
+ * case-insensitively; unknown ones are errors; lines may be indented; ";"
+ * and "#" start comment lines, " ;" an inline comment; a line holds at most
+ * 8190 bytes. Returns 0, or -1 with a message naming the first problem:
+ *   "FILE:LINE: [dedup] simhash_k: must be an integer from 0 to 15"
+ *   "FILE:LINE: unknown key [crawl] foo"    "FILE:LINE: unknown section [x]"
+ *   "FILE:LINE: syntax error"               "FILE: cannot open: <strerror>"
+ * On failure c may hold some of the file's settings; it stays valid for
+ * config_free. Not thread-safe: inih's options are process globals, which
+ * this function sets for the call and restores.
+ */
+int config_load_ini(struct config *c, const char *path, char *err,
+    size_t errsz);
+
+/*
+ * Parse the arguments of `nearcrawl crawl`; argv[0] is "crawl". c must hold
+ * defaults already (config_init). Every -c/--config FILE is loaded first, in
+ * the order given, wherever it stands; then every other option overrides, in
+ * order; then the positional arguments are appended to seeds. Finally the
+ * result is checked with config_validate. argv may be permuted (GNU getopt).
+ * Returns 0; 1 when -h/--help was given anywhere (nothing else is looked at;
+ * the caller prints config_usage and exits 0); -1 with a message such as
+ * "--simhash-k: must be an integer from 0 to 15", "unknown option --foo",
+ * "--resolve: expected HOST:PORT:ADDR", or an INI file's message. Uses and
+ * resets getopt's globals (opterr is left 0), so it may be called again.
+ */
+int config_parse_crawl_args(struct config *c, int argc, char **argv,
+    char *err, size_t errsz);
+
+/*
+ * Cross-field checks that single values cannot make: a near_rule naming one
+ * method needs that method in methods. No seeds is not an error (a resumed
+ * crawl needs none). Returns 0, or -1 with a message.
+ */
+int config_validate(const struct config *c, char *err, size_t errsz);
+
+/* Fill a dedup configuration (dedup/dedup.h) from c's [dedup] settings;
+ * c must have passed config_validate. Cannot fail. */
+void config_dedup(const struct config *c, struct dedup_config *out);
+
+/* Print the `nearcrawl crawl --help` text: synopsis, then every option with
+ * its argument, meaning, default, range and INI key, grouped by section. */
+void config_usage(FILE *out);
+
+/*
+ * Write the text of config/example.ini: every key of every section with a
+ * comment saying what it does, set to its default; list keys appear as a
+ * commented-out example. Loading it gives exactly the defaults. Returns 0,
+ * or -1 when out of memory or writing fails.
+ */
+int config_write_example(FILE *out);
+
+/*
+ * Write c's settings as an INI file that config_load_ini reads back to the
+ * same settings (a value holding " ;" would be cut there as a comment).
+ * Meant for recording what a crawl ran with. Returns 0, or -1 when writing
+ * fails.
+ */
+int config_dump(const struct config *c, FILE *out);
+
+/* The i-th row of the settings table in help order, or NULL past the end. */
+const struct config_setting *config_setting_at(size_t i);
+
+#endif
