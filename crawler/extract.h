@@ -14,13 +14,21 @@
 
 #include <stddef.h>
 
+/* Caps used when extract_opts leaves max_text or max_links at 0. */
+#define EXTRACT_DEFAULT_MAX_TEXT  (1024 * 1024)
+#define EXTRACT_DEFAULT_MAX_LINKS 1000
+/* Cap on title, description and keywords (bytes, cut at a character). */
+#define EXTRACT_FIELD_MAX 2048
+/* Cap on the joined headings (bytes, cut at a character). */
+#define EXTRACT_HEADINGS_MAX 8192
+
 struct extract_opts {
 	const char *charset; /* from Content-Type, or NULL: then <meta>,
 	                        then UTF-8 if valid, else windows-1252 */
 	size_t max_text;     /* cap on text bytes; longer text is cut at a
 	                        UTF-8 boundary and truncated is set */
 	size_t max_links;    /* cap on links kept; the rest are dropped */
-};
+};                           /* 0 in a cap, or opts NULL: the defaults */
 
 struct extract_result {
 	char *text;        /* purified body text, UTF-8, never NULL */
@@ -42,9 +50,21 @@ struct extract_result {
  * Parse html (len bytes, any encoding, need not be NUL-terminated) fetched
  * from page_url and fill r. Links honour <base href>, rel=nofollow (on a and
  * area) and <meta name=robots content=nofollow>; hrefs of a, area, frame and
- * iframe are taken. Returns 0 on success; -1 with *why set to a static reason
- * when the input cannot be parsed at all or memory runs out. On failure r
- * holds nothing to free. On success free r with extract_result_free.
+ * iframe are taken. page_url may be NULL: then only absolute links are kept.
+ *
+ * Charset order: a byte-order mark, then o->charset, then a <meta charset>
+ * or <meta http-equiv=Content-Type> in the first 8 KiB, then UTF-8 if the
+ * bytes are valid UTF-8, else windows-1252. Labels are read as browsers do
+ * (iso-8859-1 and us-ascii mean windows-1252, gb2312 means gb18030); an
+ * unknown label is ignored. Bytes invalid in the charset become U+FFFD and
+ * control characters become spaces, so every string in r is valid UTF-8.
+ *
+ * libxml2's error handlers of the calling thread are silenced for the
+ * duration of the parse and restored after, so bad pages print nothing.
+ * Any bytes parse (binary garbage gives whatever text it holds). Returns 0
+ * on success; -1 with *why set to a static reason ("out of memory", or
+ * "too large" past 512 MiB) on failure, when r holds nothing to free. On
+ * success free r with extract_result_free.
  */
 int extract_html(const char *html, size_t len, const char *page_url,
     const struct extract_opts *o, struct extract_result *r, const char **why);

@@ -5,7 +5,11 @@
  *
  * Normal form: http or https only; scheme and host lower-case; default port
  * (80 for http, 443 for https) dropped; fragment dropped; dot segments
- * removed; empty path becomes "/"; no user or password part kept.
+ * removed; empty path becomes "/"; no user or password part kept; spaces,
+ * controls and non-ASCII bytes percent-encoded; hex digits of every escape
+ * upper-case (escapes are otherwise kept as given: %7E stays %7E). Tabs and
+ * newlines inside, and white space around, a URL or ref are ignored, and a
+ * backslash before the query means a slash, as in browsers.
  */
 #ifndef NC_URL_H
 #define NC_URL_H

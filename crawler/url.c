@@ -1,0 +1,452 @@
+#include "url.h"
+
+#include <curl/curl.h>
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/*
+ * Input longer than this is refused before any work: even after dropping
+ * white space and a fragment it could hardly normalise below URL_MAX_LEN.
+ */
+#define URL_RAW_MAX (4 * URL_MAX_LEN)
+
+static const char WHY_SCHEME[] = "not http(s)";
+static const char WHY_LONG[] = "too long";
+static const char WHY_MALFORMED[] = "malformed";
+static const char WHY_NOMEM[] = "out of memory";
+
+static int
+lower(int c)
+{
+	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+}
+
+static int
+upper(int c)
+{
+	return c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c;
+}
+
+static int
+is_hex(int c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+	    (c >= 'A' && c <= 'F');
+}
+
+static int
+is_alpha(int c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+}
+
+static int
+is_digit(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/*
+ * Length of the RFC 3986 scheme at the start of s (without the colon), or
+ * 0 when s does not start with one, i.e. s is a relative reference.
+ */
+static size_t
+scheme_len(const char *s)
+{
+	size_t i;
+
+	if (!is_alpha((unsigned char)s[0]))
+		return 0;
+	for (i = 1; s[i] != '\0'; i++) {
+		int c = (unsigned char)s[i];
+
+		if (c == ':')
+			return i;
+		if (!is_alpha(c) && !is_digit(c) && c != '+' && c != '-' &&
+		    c != '.')
+			return 0;
+	}
+	return 0;
+}
+
+static int
+is_http_scheme(const char *s, size_t n)
+{
+	return (n == 4 && strncasecmp(s, "http", 4) == 0) ||
+	    (n == 5 && strncasecmp(s, "https", 5) == 0);
+}
+
+/*
+ * Clean an href the way browsers do before parsing: leading and trailing
+ * C0 controls and spaces go, tabs and newlines anywhere go, the fragment
+ * goes (curl rejects some fragments we would drop anyway), backslashes in
+ * the path become slashes, and spaces and other controls are percent-encoded
+ * here so that a space in the query becomes %20 rather than curl's "+".
+ * Returns a malloc'd string, or NULL with *why set.
+ */
+static char *
+clean_ref(const char *in, const char **why)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	const unsigned char *s = (const unsigned char *)in;
+	size_t n, i, o = 0;
+	int in_query = 0;
+	char *out;
+
+	n = strnlen(in, URL_RAW_MAX + 1);
+	if (n > URL_RAW_MAX) {
+		*why = WHY_LONG;
+		return NULL;
+	}
+	while (n > 0 && s[0] <= 0x20) {
+		s++;
+		n--;
+	}
+	while (n > 0 && s[n - 1] <= 0x20)
+		n--;
+	out = malloc(3 * n + 1);
+	if (out == NULL) {
+		*why = WHY_NOMEM;
+		return NULL;
+	}
+	for (i = 0; i < n && s[i] != '#'; i++) {
+		unsigned char c = s[i];
+
+		if (c == '\t' || c == '\n' || c == '\r')
+			continue;
+		if (c == '?')
+			in_query = 1;
+		if (c == '\\' && !in_query) {
+			out[o++] = '/';
+		} else if (c <= 0x20 || c == 0x7f) {
+			out[o++] = '%';
+			out[o++] = hex[c >> 4];
+			out[o++] = hex[c & 0xf];
+		} else {
+			out[o++] = (char)c;
+		}
+	}
+	out[o] = '\0';
+	return out;
+}
+
+static const char *
+curl_why(CURLUcode rc)
+{
+	return rc == CURLUE_OUT_OF_MEMORY ? WHY_NOMEM : WHY_MALFORMED;
+}
+
+/*
+ * Produce the normal form from a handle that holds a parsed URL: strip the
+ * parts we never keep, let curl drop the default port, then lower-case the
+ * scheme and authority (curl keeps the host's case as given).
+ */
+static char *
+handle_to_normal(CURLU *h, const char **why)
+{
+	CURLUcode rc;
+	char *scheme = NULL, *got = NULL, *out = NULL, *p;
+	size_t len;
+
+	rc = curl_url_get(h, CURLUPART_SCHEME, &scheme, 0);
+	if (rc != CURLUE_OK) {
+		*why = curl_why(rc);
+		goto fail;
+	}
+	if (!is_http_scheme(scheme, strlen(scheme))) {
+		*why = WHY_SCHEME;
+		goto fail;
+	}
+	if ((rc = curl_url_set(h, CURLUPART_USER, NULL, 0)) != CURLUE_OK ||
+	    (rc = curl_url_set(h, CURLUPART_PASSWORD, NULL, 0)) != CURLUE_OK ||
+	    (rc = curl_url_set(h, CURLUPART_OPTIONS, NULL, 0)) != CURLUE_OK ||
+	    (rc = curl_url_set(h, CURLUPART_FRAGMENT, NULL, 0)) != CURLUE_OK) {
+		*why = curl_why(rc);
+		goto fail;
+	}
+	rc = curl_url_get(h, CURLUPART_URL, &got, CURLU_NO_DEFAULT_PORT);
+	if (rc != CURLUE_OK) {
+		*why = curl_why(rc);
+		goto fail;
+	}
+	len = strlen(got);
+	if (len > URL_MAX_LEN) {
+		*why = WHY_LONG;
+		goto fail;
+	}
+	out = malloc(len + 1);
+	if (out == NULL) {
+		*why = WHY_NOMEM;
+		goto fail;
+	}
+	memcpy(out, got, len + 1);
+	p = strstr(out, "://");
+	if (p == NULL) {
+		*why = WHY_MALFORMED;
+		free(out);
+		out = NULL;
+		goto fail;
+	}
+	for (p = out; *p != '\0' && *p != '/'; p++)
+		*p = (char)lower((unsigned char)*p);
+	for (p += 2; *p != '\0' && *p != '/'; p++)
+		*p = (char)lower((unsigned char)*p);
+	/* RFC 3986 6.2.2.1: escapes are case-insensitive and upper case is
+	 * the normal form; curl writes the ones it adds in lower case. */
+	for (; *p != '\0'; p++)
+		if (p[0] == '%' && is_hex((unsigned char)p[1]) &&
+		    is_hex((unsigned char)p[2])) {
+			p[1] = (char)upper((unsigned char)p[1]);
+			p[2] = (char)upper((unsigned char)p[2]);
+			p += 2;
+		}
+fail:
+	curl_free(scheme);
+	curl_free(got);
+	return out;
+}
+
+/* Parse the cleaned absolute URL s into h; 0 or -1 with *why set. */
+static int
+set_absolute(CURLU *h, const char *s, const char **why)
+{
+	size_t n = scheme_len(s);
+	CURLUcode rc;
+
+	if (n == 0) {
+		*why = WHY_MALFORMED;
+		return -1;
+	}
+	if (!is_http_scheme(s, n)) {
+		*why = WHY_SCHEME;
+		return -1;
+	}
+	rc = curl_url_set(h, CURLUPART_URL, s, CURLU_URLENCODE);
+	if (rc != CURLUE_OK) {
+		*why = curl_why(rc);
+		return -1;
+	}
+	return 0;
+}
+
+char *
+url_normalize(const char *url, const char **why)
+{
+	const char *dummy;
+	char *clean = NULL, *out = NULL;
+	CURLU *h = NULL;
+
+	if (why == NULL)
+		why = &dummy;
+	if (url == NULL) {
+		*why = WHY_MALFORMED;
+		return NULL;
+	}
+	clean = clean_ref(url, why);
+	if (clean == NULL)
+		goto fail;
+	h = curl_url();
+	if (h == NULL) {
+		*why = WHY_NOMEM;
+		goto fail;
+	}
+	if (set_absolute(h, clean, why) != 0)
+		goto fail;
+	out = handle_to_normal(h, why);
+fail:
+	curl_url_cleanup(h);
+	free(clean);
+	return out;
+}
+
+char *
+url_resolve(const char *base, const char *ref, const char **why)
+{
+	const char *dummy;
+	char *cbase = NULL, *cref = NULL, *out = NULL;
+	CURLU *h = NULL;
+	CURLUcode rc;
+	size_t n;
+
+	if (why == NULL)
+		why = &dummy;
+	if (ref == NULL) {
+		*why = WHY_MALFORMED;
+		return NULL;
+	}
+	cref = clean_ref(ref, why);
+	if (cref == NULL)
+		goto fail;
+	h = curl_url();
+	if (h == NULL) {
+		*why = WHY_NOMEM;
+		goto fail;
+	}
+	n = scheme_len(cref);
+	if (n > 0) {
+		/* An absolute ref needs no base, and a broken base must not
+		 * hide a good absolute link. */
+		if (set_absolute(h, cref, why) != 0)
+			goto fail;
+		out = handle_to_normal(h, why);
+		goto fail;
+	}
+	if (base == NULL) {
+		*why = WHY_MALFORMED;
+		goto fail;
+	}
+	cbase = clean_ref(base, why);
+	if (cbase == NULL)
+		goto fail;
+	if (set_absolute(h, cbase, why) != 0)
+		goto fail;
+	/* "" and "#frag" both mean the base document itself; curl would
+	 * treat an empty ref as an error. */
+	if (cref[0] != '\0') {
+		rc = curl_url_set(h, CURLUPART_URL, cref, CURLU_URLENCODE);
+		if (rc != CURLUE_OK) {
+			*why = curl_why(rc);
+			goto fail;
+		}
+	}
+	out = handle_to_normal(h, why);
+fail:
+	curl_url_cleanup(h);
+	free(cbase);
+	free(cref);
+	return out;
+}
+
+/* Copy src (n bytes) lower-cased into out; -1 when it does not fit. */
+static int
+copy_lower(char *out, size_t outsz, const char *src, size_t n)
+{
+	size_t i;
+
+	if (outsz == 0 || n >= outsz)
+		return -1;
+	for (i = 0; i < n; i++)
+		out[i] = (char)lower((unsigned char)src[i]);
+	out[n] = '\0';
+	return 0;
+}
+
+int
+url_host(const char *url, char *out, size_t outsz)
+{
+	CURLU *h = NULL;
+	char *host = NULL;
+	const char *p;
+	size_t n;
+	int ret = -1;
+
+	if (url == NULL || out == NULL)
+		return -1;
+	h = curl_url();
+	if (h == NULL)
+		goto fail;
+	if (curl_url_set(h, CURLUPART_URL, url, CURLU_NON_SUPPORT_SCHEME) !=
+	    CURLUE_OK)
+		goto fail;
+	if (curl_url_get(h, CURLUPART_HOST, &host, 0) != CURLUE_OK)
+		goto fail;
+	p = host;
+	n = strlen(host);
+	if (n >= 2 && p[0] == '[' && p[n - 1] == ']') {
+		p++;
+		n -= 2;
+	}
+	if (n == 0)
+		goto fail;
+	ret = copy_lower(out, outsz, p, n);
+fail:
+	curl_free(host);
+	curl_url_cleanup(h);
+	return ret;
+}
+
+int
+url_origin(const char *url, char *out, size_t outsz)
+{
+	CURLU *h = NULL;
+	char *scheme = NULL, *host = NULL, *port = NULL;
+	size_t ls, lh, lp, need;
+	CURLUcode rc;
+	int ret = -1;
+
+	if (url == NULL || out == NULL)
+		return -1;
+	h = curl_url();
+	if (h == NULL)
+		goto fail;
+	if (curl_url_set(h, CURLUPART_URL, url, CURLU_NON_SUPPORT_SCHEME) !=
+	    CURLUE_OK)
+		goto fail;
+	if (curl_url_get(h, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
+	    curl_url_get(h, CURLUPART_HOST, &host, 0) != CURLUE_OK)
+		goto fail;
+	rc = curl_url_get(h, CURLUPART_PORT, &port, CURLU_NO_DEFAULT_PORT);
+	if (rc != CURLUE_OK && rc != CURLUE_NO_PORT)
+		goto fail;
+	ls = strlen(scheme);
+	lh = strlen(host);
+	lp = port != NULL ? strlen(port) : 0;
+	if (lh == 0)
+		goto fail;
+	need = ls + 3 + lh + (port != NULL ? 1 + lp : 0);
+	if (outsz == 0 || need >= outsz)
+		goto fail;
+	copy_lower(out, outsz, scheme, ls);
+	memcpy(out + ls, "://", 3);
+	copy_lower(out + ls + 3, outsz - ls - 3, host, lh);
+	if (port != NULL) {
+		out[ls + 3 + lh] = ':';
+		memcpy(out + ls + 4 + lh, port, lp);
+	}
+	out[need] = '\0';
+	ret = 0;
+fail:
+	curl_free(scheme);
+	curl_free(host);
+	curl_free(port);
+	curl_url_cleanup(h);
+	return ret;
+}
+
+/* Length of s without one trailing dot: "a.org." names the same host. */
+static size_t
+len_nodot(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n > 0 && s[n - 1] == '.' ? n - 1 : n;
+}
+
+int
+url_host_in_domains(const char *host, char *const *domains, size_t n)
+{
+	size_t hl, dl, i;
+	const char *d;
+
+	if (host == NULL || domains == NULL)
+		return 0;
+	hl = len_nodot(host);
+	for (i = 0; i < n; i++) {
+		d = domains[i];
+		if (d == NULL)
+			continue;
+		/* ".a.org" is a common way to write "a.org and below". */
+		if (d[0] == '.')
+			d++;
+		dl = len_nodot(d);
+		if (dl == 0 || dl > hl)
+			continue;
+		if (strncasecmp(host + hl - dl, d, dl) != 0)
+			continue;
+		if (dl == hl || host[hl - dl - 1] == '.')
+			return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,671 @@
+/* Unit tests for extract: purification, fields, links, charsets, limits. */
+#include "check.h"
+#include "extract.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+static const char PAGE[] = "http://a.org/dir/page.html";
+
+/* Extract html with o (NULL: defaults); the test fails if extraction does. */
+static int
+run(const char *html, size_t len, const struct extract_opts *o,
+    struct extract_result *r)
+{
+	const char *why = "unset";
+	int rc = extract_html(html, len, PAGE, o, r, &why);
+
+	CHECK_INT(rc, 0);
+	if (rc != 0)
+		fprintf(stderr, "  extract_html: %s\n", why ? why : "(null)");
+	return rc;
+}
+
+/* Text of html with default options must be exactly want. */
+static void
+text_is(const char *html, const char *want)
+{
+	struct extract_result r;
+
+	if (run(html, strlen(html), NULL, &r) != 0)
+		return;
+	CHECK_STR(r.text, want);
+	CHECK_INT(r.text_len, strlen(want));
+	extract_result_free(&r);
+}
+
+/* Whether s is valid UTF-8 without any C0 control character. */
+static int
+clean_utf8(const char *str, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t i = 0, k, j;
+	uint32_t c;
+
+	while (i < n) {
+		if (s[i] < 0x20)
+			return 0;
+		if (s[i] < 0x80) {
+			i++;
+			continue;
+		}
+		if (s[i] >= 0xc2 && s[i] <= 0xdf) {
+			k = 2;
+			c = s[i] & 0x1f;
+		} else if (s[i] >= 0xe0 && s[i] <= 0xef) {
+			k = 3;
+			c = s[i] & 0x0f;
+		} else if (s[i] >= 0xf0 && s[i] <= 0xf4) {
+			k = 4;
+			c = s[i] & 0x07;
+		} else {
+			return 0;
+		}
+		if (i + k > n)
+			return 0;
+		for (j = 1; j < k; j++) {
+			if ((s[i + j] & 0xc0) != 0x80)
+				return 0;
+			c = (c << 6) | (s[i + j] & 0x3f);
+		}
+		if ((k == 3 && c < 0x800) || (k == 4 && c < 0x10000) ||
+		    c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+			return 0;
+		i += k;
+	}
+	return 1;
+}
+
+static void
+test_drop_nontext(void)
+{
+	text_is("<html><head><title>T</title><style>p{}</style></head><body>"
+	    "a<script>var x = '<p>no</p>';</script>b"
+	    "<noscript>ns</noscript><template><p>tp</p></template>"
+	    "<svg><text>svgtext</text></svg><math><mi>x</mi></math>"
+	    "<img alt=\"alt\" src=\"i.png\"><iframe src=\"f.html\">if</iframe>"
+	    "<select><option>opt</option></select>c</body></html>", "abc");
+}
+
+static void
+test_anchor_text_kept(void)
+{
+	text_is("<p>Go <a href=\"/x\">to the page</a> now</p>",
+	    "Go to the page now");
+}
+
+static void
+test_block_separation(void)
+{
+	text_is("<body>a<p>b</p>c</body>", "a b c");
+	text_is("<body>one<br>two<div>three</div><ul><li>x</li><li>y</li>"
+	    "</ul><table><tr><td>c1</td><td>c2</td></tr></table>end</body>",
+	    "one two three x y c1 c2 end");
+	text_is("<h1>Head</h1><section>s</section><article>t</article>",
+	    "Head s t");
+}
+
+static void
+test_inline_no_separation(void)
+{
+	text_is("<body>a<b>b</b>c</body>", "abc");
+	text_is("<body>un<span>br</span><em>ok</em><i>en</i></body>",
+	    "unbroken");
+	text_is("<body><b>a</b> <i>b</i></body>", "a b");
+}
+
+static void
+test_whitespace_entities(void)
+{
+	text_is("<body>\n\t  a \xc2\xa0&nbsp; b\r\n\n c&nbsp;</body>", "a b c");
+	text_is("<body>&lt;tag&gt; &amp; &quot;q&quot; &eacute;&#233;&#x41;"
+	    "</body>", "<tag> & \"q\" \xc3\xa9\xc3\xa9" "A");
+	text_is("<body>x&#8195;y\xe3\x80\x80z</body>", "x y z");
+	/* Browsers read references to C1 controls as windows-1252. */
+	text_is("<p>&#128;5 &#150; &#x9d;x&#1;y</p>", "\xe2\x82\xac" "5 "
+	    "\xe2\x80\x93 xy");
+	text_is("<body><pre>  keep\n\n  it  </pre></body>", "keep it");
+}
+
+static void
+test_body_only_and_fragment(void)
+{
+	text_is("<html><head><title>Title</title>"
+	    "<meta name=description content=d></head>"
+	    "<body>body text</body></html>", "body text");
+	text_is("just a <b>fragment</b>", "just a fragment");
+	text_is("<div>x</div><!-- comment --><div>y</div>", "x y");
+}
+
+static void
+test_fields(void)
+{
+	static const char html[] =
+	    "<html><head><title>  The\n  Title </title>"
+	    "<META NAME=\"Description\" CONTENT=\"  About   this page \">"
+	    "<meta name=keywords content=\"a, b,  c\">"
+	    "<meta name=description content=\"second\">"
+	    "</head><body><h1>First <i>H</i></h1><p>x</p>"
+	    "<h2>Second</h2><h3>  </h3><h6>Six<br>th</h6></body></html>";
+	struct extract_result r;
+
+	if (run(html, sizeof(html) - 1, NULL, &r) != 0)
+		return;
+	CHECK_STR(r.title, "The Title");
+	CHECK_STR(r.description, "About this page");
+	CHECK_STR(r.keywords, "a, b, c");
+	CHECK_STR(r.headings, "First H | Second | Six th");
+	CHECK_STR(r.text, "First H x Second Six th");
+	CHECK_INT(r.noindex, 0);
+	CHECK_INT(r.nofollow, 0);
+	extract_result_free(&r);
+}
+
+static void
+test_fields_absent(void)
+{
+	struct extract_result r;
+
+	if (run("<p>x</p>", 8, NULL, &r) != 0)
+		return;
+	CHECK_STR(r.title, "");
+	CHECK_STR(r.headings, "");
+	CHECK_STR(r.description, "");
+	CHECK_STR(r.keywords, "");
+	CHECK_INT(r.nlinks, 0);
+	extract_result_free(&r);
+}
+
+static void
+test_links_basic(void)
+{
+	static const char html[] =
+	    "<body><a href=\"x.html\">1</a>"
+	    "<a href=\"/abs#frag\">2</a>"
+	    "<a href=\"http://B.org:80/p\">3</a>"
+	    "<a href=\"javascript:void(0)\">js</a>"
+	    "<a href=\"mailto:me@a.org\">m</a>"
+	    "<a href=\"x.html#other\">dup</a>"
+	    "<a href=\"/abs\">dup2</a>"
+	    "<a name=\"noref\">none</a>"
+	    "<a href=\"  ../up.html\n\">ws</a>"
+	    "<a href=\"ftp://a.org/f\">ftp</a></body>";
+	struct extract_result r;
+
+	if (run(html, sizeof(html) - 1, NULL, &r) != 0)
+		return;
+	CHECK_INT(r.nlinks, 4);
+	if (r.nlinks == 4) {
+		CHECK_STR(r.links[0], "http://a.org/dir/x.html");
+		CHECK_STR(r.links[1], "http://a.org/abs");
+		CHECK_STR(r.links[2], "http://b.org/p");
+		CHECK_STR(r.links[3], "http://a.org/up.html");
+	}
+	CHECK_STR(r.text, "123jsmdupdup2nonewsftp");
+	extract_result_free(&r);
+}
+
+static void
+test_links_base_href(void)
+{
+	static const char html[] =
+	    "<html><head><base href=\"../other/\"><base href=\"/ignored/\">"
+	    "</head><body><a href=\"p.html\">p</a><a href=\"/root\">r</a>"
+	    "</body></html>";
+	struct extract_result r;
+
+	if (run(html, sizeof(html) - 1, NULL, &r) != 0)
+		return;
+	CHECK_INT(r.nlinks, 2);
+	if (r.nlinks == 2) {
+		CHECK_STR(r.links[0], "http://a.org/other/p.html");
+		CHECK_STR(r.links[1], "http://a.org/root");
+	}
+	extract_result_free(&r);
+}
+
+static void
+test_links_rel_nofollow(void)
+{
+	static const char html[] =
+	    "<a href=\"/a\" rel=\"nofollow\">a</a>"
+	    "<a href=\"/b\" rel=\"external NoFollow\">b</a>"
+	    "<a href=\"/c\" rel=\"nofollowing\">c</a>"
+	    "<map><area href=\"/d\" rel=nofollow><area href=\"/e\"></map>";
+	struct extract_result r;
+
+	if (run(html, sizeof(html) - 1, NULL, &r) != 0)
+		return;
+	CHECK_INT(r.nlinks, 2);
+	if (r.nlinks == 2) {
+		CHECK_STR(r.links[0], "http://a.org/c");
+		CHECK_STR(r.links[1], "http://a.org/e");
+	}
+	extract_result_free(&r);
+}
+
+static void
+test_links_meta_robots(void)
+{
+	static const char nf[] =
+	    "<head><meta name=\"ROBOTS\" content=\"index, NOFOLLOW\"></head>"
+	    "<body><a href=\"/a\">a</a></body>";
+	static const char ni[] =
+	    "<head><meta name=robots content=\"noindex\"></head>"
+	    "<body><a href=\"/a\">a</a></body>";
+	static const char none[] =
+	    "<head><meta name=robots content=none></head><body>x</body>";
+	struct extract_result r;
+
+	if (run(nf, sizeof(nf) - 1, NULL, &r) == 0) {
+		CHECK_INT(r.nofollow, 1);
+		CHECK_INT(r.noindex, 0);
+		CHECK_INT(r.nlinks, 0);
+		CHECK_STR(r.text, "a");
+		extract_result_free(&r);
+	}
+	if (run(ni, sizeof(ni) - 1, NULL, &r) == 0) {
+		CHECK_INT(r.nofollow, 0);
+		CHECK_INT(r.noindex, 1);
+		CHECK_INT(r.nlinks, 1);
+		extract_result_free(&r);
+	}
+	if (run(none, sizeof(none) - 1, NULL, &r) == 0) {
+		CHECK_INT(r.nofollow, 1);
+		CHECK_INT(r.noindex, 1);
+		extract_result_free(&r);
+	}
+}
+
+static void
+test_links_frames(void)
+{
+	static const char frames[] =
+	    "<html><frameset><frame src=\"left.html\"><frame src=\"right.html\">"
+	    "</frameset></html>";
+	static const char iframe[] =
+	    "<body>t<iframe src=\"//c.org/embed\"></iframe>"
+	    "<a href=\"?q=1\">q</a></body>";
+	struct extract_result r;
+
+	if (run(frames, sizeof(frames) - 1, NULL, &r) == 0) {
+		CHECK_INT(r.nlinks, 2);
+		if (r.nlinks == 2) {
+			CHECK_STR(r.links[0], "http://a.org/dir/left.html");
+			CHECK_STR(r.links[1], "http://a.org/dir/right.html");
+		}
+		CHECK_STR(r.text, "");
+		extract_result_free(&r);
+	}
+	if (run(iframe, sizeof(iframe) - 1, NULL, &r) == 0) {
+		CHECK_INT(r.nlinks, 2);
+		if (r.nlinks == 2) {
+			CHECK_STR(r.links[0], "http://c.org/embed");
+			CHECK_STR(r.links[1], "http://a.org/dir/page.html?q=1");
+		}
+		CHECK_STR(r.text, "tq");
+		extract_result_free(&r);
+	}
+}
+
+static void
+test_links_cap(void)
+{
+	struct extract_opts o = { NULL, 0, 3 };
+	struct extract_result r;
+	static const char html[] =
+	    "<a href=\"/1\"></a><a href=\"/1\"></a><a href=\"/2\"></a>"
+	    "<a href=\"mailto:x@y\"></a><a href=\"/3\"></a><a href=\"/4\"></a>";
+
+	if (run(html, sizeof(html) - 1, &o, &r) != 0)
+		return;
+	CHECK_INT(r.nlinks, 3);
+	if (r.nlinks == 3) {
+		CHECK_STR(r.links[0], "http://a.org/1");
+		CHECK_STR(r.links[1], "http://a.org/2");
+		CHECK_STR(r.links[2], "http://a.org/3");
+	}
+	extract_result_free(&r);
+}
+
+static void
+test_links_many_unique(void)
+{
+	struct extract_opts o = { NULL, 0, 5000 };
+	struct extract_result r;
+	char *html = malloc(3000 * 40);
+	size_t n = 0, i;
+	int ok = 1;
+
+	CHECK(html != NULL);
+	if (html == NULL)
+		return;
+	for (i = 0; i < 3000; i++)
+		n += (size_t)sprintf(html + n, "<a href=\"/p%zu\">x</a>",
+		    i % 2000);
+	if (run(html, n, &o, &r) == 0) {
+		CHECK_INT(r.nlinks, 2000);
+		for (i = 0; i < r.nlinks && i < 2000; i++) {
+			char want[32];
+
+			snprintf(want, sizeof(want), "http://a.org/p%zu", i);
+			if (strcmp(r.links[i], want) != 0)
+				ok = 0;
+		}
+		CHECK(ok);
+		extract_result_free(&r);
+	}
+	free(html);
+}
+
+static void
+test_charset_opts_latin1(void)
+{
+	struct extract_opts o = { "ISO-8859-1", 0, 0 };
+	struct extract_result r;
+	static const char html[] = "<p>caf\xe9 \x93q\x94</p>";
+
+	if (run(html, sizeof(html) - 1, &o, &r) != 0)
+		return;
+	/* As browsers do, latin-1 is read as windows-1252. */
+	CHECK_STR(r.text, "caf\xc3\xa9 \xe2\x80\x9cq\xe2\x80\x9d");
+	CHECK_STR(r.charset, "windows-1252");
+	extract_result_free(&r);
+}
+
+static void
+test_charset_opts_wins_over_meta(void)
+{
+	struct extract_opts o = { "utf-8", 0, 0 };
+	struct extract_result r;
+	static const char html[] =
+	    "<meta charset=\"iso-8859-1\"><p>caf\xc3\xa9</p>";
+
+	if (run(html, sizeof(html) - 1, &o, &r) != 0)
+		return;
+	CHECK_STR(r.text, "caf\xc3\xa9");
+	CHECK_STR(r.charset, "utf-8");
+	extract_result_free(&r);
+}
+
+static void
+test_charset_undeclared_1252(void)
+{
+	struct extract_result r;
+	static const char html[] = "<p>na\xefve \x80 5</p>";
+
+	if (run(html, sizeof(html) - 1, NULL, &r) != 0)
+		return;
+	CHECK_STR(r.text, "na\xc3\xafve \xe2\x82\xac 5");
+	CHECK_STR(r.charset, "windows-1252");
+	extract_result_free(&r);
+}
+
+static void
+test_charset_meta(void)
+{
+	struct extract_result r;
+	static const char m1[] =
+	    "<html><head><meta charset=\"ISO-8859-2\"></head>"
+	    "<body>\xb1</body></html>";
+	static const char m2[] =
+	    "<!-- <meta charset=\"koi8-r\"> --><html><head>"
+	    "<meta http-equiv=\"Content-Type\" "
+	    "content=\"text/html; charset=iso-8859-1\"></head>"
+	    "<body>\xe9t\xe9</body></html>";
+
+	if (run(m1, sizeof(m1) - 1, NULL, &r) == 0) {
+		CHECK_STR(r.text, "\xc4\x85"); /* U+0105 a with ogonek */
+		CHECK_STR(r.charset, "iso-8859-2");
+		extract_result_free(&r);
+	}
+	if (run(m2, sizeof(m2) - 1, NULL, &r) == 0) {
+		CHECK_STR(r.text, "\xc3\xa9t\xc3\xa9");
+		CHECK_STR(r.charset, "windows-1252");
+		extract_result_free(&r);
+	}
+}
+
+static void
+test_charset_utf8_default_and_bom(void)
+{
+	struct extract_result r;
+	static const char u[] = "<p>\xe2\x82\xac \xf0\x9f\x98\x80</p>";
+	static const char bom16[] = "\xff\xfe<\0p\0>\0\xe9\0";
+
+	if (run(u, sizeof(u) - 1, NULL, &r) == 0) {
+		CHECK_STR(r.text, "\xe2\x82\xac \xf0\x9f\x98\x80");
+		CHECK_STR(r.charset, "utf-8");
+		extract_result_free(&r);
+	}
+	if (run(bom16, sizeof(bom16) - 1, NULL, &r) == 0) {
+		CHECK_STR(r.text, "\xc3\xa9");
+		CHECK_STR(r.charset, "utf-16le");
+		extract_result_free(&r);
+	}
+}
+
+static void
+test_charset_invalid_utf8_never_leaks(void)
+{
+	struct extract_opts o = { "utf-8", 0, 0 };
+	struct extract_result r;
+	static const char html[] =
+	    "<title>t\xff</title><p>a\xc3(b\xed\xa0\x80" "c\xf8\x88\x80\x80"
+	    "\x80" "d\x01\x7f" "e</p><a href=\"/\xfe\">x</a>";
+
+	if (run(html, sizeof(html) - 1, &o, &r) != 0)
+		return;
+	CHECK_STR(r.text, "a\xef\xbf\xbd(b\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"
+	    "c\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"
+	    "d e x");
+	CHECK_STR(r.title, "t\xef\xbf\xbd");
+	CHECK(clean_utf8(r.text, r.text_len));
+	CHECK_INT(r.nlinks, 1);
+	if (r.nlinks == 1)
+		CHECK_STR(r.links[0], "http://a.org/%EF%BF%BD");
+	extract_result_free(&r);
+}
+
+static void
+test_charset_utf8_cut_at_end(void)
+{
+	struct extract_result r;
+	/* A body capped inside the euro sign is still UTF-8, not 1252. */
+	static const char html[] = "<p>\xc3\xa9 x\xe2\x82";
+
+	if (run(html, sizeof(html) - 1, NULL, &r) != 0)
+		return;
+	CHECK_STR(r.charset, "utf-8");
+	CHECK_STR(r.text, "\xc3\xa9 x\xef\xbf\xbd\xef\xbf\xbd");
+	extract_result_free(&r);
+}
+
+static void
+test_binary_garbage(void)
+{
+	struct extract_result r;
+	unsigned char *g = malloc(65536);
+	uint32_t x = 12345;
+	size_t i;
+
+	CHECK(g != NULL);
+	if (g == NULL)
+		return;
+	for (i = 0; i < 65536; i++) {
+		x = x * 1103515245u + 12345u;
+		g[i] = (unsigned char)(x >> 16);
+	}
+	if (run((const char *)g, 65536, NULL, &r) == 0) {
+		CHECK(clean_utf8(r.text, r.text_len));
+		CHECK(clean_utf8(r.title, strlen(r.title)));
+		CHECK_INT(strlen(r.text), r.text_len);
+		extract_result_free(&r);
+	}
+	free(g);
+}
+
+static void
+test_empty_input(void)
+{
+	struct extract_result r;
+
+	if (run("", 0, NULL, &r) == 0) {
+		CHECK_STR(r.text, "");
+		CHECK_INT(r.text_len, 0);
+		CHECK_INT(r.nlinks, 0);
+		CHECK_STR(r.title, "");
+		CHECK_STR(r.charset, "utf-8");
+		extract_result_free(&r);
+	}
+	if (run(" \n\t \r\n ", 7, NULL, &r) == 0) {
+		CHECK_STR(r.text, "");
+		CHECK_INT(r.nlinks, 0);
+		extract_result_free(&r);
+	}
+	if (run(NULL, 0, NULL, &r) == 0) {
+		CHECK_STR(r.text, "");
+		extract_result_free(&r);
+	}
+}
+
+static void
+test_malformed_and_truncated(void)
+{
+	text_is("<html><body><p>unclosed <b>bold <i>both</p>after</div></span>"
+	    "<p>cut <a href=\"/x\">li", "unclosed bold both after cut li");
+	text_is("<p>a</p><scr", "a");
+	text_is("a < b > c<p", "a < b > c");
+	text_is("<p>x</p></p></div></body></html><p>y", "x y");
+	text_is("<body>a</body><body>b", "a b");
+	text_is("<body>a<table><tr><td>b<td>c</table>d", "a b c d");
+}
+
+static void
+test_not_nul_terminated(void)
+{
+	struct extract_result r;
+	static const char html[] = "<p>abc</p>XYZ";
+
+	if (run(html, 10, NULL, &r) != 0)
+		return;
+	CHECK_STR(r.text, "abc");
+	extract_result_free(&r);
+}
+
+static void
+test_deep_nesting(void)
+{
+	const size_t depth = 100000;
+	size_t n = 0, i;
+	char *html = malloc(depth * 11 + 64);
+	struct extract_result r;
+
+	CHECK(html != NULL);
+	if (html == NULL)
+		return;
+	for (i = 0; i < depth; i++) {
+		memcpy(html + n, "<div>", 5);
+		n += 5;
+	}
+	memcpy(html + n, "deep", 4);
+	n += 4;
+	for (i = 0; i < depth; i++) {
+		memcpy(html + n, "</div>", 6);
+		n += 6;
+	}
+	if (run(html, n, NULL, &r) == 0) {
+		CHECK_STR(r.text, "deep");
+		extract_result_free(&r);
+	}
+	free(html);
+}
+
+static void
+test_max_text_boundary(void)
+{
+	struct extract_opts o = { NULL, 6, 0 };
+	struct extract_result r;
+	/* "ab é" is 5 bytes; the euro sign (3 bytes) does not fit in 6. */
+	static const char html[] = "<p>ab \xc3\xa9\xe2\x82\xac tail</p>";
+	static const char fits[] = "<p>ab  \xc3\xa9\xe2\x82\xac</p>";
+
+	if (run(html, sizeof(html) - 1, &o, &r) == 0) {
+		CHECK_STR(r.text, "ab \xc3\xa9");
+		CHECK_INT(r.text_len, 5);
+		CHECK_INT(r.truncated, 1);
+		extract_result_free(&r);
+	}
+	o.max_text = 8;
+	if (run(fits, sizeof(fits) - 1, &o, &r) == 0) {
+		CHECK_STR(r.text, "ab \xc3\xa9\xe2\x82\xac");
+		CHECK_INT(r.truncated, 0);
+		extract_result_free(&r);
+	}
+}
+
+static void
+test_result_free_zeroed(void)
+{
+	struct extract_result r;
+
+	memset(&r, 0, sizeof(r));
+	extract_result_free(&r);
+	CHECK(r.text == NULL);
+	if (run("<p>x</p><a href=/y>y</a>", 24, NULL, &r) == 0) {
+		extract_result_free(&r);
+		CHECK(r.text == NULL && r.links == NULL && r.nlinks == 0);
+		extract_result_free(&r);
+	}
+}
+
+static void
+test_no_page_url(void)
+{
+	struct extract_result r;
+	const char *why = NULL;
+	static const char html[] =
+	    "<a href=\"/rel\">r</a><a href=\"http://a.org/abs\">a</a>";
+
+	CHECK_INT(extract_html(html, sizeof(html) - 1, NULL, NULL, &r, &why),
+	    0);
+	CHECK_INT(r.nlinks, 1);
+	if (r.nlinks == 1)
+		CHECK_STR(r.links[0], "http://a.org/abs");
+	extract_result_free(&r);
+}
+
+void
+suite_extract(void)
+{
+	RUN(test_drop_nontext);
+	RUN(test_anchor_text_kept);
+	RUN(test_block_separation);
+	RUN(test_inline_no_separation);
+	RUN(test_whitespace_entities);
+	RUN(test_body_only_and_fragment);
+	RUN(test_fields);
+	RUN(test_fields_absent);
+	RUN(test_links_basic);
+	RUN(test_links_base_href);
+	RUN(test_links_rel_nofollow);
+	RUN(test_links_meta_robots);
+	RUN(test_links_frames);
+	RUN(test_links_cap);
+	RUN(test_links_many_unique);
+	RUN(test_charset_opts_latin1);
+	RUN(test_charset_opts_wins_over_meta);
+	RUN(test_charset_undeclared_1252);
+	RUN(test_charset_meta);
+	RUN(test_charset_utf8_default_and_bom);
+	RUN(test_charset_invalid_utf8_never_leaks);
+	RUN(test_charset_utf8_cut_at_end);
+	RUN(test_binary_garbage);
+	RUN(test_empty_input);
+	RUN(test_malformed_and_truncated);
+	RUN(test_not_nul_terminated);
+	RUN(test_deep_nesting);
+	RUN(test_max_text_boundary);
+	RUN(test_result_free_zeroed);
+	RUN(test_no_page_url);
+}

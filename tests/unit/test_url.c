@@ -1,0 +1,230 @@
+/* Unit tests for url: normal form, resolution, host, origin, scope. */
+#include "check.h"
+#include "url.h"
+
+#include <stdlib.h>
+
+/* Normalising in must give exactly want (NULL: refused with reason why). */
+static void
+norm_is(const char *in, const char *want, const char *want_why)
+{
+	const char *why = NULL;
+	char *got = url_normalize(in, &why);
+
+	if (want == NULL) {
+		CHECK(got == NULL);
+		CHECK_STR(why, want_why);
+	} else {
+		CHECK_STR(got, want);
+	}
+	free(got);
+}
+
+static void
+res_is(const char *base, const char *ref, const char *want,
+    const char *want_why)
+{
+	const char *why = NULL;
+	char *got = url_resolve(base, ref, &why);
+
+	if (want == NULL) {
+		CHECK(got == NULL);
+		CHECK_STR(why, want_why);
+	} else {
+		CHECK_STR(got, want);
+	}
+	free(got);
+}
+
+static void
+test_normalize_case_port_fragment(void)
+{
+	norm_is("HTTP://WWW.Example.ORG:80/A/b?X=1#frag",
+	    "http://www.example.org/A/b?X=1", NULL);
+	norm_is("https://Example.org:443", "https://example.org/", NULL);
+	norm_is("http://example.org:8080/x", "http://example.org:8080/x",
+	    NULL);
+	norm_is("https://example.org:80/", "https://example.org:80/", NULL);
+	norm_is("http://example.org", "http://example.org/", NULL);
+	norm_is("http://example.org?q=1", "http://example.org/?q=1", NULL);
+}
+
+static void
+test_normalize_dots_userinfo(void)
+{
+	norm_is("http://a.org/a/./b/../c", "http://a.org/a/c", NULL);
+	norm_is("http://a.org/a/b/..", "http://a.org/a/", NULL);
+	norm_is("http://user:secret@a.org/x", "http://a.org/x", NULL);
+	norm_is("http://user@A.org/", "http://a.org/", NULL);
+}
+
+static void
+test_normalize_encoding_space(void)
+{
+	norm_is("http://a.org/%7Euser/%41", "http://a.org/%7Euser/%41", NULL);
+	norm_is("  http://a.org/a b?c d#e f \n", "http://a.org/a%20b?c%20d",
+	    NULL);
+	norm_is("http://a.org/\xc3\xa9", "http://a.org/%C3%A9", NULL);
+	norm_is("http://a.org/%7e?q=%2f%zz%4", "http://a.org/%7E?q=%2F%zz%4",
+	    NULL);
+	norm_is("http://[::1]:8080/x", "http://[::1]:8080/x", NULL);
+	norm_is("http://B\xc3\xbc" "cher.DE/", "http://b\xc3\xbc" "cher.de/",
+	    NULL);
+}
+
+static void
+test_normalize_refused(void)
+{
+	norm_is("ftp://a.org/x", NULL, "not http(s)");
+	norm_is("javascript:alert(1)", NULL, "not http(s)");
+	norm_is("mailto:a@b.org", NULL, "not http(s)");
+	norm_is("file:///etc/passwd", NULL, "not http(s)");
+	norm_is("data:text/html,hi", NULL, "not http(s)");
+	norm_is("/relative/path", NULL, "malformed");
+	norm_is("", NULL, "malformed");
+	norm_is("http://", NULL, "malformed");
+}
+
+static void
+test_normalize_too_long(void)
+{
+	char *u = malloc(URL_MAX_LEN + 64);
+	size_t i;
+
+	CHECK(u != NULL);
+	if (u == NULL)
+		return;
+	strcpy(u, "http://a.org/");
+	for (i = strlen(u); i < URL_MAX_LEN + 10; i++)
+		u[i] = 'x';
+	u[i] = '\0';
+	norm_is(u, NULL, "too long");
+	/* Exactly URL_MAX_LEN bytes is still fine. */
+	u[URL_MAX_LEN] = '\0';
+	{
+		const char *why = NULL;
+		char *got = url_normalize(u, &why);
+
+		CHECK(got != NULL);
+		if (got != NULL)
+			CHECK_INT(strlen(got), URL_MAX_LEN);
+		free(got);
+	}
+	free(u);
+}
+
+static void
+test_resolve_relative(void)
+{
+	const char *b = "http://a.org/d1/d2/page.html?q=1#top";
+
+	res_is(b, "x.html", "http://a.org/d1/d2/x.html", NULL);
+	res_is(b, "../y", "http://a.org/d1/y", NULL);
+	res_is(b, "../../../../z", "http://a.org/z", NULL);
+	res_is(b, "/abs?k=v", "http://a.org/abs?k=v", NULL);
+	res_is(b, "./", "http://a.org/d1/d2/", NULL);
+	res_is(b, "..", "http://a.org/d1/", NULL);
+	res_is(b, "g;x?y#s", "http://a.org/d1/d2/g;x?y", NULL);
+}
+
+static void
+test_resolve_special_forms(void)
+{
+	const char *b = "https://a.org/d1/page.html?q=1";
+
+	res_is(b, "//Other.ORG/p", "https://other.org/p", NULL);
+	res_is(b, "?a=b", "https://a.org/d1/page.html?a=b", NULL);
+	res_is(b, "#frag", "https://a.org/d1/page.html?q=1", NULL);
+	res_is(b, "", "https://a.org/d1/page.html?q=1", NULL);
+	res_is(b, "  \n x.html\t ", "https://a.org/d1/x.html", NULL);
+	res_is(b, "x\n y\r\n.html", "https://a.org/d1/x%20y.html", NULL);
+	res_is(b, "a b.html?c d", "https://a.org/d1/a%20b.html?c%20d", NULL);
+	res_is(b, "..\\up\\x", "https://a.org/up/x", NULL);
+	res_is(b, "HTTP://B.ORG:80", "http://b.org/", NULL);
+}
+
+static void
+test_resolve_refused(void)
+{
+	const char *b = "http://a.org/";
+
+	res_is(b, "javascript:void(0)", NULL, "not http(s)");
+	res_is(b, " JavaScript:void(0)", NULL, "not http(s)");
+	res_is(b, "mailto:x@a.org", NULL, "not http(s)");
+	res_is(b, "tel:+123", NULL, "not http(s)");
+	res_is(b, "data:image/png;base64,AAAA", NULL, "not http(s)");
+	res_is(b, "ftp://a.org/f", NULL, "not http(s)");
+	res_is("ftp://a.org/", "x", NULL, "not http(s)");
+	res_is(NULL, "x", NULL, "malformed");
+	/* An absolute link needs no base, even a broken one. */
+	res_is("not a url", "http://c.org/", "http://c.org/", NULL);
+}
+
+static void
+test_host(void)
+{
+	char out[64];
+
+	CHECK_INT(url_host("http://www.a.org:8080/x", out, sizeof(out)), 0);
+	CHECK_STR(out, "www.a.org");
+	CHECK_INT(url_host("http://WWW.A.ORG/", out, sizeof(out)), 0);
+	CHECK_STR(out, "www.a.org");
+	CHECK_INT(url_host("http://[::1]:8080/", out, sizeof(out)), 0);
+	CHECK_STR(out, "::1");
+	CHECK_INT(url_host("http://www.a.org/", out, 9), -1);
+	CHECK_INT(url_host("http://www.a.org/", out, 10), 0);
+	CHECK_STR(out, "www.a.org");
+	CHECK_INT(url_host("/just/a/path", out, sizeof(out)), -1);
+}
+
+static void
+test_origin(void)
+{
+	char out[64];
+
+	CHECK_INT(url_origin("http://a.org/x/y?z", out, sizeof(out)), 0);
+	CHECK_STR(out, "http://a.org");
+	CHECK_INT(url_origin("https://a.org:8443/x", out, sizeof(out)), 0);
+	CHECK_STR(out, "https://a.org:8443");
+	CHECK_INT(url_origin("https://a.org:443/x", out, sizeof(out)), 0);
+	CHECK_STR(out, "https://a.org");
+	CHECK_INT(url_origin("http://[::1]:8080/", out, sizeof(out)), 0);
+	CHECK_STR(out, "http://[::1]:8080");
+	CHECK_INT(url_origin("http://a.org/", out, 12), -1);
+	CHECK_INT(url_origin("http://a.org/", out, 13), 0);
+	CHECK_STR(out, "http://a.org");
+}
+
+static void
+test_in_domains(void)
+{
+	char *doms[] = { "a.org", "Uni.EDU" };
+	char *dotted[] = { ".b.org" };
+
+	CHECK_INT(url_host_in_domains("a.org", doms, 2), 1);
+	CHECK_INT(url_host_in_domains("www.a.org", doms, 2), 1);
+	CHECK_INT(url_host_in_domains("x.y.A.ORG", doms, 2), 1);
+	CHECK_INT(url_host_in_domains("cs.uni.edu", doms, 2), 1);
+	CHECK_INT(url_host_in_domains("xa.org", doms, 2), 0);
+	CHECK_INT(url_host_in_domains("a.org.evil.com", doms, 2), 0);
+	CHECK_INT(url_host_in_domains("org", doms, 2), 0);
+	CHECK_INT(url_host_in_domains("www.a.org", doms, 0), 0);
+	CHECK_INT(url_host_in_domains("www.b.org", dotted, 1), 1);
+	CHECK_INT(url_host_in_domains("b.org", dotted, 1), 1);
+}
+
+void
+suite_url(void)
+{
+	RUN(test_normalize_case_port_fragment);
+	RUN(test_normalize_dots_userinfo);
+	RUN(test_normalize_encoding_space);
+	RUN(test_normalize_refused);
+	RUN(test_normalize_too_long);
+	RUN(test_resolve_relative);
+	RUN(test_resolve_special_forms);
+	RUN(test_resolve_refused);
+	RUN(test_host);
+	RUN(test_origin);
+	RUN(test_in_domains);
+}
