@@ -1,0 +1,127 @@
+/*
+ * ncserver: the loopback-only HTTP server the end-to-end tests, benchmarks
+ * and the demo crawl. It serves fixture sites from a directory (one
+ * sub-directory per virtual host) and a set of scripted, often hostile,
+ * routes under /__nc/ (see README.md).
+ *
+ * Modules:
+ *   ncserver.c  command line, listening, request context, access log
+ *   static.c    static files          (prefix static_)
+ *   routes.c    scripted /__nc/ routes (prefix route_)
+ *   stream.c    bodies sent piece by piece, generated documents, gzip
+ *               (prefix stream_, doc_)
+ */
+#ifndef NC_SERVER_H
+#define NC_SERVER_H
+
+#include <stdint.h>
+
+#include <event2/event.h>
+#include <event2/http.h>
+
+/* Largest body any generated route produces: 4 GiB. */
+#define SRV_MAX_GENERATED ((uint64_t)4 << 30)
+
+/* Process-wide settings, filled once by main() before the loop starts. */
+struct srv_config {
+	struct event_base *base; /* the one event loop */
+	char *root;              /* realpath() of --root, no trailing slash */
+	FILE *log;               /* --log file, or NULL */
+	int quiet;               /* --quiet: no chatter on stderr */
+};
+
+extern struct srv_config srv;
+
+/*
+ * One incoming request as the handlers see it. Everything here lives as
+ * long as the handler that got it, except that streaming handlers copy what
+ * they need for the log line (struct stream keeps its own copy).
+ */
+struct srv_ctx {
+	struct evhttp_request *req; /* owned by libevent */
+	double arrival;             /* unix time when the request arrived */
+	char host[256];             /* Host header, lowercased, port cut */
+	int host_ok;                /* host is a safe directory name */
+	const char *method;         /* "GET", "HEAD", ... */
+	const char *uri;            /* raw request target, for the log */
+	const char *path;           /* raw (still encoded) path, never NULL */
+	const char *query;          /* raw query string, or NULL */
+	int head;                   /* HEAD: headers only */
+};
+
+/*
+ * Write the access-log line for a finished (or abandoned) response:
+ * arrival time, host, method, target, status, body bytes sent. status 0
+ * means no response was ever sent. Does nothing without --log.
+ */
+void srv_log(double arrival, const char *host, const char *method,
+    const char *uri, int status, uint64_t bytes);
+
+/*
+ * Send a complete response with the given body (may be NULL), log it and
+ * release the request to libevent. The body buffer stays owned by the
+ * caller and is left empty.
+ */
+void srv_reply(struct srv_ctx *c, int code, struct evbuffer *body);
+
+/*
+ * Send CODE with a small HTML page whose heading is the reason phrase;
+ * on allocation failure the response is sent without a body.
+ */
+void srv_reply_page(struct srv_ctx *c, int code, const char *detail);
+
+/* Reason phrase for a status code; "Unknown" for codes it does not know. */
+const char *srv_reason(int code);
+
+/*
+ * Value of query parameter NAME in a raw query string, percent-decoded
+ * (a '+' stays a '+'). Returns a malloc()ed string the caller frees, or
+ * NULL when the parameter is absent, the value holds a NUL byte, or memory
+ * runs out.
+ */
+char *srv_query_param(const char *query, const char *name);
+
+/*
+ * Parse a decimal number made only of digits into *out, clamped to max.
+ * Returns 0, or -1 if s is empty, holds anything else, or overflows 64 bits.
+ */
+int srv_parse_u64(const char *s, uint64_t max, uint64_t *out);
+
+/* Serve a file below the root for GET or HEAD. */
+void static_serve(struct srv_ctx *c);
+
+/*
+ * Handle a path that starts with "/__nc/" (rest = the text after it,
+ * raw). Always answers (or deliberately does not, for /__nc/silent).
+ */
+void route_dispatch(struct srv_ctx *c, const char *rest);
+
+/*
+ * Prepare what streaming needs once per process (the compressed filler
+ * block for gzip bombs). Returns 0, or -1 when memory or zlib fails.
+ */
+int stream_init(void);
+
+/* Release what stream_init() made. */
+void stream_cleanup(void);
+
+/* Kinds of body the streamer can send. */
+enum stream_kind {
+	STREAM_BIG,     /* generated HTML, Content-Length known, full speed */
+	STREAM_SLOW,    /* generated HTML, chunked, paced to a byte rate */
+	STREAM_ENDLESS, /* chunked HTML that never ends */
+	STREAM_GZIP,    /* gzip of generated HTML, Content-Length known */
+	STREAM_SILENT   /* never answer at all */
+};
+
+/*
+ * Start answering c with a body of the given kind. bytes is the size of
+ * the (uncompressed) document; rate is bytes per second for STREAM_SLOW.
+ * The streamer owns the request from here on: it logs the line when the
+ * body is done or the client goes away, and frees its state either way.
+ * On allocation failure it answers 500 itself.
+ */
+void stream_start(struct srv_ctx *c, enum stream_kind kind, uint64_t bytes,
+    uint64_t rate);
+
+#endif

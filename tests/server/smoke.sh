@@ -1,0 +1,230 @@
+#!/bin/sh
+# Self-test of the test server: start ncserver on a temporary fixture root,
+# probe its routes with curl, stop it with SIGTERM. Builds nothing.
+#
+#   tests/server/smoke.sh [path/to/ncserver]     (default build/plain/ncserver)
+#
+# The last line is "N passed, N failed"; the exit status is 0 only if every
+# check passed.
+
+BIN=${1:-build/plain/ncserver}
+PASS=0
+FAIL=0
+SRV_PID=
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/ncsmoke.XXXXXX") || exit 1
+
+# shellcheck disable=SC2317 # called through trap
+cleanup() {
+	# Never leave a server behind, whatever happened above.
+	if [ -n "$SRV_PID" ] && kill -0 "$SRV_PID" 2>/dev/null; then
+		kill -TERM "$SRV_PID" 2>/dev/null
+		sleep 0.2
+		kill -KILL "$SRV_PID" 2>/dev/null
+	fi
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+ok() {
+	PASS=$((PASS + 1))
+	echo "ok   $1"
+}
+
+bad() {
+	FAIL=$((FAIL + 1))
+	echo "FAIL $1${2:+: $2}"
+}
+
+# expect NAME GOT WANT
+expect() {
+	if [ "$2" = "$3" ]; then ok "$1"; else bad "$1" "got '$2', want '$3'"; fi
+}
+
+# expect_match NAME TEXT EXTENDED-REGEX
+expect_match() {
+	if printf '%s\n' "$2" | grep -Eq -- "$3"; then
+		ok "$1"
+	else
+		bad "$1" "'$(printf '%s' "$2" | head -c 200)' does not match /$3/"
+	fi
+}
+
+finish() {
+	echo "$PASS passed, $FAIL failed"
+	[ "$FAIL" -eq 0 ]
+	exit $?
+}
+
+if [ ! -x "$BIN" ]; then
+	bad "server binary $BIN exists" "build it with: make build/plain/ncserver"
+	finish
+fi
+
+# Fixture root: two virtual hosts and a shared root index.
+ROOT=$TMP/root
+mkdir -p "$ROOT/site-a.test/docs" "$ROOT/site-b.test"
+printf '<html><body><p>shared root</p></body></html>\n' >"$ROOT/index.html"
+printf '<html><body><p>site A home</p></body></html>\n' \
+    >"$ROOT/site-a.test/index.html"
+printf '<html><body><p>site A docs</p></body></html>\n' \
+    >"$ROOT/site-a.test/docs/index.html"
+printf '<html><body><p>caf\351 latin-1</p></body></html>\n' \
+    >"$ROOT/site-a.test/latin.html"
+printf 'Content-Type: text/html; charset=iso-8859-1\nX-Robots-Tag: nofollow\n' \
+    >"$ROOT/site-a.test/latin.html.headers"
+printf '<html><body><p>site B home</p></body></html>\n' \
+    >"$ROOT/site-b.test/index.html"
+printf 'User-agent: *\nDisallow: /private/\n' >"$ROOT/site-b.test/robots.txt"
+printf 'secret\n' >"$TMP/outside.txt"
+
+# Refuses to listen outside loopback.
+"$BIN" --root "$ROOT" --addr 192.0.2.1 --quiet 2>/dev/null
+expect "refuses a non-loopback --addr (exit 2)" "$?" 2
+"$BIN" --root "$TMP/missing" --quiet 2>/dev/null
+expect "refuses a missing --root (exit 2)" "$?" 2
+
+"$BIN" --root "$ROOT" --port 0 --port-file "$TMP/port" --log "$TMP/log" \
+    --quiet &
+SRV_PID=$!
+i=0
+while [ ! -s "$TMP/port" ] && [ $i -lt 100 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+if [ ! -s "$TMP/port" ]; then
+	bad "server writes its port file"
+	finish
+fi
+PORT=$(cat "$TMP/port")
+expect_match "port file holds a port number" "$PORT" '^[0-9]+$'
+
+A=http://site-a.test:$PORT
+B=http://site-b.test:$PORT
+L=http://127.0.0.1:$PORT
+C="curl -s --max-time 10 --resolve site-a.test:$PORT:127.0.0.1 \
+    --resolve site-b.test:$PORT:127.0.0.1"
+
+# Static files by Host header.
+expect_match "site A index" "$($C "$A/")" "site A home"
+expect_match "site B index" "$($C "$B/")" "site B home"
+expect_match "no host directory: shared root" "$($C "$L/")" "shared root"
+expect_match "host header with upper case and port" \
+    "$($C -H "Host: SITE-B.test:$PORT" "$L/")" "site B home"
+expect_match "robots.txt is text/plain" \
+    "$($C -o /dev/null -w '%{content_type}' "$B/robots.txt")" '^text/plain'
+expect "index.html is text/html; charset=utf-8" \
+    "$($C -o /dev/null -w '%{content_type}' "$A/")" "text/html; charset=utf-8"
+expect "directory without slash redirects" \
+    "$($C -o /dev/null -w '%{http_code} %{redirect_url}' "$A/docs")" \
+    "301 $A/docs/"
+
+# The query string never changes a static file.
+plain=$($C "$A/docs/" | cksum)
+tracked=$($C "$A/docs/?utm_source=x&sessionid=42" | cksum)
+expect "query string ignored" "$tracked" "$plain"
+
+# A .headers file overrides response headers.
+hdrs=$($C -D - -o /dev/null "$A/latin.html" | tr -d '\r')
+expect_match ".headers sets Content-Type" "$hdrs" \
+    '^Content-Type: text/html; charset=iso-8859-1$'
+expect_match ".headers adds X-Robots-Tag" "$hdrs" '^X-Robots-Tag: nofollow$'
+expect "the .headers file itself is not served" \
+    "$($C -o /dev/null -w '%{http_code}' "$A/latin.html.headers")" 404
+
+# Errors.
+expect "missing file is 404" \
+    "$($C -o /dev/null -w '%{http_code}' "$A/nope.html")" 404
+expect_match "404 has an HTML body" "$($C "$A/nope.html")" '<h1>Not Found</h1>'
+expect "dot-dot is 403" "$($C --path-as-is -o /dev/null -w '%{http_code}' \
+    "$L/../outside.txt")" 403
+expect "encoded dot-dot is 403" \
+    "$($C -o /dev/null -w '%{http_code}' "$L/%2e%2e/outside.txt")" 403
+
+# Scripted routes.
+expect "status/503" \
+    "$($C -o /dev/null -w '%{http_code}' "$A/__nc/status/503")" 503
+expect "status/404" \
+    "$($C -o /dev/null -w '%{http_code}' "$B/__nc/status/404")" 404
+expect "redirect/301 Location is decoded" "$($C -o /dev/null \
+    -w '%{http_code} %{redirect_url}' \
+    "$A/__nc/redirect/301?to=http%3A%2F%2Fsite-b.test%3A$PORT%2Fx%3Fa%3D1")" \
+    "301 http://site-b.test:$PORT/x?a=1"
+expect "redirect/308" \
+    "$($C -o /dev/null -w '%{http_code}' "$A/__nc/redirect/308?to=/")" 308
+expect "loop/3 goes to loop/4" \
+    "$($C -o /dev/null -w '%{redirect_url}' "$A/__nc/loop/3")" \
+    "$A/__nc/loop/4"
+retry=$($C -D - -o /dev/null "$A/__nc/retry/7" | tr -d '\r')
+expect_match "retry answers 503" "$retry" '^HTTP/1.1 503'
+expect_match "retry sends Retry-After" "$retry" '^Retry-After: 7$'
+
+cal=$($C "$A/__nc/calendar/2024/12")
+expect_match "calendar title" "$cal" '<title>Events calendar 2024-12</title>'
+expect_match "calendar sentence" "$cal" \
+    'No events are scheduled for December 2024\.'
+expect_match "calendar links to previous month" "$cal" \
+    'href="/__nc/calendar/2024/11"'
+expect_match "calendar links to next month" "$cal" \
+    'href="/__nc/calendar/2025/01"'
+expect_match "calendar links home" "$cal" 'href="/"'
+expect_match "calendar has day 31" "$cal" '<td>31</td>'
+expect "calendar is deterministic" \
+    "$($C "$A/__nc/calendar/2024/12" | cksum)" "$(printf '%s\n' "$cal" | cksum)"
+expect "calendar month 13 is 404" \
+    "$($C -o /dev/null -w '%{http_code}' "$A/__nc/calendar/2024/13")" 404
+
+expect "big/123457 is exactly that long" \
+    "$($C -o /dev/null -w '%{size_download}' "$A/__nc/big/123457")" 123457
+expect "gzip/2000000 inflates to exactly that" \
+    "$($C --compressed "$A/__nc/gzip/2000000" | wc -c | tr -d ' ')" 2000000
+gzraw=$($C -o /dev/null -w '%{size_download}' "$A/__nc/gzip/2000000")
+if [ "$gzraw" -gt 0 ] && [ "$gzraw" -lt 100000 ]; then
+	ok "gzip/2000000 is small on the wire ($gzraw bytes)"
+else
+	bad "gzip/2000000 is small on the wire" "$gzraw bytes"
+fi
+expect "slow/4?rate=20 sends 4 bytes" \
+    "$($C -o /dev/null -w '%{size_download}' "$A/__nc/slow/4?rate=20")" 4
+expect "binary is deterministic" "$($C "$A/__nc/binary" | cksum)" \
+    "$($C "$B/__nc/binary" | cksum)"
+hsize=$($C -o /dev/null -w '%{size_header}' "$A/__nc/headers/20000")
+if [ "$hsize" -ge 20000 ]; then ok "headers/20000 sends big headers"
+else bad "headers/20000 sends big headers" "$hsize bytes"; fi
+expect "endless keeps sending" \
+    "$($C "$A/__nc/endless" 2>/dev/null | head -c 1000000 | wc -c | tr -d ' ')" \
+    1000000
+$C --max-time 1 -o /dev/null "$A/__nc/silent"
+expect "silent never answers (curl times out)" "$?" 28
+expect "server still answers after silent/endless" \
+    "$($C -o /dev/null -w '%{http_code}' "$B/")" 200
+
+# The access log: one line per request, host lowercased without port.
+sleep 0.2
+expect_match "log line format" "$(head -n 1 "$TMP/log")" \
+    '^[0-9]+\.[0-9]{3} site-a\.test GET / 200 [0-9]+$'
+expect_match "log host lowercased, port cut" "$(cat "$TMP/log")" \
+    ' site-b\.test GET / 200 '
+expect_match "log keeps the query" "$(cat "$TMP/log")" \
+    ' GET /docs/\?utm_source=x&sessionid=42 200 '
+expect_match "log records the silent request" "$(cat "$TMP/log")" \
+    ' GET /__nc/silent 0 0$'
+expect_match "log counts body bytes" "$(cat "$TMP/log")" \
+    ' GET /__nc/big/123457 200 123457$'
+
+# SIGTERM stops it cleanly.
+kill -TERM "$SRV_PID"
+i=0
+while kill -0 "$SRV_PID" 2>/dev/null && [ $i -lt 100 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+if kill -0 "$SRV_PID" 2>/dev/null; then
+	bad "SIGTERM stops the server"
+else
+	wait "$SRV_PID"
+	expect "SIGTERM exits with status 0" "$?" 0
+	SRV_PID=
+fi
+
+finish
