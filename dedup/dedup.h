@@ -91,14 +91,18 @@ int dedup_fingerprint(const struct dedup *d, const char *text, size_t len,
  * Judge fp against everything added so far. Writes up to max matches into
  * out (exact: the one MD5 match; near: every near match found, at most
  * DEDUP_MAX_PER_METHOD per method, best first) and their number into *nout.
- * Returns the verdict. Cannot fail.
+ * Returns the verdict. Cannot fail. An empty text (text_len 0) can only be
+ * exact, like any text shorter than cfg->min_text; near methods absent from
+ * fp->have do not match.
  */
 enum dedup_verdict dedup_check(const struct dedup *d, const struct dedup_fp *fp,
     struct dedup_match *out, size_t max, size_t *nout);
 
 /*
  * Remember fp as page id for later checks. An MD5 already known keeps its
- * first page. Returns 0, or -1 when out of memory (state unchanged).
+ * first page. Only methods both configured and in fp->have are indexed; a
+ * malformed MD5 or ssdeep digest is skipped, not an error. Returns 0, or -1
+ * when out of memory (state unchanged).
  */
 int dedup_add(struct dedup *d, const struct dedup_fp *fp, int64_t id);
 

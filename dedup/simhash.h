@@ -13,8 +13,38 @@
 
 #define SIMHASH_FEATURES_VERSION 1
 
+enum simhash_weighting {
+	SIMHASH_WEIGHT_TF,     /* a feature counts as often as it occurs */
+	SIMHASH_WEIGHT_LOGTF,  /* 1 + ln(occurrences): damps boilerplate */
+	SIMHASH_WEIGHT_BINARY, /* every distinct feature counts once */
+};
+
+/* Which features a SimHash is built from and how they are weighted. */
+struct simhash_opts {
+	int shingle;   /* words per feature, 1..8 (clamped) */
+	int min_word;  /* skip words shorter than this many bytes; only
+	                  when shingle == 1 */
+	int weighting; /* enum simhash_weighting */
+};
+
+/* The features simhash_of_text uses: 3-word shingles weighted by count. */
+extern const struct simhash_opts simhash_default_opts;
+
 /* SimHash of text[0..len) (UTF-8). Empty text hashes to 0. Cannot fail. */
 uint64_t simhash_of_text(const char *text, size_t len);
+
+/*
+ * SimHash of text[0..len) with the features chosen by o (NULL: defaults).
+ * Words are maximal runs of ASCII letters and digits and bytes >= 0x80 (so
+ * UTF-8 letters stay inside words), ASCII lower-cased. A text with fewer
+ * words than o->shingle is one feature. No feature at all hashes to 0.
+ * Cannot fail. TF needs no memory; LOGTF and BINARY count features in a
+ * table capped at 512 Ki distinct features (16 MiB): past that, or when
+ * memory runs short, counts are flushed early, so their weights are only
+ * approximate on huge texts.
+ */
+uint64_t simhash_of_text_opts(const char *text, size_t len,
+    const struct simhash_opts *o);
 
 /* Hamming distance of two fingerprints, 0..64. */
 int simhash_distance(uint64_t a, uint64_t b);

@@ -34,6 +34,13 @@ void simindex_free(struct simindex *ix);
 int simindex_add(struct simindex *ix, uint64_t fp, int64_t id);
 
 /*
+ * Forget the fingerprint stored last, undoing its simindex_add, so a caller
+ * that adds one page to several indexes can keep them consistent when a
+ * later add fails. Does nothing on an empty index. Cannot fail.
+ */
+void simindex_pop(struct simindex *ix);
+
+/*
  * Find stored fingerprints within distance k of fp. Writes up to max matches
  * into out, best first (smallest distance, then smallest id), and returns the
  * total number found (which may exceed max). Cannot fail.

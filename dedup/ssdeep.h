@@ -32,7 +32,13 @@ struct ssdeep_match {
  * (out is then ""). */
 int ssdeep_of_text(const char *text, size_t len, char out[SSDEEP_MAX]);
 
-/* fuzzy_compare of two digests: 0..100, or -1 if either is malformed. */
+/*
+ * fuzzy_compare of two digests: 0..100, or -1 if either is malformed.
+ * Well formed is "BLOCKSIZE:PART1:PART2" with an optional ",..." suffix
+ * (ignored), decimal digits only in BLOCKSIZE, and parts no longer than 64
+ * characters once runs of more than three equal characters are cut; this
+ * is slightly stricter than libfuzzy (no blanks or sign before the digits).
+ */
 int ssdeep_score(const char *a, const char *b);
 
 /* New empty index; NULL when out of memory. */
@@ -48,7 +54,9 @@ int ssdeep_index_add(struct ssdeep_index *ix, const char *digest, int64_t id);
 /*
  * Find stored digests scoring >= threshold (1..100) against digest. Writes up
  * to max matches best first (highest score, then smallest id) and returns the
- * number found (may exceed max); returns 0 for a malformed digest.
+ * number found (may exceed max); returns 0 for a malformed digest. A
+ * threshold below 1 counts as 1 (score 0 means unrelated); above 100 finds
+ * nothing. Cannot fail: it allocates nothing.
  */
 size_t ssdeep_index_query(const struct ssdeep_index *ix, const char *digest,
     int threshold, struct ssdeep_match *out, size_t max);

@@ -1,0 +1,417 @@
+/*
+ * dedup: MD5 map for exact copies, simindex and ssdeep_index for near ones,
+ * and the rule that turns their answers into a verdict.
+ *
+ * The MD5 map keeps raw 16-byte digests with their first page id in a dense
+ * array (24 bytes each) and finds them through an open-addressing table of
+ * 4-byte indices kept at most half full.
+ */
+#include "dedup.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "simhash.h"
+#include "simindex.h"
+
+#define KNOWN_METHODS (DEDUP_MD5 | DEDUP_SIMHASH | DEDUP_SSDEEP)
+#define NEAR_METHODS (DEDUP_SIMHASH | DEDUP_SSDEEP)
+#define MD5_RAW 16
+#define MD5_FIRST_SLOTS 64
+#define MD5_MAX_ENTRIES ((size_t)UINT32_MAX - 1)
+
+struct md5_entry {
+	unsigned char key[MD5_RAW]; /* raw digest */
+	int64_t id;                 /* first page with this text */
+};
+
+struct md5_map {
+	struct md5_entry *entry; /* in add order */
+	size_t n;                /* entries used */
+	size_t cap;              /* entries allocated */
+	uint32_t *slot;          /* entry index + 1, or 0 for a free slot */
+	size_t nslot;            /* slots, a power of two, >= 2 n */
+};
+
+struct dedup {
+	struct dedup_config cfg;   /* copy of the caller's */
+	struct md5_map md5;        /* exact copies */
+	struct simindex *sim;      /* when cfg.methods has DEDUP_SIMHASH */
+	struct ssdeep_index *ssd;  /* when cfg.methods has DEDUP_SSDEEP */
+	size_t count;              /* pages added */
+};
+
+static const struct {
+	const char *name;
+	enum dedup_method m;
+} method_names[] = {
+	{ "md5", DEDUP_MD5 },
+	{ "simhash", DEDUP_SIMHASH },
+	{ "ssdeep", DEDUP_SSDEEP },
+};
+
+int
+dedup_parse_methods(const char *s, unsigned *methods, const char **bad)
+{
+	unsigned m = DEDUP_MD5;
+	const char *start, *end;
+	size_t i, n;
+
+	while (s != NULL && *s != '\0') {
+		while (*s == ' ' || *s == '\t')
+			s++;
+		start = s;
+		while (*s != '\0' && *s != ',')
+			s++;
+		end = s;
+		while (end > start && (end[-1] == ' ' || end[-1] == '\t'))
+			end--;
+		if (*s == ',')
+			s++;
+		n = (size_t)(end - start);
+		if (n == 0)
+			continue;
+		for (i = 0; i < sizeof(method_names) / sizeof(method_names[0]);
+		    i++)
+			if (strlen(method_names[i].name) == n &&
+			    strncasecmp(method_names[i].name, start, n) == 0)
+				break;
+		if (i == sizeof(method_names) / sizeof(method_names[0])) {
+			if (bad != NULL)
+				*bad = start;
+			return -1;
+		}
+		m |= (unsigned)method_names[i].m;
+	}
+	*methods = m;
+	return 0;
+}
+
+const char *
+dedup_method_name(enum dedup_method m)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(method_names) / sizeof(method_names[0]); i++)
+		if (method_names[i].m == m)
+			return method_names[i].name;
+	return "unknown";
+}
+
+const char *
+dedup_verdict_name(enum dedup_verdict v)
+{
+	switch (v) {
+	case DEDUP_UNIQUE:
+		return "unique";
+	case DEDUP_EXACT:
+		return "exact";
+	case DEDUP_NEAR:
+		return "near";
+	}
+	return "unknown";
+}
+
+static int
+hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* 32 hex digits to 16 bytes; -1 for anything else. */
+static int
+md5_parse(const char *hex, unsigned char raw[MD5_RAW])
+{
+	int i, hi, lo;
+
+	for (i = 0; i < MD5_RAW; i++) {
+		hi = hex_value(hex[2 * i]);
+		lo = hi < 0 ? -1 : hex_value(hex[2 * i + 1]);
+		if (lo < 0)
+			return -1;
+		raw[i] = (unsigned char)(hi << 4 | lo);
+	}
+	return hex[2 * MD5_RAW] == '\0' ? 0 : -1;
+}
+
+/* A digest's leading bytes are already uniform: use them as the hash. */
+static size_t
+md5_home(const unsigned char key[MD5_RAW], size_t nslot)
+{
+	uint64_t h;
+
+	memcpy(&h, key, sizeof(h));
+	return (size_t)h & (nslot - 1);
+}
+
+/* Slot holding key, or the free slot where it would go. */
+static uint32_t *
+md5_probe(const struct md5_map *map, const unsigned char key[MD5_RAW])
+{
+	size_t i = md5_home(key, map->nslot);
+
+	while (map->slot[i] != 0 &&
+	    memcmp(map->entry[map->slot[i] - 1].key, key, MD5_RAW) != 0)
+		i = (i + 1) & (map->nslot - 1);
+	return &map->slot[i];
+}
+
+static const int64_t *
+md5_find(const struct md5_map *map, const unsigned char key[MD5_RAW])
+{
+	uint32_t s;
+
+	if (map->nslot == 0)
+		return NULL;
+	s = *md5_probe(map, key);
+	return s == 0 ? NULL : &map->entry[s - 1].id;
+}
+
+/* Room for one more key; -1 with the map unchanged when out of memory. */
+static int
+md5_reserve(struct md5_map *map)
+{
+	struct md5_entry *e;
+	uint32_t *slot, *old;
+	size_t cap, nslot, i, oldn;
+
+	if (map->n >= MD5_MAX_ENTRIES)
+		return -1;
+	if (map->n + 1 > map->cap) {
+		cap = map->cap ? map->cap * 2 : MD5_FIRST_SLOTS / 2;
+		e = realloc(map->entry, cap * sizeof(*e));
+		if (e == NULL)
+			return -1;
+		map->entry = e;
+		map->cap = cap;
+	}
+	if ((map->n + 1) * 2 <= map->nslot)
+		return 0;
+	nslot = map->nslot ? map->nslot * 2 : MD5_FIRST_SLOTS;
+	slot = calloc(nslot, sizeof(*slot));
+	if (slot == NULL)
+		return -1;
+	old = map->slot;
+	oldn = map->nslot;
+	map->slot = slot;
+	map->nslot = nslot;
+	for (i = 0; i < oldn; i++)
+		if (old[i] != 0)
+			*md5_probe(map, map->entry[old[i] - 1].key) = old[i];
+	free(old);
+	return 0;
+}
+
+struct dedup *
+dedup_new(const struct dedup_config *cfg)
+{
+	struct dedup *d;
+
+	if (cfg == NULL || (cfg->methods & ~(unsigned)KNOWN_METHODS) != 0 ||
+	    cfg->simhash_k < 0 || cfg->simhash_k > SIMINDEX_MAX_K ||
+	    cfg->ssdeep_threshold < 1 || cfg->ssdeep_threshold > 100)
+		return NULL;
+	switch (cfg->rule) {
+	case DEDUP_RULE_ANY:
+	case DEDUP_RULE_ALL:
+		break;
+	case DEDUP_RULE_ONE:
+		if ((cfg->rule_method != DEDUP_SIMHASH &&
+		    cfg->rule_method != DEDUP_SSDEEP) ||
+		    (cfg->methods & cfg->rule_method) == 0)
+			return NULL;
+		break;
+	default:
+		return NULL;
+	}
+	d = calloc(1, sizeof(*d));
+	if (d == NULL)
+		return NULL;
+	d->cfg = *cfg;
+	d->cfg.methods |= DEDUP_MD5;
+	if (cfg->methods & DEDUP_SIMHASH) {
+		d->sim = simindex_new(cfg->simhash_k);
+		if (d->sim == NULL)
+			goto fail;
+	}
+	if (cfg->methods & DEDUP_SSDEEP) {
+		d->ssd = ssdeep_index_new();
+		if (d->ssd == NULL)
+			goto fail;
+	}
+	return d;
+fail:
+	dedup_free(d);
+	return NULL;
+}
+
+void
+dedup_free(struct dedup *d)
+{
+	if (d == NULL)
+		return;
+	simindex_free(d->sim);
+	ssdeep_index_free(d->ssd);
+	free(d->md5.entry);
+	free(d->md5.slot);
+	free(d);
+}
+
+int
+dedup_fingerprint(const struct dedup *d, const char *text, size_t len,
+    struct dedup_fp *fp)
+{
+	memset(fp, 0, sizeof(*fp));
+	fp->text_len = len;
+	if (md5_of_text(text, len, fp->md5) != 0)
+		return -1;
+	fp->have = DEDUP_MD5;
+	if (d->cfg.methods & DEDUP_SIMHASH) {
+		fp->simhash = simhash_of_text(text, len);
+		fp->have |= DEDUP_SIMHASH;
+	}
+	if (d->cfg.methods & DEDUP_SSDEEP) {
+		if (ssdeep_of_text(text, len, fp->ssdeep) != 0)
+			return -1;
+		fp->have |= DEDUP_SSDEEP;
+	}
+	return 0;
+}
+
+/* Method m is both configured and present in fp. */
+static int
+usable(const struct dedup *d, const struct dedup_fp *fp, unsigned m)
+{
+	return (d->cfg.methods & m) && (fp->have & m);
+}
+
+enum dedup_verdict
+dedup_check(const struct dedup *d, const struct dedup_fp *fp,
+    struct dedup_match *out, size_t max, size_t *nout)
+{
+	struct simindex_match sm[DEDUP_MAX_PER_METHOD];
+	struct ssdeep_match dm[DEDUP_MAX_PER_METHOD];
+	unsigned char key[MD5_RAW];
+	const int64_t *first;
+	size_t nsim = 0, nssd = 0, n = 0, i;
+	int near;
+
+	if (nout != NULL)
+		*nout = 0;
+	if (md5_parse(fp->md5, key) == 0 &&
+	    (first = md5_find(&d->md5, key)) != NULL) {
+		if (out != NULL && max > 0) {
+			out[0].original_id = *first;
+			out[0].method = DEDUP_MD5;
+			out[0].percent = 100.0;
+			n = 1;
+		}
+		if (nout != NULL)
+			*nout = n;
+		return DEDUP_EXACT;
+	}
+	/* Empty or very short texts are all alike: only MD5 may judge. */
+	if (fp->text_len == 0 || fp->text_len < d->cfg.min_text)
+		return DEDUP_UNIQUE;
+	if (usable(d, fp, DEDUP_SIMHASH))
+		nsim = simindex_query(d->sim, fp->simhash, sm,
+		    DEDUP_MAX_PER_METHOD);
+	if (usable(d, fp, DEDUP_SSDEEP))
+		nssd = ssdeep_index_query(d->ssd, fp->ssdeep,
+		    d->cfg.ssdeep_threshold, dm, DEDUP_MAX_PER_METHOD);
+	switch (d->cfg.rule) {
+	case DEDUP_RULE_ALL:
+		near = (d->cfg.methods & NEAR_METHODS) != 0 &&
+		    (!(d->cfg.methods & DEDUP_SIMHASH) || nsim > 0) &&
+		    (!(d->cfg.methods & DEDUP_SSDEEP) || nssd > 0);
+		break;
+	case DEDUP_RULE_ONE:
+		near = d->cfg.rule_method == DEDUP_SIMHASH ? nsim > 0 :
+		    nssd > 0;
+		break;
+	default:
+		near = nsim > 0 || nssd > 0;
+		break;
+	}
+	if (!near)
+		return DEDUP_UNIQUE;
+	if (nsim > DEDUP_MAX_PER_METHOD)
+		nsim = DEDUP_MAX_PER_METHOD;
+	if (nssd > DEDUP_MAX_PER_METHOD)
+		nssd = DEDUP_MAX_PER_METHOD;
+	for (i = 0; i < nsim && out != NULL && n < max; i++, n++) {
+		out[n].original_id = sm[i].id;
+		out[n].method = DEDUP_SIMHASH;
+		out[n].percent = simhash_percent(sm[i].distance);
+	}
+	for (i = 0; i < nssd && out != NULL && n < max; i++, n++) {
+		out[n].original_id = dm[i].id;
+		out[n].method = DEDUP_SSDEEP;
+		out[n].percent = dm[i].score;
+	}
+	if (nout != NULL)
+		*nout = n;
+	return DEDUP_NEAR;
+}
+
+int
+dedup_add(struct dedup *d, const struct dedup_fp *fp, int64_t id)
+{
+	unsigned char key[MD5_RAW];
+	uint32_t *slot = NULL;
+	int have_md5, added_sim = 0, rc;
+
+	have_md5 = md5_parse(fp->md5, key) == 0 &&
+	    md5_find(&d->md5, key) == NULL;
+	if (have_md5 && md5_reserve(&d->md5) != 0)
+		return -1;
+	if (usable(d, fp, DEDUP_SIMHASH)) {
+		if (simindex_add(d->sim, fp->simhash, id) != 0)
+			return -1;
+		added_sim = 1;
+	}
+	if (usable(d, fp, DEDUP_SSDEEP)) {
+		/* A malformed stored digest (-2) just cannot be found. */
+		rc = ssdeep_index_add(d->ssd, fp->ssdeep, id);
+		if (rc == -1) {
+			if (added_sim)
+				simindex_pop(d->sim);
+			return -1;
+		}
+	}
+	if (have_md5) {
+		slot = md5_probe(&d->md5, key);
+		memcpy(d->md5.entry[d->md5.n].key, key, MD5_RAW);
+		d->md5.entry[d->md5.n].id = id;
+		d->md5.n++;
+		*slot = (uint32_t)d->md5.n;
+	}
+	d->count++;
+	return 0;
+}
+
+size_t
+dedup_count(const struct dedup *d)
+{
+	return d->count;
+}
+
+size_t
+dedup_bytes(const struct dedup *d)
+{
+	size_t b = sizeof(*d) + d->md5.cap * sizeof(struct md5_entry) +
+	    d->md5.nslot * sizeof(uint32_t);
+
+	if (d->sim != NULL)
+		b += simindex_bytes(d->sim);
+	if (d->ssd != NULL)
+		b += ssdeep_index_bytes(d->ssd);
+	return b;
+}

@@ -1,0 +1,266 @@
+/*
+ * simhash: Charikar's SimHash over word features of extracted text.
+ *
+ * Features (SIMHASH_FEATURES_VERSION 1): words are maximal runs of ASCII
+ * letters/digits and of bytes >= 0x80, ASCII lower-cased; a feature is a run
+ * of `shingle` consecutive words (default 3). Shingles rather than single
+ * words make word order count, so pages that share a vocabulary (every page
+ * of one site) do not collapse onto one fingerprint, while one edited word
+ * touches only `shingle` features. Each feature's 64-bit hash votes +w/-w on
+ * every bit, w its weight (default: its number of occurrences, as in the
+ * research); a bit is set when its vote is positive.
+ *
+ * Feature hashes must never change silently: the stored fingerprints of a
+ * resumed crawl are compared with new ones. The unit test pins one value.
+ */
+#include "simhash.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SHINGLE_MAX 8
+#define TABLE_STACK 512       /* slots counted without touching the heap */
+#define TABLE_CAP (1u << 20)  /* slots at most: 16 MiB */
+#define LOGTF_SCALE 1000.0    /* fixed point for 1 + ln(count) */
+
+const struct simhash_opts simhash_default_opts = {
+	.shingle = 3,
+	.min_word = 0,
+	.weighting = SIMHASH_WEIGHT_TF,
+};
+
+struct feature {
+	uint64_t hash;  /* feature hash */
+	uint64_t count; /* occurrences; 0 marks a free slot */
+};
+
+struct counter {
+	struct feature *slot;   /* open-addressing table, linear probing */
+	size_t size;            /* slots, a power of two */
+	size_t used;            /* occupied slots */
+	int on_heap;            /* slot was malloc'd */
+	int weighting;          /* enum simhash_weighting */
+	int64_t vote[64];       /* per-bit sum of signed weights */
+};
+
+/* splitmix64's finaliser: every input bit reaches every output bit. */
+static uint64_t
+mix64(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	x ^= x >> 31;
+	return x;
+}
+
+static int
+is_word_byte(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9') || c >= 0x80;
+}
+
+/* FNV-1a of the lower-cased word. */
+static uint64_t
+word_hash(const unsigned char *w, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = w[i];
+
+		if (c >= 'A' && c <= 'Z')
+			c += 'a' - 'A';
+		h ^= c;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+static int64_t
+weight_of(int weighting, uint64_t count)
+{
+	switch (weighting) {
+	case SIMHASH_WEIGHT_BINARY:
+		return 1;
+	case SIMHASH_WEIGHT_LOGTF:
+		return (int64_t)llround(LOGTF_SCALE *
+		    (1.0 + log((double)count)));
+	default:
+		return count > INT32_MAX ? INT32_MAX : (int64_t)count;
+	}
+}
+
+static void
+vote(struct counter *c, uint64_t h, int64_t w)
+{
+	int i;
+
+	/* Branch-free: a branch per bit mispredicts half the time. */
+	for (i = 0; i < 64; i++)
+		c->vote[i] += (-(int64_t)((h >> i) & 1) & (2 * w)) - w;
+}
+
+/* Cast the votes of every counted feature and empty the table. */
+static void
+flush(struct counter *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->size; i++)
+		if (c->slot[i].count != 0)
+			vote(c, c->slot[i].hash,
+			    weight_of(c->weighting, c->slot[i].count));
+	memset(c->slot, 0, c->size * sizeof(*c->slot));
+	c->used = 0;
+}
+
+static struct feature *
+probe(struct feature *slot, size_t size, uint64_t h)
+{
+	size_t i = (size_t)h & (size - 1);
+
+	while (slot[i].count != 0 && slot[i].hash != h)
+		i = (i + 1) & (size - 1);
+	return &slot[i];
+}
+
+/* Double the table; -1 (table untouched) when capped or out of memory. */
+static int
+grow(struct counter *c)
+{
+	struct feature *n, *f;
+	size_t i, size = c->size * 2;
+
+	if (size > TABLE_CAP)
+		return -1;
+	n = calloc(size, sizeof(*n));
+	if (n == NULL)
+		return -1;
+	for (i = 0; i < c->size; i++)
+		if (c->slot[i].count != 0) {
+			f = probe(n, size, c->slot[i].hash);
+			*f = c->slot[i];
+		}
+	if (c->on_heap)
+		free(c->slot);
+	c->slot = n;
+	c->size = size;
+	c->on_heap = 1;
+	return 0;
+}
+
+static void
+count_feature(struct counter *c, uint64_t h)
+{
+	struct feature *f;
+
+	/* Count weights are linear: voting once per occurrence is exact and
+	 * needs no table. */
+	if (c->weighting != SIMHASH_WEIGHT_LOGTF &&
+	    c->weighting != SIMHASH_WEIGHT_BINARY) {
+		vote(c, h, 1);
+		return;
+	}
+	f = probe(c->slot, c->size, h);
+	if (f->count != 0) {
+		f->count++;
+		return;
+	}
+	/* Keep the load at most one half so probes stay short. */
+	if ((c->used + 1) * 2 > c->size) {
+		if (grow(c) != 0)
+			flush(c);
+		f = probe(c->slot, c->size, h);
+	}
+	f->hash = h;
+	f->count = 1;
+	c->used++;
+}
+
+/* Order-dependent combination of the last n word hashes. */
+static uint64_t
+shingle_hash(const uint64_t *ring, size_t first, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = mix64(h ^ ring[(first + i) % SHINGLE_MAX]);
+	return h;
+}
+
+uint64_t
+simhash_of_text_opts(const char *text, size_t len,
+    const struct simhash_opts *o)
+{
+	struct feature stack_slot[TABLE_STACK];
+	struct counter c;
+	const unsigned char *p = (const unsigned char *)text;
+	uint64_t ring[SHINGLE_MAX];
+	uint64_t fp = 0;
+	size_t i, start, words = 0, shingle, min_word;
+	int bit;
+
+	if (o == NULL)
+		o = &simhash_default_opts;
+	shingle = o->shingle < 1 ? 1 :
+	    o->shingle > SHINGLE_MAX ? SHINGLE_MAX : (size_t)o->shingle;
+	min_word = shingle == 1 && o->min_word > 0 ? (size_t)o->min_word : 0;
+	memset(&c, 0, sizeof(c));
+	memset(stack_slot, 0, sizeof(stack_slot));
+	c.slot = stack_slot;
+	c.size = TABLE_STACK;
+	c.weighting = o->weighting;
+
+	i = 0;
+	while (p != NULL && i < len) {
+		while (i < len && !is_word_byte(p[i]))
+			i++;
+		start = i;
+		while (i < len && is_word_byte(p[i]))
+			i++;
+		if (i == start || i - start < min_word)
+			continue;
+		ring[words % SHINGLE_MAX] = word_hash(p + start, i - start);
+		words++;
+		if (words >= shingle)
+			count_feature(&c, shingle_hash(ring,
+			    (words - shingle) % SHINGLE_MAX, shingle));
+	}
+	if (words > 0 && words < shingle)
+		count_feature(&c, shingle_hash(ring, 0, words));
+	flush(&c);
+	for (bit = 0; bit < 64; bit++)
+		if (c.vote[bit] > 0)
+			fp |= (uint64_t)1 << bit;
+	if (c.on_heap)
+		free(c.slot);
+	return fp;
+}
+
+uint64_t
+simhash_of_text(const char *text, size_t len)
+{
+	return simhash_of_text_opts(text, len, &simhash_default_opts);
+}
+
+int
+simhash_distance(uint64_t a, uint64_t b)
+{
+	return __builtin_popcountll(a ^ b);
+}
+
+double
+simhash_percent(int distance)
+{
+	if (distance < 0)
+		distance = 0;
+	if (distance > 64)
+		distance = 64;
+	return (64 - distance) * 100.0 / 64.0;
+}

@@ -1,0 +1,434 @@
+#include "check.h"
+#include "dedup.h"
+#include "simhash.h"
+#include "simindex.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#define TEXT_CAP 16384
+
+static uint64_t
+rng_next(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* n pseudo-random words from seed; words in [from, to) come from alt. */
+static size_t
+make_text(char *out, uint64_t seed, size_t n, size_t from, size_t to)
+{
+	uint64_t s = seed, alt = seed ^ 0xabcdef;
+	char w[16], other[16];
+	size_t i, j, wl, len = 0;
+
+	for (i = 0; i < n; i++) {
+		wl = 3 + rng_next(&s) % 7;
+		for (j = 0; j < wl; j++)
+			w[j] = (char)('a' + rng_next(&s) % 26);
+		if (i >= from && i < to) {
+			/* Replace the word; the main stream stays in step. */
+			wl = 3 + rng_next(&alt) % 7;
+			for (j = 0; j < wl; j++)
+				other[j] = (char)('a' + rng_next(&alt) % 26);
+			memcpy(w, other, wl);
+		}
+		if (len + wl + 2 >= TEXT_CAP)
+			break;
+		memcpy(out + len, w, wl);
+		len += wl;
+		out[len++] = ' ';
+	}
+	out[len] = '\0';
+	return len;
+}
+
+static struct dedup_config
+config(unsigned methods, enum dedup_rule rule, unsigned rule_method)
+{
+	struct dedup_config c;
+
+	memset(&c, 0, sizeof(c));
+	c.methods = methods;
+	c.simhash_k = 3;
+	c.ssdeep_threshold = 90;
+	c.rule = rule;
+	c.rule_method = rule_method;
+	c.min_text = 0;
+	return c;
+}
+
+/* Fingerprint text, check it, then add it as id; returns the verdict. */
+static enum dedup_verdict
+feed(struct dedup *d, const char *text, size_t len, int64_t id,
+    struct dedup_match *m, size_t *n)
+{
+	struct dedup_fp fp;
+	enum dedup_verdict v;
+
+	CHECK_INT(dedup_fingerprint(d, text, len, &fp), 0);
+	v = dedup_check(d, &fp, m, 16, n);
+	CHECK_INT(dedup_add(d, &fp, id), 0);
+	return v;
+}
+
+static void
+test_exact(void)
+{
+	struct dedup_config c = config(DEDUP_SIMHASH | DEDUP_SSDEEP,
+	    DEDUP_RULE_ANY, 0);
+	struct dedup *d = dedup_new(&c);
+	struct dedup_match m[16];
+	static char a[TEXT_CAP], b[TEXT_CAP];
+	size_t la = make_text(a, 1, 400, 0, 0), lb, n;
+
+	lb = make_text(b, 2, 400, 0, 0);
+	CHECK(d != NULL);
+	if (d == NULL)
+		return;
+	CHECK_INT(feed(d, a, la, 10, m, &n), DEDUP_UNIQUE);
+	CHECK_INT(n, 0);
+	CHECK_INT(feed(d, b, lb, 11, m, &n), DEDUP_UNIQUE);
+	CHECK_INT(feed(d, a, la, 12, m, &n), DEDUP_EXACT);
+	CHECK_INT(n, 1);
+	CHECK_INT(m[0].original_id, 10);
+	CHECK_INT(m[0].method, DEDUP_MD5);
+	CHECK(m[0].percent == 100.0);
+	/* The MD5 keeps its first page. */
+	CHECK_INT(feed(d, a, la, 13, m, &n), DEDUP_EXACT);
+	CHECK_INT(m[0].original_id, 10);
+	CHECK_INT(dedup_count(d), 4);
+	CHECK(dedup_bytes(d) > sizeof(void *));
+	dedup_free(d);
+	dedup_free(NULL);
+}
+
+static void
+test_empty_and_min_text(void)
+{
+	struct dedup_config c = config(DEDUP_SIMHASH, DEDUP_RULE_ANY, 0);
+	struct dedup *d;
+	struct dedup_match m[16];
+	static char a[TEXT_CAP], b[TEXT_CAP];
+	size_t la = make_text(a, 3, 300, 0, 0);
+	size_t lb = make_text(b, 3, 300, 150, 151), n;
+	int dist = simhash_distance(simhash_of_text(a, la),
+	    simhash_of_text(b, lb));
+
+	CHECK(la < 5000 && lb < 5000);
+	CHECK(dist >= 0 && dist <= SIMINDEX_MAX_K);
+	c.simhash_k = dist;
+	c.min_text = 5000;
+	d = dedup_new(&c);
+	CHECK(d != NULL);
+	if (d == NULL)
+		return;
+	CHECK_INT(feed(d, "", 0, 1, m, &n), DEDUP_UNIQUE);
+	CHECK_INT(feed(d, "", 0, 2, m, &n), DEDUP_EXACT);
+	CHECK_INT(m[0].original_id, 1);
+	CHECK_INT(feed(d, a, la, 3, m, &n), DEDUP_UNIQUE);
+	/* Short texts are never near... */
+	CHECK_INT(feed(d, b, lb, 4, m, &n), DEDUP_UNIQUE);
+	CHECK_INT(n, 0);
+	/* ...but can be exact. */
+	CHECK_INT(feed(d, a, la, 5, m, &n), DEDUP_EXACT);
+	CHECK_INT(m[0].original_id, 3);
+	dedup_free(d);
+	/* The same pair with no minimum is near (control). */
+	c.min_text = 0;
+	d = dedup_new(&c);
+	CHECK(d != NULL);
+	if (d == NULL)
+		return;
+	CHECK_INT(feed(d, "", 0, 1, m, &n), DEDUP_UNIQUE);
+	CHECK_INT(feed(d, a, la, 3, m, &n), DEDUP_UNIQUE);
+	CHECK_INT(feed(d, b, lb, 4, m, &n), DEDUP_NEAR);
+	CHECK_INT(n, 1);
+	CHECK_INT(m[0].original_id, 3);
+	CHECK_INT(m[0].method, DEDUP_SIMHASH);
+	CHECK_INT(feed(d, "", 0, 6, m, &n), DEDUP_EXACT);
+	CHECK_INT(m[0].original_id, 1);
+	dedup_free(d);
+}
+
+/* Two texts of 600 words, one word apart, and their fingerprints. */
+struct pair {
+	char a[TEXT_CAP], b[TEXT_CAP], c[TEXT_CAP];
+	size_t la, lb, lc;
+	int sim_dist;  /* SimHash distance of a and b */
+	int ssd_score; /* ssdeep score of a and b */
+};
+
+static void
+make_pair(struct pair *p)
+{
+	char da[SSDEEP_MAX], db[SSDEEP_MAX];
+
+	p->la = make_text(p->a, 42, 600, 0, 0);
+	p->lb = make_text(p->b, 42, 600, 300, 301);
+	p->lc = make_text(p->c, 4242, 600, 0, 0); /* unrelated */
+	p->sim_dist = simhash_distance(simhash_of_text(p->a, p->la),
+	    simhash_of_text(p->b, p->lb));
+	ssdeep_of_text(p->a, p->la, da);
+	ssdeep_of_text(p->b, p->lb, db);
+	p->ssd_score = ssdeep_score(da, db);
+}
+
+/*
+ * Feed a (id 1), unrelated c (id 2), then b with thresholds that let only
+ * the methods in `match` see a and b as near. Returns b's verdict.
+ */
+static enum dedup_verdict
+judge(const struct pair *p, unsigned methods, enum dedup_rule rule,
+    unsigned rule_method, unsigned match, struct dedup_match *m, size_t *n)
+{
+	struct dedup_config c = config(methods, rule, rule_method);
+	struct dedup *d;
+	enum dedup_verdict v = DEDUP_UNIQUE;
+
+	c.simhash_k = match & DEDUP_SIMHASH ? p->sim_dist : p->sim_dist - 1;
+	c.ssdeep_threshold = match & DEDUP_SSDEEP ? p->ssd_score :
+	    p->ssd_score + 1;
+	d = dedup_new(&c);
+	CHECK(d != NULL);
+	if (d == NULL)
+		return v;
+	CHECK_INT(feed(d, p->a, p->la, 1, m, n), DEDUP_UNIQUE);
+	CHECK_INT(feed(d, p->c, p->lc, 2, m, n), DEDUP_UNIQUE);
+	v = feed(d, p->b, p->lb, 3, m, n);
+	dedup_free(d);
+	return v;
+}
+
+static struct pair the_pair;
+
+static void
+test_pair_premises(void)
+{
+	make_pair(&the_pair);
+	/* Thresholds are set around these, so both must be in range. */
+	CHECK(the_pair.sim_dist >= 1 && the_pair.sim_dist <= 8);
+	CHECK(the_pair.ssd_score >= 50 && the_pair.ssd_score <= 99);
+}
+
+static void
+test_near_one_method_enabled(void)
+{
+	struct dedup_match m[16];
+	size_t n;
+
+	CHECK_INT(judge(&the_pair, DEDUP_SIMHASH, DEDUP_RULE_ANY, 0,
+	    DEDUP_SIMHASH, m, &n), DEDUP_NEAR);
+	CHECK_INT(n, 1);
+	CHECK_INT(m[0].original_id, 1);
+	CHECK_INT(m[0].method, DEDUP_SIMHASH);
+	CHECK(m[0].percent == simhash_percent(the_pair.sim_dist));
+	CHECK_INT(judge(&the_pair, DEDUP_SIMHASH, DEDUP_RULE_ANY, 0, 0, m,
+	    &n), DEDUP_UNIQUE);
+	CHECK_INT(n, 0);
+	CHECK_INT(judge(&the_pair, DEDUP_SSDEEP, DEDUP_RULE_ANY, 0,
+	    DEDUP_SSDEEP, m, &n), DEDUP_NEAR);
+	CHECK_INT(n, 1);
+	CHECK_INT(m[0].original_id, 1);
+	CHECK_INT(m[0].method, DEDUP_SSDEEP);
+	CHECK(m[0].percent == (double)the_pair.ssd_score);
+	CHECK_INT(judge(&the_pair, DEDUP_SSDEEP, DEDUP_RULE_ANY, 0, 0, m,
+	    &n), DEDUP_UNIQUE);
+	/* MD5 alone never finds near copies. */
+	CHECK_INT(judge(&the_pair, 0, DEDUP_RULE_ANY, 0, DEDUP_SIMHASH |
+	    DEDUP_SSDEEP, m, &n), DEDUP_UNIQUE);
+}
+
+static void
+test_rules(void)
+{
+	const unsigned both = DEDUP_SIMHASH | DEDUP_SSDEEP;
+	struct dedup_match m[16];
+	size_t n;
+
+	/* ANY: one method is enough. */
+	CHECK_INT(judge(&the_pair, both, DEDUP_RULE_ANY, 0, DEDUP_SIMHASH,
+	    m, &n), DEDUP_NEAR);
+	CHECK_INT(n, 1);
+	CHECK_INT(judge(&the_pair, both, DEDUP_RULE_ANY, 0, DEDUP_SSDEEP, m,
+	    &n), DEDUP_NEAR);
+	CHECK_INT(m[0].method, DEDUP_SSDEEP);
+	CHECK_INT(judge(&the_pair, both, DEDUP_RULE_ANY, 0, 0, m, &n),
+	    DEDUP_UNIQUE);
+	/* ALL: both must match; then both report, SimHash first. */
+	CHECK_INT(judge(&the_pair, both, DEDUP_RULE_ALL, 0, DEDUP_SIMHASH,
+	    m, &n), DEDUP_UNIQUE);
+	CHECK_INT(n, 0);
+	CHECK_INT(judge(&the_pair, both, DEDUP_RULE_ALL, 0, DEDUP_SSDEEP, m,
+	    &n), DEDUP_UNIQUE);
+	CHECK_INT(judge(&the_pair, both, DEDUP_RULE_ALL, 0, both, m, &n),
+	    DEDUP_NEAR);
+	CHECK_INT(n, 2);
+	CHECK_INT(m[0].method, DEDUP_SIMHASH);
+	CHECK_INT(m[1].method, DEDUP_SSDEEP);
+	CHECK_INT(m[1].original_id, 1);
+	/* ALL with no near method enabled is never near. */
+	CHECK_INT(judge(&the_pair, 0, DEDUP_RULE_ALL, 0, both, m, &n),
+	    DEDUP_UNIQUE);
+	/* ONE: only the named method decides, the other still reports. */
+	CHECK_INT(judge(&the_pair, both, DEDUP_RULE_ONE, DEDUP_SSDEEP,
+	    DEDUP_SIMHASH, m, &n), DEDUP_UNIQUE);
+	CHECK_INT(judge(&the_pair, both, DEDUP_RULE_ONE, DEDUP_SSDEEP,
+	    DEDUP_SSDEEP, m, &n), DEDUP_NEAR);
+	CHECK_INT(n, 1);
+	CHECK_INT(judge(&the_pair, both, DEDUP_RULE_ONE, DEDUP_SIMHASH,
+	    both, m, &n), DEDUP_NEAR);
+	CHECK_INT(n, 2);
+	CHECK_INT(judge(&the_pair, both, DEDUP_RULE_ONE, DEDUP_SIMHASH,
+	    DEDUP_SSDEEP, m, &n), DEDUP_UNIQUE);
+}
+
+static void
+test_max_and_per_method_cap(void)
+{
+	struct dedup_config c = config(DEDUP_SIMHASH | DEDUP_SSDEEP,
+	    DEDUP_RULE_ANY, 0);
+	struct dedup *d = dedup_new(&c);
+	struct dedup_match m[32];
+	struct dedup_fp fp;
+	static char t[TEXT_CAP];
+	size_t len, n, i;
+
+	CHECK(d != NULL);
+	if (d == NULL)
+		return;
+	/* Twelve texts that differ from each other in one word each. */
+	for (i = 0; i < 12; i++) {
+		len = make_text(t, 9, 600, 590 + i % 10, 591 + i % 10 + i / 10);
+		CHECK_INT(dedup_fingerprint(d, t, len, &fp), 0);
+		CHECK_INT(dedup_add(d, &fp, (int64_t)i + 100), 0);
+	}
+	len = make_text(t, 9, 600, 0, 0);
+	CHECK_INT(dedup_fingerprint(d, t, len, &fp), 0);
+	CHECK_INT(dedup_check(d, &fp, m, 32, &n), DEDUP_NEAR);
+	/* At most DEDUP_MAX_PER_METHOD of each method. */
+	CHECK_INT(n, 2 * DEDUP_MAX_PER_METHOD);
+	for (i = 0; i < DEDUP_MAX_PER_METHOD; i++)
+		CHECK_INT(m[i].method, DEDUP_SIMHASH);
+	for (i = 1; i < DEDUP_MAX_PER_METHOD; i++)
+		CHECK(m[i].percent <= m[i - 1].percent);
+	CHECK_INT(m[DEDUP_MAX_PER_METHOD].method, DEDUP_SSDEEP);
+	/* max caps what is written. */
+	CHECK_INT(dedup_check(d, &fp, m, 3, &n), DEDUP_NEAR);
+	CHECK_INT(n, 3);
+	CHECK_INT(dedup_check(d, &fp, NULL, 0, &n), DEDUP_NEAR);
+	CHECK_INT(n, 0);
+	CHECK_INT(dedup_count(d), 12);
+	dedup_free(d);
+}
+
+static void
+test_bad_config(void)
+{
+	struct dedup_config c = config(DEDUP_SIMHASH, DEDUP_RULE_ANY, 0);
+	struct dedup *d;
+
+	c.simhash_k = -1;
+	CHECK(dedup_new(&c) == NULL);
+	c.simhash_k = 16;
+	CHECK(dedup_new(&c) == NULL);
+	c.simhash_k = 15;
+	d = dedup_new(&c);
+	CHECK(d != NULL);
+	dedup_free(d);
+	c = config(DEDUP_SSDEEP, DEDUP_RULE_ANY, 0);
+	c.ssdeep_threshold = 0;
+	CHECK(dedup_new(&c) == NULL);
+	c.ssdeep_threshold = 101;
+	CHECK(dedup_new(&c) == NULL);
+	c = config(DEDUP_SSDEEP, DEDUP_RULE_ONE, DEDUP_SIMHASH);
+	CHECK(dedup_new(&c) == NULL); /* rule method not enabled */
+	c = config(DEDUP_SSDEEP, DEDUP_RULE_ONE, DEDUP_MD5);
+	CHECK(dedup_new(&c) == NULL); /* not a near method */
+	c = config(DEDUP_SSDEEP | DEDUP_SIMHASH, DEDUP_RULE_ONE,
+	    DEDUP_SSDEEP | DEDUP_SIMHASH);
+	CHECK(dedup_new(&c) == NULL); /* not one method */
+	c = config(1u << 7, DEDUP_RULE_ANY, 0);
+	CHECK(dedup_new(&c) == NULL);
+	c = config(DEDUP_SSDEEP, (enum dedup_rule)9, 0);
+	CHECK(dedup_new(&c) == NULL);
+	CHECK(dedup_new(NULL) == NULL);
+}
+
+static void
+test_fingerprint_fields(void)
+{
+	struct dedup_config c = config(DEDUP_SSDEEP, DEDUP_RULE_ANY, 0);
+	struct dedup *d = dedup_new(&c);
+	struct dedup_fp fp;
+
+	CHECK(d != NULL);
+	if (d == NULL)
+		return;
+	CHECK_INT(dedup_fingerprint(d, "abc", 3, &fp), 0);
+	CHECK_STR(fp.md5, "900150983cd24fb0d6963f7d28e17f72");
+	CHECK_INT(fp.have, DEDUP_MD5 | DEDUP_SSDEEP);
+	CHECK_INT(fp.text_len, 3);
+	CHECK(fp.simhash == 0);
+	CHECK_STR(fp.ssdeep, "3:uG:uG");
+	dedup_free(d);
+}
+
+static void
+test_parse_methods(void)
+{
+	unsigned m = 0;
+	const char *bad = NULL, *s;
+
+	CHECK_INT(dedup_parse_methods("md5,simhash", &m, &bad), 0);
+	CHECK_INT(m, DEDUP_MD5 | DEDUP_SIMHASH);
+	CHECK_INT(dedup_parse_methods("ssdeep", &m, &bad), 0);
+	CHECK_INT(m, DEDUP_MD5 | DEDUP_SSDEEP);
+	CHECK_INT(dedup_parse_methods(" ssdeep , SimHash ,md5 ", &m, &bad),
+	    0);
+	CHECK_INT(m, DEDUP_MD5 | DEDUP_SSDEEP | DEDUP_SIMHASH);
+	CHECK_INT(dedup_parse_methods("", &m, &bad), 0);
+	CHECK_INT(m, DEDUP_MD5);
+	m = 99;
+	s = "simhash, bogus ,md5";
+	CHECK_INT(dedup_parse_methods(s, &m, &bad), -1);
+	CHECK(bad == s + 9);
+	CHECK_INT(m, 99); /* untouched on failure */
+	s = "bogus";
+	CHECK_INT(dedup_parse_methods(s, &m, &bad), -1);
+	CHECK(bad == s);
+	s = "simhashx";
+	CHECK_INT(dedup_parse_methods(s, &m, &bad), -1);
+	CHECK(bad == s);
+	CHECK_INT(dedup_parse_methods("sim", &m, NULL), -1);
+}
+
+static void
+test_names(void)
+{
+	CHECK_STR(dedup_method_name(DEDUP_MD5), "md5");
+	CHECK_STR(dedup_method_name(DEDUP_SIMHASH), "simhash");
+	CHECK_STR(dedup_method_name(DEDUP_SSDEEP), "ssdeep");
+	CHECK_STR(dedup_method_name((enum dedup_method)64), "unknown");
+	CHECK_STR(dedup_verdict_name(DEDUP_UNIQUE), "unique");
+	CHECK_STR(dedup_verdict_name(DEDUP_EXACT), "exact");
+	CHECK_STR(dedup_verdict_name(DEDUP_NEAR), "near");
+}
+
+void
+suite_dedup(void)
+{
+	RUN(test_exact);
+	RUN(test_empty_and_min_text);
+	RUN(test_pair_premises);
+	RUN(test_near_one_method_enabled);
+	RUN(test_rules);
+	RUN(test_max_and_per_method_cap);
+	RUN(test_bad_config);
+	RUN(test_fingerprint_fields);
+	RUN(test_parse_methods);
+	RUN(test_names);
+}

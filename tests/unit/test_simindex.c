@@ -1,0 +1,255 @@
+#include "check.h"
+#include "simindex.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#define STORED 4000
+#define QUERIES 1500
+#define OUT_MAX 64
+
+static uint64_t
+rng_next(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* fp with n distinct random bits flipped. */
+static uint64_t
+flip_bits(uint64_t *s, uint64_t fp, int n)
+{
+	uint64_t done = 0, bit;
+
+	while (n > 0) {
+		bit = (uint64_t)1 << (rng_next(s) % 64);
+		if (done & bit)
+			continue;
+		done |= bit;
+		fp ^= bit;
+		n--;
+	}
+	return fp;
+}
+
+static int
+cmp_match(const void *pa, const void *pb)
+{
+	const struct simindex_match *a = pa, *b = pb;
+
+	if (a->distance != b->distance)
+		return a->distance < b->distance ? -1 : 1;
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+/* The answer a scan of every stored fingerprint gives, best first. */
+static size_t
+brute_force(const uint64_t *fp, const int64_t *id, size_t n, uint64_t q,
+    int k, struct simindex_match *out)
+{
+	size_t i, found = 0;
+	int d;
+
+	for (i = 0; i < n; i++) {
+		d = __builtin_popcountll(fp[i] ^ q);
+		if (d <= k) {
+			out[found].id = id[i];
+			out[found].distance = d;
+			found++;
+		}
+	}
+	qsort(out, found, sizeof(*out), cmp_match);
+	return found;
+}
+
+/*
+ * Random fingerprints, near copies of stored ones (0..k+2 bits flipped) and
+ * planted clusters; every query's answer must equal the scan's exactly.
+ */
+static void
+check_against_brute_force(int k, uint64_t seed)
+{
+	static uint64_t fp[STORED];
+	static int64_t id[STORED];
+	static struct simindex_match want[STORED], got[OUT_MAX];
+	struct simindex *ix = simindex_new(k);
+	uint64_t s = seed, q;
+	size_t i, j, n_want, n_got, nonempty = 0, mismatches = 0;
+
+	CHECK(ix != NULL);
+	if (ix == NULL)
+		return;
+	for (i = 0; i < STORED; i++) {
+		/* A third are near copies of earlier ones: clusters. */
+		if (i > 0 && rng_next(&s) % 3 == 0)
+			fp[i] = flip_bits(&s, fp[rng_next(&s) % i],
+			    (int)(rng_next(&s) % (unsigned)(k + 3)));
+		else
+			fp[i] = rng_next(&s) * 0x9e3779b97f4a7c15ULL;
+		/* Ids out of add order, so ties by id are really tested. */
+		id[i] = (int64_t)((i * 7919) % STORED) - 1000;
+		CHECK_INT(simindex_add(ix, fp[i], id[i]), 0);
+	}
+	CHECK_INT(simindex_count(ix), STORED);
+	for (i = 0; i < QUERIES; i++) {
+		if (i % 4 == 0)
+			q = rng_next(&s);
+		else
+			q = flip_bits(&s, fp[rng_next(&s) % STORED],
+			    (int)(rng_next(&s) % (unsigned)(k + 3)));
+		n_want = brute_force(fp, id, STORED, q, k, want);
+		n_got = simindex_query(ix, q, got, OUT_MAX);
+		if (n_want > 0)
+			nonempty++;
+		if (n_got != n_want) {
+			mismatches++;
+			continue;
+		}
+		for (j = 0; j < n_got && j < OUT_MAX; j++)
+			if (got[j].id != want[j].id ||
+			    got[j].distance != want[j].distance)
+				break;
+		if (j != n_got && j != OUT_MAX)
+			mismatches++;
+	}
+	CHECK_INT(mismatches, 0);
+	/* The planted near copies must really be found. */
+	CHECK(nonempty > QUERIES / 5);
+	simindex_free(ix);
+}
+
+static void
+test_brute_force_k0(void)
+{
+	check_against_brute_force(0, 11);
+}
+
+static void
+test_brute_force_k1(void)
+{
+	check_against_brute_force(1, 12);
+}
+
+static void
+test_brute_force_k3(void)
+{
+	check_against_brute_force(3, 13);
+}
+
+static void
+test_brute_force_k5(void)
+{
+	check_against_brute_force(5, 14);
+}
+
+static void
+test_brute_force_k7(void)
+{
+	check_against_brute_force(7, 15);
+}
+
+static void
+test_k_bounds(void)
+{
+	struct simindex *ix;
+
+	CHECK(simindex_new(-1) == NULL);
+	CHECK(simindex_new(SIMINDEX_MAX_K + 1) == NULL);
+	ix = simindex_new(SIMINDEX_MAX_K);
+	CHECK(ix != NULL);
+	if (ix != NULL) {
+		struct simindex_match m[2];
+
+		CHECK_INT(simindex_add(ix, 0, 1), 0);
+		/* 15 bits away: found; 16: not. */
+		CHECK_INT(simindex_query(ix, 0x7fffULL, m, 2), 1);
+		CHECK_INT(m[0].distance, 15);
+		CHECK_INT(simindex_query(ix, 0xffffULL, m, 2), 0);
+	}
+	simindex_free(ix);
+	simindex_free(NULL);
+}
+
+static void
+test_duplicates_order_and_max(void)
+{
+	struct simindex *ix = simindex_new(3);
+	struct simindex_match m[3];
+	uint64_t base = 0x0123456789abcdefULL;
+
+	CHECK(ix != NULL);
+	if (ix == NULL)
+		return;
+	CHECK_INT(simindex_query(ix, base, m, 3), 0);
+	CHECK_INT(simindex_add(ix, base ^ 0x3, 50), 0); /* distance 2 */
+	CHECK_INT(simindex_add(ix, base, 40), 0);       /* distance 0 */
+	CHECK_INT(simindex_add(ix, base, 7), 0);        /* same fp, id 7 */
+	CHECK_INT(simindex_add(ix, base ^ 0x1, 9), 0);  /* distance 1 */
+	CHECK_INT(simindex_add(ix, ~base, 1), 0);       /* distance 64 */
+	/* Total counts all four; out keeps the best three. */
+	CHECK_INT(simindex_query(ix, base, m, 3), 4);
+	CHECK_INT(m[0].id, 7);
+	CHECK_INT(m[0].distance, 0);
+	CHECK_INT(m[1].id, 40);
+	CHECK_INT(m[2].id, 9);
+	CHECK_INT(m[2].distance, 1);
+	/* max 0 still counts. */
+	CHECK_INT(simindex_query(ix, base, NULL, 0), 4);
+	CHECK_INT(simindex_query(ix, base, m, 1), 4);
+	CHECK_INT(m[0].id, 7);
+	simindex_free(ix);
+}
+
+static void
+test_count_bytes_pop(void)
+{
+	struct simindex *ix = simindex_new(3);
+	struct simindex_match m[4];
+	size_t empty_bytes, i;
+	uint64_t s = 5;
+
+	CHECK(ix != NULL);
+	if (ix == NULL)
+		return;
+	empty_bytes = simindex_bytes(ix);
+	CHECK(empty_bytes > 0);
+	for (i = 0; i < 10000; i++)
+		CHECK_INT(simindex_add(ix, rng_next(&s), (int64_t)i), 0);
+	CHECK_INT(simindex_count(ix), 10000);
+	/* Compact: 16 + 4 blocks x (4 link + 4..8 head) bytes per entry,
+	 * up to twice that just after the arrays double (16384 slots). */
+	CHECK(simindex_bytes(ix) > 10000 * 32);
+	CHECK(simindex_bytes(ix) < 10000 * 80);
+	CHECK_INT(simindex_add(ix, 42, 10000), 0);
+	CHECK_INT(simindex_query(ix, 42, m, 4), 1);
+	simindex_pop(ix);
+	CHECK_INT(simindex_count(ix), 10000);
+	CHECK_INT(simindex_query(ix, 42, m, 4), 0);
+	/* The others are still there. */
+	s = 5;
+	CHECK_INT(simindex_query(ix, rng_next(&s), m, 4), 1);
+	CHECK_INT(m[0].id, 0);
+	simindex_free(ix);
+	ix = simindex_new(0);
+	CHECK(ix != NULL);
+	if (ix != NULL) {
+		simindex_pop(ix); /* empty: nothing to undo */
+		CHECK_INT(simindex_count(ix), 0);
+	}
+	simindex_free(ix);
+}
+
+void
+suite_simindex(void)
+{
+	RUN(test_brute_force_k0);
+	RUN(test_brute_force_k1);
+	RUN(test_brute_force_k3);
+	RUN(test_brute_force_k5);
+	RUN(test_brute_force_k7);
+	RUN(test_k_bounds);
+	RUN(test_duplicates_order_and_max);
+	RUN(test_count_bytes_pop);
+}
