@@ -1,1 +1,211 @@
-int main(void){return 0;}
+/*
+ * nearcrawl: a polite web crawler that finds exact and near-duplicate pages
+ * while it crawls. This file only dispatches subcommands; the work is in the
+ * modules.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <curl/curl.h>
+#include <libxml/parser.h>
+
+#include "buf.h"
+#include "config.h"
+#include "crawl.h"
+#include "robots.h"
+#include "url.h"
+
+#define NEARCRAWL_VERSION "0.1"
+
+/* Exit statuses (DESIGN.md). */
+enum { EXIT_DONE = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
+
+static void
+usage(FILE *out)
+{
+	fprintf(out,
+	    "usage: nearcrawl COMMAND [ARGS]\n"
+	    "\n"
+	    "commands:\n"
+	    "  crawl  [-c FILE] [-d DB] [options] [SEED_URL...]\n"
+	    "         crawl from the seeds (or resume DB), classifying every\n"
+	    "         page as unique, exact or near duplicate\n"
+	    "  robots FILE AGENT URL\n"
+	    "         print whether robots.txt FILE allows AGENT to fetch URL\n"
+	    "         (exit 0 allowed, 1 disallowed)\n"
+	    "  help   this text; `nearcrawl crawl --help` lists crawl options\n"
+	    "\n"
+	    "exit status: 0 done, 1 failed at run time, 2 bad usage or "
+	    "configuration\n");
+}
+
+static int
+cmd_crawl(int argc, char **argv)
+{
+	struct config cfg;
+	struct crawl_summary sum;
+	char err[1024];
+	int rc;
+
+	if (config_init(&cfg) != 0) {
+		fprintf(stderr, "nearcrawl: out of memory\n");
+		return EXIT_RUNTIME;
+	}
+	rc = config_parse_crawl_args(&cfg, argc, argv, err, sizeof(err));
+	if (rc == 1) {
+		config_usage(stdout);
+		config_free(&cfg);
+		return EXIT_DONE;
+	}
+	if (rc != 0) {
+		fprintf(stderr, "nearcrawl: %s\n", err);
+		fprintf(stderr, "try `nearcrawl crawl --help'\n");
+		config_free(&cfg);
+		return EXIT_USAGE;
+	}
+	rc = crawl_run(&cfg, &sum, err, sizeof(err));
+	if (rc != 0)
+		fprintf(stderr, "nearcrawl: %s\n", err);
+	if (rc != EXIT_USAGE) {
+		const struct store_counts *n = &sum.counts;
+
+		fprintf(stderr,
+		    "nearcrawl: %s: %lld pages fetched in %.1f s (%.1f/s); "
+		    "database has %lld pages: unique %lld, exact %lld, "
+		    "near %lld, redirect %lld, error %lld, skipped %lld; "
+		    "%lld queued\n",
+		    sum.interrupted ? "stopped" : rc ? "failed" : "done",
+		    (long long)sum.fetched, sum.seconds,
+		    sum.seconds > 0 ? (double)sum.fetched / sum.seconds : 0.0,
+		    (long long)n->pages, (long long)n->unique,
+		    (long long)n->exact, (long long)n->near,
+		    (long long)n->redirect, (long long)n->error,
+		    (long long)n->skipped, (long long)n->queued);
+		if (n->queued > 0 || n->inflight > 0)
+			fprintf(stderr, "nearcrawl: resume with: nearcrawl "
+			    "crawl -d %s\n", cfg.db);
+	}
+	config_free(&cfg);
+	return rc;
+}
+
+/* Read a whole file into b (capped by b's limit). Returns 0 or -1. */
+static int
+read_file(const char *path, struct buf *b)
+{
+	char chunk[65536];
+	size_t n;
+	FILE *f;
+	int rc = 0;
+
+	if ((f = fopen(path, "rb")) == NULL)
+		return -1;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+		int r = buf_append(b, chunk, n);
+
+		if (r == BUF_FULL) {
+			/* Past the parse limit nothing more is read. */
+			buf_append(b, chunk, b->limit - b->len);
+			break;
+		}
+		if (r != BUF_OK) {
+			rc = -1;
+			break;
+		}
+	}
+	if (ferror(f))
+		rc = -1;
+	fclose(f);
+	return rc;
+}
+
+/* The path and query of a normalised URL ("/" at least). */
+static const char *
+path_of(const char *url)
+{
+	const char *p = strstr(url, "://");
+
+	p = p != NULL ? strchr(p + 3, '/') : NULL;
+	return p != NULL ? p : "/";
+}
+
+static int
+cmd_robots(int argc, char **argv)
+{
+	struct buf b;
+	struct robots *r = NULL;
+	char token[64], *url = NULL;
+	const char *why;
+	int rc = EXIT_USAGE, ok;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: nearcrawl robots FILE AGENT URL\n");
+		return EXIT_USAGE;
+	}
+	buf_init(&b, ROBOTS_MAX_BYTES);
+	if (read_file(argv[1], &b) != 0) {
+		fprintf(stderr, "nearcrawl: %s: cannot read\n", argv[1]);
+		goto out;
+	}
+	if (robots_product_token(argv[2], token, sizeof(token)) != 0) {
+		fprintf(stderr, "nearcrawl: %s: not a user-agent token\n",
+		    argv[2]);
+		goto out;
+	}
+	if ((url = url_normalize(argv[3], &why)) == NULL) {
+		fprintf(stderr, "nearcrawl: %s: %s\n", argv[3], why);
+		goto out;
+	}
+	if ((r = robots_parse(b.data != NULL ? b.data : "", b.len,
+	         token)) == NULL) {
+		fprintf(stderr, "nearcrawl: out of memory\n");
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	ok = robots_allowed(r, path_of(url));
+	printf("%s\n", ok ? "allowed" : "disallowed");
+	rc = ok ? 0 : 1;
+out:
+	robots_free(r);
+	free(url);
+	buf_free(&b);
+	return rc;
+}
+
+int
+main(int argc, char **argv)
+{
+	int rc;
+
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 ||
+	    strcmp(argv[1], "-h") == 0) {
+		usage(stdout);
+		return EXIT_DONE;
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("nearcrawl %s\n", NEARCRAWL_VERSION);
+		return EXIT_DONE;
+	}
+	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+		fprintf(stderr, "nearcrawl: cannot initialise libcurl\n");
+		return EXIT_RUNTIME;
+	}
+	xmlInitParser();
+	if (strcmp(argv[1], "crawl") == 0) {
+		rc = cmd_crawl(argc - 1, argv + 1);
+	} else if (strcmp(argv[1], "robots") == 0) {
+		rc = cmd_robots(argc - 1, argv + 1);
+	} else {
+		fprintf(stderr, "nearcrawl: unknown command `%s'\n", argv[1]);
+		usage(stderr);
+		rc = EXIT_USAGE;
+	}
+	xmlCleanupParser();
+	curl_global_cleanup();
+	return rc;
+}

@@ -73,5 +73,7 @@ void suite_dedup(void) __attribute__((weak));
 void suite_store(void) __attribute__((weak));
 void suite_config(void) __attribute__((weak));
 void suite_robots(void) __attribute__((weak));
+void suite_hostsched(void) __attribute__((weak));
+void suite_fetch(void) __attribute__((weak));
 
 #endif

@@ -11,7 +11,7 @@ main(void)
 	static void (*const suites[])(void) = {
 		suite_buf, suite_url, suite_extract, suite_md5, suite_simhash,
 		suite_simindex, suite_ssdeep, suite_dedup, suite_store,
-		suite_config, suite_robots,
+		suite_config, suite_robots, suite_hostsched, suite_fetch,
 	};
 	size_t i;
 

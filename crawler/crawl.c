@@ -1,0 +1,882 @@
+#include "crawl.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include <curl/curl.h>
+#include <event2/event.h>
+
+#include "dedup.h"
+#include "extract.h"
+#include "fetch.h"
+#include "hostsched.h"
+#include "simhash.h"
+#include "url.h"
+
+/* Seconds between commits of a batch that is not full yet. */
+#define COMMIT_EVERY_S 2.0
+/* Seconds between progress lines. */
+#define PROGRESS_EVERY_S 5.0
+/* Seconds a graceful stop waits for transfers in flight. */
+#define STOP_GRACE_S 5
+/* Longest host name we handle (DNS allows 253). */
+#define HOST_MAX 256
+
+struct crawl {
+	const struct config *cfg;
+	struct store *st;
+	struct dedup *dd;
+	struct hostsched *sc;
+	struct fetcher *fe;
+	struct event_base *base;
+	struct event *wake;      /* the scheduler's next due time */
+	struct event *tick;      /* progress and periodic commits */
+	struct event *grace;     /* end of a graceful stop */
+	struct event *sigint, *sigterm;
+	struct curl_slist *resolve; /* --resolve entries for libcurl */
+	char **domains;          /* crawl scope */
+	size_t ndomains;
+	struct store_counts n;   /* running counts */
+	int64_t seq;             /* last fetch order number used */
+	int64_t fetched;         /* pages fetched by this run */
+	int batch;               /* pages in the open transaction */
+	double last_commit;      /* monotonic ms */
+	double started;          /* monotonic ms */
+	double last_progress;    /* monotonic ms */
+	int stopping;            /* 1 after a signal, 2 after a second one */
+	int failed;              /* a run-time error ended the crawl */
+	int done;                /* nothing left to do: leave the loop */
+	char *err;               /* where messages go */
+	size_t errsz;
+};
+
+/* One transfer's context. */
+struct job {
+	struct crawl *c;
+	struct store_item it;
+	char host[HOST_MAX];
+};
+
+static void pump(struct crawl *c);
+
+static double
+mono_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+static double
+wall_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_REALTIME, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static void
+fail(struct crawl *c, const char *what)
+{
+	if (!c->failed)
+		snprintf(c->err, c->errsz, "%s: %s", what,
+		    store_errmsg(c->st));
+	c->failed = 1;
+	c->stopping = 2;
+	event_base_loopbreak(c->base);
+}
+
+static int
+commit(struct crawl *c)
+{
+	if (store_commit(c->st) != 0 || store_begin(c->st) != 0) {
+		fail(c, "cannot commit to the database");
+		return -1;
+	}
+	c->batch = 0;
+	c->last_commit = mono_ms();
+	return 0;
+}
+
+/* Queue url (normalised) found on a page at depth; parent is that page. */
+static int
+enqueue(struct crawl *c, const char *url, int depth, int64_t parent)
+{
+	char host[HOST_MAX];
+	int r;
+
+	if (c->cfg->max_depth >= 0 && depth > c->cfg->max_depth)
+		return 0;
+	if (url_host(url, host, sizeof(host)) != 0 ||
+	    !url_host_in_domains(host, c->domains, c->ndomains))
+		return 0;
+	r = store_frontier_add(c->st, url, host, depth, parent);
+	if (r < 0)
+		return -1;
+	if (r == 1) {
+		c->n.queued++;
+		if (hostsched_add(c->sc, host, 1, 0) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+is_html(const char *ct, const struct buf *body)
+{
+	size_t i;
+
+	if (ct != NULL)
+		return strncasecmp(ct, "text/html", 9) == 0 ||
+		    strncasecmp(ct, "application/xhtml+xml", 21) == 0;
+	/* No Content-Type: take it for HTML when it starts like markup. */
+	for (i = 0; i < body->len && i < 512; i++) {
+		if (body->data[i] == '<')
+			return 1;
+		if (body->data[i] != ' ' && body->data[i] != '\t' &&
+		    body->data[i] != '\r' && body->data[i] != '\n')
+			return 0;
+	}
+	return 0;
+}
+
+/* The charset parameter of a Content-Type value, into out ("" if none). */
+static void
+charset_of(const char *ct, char *out, size_t outsz)
+{
+	const char *p;
+	size_t n = 0;
+
+	out[0] = '\0';
+	if (ct == NULL || (p = strcasestr(ct, "charset=")) == NULL)
+		return;
+	p += 8;
+	if (*p == '"' || *p == '\'')
+		p++;
+	while (p[n] != '\0' && p[n] != '"' && p[n] != '\'' && p[n] != ';' &&
+	    p[n] != ' ' && n + 1 < outsz) {
+		out[n] = p[n];
+		n++;
+	}
+	out[n] = '\0';
+}
+
+static int
+says_nofollow(const char *x_robots_tag)
+{
+	return x_robots_tag != NULL &&
+	    (strcasestr(x_robots_tag, "nofollow") != NULL ||
+	        strcasestr(x_robots_tag, "none") != NULL);
+}
+
+/* Store an HTML page's text, fingerprints, verdict and links. */
+static int
+process_html(struct crawl *c, struct job *j, const struct fetch_result *r,
+    struct store_page *p)
+{
+	const struct config *cfg = c->cfg;
+	struct extract_opts eo;
+	struct extract_result ex;
+	struct dedup_fp fp;
+	struct dedup_match m[3 * DEDUP_MAX_PER_METHOD];
+	enum dedup_verdict v;
+	char charset[64];
+	const char *why = NULL;
+	size_t nm = 0, i;
+	int64_t id;
+	int rc = -1;
+
+	memset(&ex, 0, sizeof(ex));
+	charset_of(r->content_type, charset, sizeof(charset));
+	eo.charset = charset[0] != '\0' ? charset : NULL;
+	eo.max_text = (size_t)cfg->max_text;
+	eo.max_links = (size_t)cfg->max_links;
+	if (extract_html(r->body->data, r->body->len, j->it.url, &eo, &ex,
+	        &why) != 0) {
+		p->verdict = "error";
+		p->reason = why != NULL ? why : "cannot parse HTML";
+		return store_page_add(c->st, p) > 0 ? 0 : -1;
+	}
+	p->title = ex.title;
+	p->headings = ex.headings;
+	p->description = ex.description;
+	p->keywords = ex.keywords;
+	p->charset = ex.charset;
+	p->text_bytes = (int64_t)ex.text_len;
+	p->links = (int64_t)ex.nlinks;
+	if (ex.text_len == 0) {
+		p->verdict = "skipped";
+		p->reason = "no text in body";
+		rc = store_page_add(c->st, p) > 0 ? 0 : -1;
+		goto out;
+	}
+	if (dedup_fingerprint(c->dd, ex.text, ex.text_len, &fp) != 0) {
+		p->verdict = "error";
+		p->reason = "fingerprinting failed";
+		rc = store_page_add(c->st, p) > 0 ? 0 : -1;
+		goto out;
+	}
+	v = dedup_check(c->dd, &fp, m, sizeof(m) / sizeof(m[0]), &nm);
+	p->verdict = dedup_verdict_name(v);
+	p->md5 = fp.md5;
+	p->has_simhash = (fp.have & DEDUP_SIMHASH) != 0;
+	p->simhash = fp.simhash;
+	p->ssdeep = (fp.have & DEDUP_SSDEEP) ? fp.ssdeep : NULL;
+	if (ex.truncated)
+		p->reason = "text truncated";
+	if (cfg->store_text)
+		p->text = ex.text;
+	if ((id = store_page_add(c->st, p)) <= 0)
+		goto out;
+	for (i = 0; i < nm; i++)
+		if (store_duplicate_add(c->st, id, m[i].original_id,
+		        dedup_method_name(m[i].method), m[i].percent) != 0)
+			goto out;
+	if (v != DEDUP_EXACT && dedup_add(c->dd, &fp, id) != 0)
+		goto out;
+	if (v == DEDUP_UNIQUE)
+		c->n.unique++;
+	else if (v == DEDUP_EXACT)
+		c->n.exact++;
+	else
+		c->n.near++;
+	if ((v == DEDUP_UNIQUE || cfg->follow_duplicates) && !ex.nofollow &&
+	    !says_nofollow(r->x_robots_tag))
+		for (i = 0; i < ex.nlinks; i++)
+			if (enqueue(c, ex.links[i], j->it.depth + 1, id) != 0)
+				goto out;
+	rc = 0;
+out:
+	extract_result_free(&ex);
+	return rc;
+}
+
+/* Turn one finished transfer into a pages row (and what follows from it). */
+static int
+process(struct crawl *c, struct job *j, const struct fetch_result *r)
+{
+	struct store_page p;
+	char reason[160], *target = NULL;
+	const char *why;
+	int64_t id;
+	int rc = -1;
+
+	memset(&p, 0, sizeof(p));
+	p.url = j->it.url;
+	p.host = j->host;
+	p.depth = j->it.depth;
+	p.parent = j->it.parent;
+	p.seq = ++c->seq;
+	p.fetched_at = wall_s();
+	p.status = (int)r->status;
+	p.content_type = r->content_type;
+	p.body_bytes = (int64_t)r->body->len;
+	p.elapsed_ms = r->elapsed_ms;
+	c->fetched++;
+	if (r->code != CURLE_OK) {
+		if (r->body_too_large)
+			snprintf(reason, sizeof(reason),
+			    "body larger than %ld bytes", c->cfg->max_body);
+		else
+			snprintf(reason, sizeof(reason), "transfer failed: %s",
+			    r->error);
+		p.verdict = "error";
+		p.reason = reason;
+	} else if (r->status >= 300 && r->status < 400) {
+		target = r->location != NULL
+		    ? url_normalize(r->location, &why) : NULL;
+		p.verdict = "redirect";
+		if (target == NULL) {
+			p.reason = r->location == NULL
+			    ? "redirect without Location" : why;
+		}
+		p.location = target != NULL ? target : r->location;
+	} else if (r->status < 200 || r->status >= 300) {
+		snprintf(reason, sizeof(reason), "HTTP status %ld",
+		    r->status);
+		p.verdict = "error";
+		p.reason = reason;
+	} else if (!is_html(r->content_type, r->body)) {
+		snprintf(reason, sizeof(reason), "not HTML: %.100s",
+		    r->content_type != NULL ? r->content_type : "unknown type");
+		p.verdict = "skipped";
+		p.reason = reason;
+	} else {
+		rc = process_html(c, j, r, &p);
+		goto done;
+	}
+	id = store_page_add(c->st, &p);
+	if (id <= 0)
+		goto out;
+	if (target != NULL && enqueue(c, target, j->it.depth + 1, id) != 0)
+		goto out;
+	rc = 0;
+done:
+	if (rc == 0) {
+		if (strcmp(p.verdict, "redirect") == 0)
+			c->n.redirect++;
+		else if (strcmp(p.verdict, "error") == 0)
+			c->n.error++;
+		else if (strcmp(p.verdict, "skipped") == 0)
+			c->n.skipped++;
+		c->n.pages++;
+	}
+out:
+	free(target);
+	return rc;
+}
+
+static void
+on_fetched(const struct fetch_result *r, void *arg)
+{
+	struct job *j = arg;
+	struct crawl *c = j->c;
+
+	hostsched_finished(c->sc, j->host, mono_ms());
+	if (c->failed)
+		goto out;
+	if (r->code == CURLE_ABORTED_BY_CALLBACK) {
+		/* Stopped by the user: ask again on resume. */
+		if (store_frontier_requeue(c->st, j->it.id, 0) != 0)
+			fail(c, "cannot requeue");
+		goto out;
+	}
+	if (process(c, j, r) != 0 ||
+	    store_frontier_done(c->st, j->it.id) != 0) {
+		fail(c, "cannot store a page");
+		goto out;
+	}
+	if (++c->batch >= c->cfg->batch)
+		commit(c);
+out:
+	store_item_clear(&j->it);
+	free(j);
+	pump(c);
+}
+
+static int
+limit_reached(const struct crawl *c)
+{
+	return c->cfg->max_pages > 0 &&
+	    c->seq + (int64_t)fetch_active(c->fe) >= c->cfg->max_pages;
+}
+
+/* Start as many transfers as the limits allow; end the loop when done. */
+static void
+pump(struct crawl *c)
+{
+	const char *host;
+	double wait = -1, now;
+	struct job *j;
+	int r;
+
+	while (!c->stopping &&
+	    fetch_active(c->fe) < (size_t)c->cfg->concurrency &&
+	    !limit_reached(c)) {
+		now = mono_ms();
+		host = hostsched_next(c->sc, now, &wait);
+		if (host == NULL)
+			break;
+		j = calloc(1, sizeof(*j));
+		if (j == NULL) {
+			fail(c, "out of memory");
+			return;
+		}
+		j->c = c;
+		snprintf(j->host, sizeof(j->host), "%s", host);
+		r = store_frontier_take(c->st, j->host, wall_s(), &j->it);
+		if (r <= 0) {
+			free(j);
+			if (r < 0) {
+				fail(c, "cannot read the frontier");
+				return;
+			}
+			hostsched_drained(c->sc, host);
+			continue;
+		}
+		c->n.queued--;
+		hostsched_started(c->sc, j->host, now);
+		if (fetch_start(c->fe, j->it.url, on_fetched, j) != 0) {
+			store_item_clear(&j->it);
+			free(j);
+			fail(c, "cannot start a transfer");
+			return;
+		}
+	}
+	if (fetch_active(c->fe) == 0 &&
+	    (c->stopping || wait < 0 || limit_reached(c))) {
+		/* A break requested before the loop runs would be forgotten
+		 * by libevent, hence the flag. */
+		c->done = 1;
+		event_base_loopbreak(c->base);
+		return;
+	}
+	if (!c->stopping && wait > 0) {
+		struct timeval tv;
+
+		tv.tv_sec = (time_t)(wait / 1000);
+		tv.tv_usec = (suseconds_t)((wait - tv.tv_sec * 1000.0) * 1000);
+		evtimer_add(c->wake, &tv);
+	}
+}
+
+static void
+on_wake(evutil_socket_t fd, short what, void *arg)
+{
+	pump(arg);
+}
+
+static void
+print_progress(struct crawl *c, const char *prefix)
+{
+	double secs = (mono_ms() - c->started) / 1e3;
+
+	fprintf(stderr,
+	    "%sfetched %lld (unique %lld, exact %lld, near %lld, other %lld)"
+	    ", queued %lld, hosts busy %zu, %.1f pages/s, %.0f s\n",
+	    prefix, (long long)c->fetched, (long long)c->n.unique,
+	    (long long)c->n.exact, (long long)c->n.near,
+	    (long long)(c->n.redirect + c->n.error + c->n.skipped),
+	    (long long)c->n.queued, hostsched_busy_hosts(c->sc),
+	    secs > 0 ? (double)c->fetched / secs : 0.0, secs);
+}
+
+static void
+on_tick(evutil_socket_t fd, short what, void *arg)
+{
+	struct crawl *c = arg;
+	double now = mono_ms();
+
+	if (c->batch > 0 && now - c->last_commit >= COMMIT_EVERY_S * 1e3)
+		commit(c);
+	if (!c->cfg->quiet && now - c->last_progress >= PROGRESS_EVERY_S * 1e3) {
+		print_progress(c, "nearcrawl: ");
+		c->last_progress = now;
+	}
+}
+
+static void
+on_grace_over(evutil_socket_t fd, short what, void *arg)
+{
+	struct crawl *c = arg;
+
+	c->stopping = 2;
+	fetch_abort_all(c->fe);
+	event_base_loopbreak(c->base);
+}
+
+static void
+on_signal(evutil_socket_t sig, short what, void *arg)
+{
+	struct crawl *c = arg;
+	struct timeval tv = { STOP_GRACE_S, 0 };
+
+	if (c->stopping == 0) {
+		c->stopping = 1;
+		if (!c->cfg->quiet)
+			fprintf(stderr, "nearcrawl: stopping: waiting for %zu "
+			    "transfers (again to stop at once)\n",
+			    fetch_active(c->fe));
+		evtimer_add(c->grace, &tv);
+		pump(c);
+		return;
+	}
+	on_grace_over(sig, what, arg);
+}
+
+/* Compare a stored setting with ours; store it when new. */
+static int
+setting(struct crawl *c, const char *key, const char *value, const char *opt)
+{
+	char *old;
+	int err = 0, rc = 0;
+
+	old = store_meta_get(c->st, key, &err);
+	if (err) {
+		snprintf(c->err, c->errsz, "%s: %s", c->cfg->db,
+		    store_errmsg(c->st));
+		return 1;
+	}
+	if (old == NULL) {
+		if (store_meta_set(c->st, key, value) != 0) {
+			snprintf(c->err, c->errsz, "%s: %s", c->cfg->db,
+			    store_errmsg(c->st));
+			rc = 1;
+		}
+	} else if (strcmp(old, value) != 0) {
+		snprintf(c->err, c->errsz,
+		    "%s was crawled with %s %s; resuming with %s would mix "
+		    "verdicts (use a new database)", c->cfg->db, opt, old,
+		    value);
+		rc = 2;
+	}
+	free(old);
+	return rc;
+}
+
+static int
+add_domain(struct crawl *c, const char *d)
+{
+	char **nd;
+	size_t i;
+
+	for (i = 0; i < c->ndomains; i++)
+		if (strcasecmp(c->domains[i], d) == 0)
+			return 0;
+	nd = realloc(c->domains, (c->ndomains + 1) * sizeof(*nd));
+	if (nd == NULL)
+		return -1;
+	c->domains = nd;
+	if ((c->domains[c->ndomains] = strdup(d)) == NULL)
+		return -1;
+	c->ndomains++;
+	return 0;
+}
+
+static char *
+join_domains(const struct crawl *c)
+{
+	size_t i, len = 1;
+	char *joined;
+
+	for (i = 0; i < c->ndomains; i++)
+		len += strlen(c->domains[i]) + 1;
+	if ((joined = calloc(1, len)) == NULL)
+		return NULL;
+	for (i = 0; i < c->ndomains; i++) {
+		if (i > 0)
+			strcat(joined, " ");
+		strcat(joined, c->domains[i]);
+	}
+	return joined;
+}
+
+/*
+ * Decide the scope: --allow-domain if given (it must match what the database
+ * recorded), else what the database recorded, else the seeds' hosts.
+ */
+static int
+set_scope(struct crawl *c)
+{
+	const struct config *cfg = c->cfg;
+	char host[HOST_MAX], *joined, *stored, *tok, *save;
+	size_t i;
+	int err = 0, rc;
+
+	stored = store_meta_get(c->st, "allow_domains", &err);
+	if (err) {
+		snprintf(c->err, c->errsz, "%s: %s", cfg->db,
+		    store_errmsg(c->st));
+		return 1;
+	}
+	if (cfg->nallow == 0 && stored != NULL) {
+		rc = 0;
+		for (tok = strtok_r(stored, " ", &save); tok != NULL;
+		    tok = strtok_r(NULL, " ", &save))
+			if (add_domain(c, tok) != 0)
+				rc = 1;
+		free(stored);
+		return rc;
+	}
+	free(stored);
+	for (i = 0; i < cfg->nallow; i++)
+		if (add_domain(c, cfg->allow_domains[i]) != 0)
+			return 1;
+	for (i = 0; cfg->nallow == 0 && i < cfg->nseeds; i++)
+		if (url_host(cfg->seeds[i], host, sizeof(host)) == 0 &&
+		    add_domain(c, host) != 0)
+			return 1;
+	if (c->ndomains == 0) {
+		snprintf(c->err, c->errsz,
+		    "%s: a new crawl needs at least one seed URL", cfg->db);
+		return 2;
+	}
+	if ((joined = join_domains(c)) == NULL)
+		return 1;
+	rc = setting(c, "allow_domains", joined, "--allow-domain");
+	free(joined);
+	return rc;
+}
+
+/* Record the settings that decide verdicts, or check them on resume. */
+static int
+check_settings(struct crawl *c)
+{
+	const struct config *cfg = c->cfg;
+	char methods[64] = "", num[32];
+	unsigned m;
+	int rc;
+
+	for (m = DEDUP_MD5; m <= DEDUP_SSDEEP; m <<= 1)
+		if (cfg->methods & m) {
+			if (methods[0] != '\0')
+				strcat(methods, ",");
+			strcat(methods, dedup_method_name(m));
+		}
+	if ((rc = setting(c, "methods", methods, "--methods")) != 0)
+		return rc;
+	snprintf(num, sizeof(num), "%d", SIMHASH_FEATURES_VERSION);
+	if ((rc = setting(c, "simhash_features", num,
+	         "SimHash features version")) != 0)
+		return rc;
+	snprintf(num, sizeof(num), "%d", cfg->simhash_k);
+	if ((cfg->methods & DEDUP_SIMHASH) &&
+	    (rc = setting(c, "simhash_k", num, "--simhash-k")) != 0)
+		return rc;
+	snprintf(num, sizeof(num), "%d", cfg->ssdeep_threshold);
+	if ((cfg->methods & DEDUP_SSDEEP) &&
+	    (rc = setting(c, "ssdeep_threshold", num,
+	         "--ssdeep-threshold")) != 0)
+		return rc;
+	snprintf(num, sizeof(num), "%ld", cfg->min_text);
+	if ((rc = setting(c, "min_text_bytes", num, "--min-text-bytes")) != 0)
+		return rc;
+	return setting(c, "near_rule", cfg->near_rule, "--near-rule");
+}
+
+static int
+load_one(int64_t id, const char *md5, int has_simhash, uint64_t simhash,
+    const char *ssdeep, void *arg)
+{
+	struct crawl *c = arg;
+	struct dedup_fp fp;
+	size_t nm;
+
+	memset(&fp, 0, sizeof(fp));
+	if (md5 != NULL)
+		snprintf(fp.md5, sizeof(fp.md5), "%s", md5);
+	if (has_simhash && (c->cfg->methods & DEDUP_SIMHASH)) {
+		fp.simhash = simhash;
+		fp.have |= DEDUP_SIMHASH;
+	}
+	if (ssdeep != NULL && (c->cfg->methods & DEDUP_SSDEEP)) {
+		snprintf(fp.ssdeep, sizeof(fp.ssdeep), "%s", ssdeep);
+		fp.have |= DEDUP_SSDEEP;
+	}
+	fp.have |= DEDUP_MD5;
+	/* Exact copies were never added while crawling; mirror that. */
+	if (dedup_check(c->dd, &fp, NULL, 0, &nm) == DEDUP_EXACT)
+		return 0;
+	return dedup_add(c->dd, &fp, id) != 0 ? -1 : 0;
+}
+
+static int
+load_host(const char *host, int64_t queued, double not_before, void *arg)
+{
+	struct crawl *c = arg;
+	double delay_ms = (not_before - wall_s()) * 1e3;
+
+	return hostsched_add(c->sc, host, queued,
+	    delay_ms > 0 ? mono_ms() + delay_ms : 0) != 0 ? -1 : 0;
+}
+
+/* Put the seeds in the frontier (before the hosts are loaded from it). */
+static int
+add_seeds(struct crawl *c)
+{
+	const struct config *cfg = c->cfg;
+	const char *why;
+	char host[HOST_MAX], *u;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < cfg->nseeds && rc == 0; i++) {
+		u = url_normalize(cfg->seeds[i], &why);
+		if (u == NULL) {
+			snprintf(c->err, c->errsz, "seed %s: %s",
+			    cfg->seeds[i], why);
+			return 2;
+		}
+		if (url_host(u, host, sizeof(host)) != 0 ||
+		    !url_host_in_domains(host, c->domains, c->ndomains)) {
+			snprintf(c->err, c->errsz,
+			    "seed %s is outside the crawl's domains", u);
+			rc = 2;
+		} else if (store_frontier_add(c->st, u, host, 0, 0) < 0) {
+			snprintf(c->err, c->errsz, "%s: %s", cfg->db,
+			    store_errmsg(c->st));
+			rc = 1;
+		}
+		free(u);
+	}
+	return rc;
+}
+
+static struct dedup *
+new_dedup(const struct config *cfg)
+{
+	struct dedup_config dc;
+
+	config_dedup(cfg, &dc);
+	return dedup_new(&dc);
+}
+
+static int
+resolve_list(struct crawl *c)
+{
+	struct curl_slist *l;
+	size_t i;
+
+	for (i = 0; i < c->cfg->nresolve; i++) {
+		l = curl_slist_append(c->resolve, c->cfg->resolve[i]);
+		if (l == NULL)
+			return -1;
+		c->resolve = l;
+	}
+	return 0;
+}
+
+/* Open the store, check settings, load state, queue the seeds. */
+static int
+prepare(struct crawl *c)
+{
+	const struct config *cfg = c->cfg;
+	char msg[512];
+	int rc;
+
+	c->st = store_open(cfg->db, STORE_CREATE, msg, sizeof(msg));
+	if (c->st == NULL) {
+		snprintf(c->err, c->errsz, "%s", msg);
+		return 2;
+	}
+	if (store_begin(c->st) != 0)
+		goto dberr;
+	if ((rc = check_settings(c)) != 0 || (rc = set_scope(c)) != 0)
+		return rc;
+	c->dd = new_dedup(cfg);
+	c->sc = hostsched_new(cfg->per_host, cfg->delay_ms);
+	if (c->dd == NULL || c->sc == NULL) {
+		snprintf(c->err, c->errsz, "out of memory");
+		return 1;
+	}
+	if (store_frontier_requeue_inflight(c->st) < 0 ||
+	    store_load_fingerprints(c->st, load_one, c) != 0)
+		goto dberr;
+	if ((rc = add_seeds(c)) != 0)
+		return rc;
+	if (store_frontier_hosts(c->st, load_host, c) != 0 ||
+	    store_counts(c->st, &c->n) != 0 || store_commit(c->st) != 0 ||
+	    store_begin(c->st) != 0)
+		goto dberr;
+	c->seq = c->n.max_seq;
+	if (c->n.queued == 0 && !cfg->quiet)
+		fprintf(stderr, "nearcrawl: %s: nothing queued\n", cfg->db);
+	return 0;
+dberr:
+	snprintf(c->err, c->errsz, "%s: %s", cfg->db, store_errmsg(c->st));
+	return 1;
+}
+
+static int
+setup_loop(struct crawl *c)
+{
+	const struct config *cfg = c->cfg;
+	struct fetch_opts fo;
+	struct timeval second = { 1, 0 };
+
+	if (resolve_list(c) != 0 || (c->base = event_base_new()) == NULL)
+		return -1;
+	memset(&fo, 0, sizeof(fo));
+	fo.user_agent = cfg->user_agent;
+	fo.connect_timeout_ms = cfg->connect_timeout_ms;
+	fo.timeout_ms = cfg->timeout_ms;
+	fo.low_speed_bytes = cfg->low_speed_bytes;
+	fo.low_speed_secs = cfg->low_speed_secs;
+	fo.max_body = (size_t)cfg->max_body;
+	fo.max_host_connections = cfg->per_host;
+	fo.max_total_connections = cfg->concurrency;
+	fo.resolve = c->resolve;
+	c->fe = fetch_new(c->base, &fo);
+	c->wake = evtimer_new(c->base, on_wake, c);
+	c->tick = event_new(c->base, -1, EV_PERSIST, on_tick, c);
+	c->grace = evtimer_new(c->base, on_grace_over, c);
+	c->sigint = evsignal_new(c->base, SIGINT, on_signal, c);
+	c->sigterm = evsignal_new(c->base, SIGTERM, on_signal, c);
+	if (c->fe == NULL || c->wake == NULL || c->tick == NULL ||
+	    c->grace == NULL || c->sigint == NULL || c->sigterm == NULL)
+		return -1;
+	if (event_add(c->tick, &second) != 0 ||
+	    event_add(c->sigint, NULL) != 0 ||
+	    event_add(c->sigterm, NULL) != 0)
+		return -1;
+	return 0;
+}
+
+static void
+teardown(struct crawl *c)
+{
+	size_t i;
+
+	fetch_free(c->fe);
+	if (c->wake != NULL)
+		event_free(c->wake);
+	if (c->tick != NULL)
+		event_free(c->tick);
+	if (c->grace != NULL)
+		event_free(c->grace);
+	if (c->sigint != NULL)
+		event_free(c->sigint);
+	if (c->sigterm != NULL)
+		event_free(c->sigterm);
+	if (c->base != NULL)
+		event_base_free(c->base);
+	curl_slist_free_all(c->resolve);
+	hostsched_free(c->sc);
+	dedup_free(c->dd);
+	store_close(c->st);
+	for (i = 0; i < c->ndomains; i++)
+		free(c->domains[i]);
+	free(c->domains);
+}
+
+int
+crawl_run(const struct config *cfg, struct crawl_summary *sum, char *err,
+    size_t errsz)
+{
+	struct crawl c;
+	int rc;
+
+	memset(&c, 0, sizeof(c));
+	memset(sum, 0, sizeof(*sum));
+	c.cfg = cfg;
+	c.err = err;
+	c.errsz = errsz;
+	err[0] = '\0';
+	c.started = c.last_commit = c.last_progress = mono_ms();
+	if ((rc = prepare(&c)) != 0)
+		goto out;
+	if (setup_loop(&c) != 0) {
+		snprintf(err, errsz, "cannot set up the event loop");
+		rc = 1;
+		goto out;
+	}
+	pump(&c);
+	if (!c.done && !c.failed)
+		event_base_dispatch(c.base);
+	/* Transfers still running after a hard stop go back to the queue. */
+	fetch_abort_all(c.fe);
+	if (!c.failed && store_commit(c.st) != 0) {
+		snprintf(err, errsz, "%s: %s", cfg->db, store_errmsg(c.st));
+		c.failed = 1;
+	}
+	rc = c.failed ? 1 : 0;
+	sum->interrupted = c.stopping != 0 && !c.failed;
+	sum->fetched = c.fetched;
+	sum->seconds = (mono_ms() - c.started) / 1e3;
+	if (store_counts(c.st, &sum->counts) != 0 && rc == 0) {
+		snprintf(err, errsz, "%s: %s", cfg->db, store_errmsg(c.st));
+		rc = 1;
+	}
+out:
+	if (rc != 0 && c.st != NULL)
+		store_rollback(c.st);
+	teardown(&c);
+	return rc;
+}

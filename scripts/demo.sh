@@ -1,0 +1,46 @@
+#!/bin/sh
+# make demo: serve the bundled sample site on loopback, crawl it with the
+# default settings (but a short politeness delay, since the server is ours),
+# and show what nearcrawl found. The database stays in demo/ for a look.
+set -eu
+
+cd "$(dirname "$0")/.."
+mkdir -p demo
+DB=demo/demo.db
+rm -f "$DB" "$DB-wal" "$DB-shm"
+PORTFILE=demo/server.port
+rm -f "$PORTFILE"
+
+build/plain/ncserver --root tests/fixtures/sites --addr 127.0.0.1 --port 0 \
+    --port-file "$PORTFILE" --log demo/server.log --quiet &
+SERVER=$!
+trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null || true' EXIT INT TERM
+i=0
+while [ ! -s "$PORTFILE" ]; do
+	i=$((i + 1))
+	[ "$i" -lt 100 ] || { echo "demo: the sample server did not start" >&2; exit 1; }
+	sleep 0.05
+done
+PORT=$(cat "$PORTFILE")
+HOST=www.lab.test
+echo "demo: sample site http://$HOST:$PORT/ served on 127.0.0.1 (names given with --resolve)"
+echo "demo: ./nearcrawl crawl -d $DB --delay-ms 10 --max-pages 2000 --resolve $HOST:$PORT:127.0.0.1 http://$HOST:$PORT/"
+
+./nearcrawl crawl -d "$DB" --delay-ms 10 --max-pages 2000 \
+    --resolve "$HOST:$PORT:127.0.0.1" "http://$HOST:$PORT/"
+
+echo
+echo "demo: verdicts"
+sqlite3 -column -header "$DB" \
+    "SELECT verdict, count(*) AS pages FROM pages GROUP BY verdict ORDER BY pages DESC"
+echo
+echo "demo: some duplicates found (later page -> earlier original)"
+sqlite3 -column -header "$DB" "
+SELECT substr(p.url, instr(substr(p.url, 8), '/') + 7) AS page,
+       substr(o.url, instr(substr(o.url, 8), '/') + 7) AS original,
+       d.method, round(d.percentage, 1) AS pct
+FROM duplicates d JOIN pages p ON p.id = d.page_id
+JOIN pages o ON o.id = d.original_id
+ORDER BY d.id LIMIT 12"
+echo
+echo "demo: database: $(pwd)/$DB (tables pages, duplicates, frontier, meta)"
