@@ -38,6 +38,7 @@ struct opt {
 
 static const char *check_resolve(const char *v);
 static const char *check_near_rule(const char *v);
+static const char *check_near_text(const char *v);
 
 #define F(field) offsetof(struct config, field)
 #define TERA (1LL << 40)
@@ -120,6 +121,9 @@ static const struct opt opts[] = {
 	    0, 0, 0, 0, "R",
 	    "any|all near methods, or only simhash|ssdeep",
 	    NULL, check_near_rule },
+	{ { "dedup", "text", "text", "main" }, OPT_STR, F(near_text), 0, 0, 0,
+	    0, "T", "near methods read main (content) or body text",
+	    NULL, check_near_text },
 	{ { "dedup", "min_text_bytes", "min-text-bytes", "0" }, OPT_LONG,
 	    F(min_text), 0, 0, GIGA, 0, "N",
 	    "texts under N bytes are never near duplicates", NULL,
@@ -191,6 +195,14 @@ check_near_rule(const char *v)
 		if (strcmp(v, near_rules[i]) == 0)
 			return NULL;
 	return "must be one of any, all, simhash, ssdeep";
+}
+
+static const char *
+check_near_text(const char *v)
+{
+	if (strcmp(v, "main") == 0 || strcmp(v, "body") == 0)
+		return NULL;
+	return "must be main or body";
 }
 
 /* HOST:PORT:ADDR as curl's --resolve takes it; ADDR may hold colons (IPv6)

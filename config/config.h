@@ -54,6 +54,8 @@ struct config {
 	int simhash_k;        /* near when SimHashes differ in <= k bits */
 	int ssdeep_threshold; /* near when the ssdeep score is >= this */
 	char *near_rule;      /* "any", "all", "simhash" or "ssdeep" */
+	char *near_text;      /* near methods read "main" (content without
+	                         site template) or "body" (all body text) */
 	long min_text;        /* shorter texts are never near duplicates */
 	/* [storage] */
 	char *db;       /* SQLite database file */

@@ -191,7 +191,7 @@ process_html(struct crawl *c, struct job *j, const struct fetch_result *r,
 	const char *why = NULL;
 	size_t nm = 0, i;
 	int64_t id;
-	int rc = -1;
+	int rc = -1, use_main;
 
 	memset(&ex, 0, sizeof(ex));
 	charset_of(r->content_type, charset, sizeof(charset));
@@ -217,7 +217,10 @@ process_html(struct crawl *c, struct job *j, const struct fetch_result *r,
 		rc = store_page_add(c->st, p) > 0 ? 0 : -1;
 		goto out;
 	}
-	if (dedup_fingerprint(c->dd, ex.text, ex.text_len, &fp) != 0) {
+	use_main = strcmp(cfg->near_text, "main") == 0;
+	if (dedup_fingerprint_split(c->dd, ex.text, ex.text_len,
+	        use_main ? ex.main_text : ex.text,
+	        use_main ? ex.main_len : ex.text_len, &fp) != 0) {
 		p->verdict = "error";
 		p->reason = "fingerprinting failed";
 		rc = store_page_add(c->st, p) > 0 ? 0 : -1;
@@ -637,6 +640,8 @@ check_settings(struct crawl *c)
 		return rc;
 	snprintf(num, sizeof(num), "%ld", cfg->min_text);
 	if ((rc = setting(c, "min_text_bytes", num, "--min-text-bytes")) != 0)
+		return rc;
+	if ((rc = setting(c, "text", cfg->near_text, "--text")) != 0)
 		return rc;
 	return setting(c, "near_rule", cfg->near_rule, "--near-rule");
 }

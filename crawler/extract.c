@@ -592,22 +592,29 @@ decode_page(const unsigned char *s, size_t n, const char *hint,
 
 /* ---- text output with white-space collapsing ---- */
 
+/*
+ * The running totals are never lowered by tout_cut: a block is judged on all
+ * the text it produced, including nested blocks already cut away.
+ */
 struct tout {
-	struct buf b;    /* the text so far, limit = its cap */
-	const char *sep; /* to put before the next character, if any */
-	int space;       /* white space seen since the last character */
-	int full;        /* a character did not fit: text was cut */
-	int nomem;       /* an append failed for want of memory */
+	struct buf b;     /* the text so far, limit = its cap */
+	const char *sep;  /* to put before the next character, if any */
+	int space;        /* white space seen since the last character */
+	int full;         /* a character did not fit: text was cut */
+	int nomem;        /* an append failed for want of memory */
+	int in_link;      /* characters now come from inside an <a> */
+	int link_begun;   /* a character was appended since the <a> opened */
+	size_t nchars;    /* bytes of characters appended, separators not */
+	size_t nwords;    /* characters appended that began a word */
+	size_t nlink;     /* bytes appended inside links, each link's
+	                     leading separator not counted */
 };
 
 static void
 tout_init(struct tout *t, size_t cap)
 {
+	memset(t, 0, sizeof(*t));
 	buf_init(&t->b, cap);
-	t->sep = NULL;
-	t->space = 0;
-	t->full = 0;
-	t->nomem = 0;
 }
 
 /* White space, and controls: a character reference can still make one. */
@@ -642,6 +649,14 @@ tout_char(struct tout *t, const unsigned char *bytes, size_t n)
 	    buf_append(&t->b, bytes, n) != BUF_OK) {
 		t->nomem = 1;
 		return;
+	}
+	t->nchars += n;
+	if (pl > 0 || t->b.len == pl + n)
+		t->nwords++;
+	if (t->in_link) {
+		/* The space before a link's first word is not its text. */
+		t->nlink += n + (t->link_begun ? pl : 0);
+		t->link_begun = 1;
 	}
 	t->sep = NULL;
 	t->space = 0;
@@ -694,15 +709,48 @@ tout_segment(struct tout *t, const char *sep)
 	t->space = 0;
 }
 
+/*
+ * Take the text back to len bytes, a length it had before (so a character
+ * boundary). The next character is set apart from what is left by a space.
+ * The buf has no call for this; its fields are public and the terminator
+ * must stay.
+ */
+static void
+tout_cut(struct tout *t, size_t len)
+{
+	if (len >= t->b.len)
+		return;
+	t->b.len = len;
+	t->b.data[len] = '\0';
+	t->sep = NULL;
+	t->space = 1;
+}
+
 /* ---- the tree walk ---- */
+
+/* A block element that may turn out to be a short list of links. */
+struct block {
+	const xmlNode *node;  /* the block element */
+	size_t len;           /* main text length when it opened */
+	size_t nchars;        /* main's running totals when it opened */
+	size_t nwords;
+	size_t nlink;
+};
 
 struct walk {
 	struct tout text;     /* body text */
+	struct tout main;     /* body text without boilerplate */
 	struct tout title;    /* first <title> */
 	struct tout heads;    /* h1..h6 joined by " | " */
 	struct tout desc;     /* meta description */
 	struct tout keys;     /* meta keywords */
 	xmlNode *drop;        /* outermost dropped element we are in */
+	xmlNode *boiler;      /* outermost boilerplate element we are in */
+	xmlNode *link;        /* outermost <a> we are in */
+	size_t content;       /* open article and main elements */
+	struct block *blocks; /* open blocks feeding main, innermost last */
+	size_t nblocks;       /* entries in blocks */
+	size_t ablocks;       /* entries allocated */
 	xmlNode *heading;     /* heading being captured */
 	xmlNode *title_node;  /* <title> being captured */
 	int title_done;       /* a <title> was captured already */
@@ -814,6 +862,173 @@ text_active(const struct walk *w)
 	return w->drop == NULL;
 }
 
+/* ---- main text: the body text without the site's template ---- */
+
+/*
+ * Blocks this short and at least this much link text are menus, tag
+ * clouds and "read more" lines rather than content.
+ */
+#define LINKY_MAX_WORDS 40
+
+/* class and id tokens that name a part of the site template. */
+static const char *const boiler_tokens[] = {
+	"nav", "navbar", "navigation", "menu", "breadcrumb", "breadcrumbs",
+	"sidebar", "ad", "ads", "advert", "adverts", "advertisement",
+	"sponsor", "banner", "cookie", "cookies", "consent", "share",
+	"sharing", "social", "related", "pagination", "pager", "skip",
+	"toolbar", "widget", "counter", "updated", NULL
+};
+
+/* ARIA landmarks that are template, not content. */
+static const char *const boiler_roles[] = {
+	"navigation", "banner", "contentinfo", "complementary", "search", NULL
+};
+
+static int
+main_active(const struct walk *w)
+{
+	return text_active(w) && w->boiler == NULL;
+}
+
+static int
+is_alnum(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9');
+}
+
+/*
+ * Whether s, split at every byte that is not an ASCII letter or digit,
+ * holds a template token. Whole tokens only: "download" is not "ad".
+ * header and footer count only outside article and main, where they are
+ * the page's and not an article's own.
+ */
+static int
+boiler_class(const char *s, int in_content)
+{
+	const char *const *t;
+	size_t i = 0, st, k;
+
+	if (s == NULL)
+		return 0;
+	while (s[i] != '\0') {
+		while (s[i] != '\0' && !is_alnum((unsigned char)s[i]))
+			i++;
+		st = i;
+		while (is_alnum((unsigned char)s[i]))
+			i++;
+		k = i - st;
+		if (k == 0)
+			break;
+		for (t = boiler_tokens; *t != NULL; t++)
+			if (strlen(*t) == k && strncasecmp(s + st, *t, k) == 0)
+				return 1;
+		if (!in_content && k == 6 &&
+		    (strncasecmp(s + st, "header", 6) == 0 ||
+		    strncasecmp(s + st, "footer", 6) == 0))
+			return 1;
+	}
+	return 0;
+}
+
+/* Whether element n (name given) starts a subtree left out of main. */
+static int
+is_boiler(const struct walk *w, const xmlNode *n, const char *name)
+{
+	const char *const *r;
+	const char *role;
+
+	if (strcmp(name, "nav") == 0 || strcmp(name, "aside") == 0 ||
+	    strcmp(name, "form") == 0 || strcmp(name, "search") == 0)
+		return 1;
+	if (w->content == 0 && (strcmp(name, "header") == 0 ||
+	    strcmp(name, "footer") == 0))
+		return 1;
+	role = attr(n, "role");
+	for (r = boiler_roles; role != NULL && *r != NULL; r++)
+		if (has_token(role, *r))
+			return 1;
+	/*
+	 * Page-wide classes ("has-sidebar", "header-fixed") are common on
+	 * html and body, and main is the content by its own declaration.
+	 */
+	if (strcmp(name, "html") == 0 || strcmp(name, "body") == 0 ||
+	    strcmp(name, "main") == 0)
+		return 0;
+	return boiler_class(attr(n, "class"), w->content > 0) ||
+	    boiler_class(attr(n, "id"), w->content > 0);
+}
+
+/*
+ * Whether a block of this kind is judged for link density. Headings are
+ * not: an article's title is often a link to the article itself.
+ */
+static int
+linky_candidate(const char *name, unsigned f)
+{
+	if (!(f & E_BLOCK) || (f & E_HEADING))
+		return 0;
+	return strcmp(name, "html") != 0 && strcmp(name, "body") != 0 &&
+	    strcmp(name, "main") != 0 && strcmp(name, "br") != 0 &&
+	    strcmp(name, "hr") != 0;
+}
+
+static void
+block_open(struct walk *w, const xmlNode *n)
+{
+	struct block *b;
+	size_t a;
+
+	if (w->nblocks == w->ablocks) {
+		if (w->ablocks > SIZE_MAX / 2 / sizeof(*b)) {
+			w->nomem = 1;
+			return;
+		}
+		a = w->ablocks ? w->ablocks * 2 : 32;
+		b = realloc(w->blocks, a * sizeof(*b));
+		if (b == NULL) {
+			w->nomem = 1;
+			return;
+		}
+		w->blocks = b;
+		w->ablocks = a;
+	}
+	b = &w->blocks[w->nblocks++];
+	b->node = n;
+	b->len = w->main.b.len;
+	b->nchars = w->main.nchars;
+	b->nwords = w->main.nwords;
+	b->nlink = w->main.nlink;
+}
+
+/*
+ * Close the innermost block if it is n, and cut it out of main when it is
+ * short and at least half link text. Totals count what nested blocks
+ * produced even if they were cut, so a menu of menus goes as a whole.
+ */
+static void
+block_close(struct walk *w, const xmlNode *n)
+{
+	const struct block *b;
+	size_t chars, words, link, bytes;
+
+	if (w->nblocks == 0 || w->blocks[w->nblocks - 1].node != n)
+		return;
+	b = &w->blocks[--w->nblocks];
+	chars = w->main.nchars - b->nchars;
+	words = w->main.nwords - b->nwords;
+	link = w->main.nlink - b->nlink;
+	if (words == 0)
+		return;
+	/*
+	 * Collapsed, words are joined by one space each. A link opened before
+	 * the block can make link one more than bytes: ceil, not subtract.
+	 */
+	bytes = chars + words - 1;
+	if (words < LINKY_MAX_WORDS && link >= bytes / 2 + bytes % 2)
+		tout_cut(&w->main, b->len);
+}
+
 /* Entering node n; returns whether to walk into its children. */
 static int
 enter(struct walk *w, xmlNode *n)
@@ -824,6 +1039,8 @@ enter(struct walk *w, xmlNode *n)
 	if (n->type == XML_TEXT_NODE || n->type == XML_CDATA_SECTION_NODE) {
 		if (text_active(w)) {
 			tout_text(&w->text, (const char *)n->content);
+			if (w->boiler == NULL)
+				tout_text(&w->main, (const char *)n->content);
 			if (w->heading != NULL)
 				tout_text(&w->heads, (const char *)n->content);
 		}
@@ -839,6 +1056,7 @@ enter(struct walk *w, xmlNode *n)
 		return 0;
 	if ((f & E_BLOCK) && text_active(w)) {
 		tout_break(&w->text);
+		tout_break(&w->main);
 		if (w->heading != NULL)
 			tout_break(&w->heads);
 	}
@@ -848,6 +1066,19 @@ enter(struct walk *w, xmlNode *n)
 	}
 	if (name == NULL)
 		return 1;
+	if (w->boiler == NULL && is_boiler(w, n, name))
+		w->boiler = n;
+	if (main_active(w) && linky_candidate(name, f))
+		block_open(w, n);
+	/* Counted after the test: a header is the article's own only
+	 * when an article or main encloses it. */
+	if (strcmp(name, "article") == 0 || strcmp(name, "main") == 0)
+		w->content++;
+	if (strcmp(name, "a") == 0 && w->link == NULL) {
+		w->link = n;
+		w->main.in_link = 1;
+		w->main.link_begun = 0;
+	}
 	if (strcmp(name, "title") == 0 && !w->title_done &&
 	    w->title_node == NULL)
 		w->title_node = n;
@@ -878,8 +1109,20 @@ leave(struct walk *w, xmlNode *n)
 	}
 	if (w->heading == n)
 		w->heading = NULL;
+	block_close(w, n);
+	if (w->boiler == n)
+		w->boiler = NULL;
+	if (w->link == n) {
+		w->link = NULL;
+		w->main.in_link = 0;
+	}
+	if (n->name != NULL && w->content > 0 &&
+	    (strcmp((const char *)n->name, "article") == 0 ||
+	    strcmp((const char *)n->name, "main") == 0))
+		w->content--;
 	if ((elem_flags(n->name) & E_BLOCK) && text_active(w)) {
 		tout_break(&w->text);
+		tout_break(&w->main);
 		if (w->heading != NULL)
 			tout_break(&w->heads);
 	}
@@ -1042,6 +1285,8 @@ static void
 walk_free(struct walk *w)
 {
 	buf_free(&w->text.b);
+	buf_free(&w->main.b);
+	free(w->blocks);
 	buf_free(&w->title.b);
 	buf_free(&w->heads.b);
 	buf_free(&w->desc.b);
@@ -1070,6 +1315,7 @@ extract_html(const char *html, size_t len, const char *page_url,
 	if (o != NULL && o->max_links > 0)
 		max_links = o->max_links;
 	tout_init(&w.text, max_text);
+	tout_init(&w.main, max_text);
 	tout_init(&w.title, EXTRACT_FIELD_MAX);
 	tout_init(&w.heads, EXTRACT_HEADINGS_MAX);
 	tout_init(&w.desc, EXTRACT_FIELD_MAX);
@@ -1098,8 +1344,8 @@ extract_html(const char *html, size_t len, const char *page_url,
 		goto fail;
 	if (doc != NULL)
 		walk_doc(&w, doc);
-	if (w.nomem || w.text.nomem || w.title.nomem || w.heads.nomem ||
-	    w.desc.nomem || w.keys.nomem)
+	if (w.nomem || w.text.nomem || w.main.nomem || w.title.nomem ||
+	    w.heads.nomem || w.desc.nomem || w.keys.nomem)
 		goto fail;
 	r->nofollow = w.nofollow;
 	r->noindex = w.noindex;
@@ -1110,6 +1356,15 @@ extract_html(const char *html, size_t len, const char *page_url,
 		goto fail;
 	r->text = t;
 	r->text_len = strlen(t);
+	/* All of it template (a bare link list, say): better the whole text
+	 * than nothing to fingerprint. */
+	if (w.main.b.len == 0)
+		r->main_text = strdup(r->text);
+	else
+		r->main_text = buf_steal(&w.main.b);
+	if (r->main_text == NULL)
+		goto fail;
+	r->main_len = strlen(r->main_text);
 	if ((r->title = buf_steal(&w.title.b)) == NULL ||
 	    (r->headings = buf_steal(&w.heads.b)) == NULL ||
 	    (r->description = buf_steal(&w.desc.b)) == NULL ||
@@ -1136,6 +1391,7 @@ extract_result_free(struct extract_result *r)
 	if (r == NULL)
 		return;
 	free(r->text);
+	free(r->main_text);
 	free(r->title);
 	free(r->headings);
 	free(r->description);

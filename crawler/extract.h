@@ -8,6 +8,24 @@
  * text kept, URLs dropped; block-level elements and <br> separate words; all
  * runs of white space (including non-breaking space) collapsed to a single
  * ASCII space; no leading or trailing space.
+ *
+ * main_text is the same text, from the same walk, without the site's
+ * template, so that near-duplicate fingerprints see the content:
+ *  - left out with everything under them: nav, aside, form and search
+ *    elements; header and footer unless inside article or main (there they
+ *    are the article's own); any element with role navigation, banner,
+ *    contentinfo, complementary or search; any element but html, body and
+ *    main whose class or id, split at every byte that is not an ASCII
+ *    letter or digit, holds a whole token (any case) among nav, navbar,
+ *    navigation, menu, breadcrumb(s), sidebar, ad(s), advert(s),
+ *    advertisement, sponsor, banner, cookie(s), consent, share, sharing,
+ *    social, related, pagination, pager, skip, toolbar, widget, counter,
+ *    updated, and header or footer outside article and main;
+ *  - left out: block elements other than headings, html, body and main
+ *    whose whole text (nested blocks included, even if those were left
+ *    out) is under 40 words and at least half link text (bytes inside <a>);
+ *  - when nothing is left, main_text is a copy of text.
+ * It has text's cap (it never holds more than text) and is valid UTF-8.
  */
 #ifndef NC_EXTRACT_H
 #define NC_EXTRACT_H
@@ -33,6 +51,9 @@ struct extract_opts {
 struct extract_result {
 	char *text;        /* purified body text, UTF-8, never NULL */
 	size_t text_len;   /* strlen(text) */
+	char *main_text;   /* text without template (see the top), UTF-8,
+	                      never NULL; "" only when text is "" */
+	size_t main_len;   /* strlen(main_text) */
 	char *title;       /* <title> text, collapsed; "" when absent */
 	char *headings;    /* h1..h6 texts joined by " | "; "" when none */
 	char *description; /* <meta name=description> content; "" if none */

@@ -268,17 +268,24 @@ int
 dedup_fingerprint(const struct dedup *d, const char *text, size_t len,
     struct dedup_fp *fp)
 {
+	return dedup_fingerprint_split(d, text, len, text, len, fp);
+}
+
+int
+dedup_fingerprint_split(const struct dedup *d, const char *text, size_t len,
+    const char *near, size_t near_len, struct dedup_fp *fp)
+{
 	memset(fp, 0, sizeof(*fp));
-	fp->text_len = len;
+	fp->text_len = near_len;
 	if (md5_of_text(text, len, fp->md5) != 0)
 		return -1;
 	fp->have = DEDUP_MD5;
 	if (d->cfg.methods & DEDUP_SIMHASH) {
-		fp->simhash = simhash_of_text(text, len);
+		fp->simhash = simhash_of_text(near, near_len);
 		fp->have |= DEDUP_SIMHASH;
 	}
 	if (d->cfg.methods & DEDUP_SSDEEP) {
-		if (ssdeep_of_text(text, len, fp->ssdeep) != 0)
+		if (ssdeep_of_text(near, near_len, fp->ssdeep) != 0)
 			return -1;
 		fp->have |= DEDUP_SSDEEP;
 	}

@@ -88,6 +88,15 @@ int dedup_fingerprint(const struct dedup *d, const char *text, size_t len,
     struct dedup_fp *fp);
 
 /*
+ * The same, with the near-duplicate methods reading another text than MD5:
+ * exact copies are judged on the whole purified text, near copies on near
+ * (e.g. the main content without the site's template). text_len and the
+ * min_text rule then refer to near_len. Returns 0 or -1 as above.
+ */
+int dedup_fingerprint_split(const struct dedup *d, const char *text,
+    size_t len, const char *near, size_t near_len, struct dedup_fp *fp);
+
+/*
  * Judge fp against everything added so far. Writes up to max matches into
  * out (exact: the one MD5 match; near: every near match found, at most
  * DEDUP_MAX_PER_METHOD per method, best first) and their number into *nout.

@@ -1,7 +1,7 @@
 /*
  * simhash: Charikar's SimHash over word features of extracted text.
  *
- * Features (SIMHASH_FEATURES_VERSION 1): words are maximal runs of ASCII
+ * Features (SIMHASH_FEATURES_VERSION 2): words are maximal runs of ASCII
  * letters/digits and of bytes >= 0x80, ASCII lower-cased; a feature is a run
  * of `shingle` consecutive words (default 3). Shingles rather than single
  * words make word order count, so pages that share a vocabulary (every page
@@ -28,6 +28,7 @@ const struct simhash_opts simhash_default_opts = {
 	.shingle = 3,
 	.min_word = 0,
 	.weighting = SIMHASH_WEIGHT_TF,
+	.fold_numbers = 1,
 };
 
 struct feature {
@@ -61,6 +62,17 @@ is_word_byte(unsigned char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 	    (c >= '0' && c <= '9') || c >= 0x80;
+}
+
+static int
+all_digits(const unsigned char *w, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (w[i] < '0' || w[i] > '9')
+			return 0;
+	return 1;
 }
 
 /* FNV-1a of the lower-cased word. */
@@ -226,7 +238,12 @@ simhash_of_text_opts(const char *text, size_t len,
 			i++;
 		if (i == start || i - start < min_word)
 			continue;
-		ring[words % SHINGLE_MAX] = word_hash(p + start, i - start);
+		if (o->fold_numbers && all_digits(p + start, i - start))
+			ring[words % SHINGLE_MAX] = word_hash(
+			    (const unsigned char *)"0", 1);
+		else
+			ring[words % SHINGLE_MAX] = word_hash(p + start,
+			    i - start);
 		words++;
 		if (words >= shingle)
 			count_feature(&c, shingle_hash(ring,

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SIMHASH_FEATURES_VERSION 1
+#define SIMHASH_FEATURES_VERSION 2
 
 enum simhash_weighting {
 	SIMHASH_WEIGHT_TF,     /* a feature counts as often as it occurs */
@@ -25,6 +25,8 @@ struct simhash_opts {
 	int min_word;  /* skip words shorter than this many bytes; only
 	                  when shingle == 1 */
 	int weighting; /* enum simhash_weighting */
+	int fold_numbers; /* every all-digit word is the same word, so dates,
+	                     counters, phone and page numbers do not count */
 };
 
 /* The features simhash_of_text uses: 3-word shingles weighted by count. */

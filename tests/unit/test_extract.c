@@ -499,6 +499,8 @@ test_binary_garbage(void)
 	if (run((const char *)g, 65536, NULL, &r) == 0) {
 		CHECK(clean_utf8(r.text, r.text_len));
 		CHECK(clean_utf8(r.title, strlen(r.title)));
+		CHECK(clean_utf8(r.main_text, r.main_len));
+		CHECK(r.main_len <= r.text_len);
 		CHECK_INT(strlen(r.text), r.text_len);
 		extract_result_free(&r);
 	}
@@ -576,6 +578,7 @@ test_deep_nesting(void)
 	}
 	if (run(html, n, NULL, &r) == 0) {
 		CHECK_STR(r.text, "deep");
+		CHECK_STR(r.main_text, "deep");
 		extract_result_free(&r);
 	}
 	free(html);
@@ -635,6 +638,283 @@ test_no_page_url(void)
 	extract_result_free(&r);
 }
 
+/* text and main_text of html with default options must be exactly these. */
+static void
+main_is(const char *html, const char *want_text, const char *want_main)
+{
+	struct extract_result r;
+
+	if (run(html, strlen(html), NULL, &r) != 0)
+		return;
+	CHECK_STR(r.text, want_text);
+	CHECK_STR(r.main_text, want_main);
+	CHECK_INT(r.main_len, strlen(want_main));
+	extract_result_free(&r);
+}
+
+static void
+test_main_landmarks_dropped(void)
+{
+	main_is("<body><header>Site name</header><nav><a href=/>Home</a>"
+	    "</nav><p>Body text.</p><aside>Aside text</aside><form>"
+	    "Search <input name=q></form><footer>Footer text</footer>"
+	    "<search>Find</search></body>",
+	    "Site name Home Body text. Aside text Search Footer text Find",
+	    "Body text.");
+	/* The subtree goes, whatever is under it. */
+	main_is("<p>a</p><nav><div><p>deep <b>inside</b> nav</p></div></nav>"
+	    "<p>b</p>", "a deep inside nav b", "a b");
+}
+
+static void
+test_main_header_in_article_kept(void)
+{
+	main_is("<header>Site</header><article><header><h1>Title</h1>"
+	    "<p>by Ann</p></header><p>Story.</p><footer>Tags: x</footer>"
+	    "</article>", "Site Title by Ann Story. Tags: x",
+	    "Title by Ann Story. Tags: x");
+	main_is("<main><header>Main head</header><p>Story.</p></main>"
+	    "<footer>Page foot</footer>", "Main head Story. Page foot",
+	    "Main head Story.");
+	/* The class tokens follow the same exception. */
+	main_is("<div class=site-header>Site</div><article>"
+	    "<div class=entry-header>Entry</div><p>Story.</p>"
+	    "<div class=entry-footer>Foot</div></article>",
+	    "Site Entry Story. Foot", "Entry Story. Foot");
+	/* Once the article is closed, the exception ends. */
+	main_is("<article><p>Story.</p></article><header>After</header>",
+	    "Story. After", "Story.");
+}
+
+static void
+test_main_class_id_tokens(void)
+{
+	main_is("<div class=\"main-nav\">Menu</div><div class=site-header>"
+	    "Logo</div><div class=ads>Buy</div><ol id=breadcrumb><li>Here"
+	    "</li></ol><div class=\"box related\">Other</div>"
+	    "<p class=counter>Visitors: 9</p><div id=content><p>Kept one."
+	    "</p></div><h1 class=headline>Kept two</h1>",
+	    "Menu Logo Buy Here Other Visitors: 9 Kept one. Kept two",
+	    "Kept one. Kept two");
+	/* Any case; any non-alphanumeric byte separates. */
+	main_is("<div id=MAIN_NAV>a</div><div class=\"x SideBar\">b</div>"
+	    "<div class=\"cookie.consent\">c</div><div class=widget:3>d</div>"
+	    "<p>e</p>", "a b c d e", "e");
+	/* Whole tokens, never substrings. */
+	main_is("<div class=download>a</div><div class=shared-post>b</div>"
+	    "<div class=navigate>c</div><div class=header2>d</div>"
+	    "<div class=\"loaded shadow\">e</div><div id=\"menus\">f</div>",
+	    "a b c d e f", "a b c d e f");
+}
+
+static void
+test_main_page_wide_classes_ignored(void)
+{
+	/* Layout classes on html, body and main do not empty the page. */
+	main_is("<html class=has-sidebar><body class=\"header-fixed ads\">"
+	    "<main class=with-sidebar><p>Story.</p></main>"
+	    "<div class=sidebar>Side</div></body></html>",
+	    "Story. Side", "Story.");
+}
+
+static void
+test_main_roles(void)
+{
+	main_is("<div role=navigation>a</div><div role=BANNER>b</div>"
+	    "<div role=contentinfo>c</div><div role=\"complementary\">d"
+	    "</div><div role=Search>e</div><div role=main><p>f</p></div>"
+	    "<div role=presentation>g</div><div role=\"note navigation\">h"
+	    "</div>", "a b c d e f g h", "f g");
+}
+
+static void
+test_main_link_dense_paragraph(void)
+{
+	main_is("<p><a href=/>Home</a> | <a href=/a>About</a></p>"
+	    "<p>The lab opened on Monday and <a href=/x>the dean</a> gave a "
+	    "short speech to the staff.</p>",
+	    "Home | About The lab opened on Monday and the dean gave a short "
+	    "speech to the staff.",
+	    "The lab opened on Monday and the dean gave a short speech to the "
+	    "staff.");
+	/* Exactly half is enough: "abc defg" has 4 of 8 bytes in a link. */
+	main_is("<p>x</p><p>abc <a href=/a>defg</a></p>", "x abc defg", "x");
+	main_is("<p>x</p><p>abcd <a href=/a>efg</a></p>", "x abcd efg",
+	    "x abcd efg");
+	/* A link wrapping a block still counts as link text. */
+	main_is("<p>x</p><a href=/c><div>Card title</div></a>",
+	    "x Card title", "x");
+}
+
+/* A paragraph of n one-word links followed by a plain paragraph. */
+static void
+link_words(char *html, size_t n)
+{
+	size_t i;
+
+	strcpy(html, "<p>");
+	for (i = 0; i < n; i++)
+		strcat(html, "<a href=/w>w</a> ");
+	strcat(html, "</p><p>plain</p>");
+}
+
+static void
+test_main_link_dense_word_limit(void)
+{
+	char html[64 * 20];
+	struct extract_result r;
+
+	link_words(html, 39);
+	if (run(html, strlen(html), NULL, &r) == 0) {
+		CHECK_STR(r.main_text, "plain");
+		extract_result_free(&r);
+	}
+	/* Forty words is long enough to be content, links or not. */
+	link_words(html, 40);
+	if (run(html, strlen(html), NULL, &r) == 0) {
+		CHECK_STR(r.main_text, r.text);
+		CHECK_INT(r.main_len, 40 * 2 + 5);
+		extract_result_free(&r);
+	}
+}
+
+static void
+test_main_nested_link_lists(void)
+{
+	/* Inner lists go, and the outer list with them. */
+	main_is("<ul><li><a href=/p>Products</a><ul><li><a href=/a>A</a></li>"
+	    "<li><a href=/b>B</a></li></ul></li><li><a href=/c>About</a></li>"
+	    "</ul><p>Real text here.</p>",
+	    "Products A B About Real text here.", "Real text here.");
+	/* The outer list is judged on all its text, the dropped items'
+	 * included: a plain "Call us" item does not save a menu. */
+	main_is("<p>Intro.</p><ul><li><a href=/>Home</a></li><li><a href=/n>"
+	    "News</a></li><li><a href=/w>Weather</a></li><li>Call us</li>"
+	    "</ul>", "Intro. Home News Weather Call us", "Intro.");
+	/* A list that is mostly prose keeps its prose items. */
+	main_is("<ul><li><a href=/x>x</a></li><li>A long plain item with "
+	    "several words in it</li></ul>",
+	    "x A long plain item with several words in it",
+	    "A long plain item with several words in it");
+}
+
+static void
+test_main_inline_boilerplate(void)
+{
+	main_is("<p>Read <span class=share>Share this</span> more</p>",
+	    "Read Share this more", "Read more");
+}
+
+static void
+test_main_fallback_to_text(void)
+{
+	main_is("<header><h1>Only a header</h1></header>", "Only a header",
+	    "Only a header");
+	main_is("<ul><li><a href=/a>One</a></li><li><a href=/b>Two</a></li>"
+	    "</ul>", "One Two", "One Two");
+	main_is("<nav>n</nav><footer>f</footer>", "n f", "n f");
+	main_is("<body><script>x()</script></body>", "", "");
+}
+
+static void
+test_main_links_unchanged(void)
+{
+	struct extract_result r;
+	static const char html[] = "<nav><a href=/nav>N</a></nav><p>Text "
+	    "with <a href=/in>a link</a> in a long enough sentence here.</p>"
+	    "<footer><a href=/foot>F</a></footer>";
+
+	if (run(html, sizeof(html) - 1, NULL, &r) != 0)
+		return;
+	CHECK_INT(r.nlinks, 3);
+	if (r.nlinks == 3) {
+		CHECK_STR(r.links[0], "http://a.org/nav");
+		CHECK_STR(r.links[1], "http://a.org/in");
+		CHECK_STR(r.links[2], "http://a.org/foot");
+	}
+	CHECK_STR(r.main_text,
+	    "Text with a link in a long enough sentence here.");
+	extract_result_free(&r);
+}
+
+/* One article, as a CMS page and as its print view. */
+static const char ARTICLE_MAIN[] = "New lab opens By Jane Doe, 3 May 2024 "
+    "The new physics lab opened on Monday with room for forty students. "
+    "It was funded by alumni donations collected over five years.";
+
+static void
+test_main_cms_page(void)
+{
+	struct extract_result r;
+	static const char html[] =
+	    "<!DOCTYPE html><html><head><title>New lab - Uni</title></head>"
+	    "<body>\n<header class=\"site-header\"><a href=\"/\"><img "
+	    "alt=\"Logo\" src=\"l.png\"></a><span>University of Somewhere"
+	    "</span></header>\n<nav class=\"main-nav\"><ul><li><a href=\"/\">"
+	    "Home</a></li><li><a href=\"/news\">News</a></li><li><a "
+	    "href=\"/contact\">Contact</a></li></ul></nav>\n<aside><div "
+	    "class=\"ad\">Buy now</div><div class=\"widget\">Weather: sunny"
+	    "</div></aside>\n<main>\n<ol class=\"breadcrumb\"><li><a "
+	    "href=\"/\">Home</a></li><li><a href=\"/news\">News</a></li>"
+	    "<li>New lab</li></ol>\n<article>\n<header><h1>New lab opens</h1>"
+	    "<p class=\"byline\">By Jane Doe, 3 May 2024</p></header>\n"
+	    "<p>The new physics lab opened on Monday with room for forty "
+	    "students.</p>\n<p>It was funded by <a href=\"/donors\">alumni "
+	    "donations</a> collected over five years.</p>\n</article>\n"
+	    "<section class=\"related\"><h2>Related news</h2><ul><li><a "
+	    "href=\"/n/1\">Library hours change</a></li><li><a href=\"/n/2\">"
+	    "New canteen menu</a></li></ul></section>\n<p><a href=\"/news\">"
+	    "Back to all news</a></p>\n</main>\n<footer><p>Last updated 4 May "
+	    "2024</p><p>Visitors: 12345</p></footer>\n</body></html>\n";
+
+	if (run(html, sizeof(html) - 1, NULL, &r) != 0)
+		return;
+	CHECK_STR(r.main_text, ARTICLE_MAIN);
+	CHECK_INT(r.main_len, strlen(ARTICLE_MAIN));
+	/* The full text still has the template around the article. */
+	CHECK(strncmp(r.text, "University of Somewhere Home News", 33) == 0);
+	CHECK(strstr(r.text, "Visitors: 12345") != NULL);
+	CHECK_INT(r.nlinks, 6);
+	extract_result_free(&r);
+}
+
+static void
+test_main_print_view(void)
+{
+	static const char html[] =
+	    "<html><head><title>New lab</title></head><body>"
+	    "<h1>New lab opens</h1><p>By Jane Doe, 3 May 2024</p>"
+	    "<p>The new physics lab opened on Monday with room for forty "
+	    "students.</p><p>It was funded by <a href=\"/donors\">alumni "
+	    "donations</a> collected over five years.</p></body></html>";
+
+	main_is(html, ARTICLE_MAIN, ARTICLE_MAIN);
+}
+
+static void
+test_main_cap_and_utf8(void)
+{
+	struct extract_opts o = { NULL, 6, 0 };
+	struct extract_result r;
+	static const char html[] = "<nav>menu</nav><p>ab \xc3\xa9\xe2\x82\xac "
+	    "tail</p>";
+	static const char cut[] = "<p>\xc3\xa9t\xc3\xa9</p><ul><li><a "
+	    "href=/>\xe2\x82\xac</a></li></ul><p>\xc3\xa0 la</p>";
+
+	if (run(html, sizeof(html) - 1, &o, &r) == 0) {
+		CHECK_STR(r.text, "menu a");
+		CHECK_STR(r.main_text, "ab \xc3\xa9");
+		CHECK(r.main_len <= 6);
+		extract_result_free(&r);
+	}
+	/* A block cut from the middle leaves whole characters. */
+	if (run(cut, sizeof(cut) - 1, NULL, &r) == 0) {
+		CHECK_STR(r.main_text, "\xc3\xa9t\xc3\xa9 \xc3\xa0 la");
+		CHECK(clean_utf8(r.main_text, r.main_len));
+		extract_result_free(&r);
+	}
+}
+
 void
 suite_extract(void)
 {
@@ -668,4 +948,18 @@ suite_extract(void)
 	RUN(test_max_text_boundary);
 	RUN(test_result_free_zeroed);
 	RUN(test_no_page_url);
+	RUN(test_main_landmarks_dropped);
+	RUN(test_main_header_in_article_kept);
+	RUN(test_main_class_id_tokens);
+	RUN(test_main_page_wide_classes_ignored);
+	RUN(test_main_roles);
+	RUN(test_main_link_dense_paragraph);
+	RUN(test_main_link_dense_word_limit);
+	RUN(test_main_nested_link_lists);
+	RUN(test_main_inline_boilerplate);
+	RUN(test_main_fallback_to_text);
+	RUN(test_main_links_unchanged);
+	RUN(test_main_cms_page);
+	RUN(test_main_print_view);
+	RUN(test_main_cap_and_utf8);
 }

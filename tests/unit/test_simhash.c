@@ -168,9 +168,9 @@ test_weightings_differ(void)
 {
 	const char *t = "spam spam spam spam spam spam spam spam spam eggs "
 	    "ham toast jam";
-	struct simhash_opts tf = { 1, 0, SIMHASH_WEIGHT_TF };
-	struct simhash_opts bin = { 1, 0, SIMHASH_WEIGHT_BINARY };
-	struct simhash_opts logtf = { 1, 0, SIMHASH_WEIGHT_LOGTF };
+	struct simhash_opts tf = { 1, 0, SIMHASH_WEIGHT_TF, 0 };
+	struct simhash_opts bin = { 1, 0, SIMHASH_WEIGHT_BINARY, 0 };
+	struct simhash_opts logtf = { 1, 0, SIMHASH_WEIGHT_LOGTF, 0 };
 	uint64_t h_tf = simhash_of_text_opts(t, strlen(t), &tf);
 	uint64_t h_bin = simhash_of_text_opts(t, strlen(t), &bin);
 	uint64_t h_log = simhash_of_text_opts(t, strlen(t), &logtf);
@@ -196,7 +196,7 @@ test_large_text(void)
 	uint64_t s = 99;
 	char w[16];
 	uint64_t h1, h2;
-	struct simhash_opts bin = { 3, 0, SIMHASH_WEIGHT_BINARY };
+	struct simhash_opts bin = { 3, 0, SIMHASH_WEIGHT_BINARY, 0 };
 
 	CHECK(big != NULL);
 	if (big == NULL)
@@ -227,12 +227,31 @@ test_stable_value(void)
 {
 	const char *t = "Near-duplicate detection for web crawlers: "
 	    "SimHash fingerprints of purified body text.";
-	struct simhash_opts one = { 1, 0, SIMHASH_WEIGHT_TF };
+	struct simhash_opts one = { 1, 0, SIMHASH_WEIGHT_TF, 0 };
 
 	CHECK(simhash_of_text(t, strlen(t)) == 0x77813218d0cea960ULL);
 	CHECK(simhash_of_text_opts(t, strlen(t), &one) ==
 	    0x1cdd8ac90c665440ULL);
-	CHECK_INT(SIMHASH_FEATURES_VERSION, 1);
+	CHECK_INT(SIMHASH_FEATURES_VERSION, 2);
+}
+
+/* Dates, counters and phone numbers must not tell pages apart. */
+static void
+test_numbers_fold(void)
+{
+	const char *a = "Visitors: 52121. Last updated 2026-04-08 09:42 UTC";
+	const char *b = "Visitors: 7. Last updated 1999-12-31 23:59 UTC";
+	const char *c = "Visitors: many. Last updated 1999-12-31 23:59 UTC";
+	struct simhash_opts keep = simhash_default_opts;
+
+	keep.fold_numbers = 0;
+	CHECK(simhash_of_text(a, strlen(a)) == simhash_of_text(b, strlen(b)));
+	CHECK(simhash_of_text(a, strlen(a)) != simhash_of_text(c, strlen(c)));
+	CHECK(simhash_of_text_opts(a, strlen(a), &keep) !=
+	    simhash_of_text_opts(b, strlen(b), &keep));
+	/* Words mixing letters and digits are words like any other. */
+	CHECK(simhash_of_text("room B12 north", 14) !=
+	    simhash_of_text("room B13 north", 14));
 }
 
 void
@@ -248,4 +267,5 @@ suite_simhash(void)
 	RUN(test_weightings_differ);
 	RUN(test_large_text);
 	RUN(test_stable_value);
+	RUN(test_numbers_fold);
 }
