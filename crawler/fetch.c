@@ -179,6 +179,9 @@ finish(struct transfer *t, CURLcode code)
 	r.url = t->url;
 	r.code = code;
 	r.body = &t->body;
+	/* A declared Content-Length over the cap ends the transfer early. */
+	if (code == CURLE_FILESIZE_EXCEEDED)
+		t->too_large = 1;
 	r.body_too_large = t->too_large;
 	r.elapsed_ms = ms_since(&t->started);
 	curl_easy_getinfo(t->easy, CURLINFO_RESPONSE_CODE, &r.status);

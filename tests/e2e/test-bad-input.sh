@@ -1,0 +1,47 @@
+#!/bin/sh
+# Hostile and broken responses end as error rows with a reason; the crawl
+# goes on and finishes.
+. tests/e2e/lib.sh
+
+e2e_start_server tests/fixtures/sites
+DB="$E2E_TMP/bad.db"
+H=www.bad.test
+U="http://$H:$PORT"
+"$NEARCRAWL" crawl -d "$DB" --quiet --delay-ms 0 --per-host 4 \
+    --max-body-bytes 100000 --timeout-ms 1500 --low-speed-secs 0 \
+    --max-pages 40 --resolve "$H:$PORT:127.0.0.1" \
+    "$U/__nc/big/200000" "$U/__nc/gzip/50000000" "$U/__nc/slow/100?rate=1" \
+    "$U/__nc/silent" "$U/__nc/endless" "$U/__nc/binary" "$U/__nc/loop/0" \
+    "$U/__nc/headers/300000" "$U/__nc/big/5000" "$U/__nc/status/503" \
+    "$U/__nc/gzip/20000000" \
+    2>"$E2E_TMP/err"
+eq "crawl exits 0" "$?" 0
+reason() { q "$DB" "SELECT verdict || ': ' || coalesce(reason, '') FROM pages WHERE url = '$U$1'"; }
+eq "body over the cap" "$(reason /__nc/big/200000)" "error: body larger than 100000 bytes"
+eq "declared length over the cap" "$(reason /__nc/gzip/50000000)" "error: body larger than 100000 bytes"
+eq "gzip bomb stopped at the cap after decompression" \
+    "$(reason /__nc/gzip/20000000)" "error: body larger than 100000 bytes"
+eq "gzip bomb's compressed size was under the cap" \
+    "$(awk '$4 ~ /gzip\/20000000/ { print ($6 < 100000) }' "$SERVER_LOG")" 1
+eq "endless body stopped at the cap" "$(reason /__nc/endless)" "error: body larger than 100000 bytes"
+case $(reason '/__nc/slow/100?rate=1') in
+"error: transfer failed: Operation timed out"*) r=timeout ;; *) r=$(reason '/__nc/slow/100?rate=1') ;;
+esac
+eq "slow drip times out" "$r" timeout
+case $(reason /__nc/silent) in
+"error: transfer failed: Operation timed out"*) r=timeout ;; *) r=$(reason /__nc/silent) ;;
+esac
+eq "silent server times out" "$r" timeout
+eq "huge headers get a row" \
+    "$(q "$DB" "SELECT verdict IN ('unique','error') FROM pages WHERE url = '$U/__nc/headers/300000'")" 1
+eq "binary text/html does not crash" \
+    "$(q "$DB" "SELECT verdict IN ('unique','skipped','error') FROM pages WHERE url = '$U/__nc/binary'")" 1
+eq "503 is an error" "$(reason /__nc/status/503)" "error: HTTP status 503"
+eq "ordinary page crawled" "$(reason /__nc/big/5000)" "unique: "
+eq "redirect loop followed only to the page limit" \
+    "$(q "$DB" "SELECT count(*) > 10 AND count(*) <= 31 FROM pages WHERE verdict = 'redirect'")" 1
+eq "every seed has a row" \
+    "$(q "$DB" "SELECT count(*) FROM pages WHERE url NOT LIKE '%/loop/%'")" 10
+ok "stored titles are valid UTF-8" sh -c \
+    "sqlite3 '$DB' 'SELECT title FROM pages' | iconv -f UTF-8 -t UTF-8"
+e2e_finish

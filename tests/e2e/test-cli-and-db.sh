@@ -1,0 +1,85 @@
+#!/bin/sh
+# Usage errors, configuration files, and databases that cannot be used:
+# exit 2 with a clear message, files untouched.
+. tests/e2e/lib.sh
+
+e2e_start_server tests/fixtures/sites
+H=www.small.test
+R="--resolve $H:$PORT:127.0.0.1"
+SEED="http://$H:$PORT/"
+
+"$NEARCRAWL" crawl --bogus-option >/dev/null 2>"$E2E_TMP/err"
+eq "unknown option exits 2" "$?" 2
+ok "unknown option named" grep -q -- "--bogus-option" "$E2E_TMP/err"
+"$NEARCRAWL" crawl --simhash-k 99 "$SEED" >/dev/null 2>"$E2E_TMP/err"
+eq "out-of-range value exits 2" "$?" 2
+"$NEARCRAWL" frobnicate >/dev/null 2>&1
+eq "unknown command exits 2" "$?" 2
+"$NEARCRAWL" crawl --help >"$E2E_TMP/help"
+eq "crawl --help exits 0" "$?" 0
+for o in max-pages max-depth delay-ms concurrency per-host allow-domain \
+    user-agent methods simhash-k ssdeep-threshold follow-duplicates resolve \
+    quiet; do
+	ok "--help lists --$o" grep -q -- "--$o" "$E2E_TMP/help"
+done
+
+printf '[dedup]\nsimhash_k = 4\n[crawl]\nspeed = fast\n' >"$E2E_TMP/bad.ini"
+"$NEARCRAWL" crawl -c "$E2E_TMP/bad.ini" "$SEED" >/dev/null 2>"$E2E_TMP/err"
+eq "unknown INI key exits 2" "$?" 2
+ok "message names file, line and key" \
+    grep -q "bad.ini:4: unknown key \[crawl\] speed" "$E2E_TMP/err"
+"$NEARCRAWL" crawl -c "$E2E_TMP/none.ini" "$SEED" >/dev/null 2>"$E2E_TMP/err"
+eq "missing config file exits 2" "$?" 2
+
+# An INI file sets what the command line does not; the command line wins.
+printf '[politeness]\ndelay_ms = 5\n[crawl]\nmax_pages = 3\n' >"$E2E_TMP/ok.ini"
+"$NEARCRAWL" crawl -c "$E2E_TMP/ok.ini" -d "$E2E_TMP/ini.db" --max-pages 4 \
+    --quiet $R "$SEED" 2>/dev/null
+eq "crawl with INI exits 0" "$?" 0
+eq "command line wins over INI" "$(q "$E2E_TMP/ini.db" 'SELECT count(*) FROM pages')" 4
+
+# Databases that are not ours are refused and left untouched.
+printf 'just some text, not a database\n' >"$E2E_TMP/text.db"
+cp "$E2E_TMP/text.db" "$E2E_TMP/text.orig"
+"$NEARCRAWL" crawl -d "$E2E_TMP/text.db" --quiet $R "$SEED" 2>"$E2E_TMP/err"
+eq "non-SQLite file exits 2" "$?" 2
+ok "non-SQLite file untouched" cmp "$E2E_TMP/text.db" "$E2E_TMP/text.orig"
+ok "message says why" grep -q "not an SQLite database" "$E2E_TMP/err"
+sqlite3 "$E2E_TMP/other.db" 'CREATE TABLE invoices(id INTEGER, total REAL)'
+cp "$E2E_TMP/other.db" "$E2E_TMP/other.orig"
+"$NEARCRAWL" crawl -d "$E2E_TMP/other.db" --quiet $R "$SEED" 2>"$E2E_TMP/err"
+eq "foreign SQLite database exits 2" "$?" 2
+ok "foreign database untouched" cmp "$E2E_TMP/other.db" "$E2E_TMP/other.orig"
+
+# Resuming with settings that decide verdicts differently is refused.
+"$NEARCRAWL" crawl -d "$E2E_TMP/ini.db" --simhash-k 5 --quiet $R \
+    2>"$E2E_TMP/err"
+eq "conflicting resume exits 2" "$?" 2
+ok "conflict explained" grep -q "simhash-k 3" "$E2E_TMP/err"
+
+# Two crawls never write one database.
+"$NEARCRAWL" crawl -d "$E2E_TMP/busy.db" --quiet --timeout-ms 20000 \
+    --low-speed-secs 0 $R "http://$H:$PORT/__nc/silent" 2>/dev/null &
+first=$!
+i=0
+while [ "$i" -lt 100 ] && ! grep -q silent "$SERVER_LOG" 2>/dev/null; do
+	i=$((i + 1)); sleep 0.05
+done
+# The silent request is logged only when it ends; wait for the file instead.
+sleep 0.5
+"$NEARCRAWL" crawl -d "$E2E_TMP/busy.db" --quiet $R "$SEED" 2>"$E2E_TMP/err"
+eq "locked database exits 2" "$?" 2
+ok "lock explained" grep -q "in use by another nearcrawl process" "$E2E_TMP/err"
+kill -INT "$first"
+wait "$first"
+eq "interrupted crawl exits 0" "$?" 0
+
+# The robots subcommand.
+printf 'User-agent: *\nDisallow: /private/\nAllow: /private/open\n' >"$E2E_TMP/robots.txt"
+"$NEARCRAWL" robots "$E2E_TMP/robots.txt" nearcrawl "http://x.test/private/a" >"$E2E_TMP/out"
+eq "robots: disallowed exits 1" "$?" 1
+eq "robots: prints disallowed" "$(cat "$E2E_TMP/out")" disallowed
+"$NEARCRAWL" robots "$E2E_TMP/robots.txt" nearcrawl "http://x.test/private/open" >"$E2E_TMP/out"
+eq "robots: allowed exits 0" "$?" 0
+eq "robots: prints allowed" "$(cat "$E2E_TMP/out")" allowed
+e2e_finish
