@@ -34,13 +34,15 @@ echo "demo: verdicts"
 sqlite3 -column -header "$DB" \
     "SELECT verdict, count(*) AS pages FROM pages GROUP BY verdict ORDER BY pages DESC"
 echo
-echo "demo: some duplicates found (later page -> earlier original)"
+echo "demo: a few duplicates per method (later page -> earlier original)"
 sqlite3 -column -header "$DB" "
-SELECT substr(p.url, instr(substr(p.url, 8), '/') + 7) AS page,
-       substr(o.url, instr(substr(o.url, 8), '/') + 7) AS original,
-       d.method, round(d.percentage, 1) AS pct
-FROM duplicates d JOIN pages p ON p.id = d.page_id
-JOIN pages o ON o.id = d.original_id
-ORDER BY d.id LIMIT 12"
+SELECT page, original, method, pct FROM (
+  SELECT substr(p.url, instr(substr(p.url, 8), '/') + 7) AS page,
+         substr(o.url, instr(substr(o.url, 8), '/') + 7) AS original,
+         d.method, round(d.percentage, 1) AS pct,
+         row_number() OVER (PARTITION BY d.method ORDER BY d.id) AS n
+  FROM duplicates d JOIN pages p ON p.id = d.page_id
+  JOIN pages o ON o.id = d.original_id)
+WHERE n <= 4 ORDER BY method, n"
 echo
 echo "demo: database: $(pwd)/$DB (tables pages, duplicates, frontier, meta)"
