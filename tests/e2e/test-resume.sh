@@ -1,0 +1,35 @@
+#!/bin/sh
+# A crawl stopped by --max-pages and resumed ends with the same verdicts as
+# one uninterrupted crawl: frontier, fingerprints and seq carry over.
+. tests/e2e/lib.sh
+
+e2e_start_server tests/fixtures/sites
+H=www.lab.test
+R="--resolve $H:$PORT:127.0.0.1"
+SEED="http://$H:$PORT/"
+counts() {
+	q "$1" "SELECT verdict || '=' || count(*) FROM pages GROUP BY verdict ORDER BY verdict" | tr '\n' ' '
+}
+"$NEARCRAWL" crawl -d "$E2E_TMP/whole.db" --quiet --delay-ms 0 $R "$SEED" 2>/dev/null
+eq "uninterrupted crawl exits 0" "$?" 0
+whole_requests=$(wc -l <"$SERVER_LOG")
+for limit in 50 200 400; do
+	"$NEARCRAWL" crawl -d "$E2E_TMP/parts.db" --quiet --delay-ms 0 \
+	    --max-pages $limit $R "$SEED" 2>/dev/null
+	eq "part up to $limit exits 0" "$?" 0
+	eq "part up to $limit stopped there" \
+	    "$(q "$E2E_TMP/parts.db" 'SELECT count(*) FROM pages')" $limit
+done
+"$NEARCRAWL" crawl -d "$E2E_TMP/parts.db" --quiet --delay-ms 0 $R 2>/dev/null
+eq "last part exits 0" "$?" 0
+eq "same verdict counts" "$(counts "$E2E_TMP/parts.db")" "$(counts "$E2E_TMP/whole.db")"
+eq "same URLs" \
+    "$(q "$E2E_TMP/parts.db" 'SELECT url FROM pages ORDER BY url' | md5sum)" \
+    "$(q "$E2E_TMP/whole.db" 'SELECT url FROM pages ORDER BY url' | md5sum)"
+eq "seq continues without gaps" \
+    "$(q "$E2E_TMP/parts.db" 'SELECT max(seq) = count(*) AND min(seq) = 1 FROM pages')" 1
+eq "no URL fetched twice" \
+    "$(tail -n +$((whole_requests + 1)) "$SERVER_LOG" | awk '{ print $4 }' |
+        sort | uniq -d | wc -l | tr -d ' ')" 0
+eq "integrity" "$(q "$E2E_TMP/parts.db" 'PRAGMA integrity_check')" ok
+e2e_finish
