@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mix64.h"
+
 #define SHINGLE_MAX 8
 #define TABLE_STACK 512       /* slots counted without touching the heap */
 #define TABLE_CAP (1u << 20)  /* slots at most: 16 MiB */
@@ -45,17 +47,6 @@ struct counter {
 	int64_t vote[64];       /* per-bit sum of signed weights */
 };
 
-/* splitmix64's finaliser: every input bit reaches every output bit. */
-static uint64_t
-mix64(uint64_t x)
-{
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ULL;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebULL;
-	x ^= x >> 31;
-	return x;
-}
 
 static int
 is_word_byte(unsigned char c)

@@ -13,6 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mix64.h"
+#include "topk.h"
+
 #define NIL UINT32_MAX
 #define MAX_BLOCKS (SIMINDEX_MAX_K + 1)
 #define FIRST_BUCKETS 16
@@ -35,16 +38,6 @@ struct simindex {
 	size_t nbucket;               /* buckets per block, a power of two */
 };
 
-static uint64_t
-mix64(uint64_t x)
-{
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ULL;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebULL;
-	x ^= x >> 31;
-	return x;
-}
 
 static size_t
 bucket_of(const struct simindex *ix, int b, uint64_t fp, size_t nbucket)
@@ -209,32 +202,15 @@ simindex_pop(struct simindex *ix)
 }
 
 static int
-better(const struct simindex_match *a, const struct simindex_match *b)
+better(const void *va, const void *vb)
 {
+	const struct simindex_match *a = va, *b = vb;
+
 	if (a->distance != b->distance)
 		return a->distance < b->distance;
 	return a->id < b->id;
 }
 
-/* Insert m into out[0..kept), best first, dropping what falls past max. */
-static void
-keep_best(struct simindex_match *out, size_t max, size_t kept,
-    const struct simindex_match *m)
-{
-	size_t i;
-
-	if (kept > max)
-		kept = max;
-	i = kept;
-	while (i > 0 && better(m, &out[i - 1]))
-		i--;
-	if (i >= max)
-		return;
-	if (kept == max)
-		kept--;
-	memmove(&out[i + 1], &out[i], (kept - i) * sizeof(*out));
-	out[i] = *m;
-}
 
 size_t
 simindex_query(const struct simindex *ix, uint64_t fp,
@@ -263,7 +239,8 @@ simindex_query(const struct simindex *ix, uint64_t fp,
 				continue;
 			m.id = ix->entry[e].id;
 			if (out != NULL && max > 0)
-				keep_best(out, max, found, &m);
+				topk_insert(out, max, found, &m, sizeof(m),
+				    better);
 			found++;
 		}
 	}

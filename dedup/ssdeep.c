@@ -22,6 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mix64.h"
+#include "topk.h"
+
 #define GRAM 7                       /* libfuzzy's ROLLING_WINDOW */
 #define PART_MAX SPAMSUM_LENGTH      /* longest part fuzzy_compare takes */
 #define MAX_KEYS (1 + 2 * (PART_MAX - GRAM + 1))
@@ -147,16 +150,6 @@ ssdeep_score(const char *a, const char *b)
 	return fuzzy_compare(a, b);
 }
 
-static uint64_t
-mix64(uint64_t x)
-{
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ULL;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebULL;
-	x ^= x >> 31;
-	return x;
-}
 
 static uint32_t
 key_hash(unsigned kind, uint64_t level, const char *s, size_t n)
@@ -333,32 +326,15 @@ skip_to_key(const struct ssdeep_index *ix, uint32_t c, uint32_t key)
 }
 
 static int
-better(const struct ssdeep_match *a, const struct ssdeep_match *b)
+better(const void *va, const void *vb)
 {
+	const struct ssdeep_match *a = va, *b = vb;
+
 	if (a->score != b->score)
 		return a->score > b->score;
 	return a->id < b->id;
 }
 
-/* Insert m into out[0..kept), best first, dropping what falls past max. */
-static void
-keep_best(struct ssdeep_match *out, size_t max, size_t kept,
-    const struct ssdeep_match *m)
-{
-	size_t i;
-
-	if (kept > max)
-		kept = max;
-	i = kept;
-	while (i > 0 && better(m, &out[i - 1]))
-		i--;
-	if (i >= max)
-		return;
-	if (kept == max)
-		kept--;
-	memmove(&out[i + 1], &out[i], (kept - i) * sizeof(*out));
-	out[i] = *m;
-}
 
 size_t
 ssdeep_index_query(const struct ssdeep_index *ix, const char *digest,
@@ -399,7 +375,7 @@ ssdeep_index_query(const struct ssdeep_index *ix, const char *digest,
 			continue;
 		m.id = ix->id[best];
 		if (out != NULL && max > 0)
-			keep_best(out, max, found, &m);
+			topk_insert(out, max, found, &m, sizeof(m), better);
 		found++;
 	}
 	return found;
