@@ -8,20 +8,10 @@ cd "$(dirname "$0")/.."
 mkdir -p demo
 DB=demo/demo.db
 rm -f "$DB" "$DB-wal" "$DB-shm"
-PORTFILE=demo/server.port
-rm -f "$PORTFILE"
-
-build/plain/ncserver --root tests/fixtures/sites --addr 127.0.0.1 --port 0 \
-    --port-file "$PORTFILE" --log demo/server.log --quiet &
-SERVER=$!
-trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null || true' EXIT INT TERM
-i=0
-while [ ! -s "$PORTFILE" ]; do
-	i=$((i + 1))
-	[ "$i" -lt 100 ] || { echo "demo: the sample server did not start" >&2; exit 1; }
-	sleep 0.05
-done
-PORT=$(cat "$PORTFILE")
+. scripts/fixture-server.sh
+fixture_server_start tests/fixtures/sites demo demo/server.log || exit 1
+trap 'kill $FIXTURE_PID 2>/dev/null; wait $FIXTURE_PID 2>/dev/null || true' EXIT INT TERM
+PORT=$FIXTURE_PORT
 HOST=www.lab.test
 echo "demo: sample site http://$HOST:$PORT/ served on 127.0.0.1 (names given with --resolve)"
 echo "demo: ./nearcrawl crawl -d $DB --delay-ms 10 --max-pages 2000 --resolve $HOST:$PORT:127.0.0.1 http://$HOST:$PORT/"

@@ -27,16 +27,10 @@ done
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/nearcrawl-eval.XXXXXX")
 PID=""
 trap '[ -n "$PID" ] && kill $PID 2>/dev/null; rm -rf "$TMP"' EXIT INT TERM
-"$SERVER" --root tests/fixtures/sites --addr 127.0.0.1 --port 0 \
-    --port-file "$TMP/port" --quiet &
-PID=$!
-i=0
-while [ ! -s "$TMP/port" ]; do
-	i=$((i + 1))
-	[ "$i" -lt 100 ] || { echo "eval-fixture: server did not start" >&2; exit 1; }
-	sleep 0.05
-done
-PORT=$(cat "$TMP/port")
+. scripts/fixture-server.sh
+fixture_server_start tests/fixtures/sites "$TMP" || exit 1
+PID=$FIXTURE_PID
+PORT=$FIXTURE_PORT
 H=www.lab.test
 start=$(date +%s.%N)
 "$BIN" crawl -d "$TMP/lab.db" --quiet --delay-ms 0 \

@@ -10,6 +10,7 @@ E2E_PASSED=0
 E2E_FAILED=0
 E2E_TMP=$(mktemp -d "${TMPDIR:-/tmp}/nearcrawl-e2e.XXXXXX")
 E2E_SERVER_PID=""
+. scripts/fixture-server.sh
 
 e2e_cleanup() {
 	if [ -n "$E2E_SERVER_PID" ]; then
@@ -24,21 +25,13 @@ trap e2e_cleanup EXIT INT TERM
 # SERVER_LOG (one line per request: time host method path status bytes).
 e2e_start_server() {
 	SERVER_LOG="$E2E_TMP/server.log"
-	rm -f "$E2E_TMP/port"
-	"$NCSERVER" --root "$1" --addr 127.0.0.1 --port 0 \
-	    --port-file "$E2E_TMP/port" --log "$SERVER_LOG" --quiet &
-	E2E_SERVER_PID=$!
-	i=0
-	while [ ! -s "$E2E_TMP/port" ]; do
-		i=$((i + 1))
-		if [ "$i" -gt 100 ]; then
-			echo "FAIL: test server did not start"
-			E2E_FAILED=$((E2E_FAILED + 1))
-			e2e_finish
-		fi
-		sleep 0.05
-	done
-	PORT=$(cat "$E2E_TMP/port")
+	if ! fixture_server_start "$1" "$E2E_TMP" "$SERVER_LOG"; then
+		echo "FAIL: test server did not start"
+		E2E_FAILED=$((E2E_FAILED + 1))
+		e2e_finish
+	fi
+	E2E_SERVER_PID=$FIXTURE_PID
+	PORT=$FIXTURE_PORT
 }
 
 # ok NAME COMMAND...: the command succeeds.
