@@ -251,7 +251,7 @@ process_html(struct crawl *c, struct job *j, const struct fetch_result *r,
 	else
 		c->n.near++;
 	if ((v == DEDUP_UNIQUE || cfg->follow_duplicates) && !ex.nofollow &&
-	    !says_nofollow(r->x_robots_tag))
+	    cfg->max_links > 0 && !says_nofollow(r->x_robots_tag))
 		for (i = 0; i < ex.nlinks; i++)
 			if (enqueue(c, ex.links[i], j->it.depth + 1, id) != 0)
 				goto out;
