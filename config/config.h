@@ -49,6 +49,11 @@ struct config {
 	long timeout_ms;         /* give up a whole transfer after this long */
 	long low_speed_bytes;    /* abort below this many bytes/s ... */
 	long low_speed_secs;     /* ... sustained this long; 0 = never */
+	long max_crawl_delay_ms; /* cap on a robots.txt Crawl-delay */
+	long retry_base_ms;      /* first back-off; doubles per failure */
+	int max_retries;         /* tries after a 429/503 or robots 5xx */
+	int host_max_failures;   /* failures in a row that end a host */
+	long max_pages_per_host; /* pages from one host, 0 = no limit */
 	/* [dedup] */
 	unsigned methods;     /* DEDUP_* bits of dedup/dedup.h, md5 always */
 	int simhash_k;        /* near when SimHashes differ in <= k bits */

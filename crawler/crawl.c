@@ -15,6 +15,7 @@
 #include "extract.h"
 #include "fetch.h"
 #include "hostsched.h"
+#include "robotscache.h"
 #include "simhash.h"
 #include "url.h"
 
@@ -26,12 +27,19 @@
 #define STOP_GRACE_S 5
 /* Longest host name we handle (DNS allows 253). */
 #define HOST_MAX 256
+/* Longest origin: scheme, host, port. */
+#define ORIGIN_MAX (HOST_MAX + 16)
+/* Redirects followed when fetching robots.txt (RFC 9309: at least five). */
+#define ROBOTS_REDIRECTS 5
+/* Longest Retry-After we wait for, seconds. */
+#define RETRY_AFTER_MAX_S 3600
 
 struct crawl {
 	const struct config *cfg;
 	struct store *st;
 	struct dedup *dd;
 	struct hostsched *sc;
+	struct robotscache *rc;  /* robots.txt per origin */
 	struct fetcher *fe;
 	struct event_base *base;
 	struct event *wake;      /* the scheduler's next due time */
@@ -51,6 +59,8 @@ struct crawl {
 	int stopping;            /* 1 after a signal, 2 after a second one */
 	int failed;              /* a run-time error ended the crawl */
 	int done;                /* nothing left to do: leave the loop */
+	int64_t robots_fetches;  /* robots.txt requests made by this run */
+	int64_t hosts_given_up;  /* hosts retired after repeated failures */
 	char *err;               /* where messages go */
 	size_t errsz;
 };
@@ -58,8 +68,9 @@ struct crawl {
 /* One transfer's context. */
 struct job {
 	struct crawl *c;
-	struct store_item it;
+	struct store_item it;    /* the page (not for robots.txt) */
 	char host[HOST_MAX];
+	char origin[ORIGIN_MAX]; /* set when this fetches robots.txt */
 };
 
 static void pump(struct crawl *c);
@@ -336,18 +347,149 @@ out:
 	return rc;
 }
 
+/* Give host up: it is never asked again in this crawl, and why is kept. */
+static void
+give_up(struct crawl *c, const char *host, const char *why)
+{
+	struct store_host h;
+
+	hostsched_retire(c->sc, host);
+	memset(&h, 0, sizeof(h));
+	h.gave_up = (char *)why;
+	if (store_host_put(c->st, host, &h) != 0)
+		fail(c, "cannot record a host");
+	c->hosts_given_up++;
+	if (!c->cfg->quiet)
+		fprintf(stderr, "nearcrawl: giving up %s: %s\n", host, why);
+}
+
+static void
+on_robots(struct crawl *c, struct job *j, const struct fetch_result *r)
+{
+	char why[160];
+	int status, st;
+
+	if (r->code == CURLE_OK || (r->body_too_large && r->status >= 200 &&
+	                               r->status < 300))
+		status = (int)r->status;
+	else if (r->code == CURLE_TOO_MANY_REDIRECTS)
+		status = 399; /* RFC 9309: treat as unavailable, allow all */
+	else
+		status = 0;
+	c->robots_fetches++;
+	st = robotscache_result(c->rc, j->origin, status,
+	    r->body->data != NULL ? r->body->data : "", r->body->len,
+	    wall_s());
+	if (st < 0) {
+		fail(c, "cannot record robots.txt");
+		return;
+	}
+	if (st == ROBOTSCACHE_WAIT &&
+	    robotscache_failures(c->rc, j->origin) > c->cfg->max_retries) {
+		if (status == 0)
+			snprintf(why, sizeof(why), "robots.txt unreachable: %s",
+			    r->error != NULL ? r->error : "no answer");
+		else
+			snprintf(why, sizeof(why),
+			    "robots.txt answers HTTP %d", status);
+		give_up(c, j->host, why);
+	}
+}
+
+/* A transfer failure that says something about the host, not the page. */
+static int
+host_trouble(CURLcode code)
+{
+	switch (code) {
+	case CURLE_COULDNT_RESOLVE_HOST:
+	case CURLE_COULDNT_CONNECT:
+	case CURLE_OPERATION_TIMEDOUT:
+	case CURLE_GOT_NOTHING:
+	case CURLE_SEND_ERROR:
+	case CURLE_RECV_ERROR:
+	case CURLE_SSL_CONNECT_ERROR:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * 429 and 503 ask us to come back later: the URL goes back to the queue
+ * (Retry-After, else exponential back-off) and the whole host waits, for
+ * max_retries tries. Returns 1 when requeued, 0 when the page is to be
+ * recorded, -1 on a database error.
+ */
+static int
+retry_later(struct crawl *c, struct job *j, const struct fetch_result *r)
+{
+	double secs;
+	int i;
+
+	if (r->code != CURLE_OK || (r->status != 429 && r->status != 503) ||
+	    j->it.tries >= c->cfg->max_retries)
+		return 0;
+	if (r->retry_after > 0) {
+		secs = r->retry_after < RETRY_AFTER_MAX_S ? r->retry_after
+		                                          : RETRY_AFTER_MAX_S;
+	} else {
+		secs = (double)c->cfg->retry_base_ms / 1e3;
+		for (i = 0; i < j->it.tries; i++)
+			secs *= 2;
+	}
+	if (store_frontier_requeue(c->st, j->it.id, wall_s() + secs) != 0)
+		return -1;
+	hostsched_defer(c->sc, j->host, mono_ms() + secs * 1e3);
+	c->n.queued++;
+	return hostsched_add(c->sc, j->host, 1, 0) != 0 ? -1 : 1;
+}
+
+static void
+count_page(struct crawl *c, const char *host)
+{
+	int64_t n = hostsched_add_pages(c->sc, host, 1);
+
+	if (c->cfg->max_pages_per_host > 0 && n >= c->cfg->max_pages_per_host)
+		hostsched_retire(c->sc, host);
+}
+
 static void
 on_fetched(const struct fetch_result *r, void *arg)
 {
 	struct job *j = arg;
 	struct crawl *c = j->c;
+	double now = mono_ms();
+	int rc;
 
-	hostsched_finished(c->sc, j->host, mono_ms());
+	hostsched_finished(c->sc, j->host, now);
 	if (c->failed)
 		goto out;
 	if (r->code == CURLE_ABORTED_BY_CALLBACK) {
 		/* Stopped by the user: ask again on resume. */
-		if (store_frontier_requeue(c->st, j->it.id, 0) != 0)
+		if (j->origin[0] == '\0' &&
+		    store_frontier_requeue(c->st, j->it.id, 0) != 0)
+			fail(c, "cannot requeue");
+		goto out;
+	}
+	if (host_trouble(r->code)) {
+		if (hostsched_failed(c->sc, j->host, now,
+		        c->cfg->retry_base_ms) >= c->cfg->host_max_failures) {
+			char why[200];
+
+			snprintf(why, sizeof(why), "%d failures in a row, "
+			    "the last: %s", c->cfg->host_max_failures,
+			    r->error != NULL ? r->error : "unknown");
+			give_up(c, j->host, why);
+		}
+	} else if (r->status > 0) {
+		hostsched_succeeded(c->sc, j->host);
+	}
+	if (j->origin[0] != '\0') {
+		on_robots(c, j, r);
+		goto out;
+	}
+	if ((rc = retry_later(c, j, r)) != 0) {
+		if (rc < 0)
 			fail(c, "cannot requeue");
 		goto out;
 	}
@@ -356,6 +498,7 @@ on_fetched(const struct fetch_result *r, void *arg)
 		fail(c, "cannot store a page");
 		goto out;
 	}
+	count_page(c, j->host);
 	if (++c->batch >= c->cfg->batch)
 		commit(c);
 out:
@@ -369,6 +512,100 @@ limit_reached(const struct crawl *c)
 {
 	return c->cfg->max_pages > 0 &&
 	    c->seq + (int64_t)fetch_active(c->fe) >= c->cfg->max_pages;
+}
+
+/* Settle a queued URL without asking the server (robots.txt forbids it). */
+static int
+record_unfetched(struct crawl *c, struct job *j, const char *reason)
+{
+	struct store_page p;
+
+	memset(&p, 0, sizeof(p));
+	p.url = j->it.url;
+	p.host = j->host;
+	p.depth = j->it.depth;
+	p.parent = j->it.parent;
+	p.seq = ++c->seq;
+	p.fetched_at = wall_s();
+	p.verdict = "skipped";
+	p.reason = reason;
+	if (store_page_add(c->st, &p) <= 0 ||
+	    store_frontier_done(c->st, j->it.id) != 0)
+		return -1;
+	c->n.pages++;
+	c->n.skipped++;
+	hostsched_skipped(c->sc, j->host);
+	count_page(c, j->host);
+	if (++c->batch >= c->cfg->batch)
+		commit(c);
+	return 0;
+}
+
+/* Ask for origin's robots.txt, in the turn of the host j was taken for. */
+static int
+fetch_robots(struct crawl *c, struct job *j, const char *origin, double now)
+{
+	struct fetch_req req = { ROBOTS_MAX_BYTES, ROBOTS_REDIRECTS };
+	char url[ORIGIN_MAX + 16];
+
+	snprintf(j->origin, sizeof(j->origin), "%s", origin);
+	snprintf(url, sizeof(url), "%s/robots.txt", origin);
+	if (robotscache_pending(c->rc, origin) != 0)
+		return -1;
+	store_item_clear(&j->it);
+	hostsched_started(c->sc, j->host, now);
+	/* The page was put back: its host still has it queued. */
+	if (hostsched_add(c->sc, j->host, 1, 0) != 0)
+		return -1;
+	return fetch_start_req(c->fe, url, &req, on_fetched, j);
+}
+
+/*
+ * Decide on a URL just taken from the frontier: fetch it (returns 1), or
+ * deal with it here (0): robots.txt must be fetched or waited for first,
+ * or forbids the URL. -1 on a database or memory error.
+ */
+static int
+admit(struct crawl *c, struct job *j, double now)
+{
+	const struct robots *rules = NULL;
+	char origin[ORIGIN_MAX];
+	const char *path;
+	double retry_at = 0, d;
+	int state, failures;
+
+	if (url_origin(j->it.url, origin, sizeof(origin)) != 0)
+		return 1;
+	state = robotscache_lookup(c->rc, origin, wall_s(), &rules, &retry_at,
+	    &failures);
+	if (state < 0)
+		return -1;
+	if (state != ROBOTSCACHE_READY) {
+		if (store_frontier_untake(c->st, j->it.id) != 0)
+			return -1;
+		c->n.queued++;
+		if (state == ROBOTSCACHE_MISSING)
+			return fetch_robots(c, j, origin, now) != 0 ? -1 : 0;
+		d = state == ROBOTSCACHE_WAIT
+		    ? (retry_at - wall_s()) * 1e3 : (double)c->cfg->delay_ms;
+		hostsched_defer(c->sc, j->host, now + (d > 100 ? d : 100));
+		store_item_clear(&j->it);
+		free(j);
+		return 0;
+	}
+	d = robots_crawl_delay(rules);
+	if (d >= 0)
+		hostsched_set_delay(c->sc, j->host,
+		    d * 1e3 < (double)c->cfg->max_crawl_delay_ms
+		        ? (long)(d * 1e3) : c->cfg->max_crawl_delay_ms);
+	path = strchr(j->it.url + strlen(origin), '/');
+	if (robots_allowed(rules, path != NULL ? path : "/"))
+		return 1;
+	if (record_unfetched(c, j, "disallowed by robots.txt") != 0)
+		return -1;
+	store_item_clear(&j->it);
+	free(j);
+	return 0;
 }
 
 /* Start as many transfers as the limits allow; end the loop when done. */
@@ -405,6 +642,17 @@ pump(struct crawl *c)
 			continue;
 		}
 		c->n.queued--;
+		if ((r = admit(c, j, now)) <= 0) {
+			if (r < 0) {
+				/* admit hands j on only when it succeeds. */
+				store_item_clear(&j->it);
+				free(j);
+				fail(c, "cannot decide on robots.txt");
+			}
+			if (r < 0 || c->failed)
+				return;
+			continue;
+		}
 		hostsched_started(c->sc, j->host, now);
 		if (fetch_start(c->fe, j->it.url, on_fetched, j) != 0) {
 			store_item_clear(&j->it);
@@ -677,9 +925,31 @@ load_host(const char *host, int64_t queued, double not_before, void *arg)
 {
 	struct crawl *c = arg;
 	double delay_ms = (not_before - wall_s()) * 1e3;
+	struct store_host h;
+	int found;
 
+	memset(&h, 0, sizeof(h));
+	found = store_host_get(c->st, host, &h);
+	if (found < 0)
+		return -1;
+	if (found == 1 && h.gave_up != NULL)
+		hostsched_retire(c->sc, host);
+	store_host_clear(&h);
 	return hostsched_add(c->sc, host, queued,
 	    delay_ms > 0 ? mono_ms() + delay_ms : 0) != 0 ? -1 : 0;
+}
+
+static int
+load_host_pages(const char *host, int64_t pages, void *arg)
+{
+	struct crawl *c = arg;
+
+	if (hostsched_add_pages(c->sc, host, pages) < 0)
+		return -1;
+	if (c->cfg->max_pages_per_host > 0 &&
+	    pages >= c->cfg->max_pages_per_host)
+		hostsched_retire(c->sc, host);
+	return 0;
 }
 
 /* Put the seeds in the frontier (before the hosts are loaded from it). */
@@ -743,7 +1013,7 @@ static int
 prepare(struct crawl *c)
 {
 	const struct config *cfg = c->cfg;
-	char msg[512];
+	char msg[512], token[64];
 	int rc;
 
 	c->st = store_open(cfg->db, STORE_CREATE, msg, sizeof(msg));
@@ -757,7 +1027,13 @@ prepare(struct crawl *c)
 		return rc;
 	c->dd = new_dedup(cfg);
 	c->sc = hostsched_new(cfg->per_host, cfg->delay_ms);
-	if (c->dd == NULL || c->sc == NULL) {
+	if (robots_product_token(cfg->user_agent, token, sizeof(token)) != 0) {
+		snprintf(c->err, c->errsz, "--user-agent %s: no product token "
+		    "to match robots.txt groups with", cfg->user_agent);
+		return 2;
+	}
+	c->rc = robotscache_new(c->st, token, cfg->retry_base_ms);
+	if (c->dd == NULL || c->sc == NULL || c->rc == NULL) {
 		snprintf(c->err, c->errsz, "out of memory");
 		return 1;
 	}
@@ -766,7 +1042,8 @@ prepare(struct crawl *c)
 		goto dberr;
 	if ((rc = add_seeds(c)) != 0)
 		return rc;
-	if (store_frontier_hosts(c->st, load_host, c) != 0 ||
+	if (store_host_pages(c->st, load_host_pages, c) != 0 ||
+	    store_frontier_hosts(c->st, load_host, c) != 0 ||
 	    store_counts(c->st, &c->n) != 0 || store_commit(c->st) != 0 ||
 	    store_begin(c->st) != 0)
 		goto dberr;
@@ -834,6 +1111,7 @@ teardown(struct crawl *c)
 		event_base_free(c->base);
 	curl_slist_free_all(c->resolve);
 	hostsched_free(c->sc);
+	robotscache_free(c->rc);
 	dedup_free(c->dd);
 	store_close(c->st);
 	for (i = 0; i < c->ndomains; i++)
@@ -874,6 +1152,8 @@ crawl_run(const struct config *cfg, struct crawl_summary *sum, char *err,
 	rc = c.failed ? 1 : 0;
 	sum->interrupted = c.stopping != 0 && !c.failed;
 	sum->fetched = c.fetched;
+	sum->robots_fetches = c.robots_fetches;
+	sum->hosts_given_up = c.hosts_given_up;
 	sum->seconds = (mono_ms() - c.started) / 1e3;
 	if (store_counts(c.st, &sum->counts) != 0 && rc == 0) {
 		snprintf(err, errsz, "%s: %s", cfg->db, store_errmsg(c.st));

@@ -19,6 +19,8 @@
 struct crawl_summary {
 	struct store_counts counts; /* the database's counts at the end */
 	int64_t fetched;            /* pages fetched by this run */
+	int64_t robots_fetches;     /* robots.txt requests by this run */
+	int64_t hosts_given_up;     /* hosts retired after failures */
 	double seconds;             /* wall time of this run */
 	int interrupted;            /* stopped by a signal */
 };

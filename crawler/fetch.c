@@ -251,7 +251,7 @@ fail:
 }
 
 static int
-setup_easy(struct transfer *t)
+setup_easy(struct transfer *t, const struct fetch_req *req)
 {
 	const struct fetch_opts *o = &t->f->opts;
 	CURL *e = t->easy;
@@ -265,7 +265,10 @@ setup_easy(struct transfer *t)
 	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
 	curl_easy_setopt(e, CURLOPT_WRITEDATA, t);
 	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
+	curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION,
+	    req->max_redirects > 0 ? 1L : 0L);
+	curl_easy_setopt(e, CURLOPT_MAXREDIRS, req->max_redirects);
+	curl_easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
 	curl_easy_setopt(e, CURLOPT_USERAGENT, o->user_agent);
 	/* "" offers every encoding this libcurl can decode. */
 	curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
@@ -275,7 +278,7 @@ setup_easy(struct transfer *t)
 	curl_easy_setopt(e, CURLOPT_LOW_SPEED_TIME, o->low_speed_secs);
 	/* A declared length over the cap fails before any body is read. */
 	curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE,
-	    (curl_off_t)o->max_body);
+	    (curl_off_t)req->max_body);
 	curl_easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
 	if (o->resolve != NULL)
 		curl_easy_setopt(e, CURLOPT_RESOLVE, o->resolve);
@@ -284,6 +287,15 @@ setup_easy(struct transfer *t)
 
 int
 fetch_start(struct fetcher *f, const char *url, fetch_done_fn fn, void *arg)
+{
+	struct fetch_req req = { f->opts.max_body, 0 };
+
+	return fetch_start_req(f, url, &req, fn, arg);
+}
+
+int
+fetch_start_req(struct fetcher *f, const char *url,
+    const struct fetch_req *req, fetch_done_fn fn, void *arg)
 {
 	struct transfer *t;
 
@@ -295,10 +307,10 @@ fetch_start(struct fetcher *f, const char *url, fetch_done_fn fn, void *arg)
 	t->f = f;
 	t->fn = fn;
 	t->arg = arg;
-	buf_init(&t->body, f->opts.max_body);
+	buf_init(&t->body, req->max_body);
 	t->url = strdup(url);
 	t->easy = curl_easy_init();
-	if (t->url == NULL || t->easy == NULL || setup_easy(t) != 0)
+	if (t->url == NULL || t->easy == NULL || setup_easy(t, req) != 0)
 		goto fail;
 	clock_gettime(CLOCK_MONOTONIC, &t->started);
 	if (curl_multi_add_handle(f->multi, t->easy) != CURLM_OK)

@@ -68,6 +68,17 @@ struct fetcher *fetch_new(struct event_base *base,
 int fetch_start(struct fetcher *f, const char *url, fetch_done_fn fn,
     void *arg);
 
+/* How one transfer differs from the fetcher's options. */
+struct fetch_req {
+	size_t max_body;     /* decoded body cap for this transfer, bytes */
+	long max_redirects;  /* follow up to this many redirects (robots.txt);
+	                        0: report them instead */
+};
+
+/* fetch_start with per-transfer settings; same results. */
+int fetch_start_req(struct fetcher *f, const char *url,
+    const struct fetch_req *req, fetch_done_fn fn, void *arg);
+
 /* Transfers started and not yet ended. */
 size_t fetch_active(const struct fetcher *f);
 

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "strmap.h"
+
 struct host {
 	char *name;         /* host name, lower-case */
 	int64_t queued;     /* URLs waiting in the store */
@@ -10,65 +12,30 @@ struct host {
 	double next_ok;     /* earliest start of the next request */
 	long delay_ms;      /* gap after each response */
 	size_t heap_pos;    /* index in heap, or NOT_IN_HEAP */
-	struct host *chain; /* next host in the same hash bucket */
+	int retired;        /* given up or capped: never scheduled again */
+	int failures;       /* failed requests in a row */
+	int64_t pages;      /* pages settled for this host */
 };
+
+/* Back-off stops doubling at one hour. */
+#define BACKOFF_MAX_MS 3600000.0
 
 #define NOT_IN_HEAP ((size_t)-1)
 
 struct hostsched {
 	int per_host;         /* transfers in flight allowed per host */
 	long delay_ms;        /* default gap */
-	struct host **bucket; /* hash table of all hosts */
-	size_t nbucket;       /* a power of two */
-	size_t nhost;         /* hosts in the table */
+	struct strmap *hosts; /* name -> struct host */
 	struct host **heap;   /* hosts that may start: min-heap on next_ok */
 	size_t nheap, heapcap;
 	size_t busy;          /* hosts with active > 0 */
 	int64_t queued;       /* sum of queued */
 };
 
-static uint64_t
-hash_name(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	while (*s != '\0') {
-		h ^= (unsigned char)*s++;
-		h *= 1099511628211ULL;
-	}
-	return h;
-}
-
 static struct host *
 find(const struct hostsched *s, const char *name)
 {
-	struct host *h = s->bucket[hash_name(name) & (s->nbucket - 1)];
-
-	while (h != NULL && strcmp(h->name, name) != 0)
-		h = h->chain;
-	return h;
-}
-
-static int
-grow_table(struct hostsched *s)
-{
-	size_t n = s->nbucket * 2, i;
-	struct host **nb, *h, *next;
-
-	nb = calloc(n, sizeof(*nb));
-	if (nb == NULL)
-		return -1;
-	for (i = 0; i < s->nbucket; i++) {
-		for (h = s->bucket[i]; h != NULL; h = next) {
-			next = h->chain;
-			h->chain = nb[hash_name(h->name) & (n - 1)];
-			nb[hash_name(h->name) & (n - 1)] = h;
-		}
-	}
-	free(s->bucket);
-	s->bucket = nb;
-	s->nbucket = n;
-	return 0;
+	return strmap_get(s->hosts, name);
 }
 
 static void
@@ -135,7 +102,8 @@ heap_remove(struct hostsched *s, struct host *h)
 static void
 place(struct hostsched *s, struct host *h)
 {
-	int eligible = h->queued > 0 && h->active < s->per_host;
+	int eligible = !h->retired && h->queued > 0 &&
+	    h->active < s->per_host;
 
 	if (!eligible) {
 		heap_remove(s, h);
@@ -161,31 +129,29 @@ hostsched_new(int per_host, long delay_ms)
 		return NULL;
 	s->per_host = per_host;
 	s->delay_ms = delay_ms;
-	s->nbucket = 64;
-	s->bucket = calloc(s->nbucket, sizeof(*s->bucket));
-	if (s->bucket == NULL) {
+	s->hosts = strmap_new();
+	if (s->hosts == NULL) {
 		free(s);
 		return NULL;
 	}
 	return s;
 }
 
+static void
+free_host(void *p)
+{
+	struct host *h = p;
+
+	free(h->name);
+	free(h);
+}
+
 void
 hostsched_free(struct hostsched *s)
 {
-	struct host *h, *next;
-	size_t i;
-
 	if (s == NULL)
 		return;
-	for (i = 0; i < s->nbucket; i++) {
-		for (h = s->bucket[i]; h != NULL; h = next) {
-			next = h->chain;
-			free(h->name);
-			free(h);
-		}
-	}
-	free(s->bucket);
+	strmap_free(s->hosts, free_host);
 	free(s->heap);
 	free(s);
 }
@@ -194,33 +160,28 @@ static struct host *
 get_or_create(struct hostsched *s, const char *name)
 {
 	struct host *h = find(s, name), **nh;
-	size_t b;
+	size_t n = strmap_count(s->hosts);
 
 	if (h != NULL)
 		return h;
-	if (s->nhost + 1 > s->heapcap) {
+	if (n + 1 > s->heapcap) {
 		nh = realloc(s->heap, (s->heapcap * 2 + 16) * sizeof(*nh));
 		if (nh == NULL)
 			return NULL;
 		s->heap = nh;
 		s->heapcap = s->heapcap * 2 + 16;
 	}
-	if (s->nhost + 1 > s->nbucket && grow_table(s) != 0)
-		return NULL;
 	h = calloc(1, sizeof(*h));
 	if (h == NULL)
 		return NULL;
 	h->name = strdup(name);
-	if (h->name == NULL) {
+	if (h->name == NULL || strmap_put(s->hosts, name, h) != 0) {
+		free(h->name);
 		free(h);
 		return NULL;
 	}
 	h->delay_ms = s->delay_ms;
 	h->heap_pos = NOT_IN_HEAP;
-	b = hash_name(name) & (s->nbucket - 1);
-	h->chain = s->bucket[b];
-	s->bucket[b] = h;
-	s->nhost++;
 	return h;
 }
 
@@ -231,6 +192,8 @@ hostsched_add(struct hostsched *s, const char *host, int64_t n, double not_befor
 
 	if (h == NULL)
 		return -1;
+	if (h->retired)
+		return 0;
 	if (h->queued == 0 && not_before > h->next_ok)
 		h->next_ok = not_before;
 	h->queued += n;
@@ -323,7 +286,40 @@ hostsched_set_delay(struct hostsched *s, const char *host, long delay_ms)
 size_t
 hostsched_hosts(const struct hostsched *s)
 {
-	return s->nhost;
+	return strmap_count(s->hosts);
+}
+
+void
+hostsched_skipped(struct hostsched *s, const char *host)
+{
+	struct host *h = find(s, host);
+
+	if (h == NULL || h->queued == 0)
+		return;
+	h->queued--;
+	s->queued--;
+	place(s, h);
+}
+
+void
+hostsched_retire(struct hostsched *s, const char *host)
+{
+	struct host *h = get_or_create(s, host);
+
+	if (h == NULL)
+		return;
+	h->retired = 1;
+	s->queued -= h->queued;
+	h->queued = 0;
+	place(s, h);
+}
+
+int
+hostsched_retired(const struct hostsched *s, const char *host)
+{
+	struct host *h = find(s, host);
+
+	return h != NULL && h->retired;
 }
 
 size_t
@@ -336,4 +332,43 @@ int64_t
 hostsched_queued(const struct hostsched *s)
 {
 	return s->queued;
+}
+
+int
+hostsched_failed(struct hostsched *s, const char *host, double now,
+    long base_ms)
+{
+	struct host *h = find(s, host);
+	double ms = (double)base_ms;
+	int i;
+
+	if (h == NULL)
+		return 0;
+	h->failures++;
+	for (i = 1; i < h->failures && ms < BACKOFF_MAX_MS; i++)
+		ms *= 2;
+	if (ms > BACKOFF_MAX_MS)
+		ms = BACKOFF_MAX_MS;
+	hostsched_defer(s, host, now + ms);
+	return h->failures;
+}
+
+void
+hostsched_succeeded(struct hostsched *s, const char *host)
+{
+	struct host *h = find(s, host);
+
+	if (h != NULL)
+		h->failures = 0;
+}
+
+int64_t
+hostsched_add_pages(struct hostsched *s, const char *host, int64_t n)
+{
+	struct host *h = get_or_create(s, host);
+
+	if (h == NULL)
+		return -1;
+	h->pages += n;
+	return h->pages;
 }

@@ -57,6 +57,32 @@ void hostsched_defer(struct hostsched *s, const char *host, double not_before);
 /* Per-host gap for host (e.g. from Crawl-delay); never below the default. */
 void hostsched_set_delay(struct hostsched *s, const char *host, long delay_ms);
 
+/* A queued URL of host was settled without a request (e.g. robots.txt
+ * forbids it): one fewer queued, the host's turn is not used. */
+void hostsched_skipped(struct hostsched *s, const char *host);
+
+/* Never schedule host again (given up, or its page cap reached); its queued
+ * URLs stay in the store for a later run. Out of memory: nothing happens. */
+void hostsched_retire(struct hostsched *s, const char *host);
+
+/* Whether host was retired. */
+int hostsched_retired(const struct hostsched *s, const char *host);
+
+/*
+ * A request to host failed (connection, timeout): count it and hold the
+ * host back for base_ms doubled per failure in a row (at most an hour).
+ * Returns the failures in a row.
+ */
+int hostsched_failed(struct hostsched *s, const char *host, double now,
+    long base_ms);
+
+/* A request to host got an answer: the failure count starts again. */
+void hostsched_succeeded(struct hostsched *s, const char *host);
+
+/* Count n more pages for host (creating it); returns its total, or -1 when
+ * out of memory. */
+int64_t hostsched_add_pages(struct hostsched *s, const char *host, int64_t n);
+
 /* Hosts known. */
 size_t hostsched_hosts(const struct hostsched *s);
 

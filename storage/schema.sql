@@ -66,3 +66,24 @@ CREATE TABLE frontier (
 CREATE INDEX frontier_take ON frontier (host, state);
 -- Per-host summaries and state counts read only this index.
 CREATE INDEX frontier_queued ON frontier (state, host, not_before);
+
+-- Politeness state a resumed crawl must keep. Added after the first
+-- databases were made, with no version change: store_open runs these two
+-- statements again on every writer open, so they say IF NOT EXISTS.
+-- The robots.txt cache, one row per authority "scheme://host[:port]".
+CREATE TABLE IF NOT EXISTS robots (
+	origin TEXT NOT NULL PRIMARY KEY, -- NOT NULL: SQLite allows NULL keys
+	status INTEGER NOT NULL, -- HTTP status of the fetch, 0 network error
+	body BLOB, -- as received, capped by the crawler
+	fetched_at REAL NOT NULL, -- Unix time, seconds
+	expires_at REAL NOT NULL, -- Unix time to fetch it again
+	failures INTEGER NOT NULL DEFAULT 0 -- consecutive failed fetches
+);
+-- Per-host back-off.
+CREATE TABLE IF NOT EXISTS hosts (
+	host TEXT NOT NULL PRIMARY KEY,
+	not_before REAL NOT NULL DEFAULT 0, -- Unix time of the next request
+	backoff_ms INTEGER NOT NULL DEFAULT 0, -- current back-off
+	failures INTEGER NOT NULL DEFAULT 0, -- consecutive failures
+	gave_up TEXT -- why the host was given up, NULL while crawled
+);

@@ -15,6 +15,32 @@
 
 #define STORE_BUSY_MS 5000
 
+/*
+ * The tail of storage/schema.sql: tables added after databases of schema 1
+ * existed. Kept apart so a writer open can run it alone on such a database.
+ */
+#define POLITENESS_SQL \
+	"-- Politeness state a resumed crawl must keep. Added after the first\n" \
+	"-- databases were made, with no version change: store_open runs these two\n" \
+	"-- statements again on every writer open, so they say IF NOT EXISTS.\n" \
+	"-- The robots.txt cache, one row per authority \"scheme://host[:port]\".\n" \
+	"CREATE TABLE IF NOT EXISTS robots (\n" \
+	"\torigin TEXT NOT NULL PRIMARY KEY, -- NOT NULL: SQLite allows NULL keys\n" \
+	"\tstatus INTEGER NOT NULL, -- HTTP status of the fetch, 0 network error\n" \
+	"\tbody BLOB, -- as received, capped by the crawler\n" \
+	"\tfetched_at REAL NOT NULL, -- Unix time, seconds\n" \
+	"\texpires_at REAL NOT NULL, -- Unix time to fetch it again\n" \
+	"\tfailures INTEGER NOT NULL DEFAULT 0 -- consecutive failed fetches\n" \
+	");\n" \
+	"-- Per-host back-off.\n" \
+	"CREATE TABLE IF NOT EXISTS hosts (\n" \
+	"\thost TEXT NOT NULL PRIMARY KEY,\n" \
+	"\tnot_before REAL NOT NULL DEFAULT 0, -- Unix time of the next request\n" \
+	"\tbackoff_ms INTEGER NOT NULL DEFAULT 0, -- current back-off\n" \
+	"\tfailures INTEGER NOT NULL DEFAULT 0, -- consecutive failures\n" \
+	"\tgave_up TEXT -- why the host was given up, NULL while crawled\n" \
+	");\n"
+
 /* storage/schema.sql, verbatim (tests/unit/test_store.c compares them). */
 static const char schema_sql[] =
 	"-- nearcrawl database, schema version 1 (PRAGMA user_version).\n"
@@ -84,7 +110,9 @@ static const char schema_sql[] =
 	"-- in this index, so the first due one is found without sorting.\n"
 	"CREATE INDEX frontier_take ON frontier (host, state);\n"
 	"-- Per-host summaries and state counts read only this index.\n"
-	"CREATE INDEX frontier_queued ON frontier (state, host, not_before);\n";
+	"CREATE INDEX frontier_queued ON frontier (state, host, not_before);\n"
+	"\n"
+	POLITENESS_SQL;
 
 enum stmt_id {
 	ST_BEGIN,
@@ -106,12 +134,19 @@ enum stmt_id {
 	ST_COUNT_FRONTIER,
 	ST_MAX_SEQ,
 	ST_FINGERPRINTS,
+	ST_FRONTIER_UNTAKE,
+	ST_HOST_PAGES,
+	ST_ROBOTS_PUT,
+	ST_ROBOTS_GET,
+	ST_HOST_PUT,
+	ST_HOST_GET,
 	ST_NUM
 };
 
 static const struct {
 	const char *name; /* for store_explain */
 	const char *sql;  /* prepared once at open */
+	const char *table; /* a POLITENESS_SQL table it needs, else NULL */
 } stmt_def[ST_NUM] = {
 	/* A writer takes the write lock at once: waiting for it inside a
 	 * batch would risk a deadlock with a reader upgrading. */
@@ -162,6 +197,23 @@ static const struct {
 	[ST_FINGERPRINTS] = { "fingerprints",
 	    "SELECT id, md5, simhash, ssdeep FROM pages "
 	    "WHERE verdict IN ('unique', 'exact', 'near') ORDER BY seq" },
+	/* Only in-flight entries: a stray id must not revive a done one. */
+	[ST_FRONTIER_UNTAKE] = { "frontier_untake",
+	    "UPDATE frontier SET state = 0 WHERE id = ? AND state = 1" },
+	[ST_HOST_PAGES] = { "host_pages",
+	    "SELECT host, count(*) FROM pages GROUP BY host" },
+	[ST_ROBOTS_PUT] = { "robots_put",
+	    "INSERT OR REPLACE INTO robots (origin, status, body, fetched_at, "
+	    "expires_at, failures) VALUES (?, ?, ?, ?, ?, ?)", "robots" },
+	[ST_ROBOTS_GET] = { "robots_get",
+	    "SELECT status, body, fetched_at, expires_at, failures FROM robots "
+	    "WHERE origin = ?", "robots" },
+	[ST_HOST_PUT] = { "host_put",
+	    "INSERT OR REPLACE INTO hosts (host, not_before, backoff_ms, "
+	    "failures, gave_up) VALUES (?, ?, ?, ?, ?)", "hosts" },
+	[ST_HOST_GET] = { "host_get",
+	    "SELECT not_before, backoff_ms, failures, gave_up FROM hosts "
+	    "WHERE host = ?", "hosts" },
 };
 
 struct store {
@@ -273,6 +325,15 @@ bind_double(struct binder *b, double v)
 {
 	b->idx++;
 	bind_rc(b, sqlite3_bind_double(b->st, b->idx, v));
+}
+
+/* An empty blob rather than NULL for len 0, so "" round-trips as itself. */
+static void
+bind_blob(struct binder *b, const void *v, size_t len)
+{
+	b->idx++;
+	bind_rc(b, len == 0 ? sqlite3_bind_zeroblob(b->st, b->idx, 0) :
+	    sqlite3_bind_blob64(b->st, b->idx, v, len, SQLITE_STATIC));
 }
 
 static int
@@ -456,6 +517,51 @@ fail:
 	return -1;
 }
 
+/*
+ * Give a database made before POLITENESS_SQL its tables. Schema 1 was never
+ * released without them, so this is not worth a version bump; the
+ * statements are no-ops once the tables exist.
+ */
+static int
+upgrade_schema(struct store *s, const char *path, char *err, size_t errsz)
+{
+	if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) !=
+	    SQLITE_OK)
+		goto fail;
+	if (sqlite3_exec(s->db, POLITENESS_SQL, NULL, NULL, NULL) !=
+	    SQLITE_OK ||
+	    sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+		goto fail;
+	return 0;
+fail:
+	set_msg(err, errsz, "%s: cannot add tables: %s", path,
+	    sqlite3_errmsg(s->db));
+	if (!sqlite3_get_autocommit(s->db))
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return -1;
+}
+
+/* Sets *exists to whether the main database has a table called name. */
+static int
+table_exists(sqlite3 *db, const char *name, int *exists)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	rc = sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master "
+	    "WHERE type = 'table' AND name = ?", -1, &st, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	if (rc == SQLITE_OK) {
+		rc = sqlite3_step(st);
+		*exists = rc == SQLITE_ROW;
+		if (rc == SQLITE_ROW || rc == SQLITE_DONE)
+			rc = SQLITE_OK;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
 /* The connection settings; only a writer may change the journal mode. */
 static int
 configure(struct store *s, const char *path, int readonly, char *err,
@@ -481,10 +587,24 @@ prepare_all(struct store *s, const char *path, int readonly, char *err,
     size_t errsz)
 {
 	const char *sql;
-	int i;
+	int i, exists;
 
 	for (i = 0; i < ST_NUM; i++) {
 		sql = stmt_def[i].sql;
+		/*
+		 * A reader may not add the tables an older database lacks;
+		 * its statement stays NULL and the function finds nothing.
+		 */
+		if (readonly && stmt_def[i].table != NULL) {
+			if (table_exists(s->db, stmt_def[i].table, &exists) !=
+			    SQLITE_OK) {
+				set_msg(err, errsz, "%s: %s", path,
+				    sqlite3_errmsg(s->db));
+				return -1;
+			}
+			if (!exists)
+				continue;
+		}
 		/* A reader's batch is a snapshot and must not ask to write. */
 		if (i == ST_BEGIN && readonly)
 			sql = "BEGIN";
@@ -555,6 +675,8 @@ store_open(const char *path, unsigned flags, char *err, size_t errsz)
 	if (configure(s, path, readonly, err, errsz) == -1)
 		goto fail;
 	if (fresh && create_schema(s, path, err, errsz) == -1)
+		goto fail;
+	if (!fresh && !readonly && upgrade_schema(s, path, err, errsz) == -1)
 		goto fail;
 	if (prepare_all(s, path, readonly, err, errsz) == -1)
 		goto fail;
@@ -749,6 +871,16 @@ store_frontier_requeue(struct store *s, int64_t id, double not_before)
 	return exec_stmt(s, b.st, &b);
 }
 
+int
+store_frontier_untake(struct store *s, int64_t id)
+{
+	struct binder b;
+
+	bind_start(&b, s->st[ST_FRONTIER_UNTAKE]);
+	bind_int(&b, id);
+	return exec_stmt(s, b.st, &b);
+}
+
 int64_t
 store_frontier_requeue_inflight(struct store *s)
 {
@@ -868,6 +1000,193 @@ store_load_fingerprints(struct store *s,
 out:
 	stmt_done(st);
 	return ret;
+}
+
+int
+store_host_pages(struct store *s,
+    int (*fn)(const char *host, int64_t pages, void *arg), void *arg)
+{
+	sqlite3_stmt *st = s->st[ST_HOST_PAGES];
+	const char *host;
+	int rc, ret = 0;
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		host = (const char *)sqlite3_column_text(st, 0);
+		if (host == NULL) {
+			ret = oom_fail(s);
+			goto out;
+		}
+		ret = fn(host, sqlite3_column_int64(st, 1), arg);
+		if (ret != 0)
+			goto out;
+	}
+	if (rc != SQLITE_DONE)
+		ret = db_fail(s);
+out:
+	stmt_done(st);
+	return ret;
+}
+
+/* A write to a table a read-only open found missing. */
+static int
+no_table(struct store *s, int id)
+{
+	snprintf(s->err, sizeof(s->err), "no %s table (read-only open of an "
+	    "older database)", stmt_def[id].table);
+	return -1;
+}
+
+int
+store_robots_put(struct store *s, const char *origin, int status,
+    const char *body, size_t len, double fetched_at, double expires_at,
+    int failures)
+{
+	struct binder b;
+
+	if (s->st[ST_ROBOTS_PUT] == NULL)
+		return no_table(s, ST_ROBOTS_PUT);
+	if (body == NULL && len > 0) {
+		snprintf(s->err, sizeof(s->err), "robots body is NULL");
+		return -1;
+	}
+	bind_start(&b, s->st[ST_ROBOTS_PUT]);
+	bind_text(&b, origin);
+	bind_int(&b, status);
+	bind_blob(&b, body, len);
+	bind_double(&b, fetched_at);
+	bind_double(&b, expires_at);
+	bind_int(&b, failures);
+	return exec_stmt(s, b.st, &b);
+}
+
+int
+store_robots_get(struct store *s, const char *origin,
+    struct store_robots *out)
+{
+	sqlite3_stmt *st = s->st[ST_ROBOTS_GET];
+	struct binder b;
+	const void *body;
+	char *copy = NULL;
+	size_t len;
+	int rc, ret = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (st == NULL)
+		return 0;
+	bind_start(&b, st);
+	bind_text(&b, origin);
+	if (b.rc != SQLITE_OK) {
+		bind_fail(s, &b);
+		goto out;
+	}
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_DONE) {
+		ret = 0;
+		goto out;
+	}
+	if (rc != SQLITE_ROW) {
+		db_fail(s);
+		goto out;
+	}
+	/* Blob before bytes: the size is of the value as returned. An
+	 * empty blob comes back as NULL, so only NULL with bytes is OOM. */
+	body = sqlite3_column_blob(st, 1);
+	len = (size_t)sqlite3_column_bytes(st, 1);
+	if ((body == NULL && len > 0) || (copy = malloc(len + 1)) == NULL) {
+		oom_fail(s);
+		goto out;
+	}
+	if (len > 0)
+		memcpy(copy, body, len);
+	copy[len] = '\0';
+	out->status = sqlite3_column_int(st, 0);
+	out->body = copy;
+	out->len = len;
+	out->fetched_at = sqlite3_column_double(st, 2);
+	out->expires_at = sqlite3_column_double(st, 3);
+	out->failures = sqlite3_column_int(st, 4);
+	ret = 1;
+out:
+	stmt_done(st);
+	return ret;
+}
+
+void
+store_robots_clear(struct store_robots *r)
+{
+	if (r == NULL)
+		return;
+	free(r->body);
+	memset(r, 0, sizeof(*r));
+}
+
+int
+store_host_put(struct store *s, const char *host, const struct store_host *h)
+{
+	struct binder b;
+
+	if (s->st[ST_HOST_PUT] == NULL)
+		return no_table(s, ST_HOST_PUT);
+	bind_start(&b, s->st[ST_HOST_PUT]);
+	bind_text(&b, host);
+	bind_double(&b, h->not_before);
+	bind_int(&b, h->backoff_ms);
+	bind_int(&b, h->failures);
+	bind_text(&b, h->gave_up);
+	return exec_stmt(s, b.st, &b);
+}
+
+int
+store_host_get(struct store *s, const char *host, struct store_host *out)
+{
+	sqlite3_stmt *st = s->st[ST_HOST_GET];
+	struct binder b;
+	const char *gave_up;
+	char *copy = NULL;
+	int rc, ret = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (st == NULL)
+		return 0;
+	bind_start(&b, st);
+	bind_text(&b, host);
+	if (b.rc != SQLITE_OK) {
+		bind_fail(s, &b);
+		goto out;
+	}
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_DONE) {
+		ret = 0;
+		goto out;
+	}
+	if (rc != SQLITE_ROW) {
+		db_fail(s);
+		goto out;
+	}
+	if (sqlite3_column_type(st, 3) != SQLITE_NULL) {
+		gave_up = (const char *)sqlite3_column_text(st, 3);
+		if (gave_up == NULL || (copy = strdup(gave_up)) == NULL) {
+			oom_fail(s);
+			goto out;
+		}
+	}
+	out->not_before = sqlite3_column_double(st, 0);
+	out->backoff_ms = (long)sqlite3_column_int64(st, 1);
+	out->failures = sqlite3_column_int(st, 2);
+	out->gave_up = copy;
+	ret = 1;
+out:
+	stmt_done(st);
+	return ret;
+}
+
+void
+store_host_clear(struct store_host *h)
+{
+	if (h == NULL)
+		return;
+	free(h->gave_up);
+	memset(h, 0, sizeof(*h));
 }
 
 /* Run a one-row, one-integer statement. */

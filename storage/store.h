@@ -1,11 +1,15 @@
 /*
- * store: nearcrawl's SQLite database -- pages, duplicates, frontier, meta.
+ * store: nearcrawl's SQLite database -- pages, duplicates, frontier, meta,
+ * and the politeness state a resumed crawl must keep (robots, hosts).
  *
  * The schema (storage/schema.sql, compiled in) mirrors the research's two
  * tables: pages ("Simhash Values") and duplicates ("Duplicate Value"), plus
  * the crawl's own frontier and a key/value meta table. The file is marked
  * with PRAGMA application_id so a database that is not ours is refused, and
- * PRAGMA user_version carries the schema version.
+ * PRAGMA user_version carries the schema version. The robots and hosts
+ * tables came after the first schema-1 databases: a writer open adds them to
+ * such a database; a STORE_READONLY open cannot, and the robots and host
+ * functions then find nothing (and refuse to write).
  *
  * WAL journal, synchronous=NORMAL, prepared statements only. Writes happen
  * inside batches (store_begin .. store_commit) chosen by the caller; a crash
@@ -63,6 +67,22 @@ struct store_page {
 	int64_t links;            /* links found on the page */
 	double elapsed_ms;        /* transfer time */
 	const char *text;         /* extracted text to keep, or NULL */
+};
+
+struct store_robots {
+	int status;        /* HTTP status of the fetch, 0 for a network error */
+	char *body;        /* as received (malloc'd, NUL added; may hold NULs) */
+	size_t len;        /* bytes of body, without the added NUL */
+	double fetched_at; /* Unix time, seconds */
+	double expires_at; /* Unix time the entry should be fetched again */
+	int failures;      /* consecutive failed fetches */
+};
+
+struct store_host {
+	double not_before; /* Unix time of the earliest next request */
+	long backoff_ms;   /* current back-off */
+	int failures;      /* consecutive failures */
+	char *gave_up;     /* why the host was given up (malloc'd), or NULL */
 };
 
 struct store_counts {
@@ -131,6 +151,14 @@ int store_frontier_done(struct store *s, int64_t id);
  * counts a try. */
 int store_frontier_requeue(struct store *s, int64_t id, double not_before);
 
+/*
+ * Put an in-flight entry back in the queue as if it had never been taken:
+ * no try is counted and not_before is unchanged, so it is the host's next
+ * entry again (for when the crawler must first fetch robots.txt). An entry
+ * not in flight is left as it is. Returns 0, or -1 on error.
+ */
+int store_frontier_untake(struct store *s, int64_t id);
+
 /* Resume: put every in-flight entry back in the queue. Returns how many, or
  * -1 on error. */
 int64_t store_frontier_requeue_inflight(struct store *s);
@@ -163,6 +191,52 @@ int store_load_fingerprints(struct store *s,
     int (*fn)(int64_t id, const char *md5, int has_simhash, uint64_t simhash,
         const char *ssdeep, void *arg),
     void *arg);
+
+/*
+ * Resume: call fn(host, pages, arg) with the number of pages rows of every
+ * host that has any, for per-host page caps. fn returns 0 to go on, non-zero
+ * to stop (which is then returned). Returns 0 or -1 on error.
+ */
+int store_host_pages(struct store *s,
+    int (*fn)(const char *host, int64_t pages, void *arg), void *arg);
+
+/*
+ * Insert or replace the cached robots.txt of origin ("scheme://host[:port]"):
+ * len bytes of body (which the caller caps; NULL only with len 0), as one
+ * blob, so NUL bytes are kept. The caller keeps body. Returns 0, or -1 on
+ * error (as on a read-only open of a database without the table).
+ */
+int store_robots_put(struct store *s, const char *origin, int status,
+    const char *body, size_t len, double fetched_at, double expires_at,
+    int failures);
+
+/*
+ * Look up origin's cached robots.txt. Returns 1 with out filled (free with
+ * store_robots_clear; body is never NULL), 0 when absent, -1 on error; on 0
+ * and -1 out is zeroed and owns nothing.
+ */
+int store_robots_get(struct store *s, const char *origin,
+    struct store_robots *out);
+
+/* Free what store_robots_get put in r and zero it. NULL ok. */
+void store_robots_clear(struct store_robots *r);
+
+/*
+ * Insert or replace host's back-off state. The caller keeps h. Returns 0, or
+ * -1 on error (as on a read-only open of a database without the table).
+ */
+int store_host_put(struct store *s, const char *host,
+    const struct store_host *h);
+
+/*
+ * Look up host's back-off state. Returns 1 with out filled (free with
+ * store_host_clear), 0 when absent, -1 on error; on 0 and -1 out is zeroed
+ * and owns nothing.
+ */
+int store_host_get(struct store *s, const char *host, struct store_host *out);
+
+/* Free what store_host_get put in h and zero it. NULL ok. */
+void store_host_clear(struct store_host *h);
 
 /* Fill c with the current counts. */
 int store_counts(struct store *s, struct store_counts *c);

@@ -52,12 +52,13 @@ eq "near percentages in range" \
 eq "nofollow link not fetched" "$(grep -c 'secret.html' "$SERVER_LOG")" 0
 eq "links of duplicates not followed" "$(grep -c 'hidden-behind' "$SERVER_LOG")" 0
 eq "other host not fetched" "$(grep -c 'elsewhere' "$SERVER_LOG")" 0
-eq "every request is a page row" "$(wc -l <"$SERVER_LOG" | tr -d ' ')" 14
+eq "every page request is a page row" "$(grep -vc ' /robots.txt ' "$SERVER_LOG")" 14
+eq "robots.txt asked once, first" "$(sort -n "$SERVER_LOG" | awk 'NR == 1 { print $4 } ' )$(grep -c ' /robots.txt ' "$SERVER_LOG")" /robots.txt1
 eq "frontier drained" "$(q "$DB" 'SELECT count(*) FROM frontier WHERE state <> 2')" 0
 
 # Re-running on the finished database fetches nothing more.
 "$NEARCRAWL" crawl -d "$DB" --quiet --resolve "$H:$PORT:127.0.0.1" 2>/dev/null
 eq "resume of a finished crawl exits 0" "$?" 0
-eq "resume fetched nothing" "$(wc -l <"$SERVER_LOG" | tr -d ' ')" 14
+eq "resume fetched nothing, robots.txt cached" "$(wc -l <"$SERVER_LOG" | tr -d ' ')" 15
 
 e2e_finish

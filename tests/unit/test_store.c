@@ -214,7 +214,7 @@ test_create_and_reopen(void)
 	CHECK_STR(raw_text("PRAGMA user_version"), "1");
 	CHECK_STR(raw_text("PRAGMA journal_mode"), "wal");
 	CHECK_STR(raw_text("SELECT count(*) FROM sqlite_master "
-	    "WHERE type = 'table'"), "4");
+	    "WHERE type = 'table'"), "6");
 
 	s = store_open(tpath, 0, err, sizeof(err));
 	CHECK(s != NULL);
@@ -938,6 +938,396 @@ test_query_plans(void)
 	tmp_teardown();
 }
 
+static void
+test_robots_round_trip(void)
+{
+	static const char txt[] = "User-agent: *\0Disallow: /x\0\0end";
+	struct store_robots r;
+	struct store *s;
+	size_t big_len = 600 * 1024, i;
+	char *big;
+	char err[256];
+
+	tmp_setup();
+	s = open_new();
+	big = malloc(big_len);
+	CHECK(s != NULL && big != NULL);
+	if (s == NULL || big == NULL)
+		goto out;
+	/* Every byte value, NULs included, across more than a page. */
+	for (i = 0; i < big_len; i++)
+		big[i] = (char)(i * 7 % 256);
+	CHECK_INT(store_robots_put(s, "http://a.example", 200, txt,
+	    sizeof(txt) - 1, 1700000000.25, 1700086400.5, 0), 0);
+	CHECK_INT(store_robots_put(s, "https://b.example:8443", 200, big,
+	    big_len, 1.5, 2.5, 0), 0);
+	CHECK_INT(store_robots_put(s, "http://c.example", 0, NULL, 0, 3, 4, 2),
+	    0);
+	store_close(s);
+
+	/* A resumed crawl finds them. */
+	s = store_open(tpath, 0, err, sizeof(err));
+	CHECK(s != NULL);
+	if (s == NULL)
+		goto out;
+	CHECK_INT(store_robots_get(s, "http://a.example", &r), 1);
+	CHECK_INT(r.status, 200);
+	CHECK_INT(r.len, sizeof(txt) - 1);
+	CHECK(r.body != NULL && memcmp(r.body, txt, sizeof(txt) - 1) == 0);
+	CHECK(r.body != NULL && r.body[r.len] == '\0');
+	CHECK(r.fetched_at == 1700000000.25);
+	CHECK(r.expires_at == 1700086400.5);
+	CHECK_INT(r.failures, 0);
+	store_robots_clear(&r);
+	CHECK(r.body == NULL && r.len == 0);
+
+	CHECK_INT(store_robots_get(s, "https://b.example:8443", &r), 1);
+	CHECK_INT(r.len, big_len);
+	CHECK(r.body != NULL && memcmp(r.body, big, big_len) == 0);
+	CHECK(r.body != NULL && r.body[r.len] == '\0');
+	store_robots_clear(&r);
+
+	/* A network error has no body; it still comes back as "". */
+	CHECK_INT(store_robots_get(s, "http://c.example", &r), 1);
+	CHECK_INT(r.status, 0);
+	CHECK_INT(r.failures, 2);
+	CHECK_STR(r.body, "");
+	CHECK_INT(r.len, 0);
+	store_robots_clear(&r);
+	store_robots_clear(NULL);
+out:
+	free(big);
+	store_close(s);
+	tmp_teardown();
+}
+
+static void
+test_robots_replace(void)
+{
+	struct store_robots r;
+	struct store *s;
+
+	tmp_setup();
+	s = open_new();
+	CHECK_INT(store_robots_put(s, "http://a.example", 503, NULL, 0, 10, 20,
+	    1), 0);
+	CHECK_INT(store_robots_put(s, "http://a.example", 200, "Allow: /", 8,
+	    30, 40, 0), 0);
+	CHECK_INT(store_robots_get(s, "http://a.example", &r), 1);
+	CHECK_INT(r.status, 200);
+	CHECK_STR(r.body, "Allow: /");
+	CHECK(r.fetched_at == 30 && r.expires_at == 40);
+	CHECK_INT(r.failures, 0);
+	store_robots_clear(&r);
+	store_close(s);
+	CHECK_STR(raw_text("SELECT count(*) FROM robots"), "1");
+	tmp_teardown();
+}
+
+static void
+test_robots_absent(void)
+{
+	struct store_robots r;
+	struct store *s;
+
+	tmp_setup();
+	s = open_new();
+	memset(&r, 0xff, sizeof(r));
+	CHECK_INT(store_robots_get(s, "http://a.example", &r), 0);
+	CHECK(r.body == NULL && r.len == 0 && r.status == 0);
+	store_robots_put(s, "http://a.example", 200, "", 0, 1, 2, 0);
+	/* Origins are compared exactly: the caller normalises them. */
+	CHECK_INT(store_robots_get(s, "http://a.example:80", &r), 0);
+	CHECK_INT(store_robots_get(s, "https://a.example", &r), 0);
+	CHECK_INT(store_robots_put(s, "http://b.example", 200, NULL, 5, 1, 2,
+	    0), -1);
+	CHECK_INT(store_robots_put(s, NULL, 200, "", 0, 1, 2, 0), -1);
+	CHECK(strstr(store_errmsg(s), "NOT NULL") != NULL);
+	store_close(s);
+	CHECK_STR(raw_text("SELECT count(*) FROM robots"), "1");
+	tmp_teardown();
+}
+
+static void
+test_host_round_trip(void)
+{
+	struct store_host h, got;
+	struct store *s;
+	char err[256];
+
+	tmp_setup();
+	s = open_new();
+	memset(&h, 0, sizeof(h));
+	h.not_before = 1700000123.75;
+	h.backoff_ms = 64000;
+	h.failures = 3;
+	CHECK_INT(store_host_put(s, "a.example", &h), 0);
+	CHECK_INT(store_host_put(s, NULL, &h), -1);
+	memset(&got, 0xff, sizeof(got));
+	CHECK_INT(store_host_get(s, "b.example", &got), 0);
+	CHECK(got.gave_up == NULL && got.failures == 0);
+	CHECK_INT(store_host_get(s, "a.example", &got), 1);
+	CHECK(got.not_before == 1700000123.75);
+	CHECK_INT(got.backoff_ms, 64000);
+	CHECK_INT(got.failures, 3);
+	CHECK(got.gave_up == NULL);
+	store_host_clear(&got);
+
+	h.gave_up = "too many consecutive errors";
+	h.failures = 10;
+	CHECK_INT(store_host_put(s, "a.example", &h), 0);
+	store_close(s);
+	CHECK_STR(raw_text("SELECT count(*) FROM hosts"), "1");
+
+	s = store_open(tpath, 0, err, sizeof(err));
+	CHECK(s != NULL);
+	if (s != NULL) {
+		CHECK_INT(store_host_get(s, "a.example", &got), 1);
+		CHECK_STR(got.gave_up, "too many consecutive errors");
+		CHECK_INT(got.failures, 10);
+		store_host_clear(&got);
+		CHECK(got.gave_up == NULL);
+		/* Back to crawled: gave_up NULL again. */
+		h.gave_up = NULL;
+		h.failures = 0;
+		CHECK_INT(store_host_put(s, "a.example", &h), 0);
+		CHECK_INT(store_host_get(s, "a.example", &got), 1);
+		CHECK(got.gave_up == NULL);
+		CHECK_INT(got.failures, 0);
+		store_host_clear(&got);
+	}
+	store_host_clear(NULL);
+	store_close(s);
+	tmp_teardown();
+}
+
+struct page_seen {
+	char host[4][32]; /* hosts in call order */
+	int64_t pages[4]; /* their counts */
+	int n;            /* calls */
+	int stop_after;   /* return 7 on this call, 0: never */
+};
+
+static int
+pages_cb(const char *host, int64_t pages, void *arg)
+{
+	struct page_seen *ps = arg;
+
+	if (ps->n < 4) {
+		snprintf(ps->host[ps->n], sizeof(ps->host[0]), "%s", host);
+		ps->pages[ps->n] = pages;
+	}
+	ps->n++;
+	return ps->n == ps->stop_after ? 7 : 0;
+}
+
+static void
+test_host_pages(void)
+{
+	static const char *const urls[] = { "http://a.example/1",
+	    "http://b.example/1", "http://a.example/2", "http://a.example/3",
+	    "http://c.example/1", "http://b.example/2" };
+	static const char *const hosts[] = { "a.example", "b.example",
+	    "a.example", "a.example", "c.example", "b.example" };
+	struct store_page p;
+	struct page_seen ps;
+	struct store *s;
+	size_t i;
+
+	tmp_setup();
+	s = open_new();
+	memset(&ps, 0, sizeof(ps));
+	CHECK_INT(store_host_pages(s, pages_cb, &ps), 0);
+	CHECK_INT(ps.n, 0);
+	for (i = 0; i < sizeof(urls) / sizeof(urls[0]); i++) {
+		p = page(urls[i], i == 2 ? "error" : "unique",
+		    (int64_t)i + 1);
+		p.host = hosts[i];
+		CHECK(store_page_add(s, &p) > 0);
+	}
+	CHECK_INT(store_host_pages(s, pages_cb, &ps), 0);
+	CHECK_INT(ps.n, 3);
+	CHECK_STR(ps.host[0], "a.example");
+	CHECK_INT(ps.pages[0], 3);
+	CHECK_STR(ps.host[1], "b.example");
+	CHECK_INT(ps.pages[1], 2);
+	CHECK_STR(ps.host[2], "c.example");
+	CHECK_INT(ps.pages[2], 1);
+	memset(&ps, 0, sizeof(ps));
+	ps.stop_after = 2;
+	CHECK_INT(store_host_pages(s, pages_cb, &ps), 7);
+	CHECK_INT(ps.n, 2);
+	/* Stopping early left the statement reusable. */
+	memset(&ps, 0, sizeof(ps));
+	CHECK_INT(store_host_pages(s, pages_cb, &ps), 0);
+	CHECK_INT(ps.n, 3);
+	store_close(s);
+	tmp_teardown();
+}
+
+static void
+test_frontier_untake(void)
+{
+	struct store_counts c;
+	struct store_item it;
+	struct store *s;
+
+	tmp_setup();
+	s = open_new();
+	memset(&it, 0, sizeof(it));
+	store_frontier_add(s, "http://a.example/1", "a.example", 0, 0);
+	store_frontier_add(s, "http://a.example/2", "a.example", 1, 0);
+	CHECK_INT(store_frontier_take(s, "a.example", 10, &it), 1);
+	CHECK_INT(store_frontier_requeue(s, it.id, 20), 0);
+	store_item_clear(&it);
+	CHECK_INT(store_frontier_take(s, "a.example", 20, &it), 1);
+	CHECK_INT(it.id, 1);
+	CHECK_INT(it.tries, 1);
+	CHECK_INT(store_frontier_untake(s, it.id), 0);
+	store_item_clear(&it);
+	CHECK_INT(store_counts(s, &c), 0);
+	CHECK_INT(c.queued, 2);
+	CHECK_INT(c.inflight, 0);
+
+	/* not_before kept: before 20 only the younger entry is due. */
+	CHECK_INT(store_frontier_take(s, "a.example", 19, &it), 1);
+	CHECK_INT(it.id, 2);
+	CHECK_INT(store_frontier_untake(s, it.id), 0);
+	store_item_clear(&it);
+	/* Taken again first, its tries not counted. */
+	CHECK_INT(store_frontier_take(s, "a.example", 20, &it), 1);
+	CHECK_INT(it.id, 1);
+	CHECK_INT(it.tries, 1);
+	CHECK_INT(store_frontier_done(s, it.id), 0);
+	/* A done entry stays done. */
+	CHECK_INT(store_frontier_untake(s, it.id), 0);
+	store_item_clear(&it);
+	CHECK_INT(store_counts(s, &c), 0);
+	CHECK_INT(c.done, 1);
+	CHECK_INT(c.queued, 1);
+	store_close(s);
+	CHECK_STR(raw_text("SELECT not_before FROM frontier WHERE id = 1"),
+	    "20.0");
+	CHECK_STR(raw_text("SELECT tries FROM frontier WHERE id = 2"), "0");
+	tmp_teardown();
+}
+
+/* A database as made before the robots and hosts tables existed. */
+static void
+make_old_db(void)
+{
+	struct store *s;
+
+	s = open_new();
+	CHECK(s != NULL);
+	if (s != NULL) {
+		store_frontier_add(s, "http://a.example/", "a.example", 0, 0);
+		store_close(s);
+	}
+	CHECK_INT(raw_exec("DROP TABLE robots; DROP TABLE hosts"), SQLITE_OK);
+	CHECK_STR(raw_text("SELECT count(*) FROM sqlite_master "
+	    "WHERE type = 'table'"), "4");
+}
+
+static void
+test_old_db_upgraded(void)
+{
+	struct store_robots r;
+	struct store_host h;
+	struct store *s;
+	char err[256];
+
+	tmp_setup();
+	make_old_db();
+	s = store_open(tpath, 0, err, sizeof(err));
+	CHECK(s != NULL);
+	if (s != NULL) {
+		memset(&h, 0, sizeof(h));
+		h.backoff_ms = 500;
+		CHECK_INT(store_host_put(s, "a.example", &h), 0);
+		CHECK_INT(store_robots_put(s, "http://a.example", 404, NULL, 0,
+		    1, 2, 0), 0);
+		CHECK_INT(store_robots_get(s, "http://a.example", &r), 1);
+		CHECK_INT(r.status, 404);
+		store_robots_clear(&r);
+	}
+	store_close(s);
+	CHECK_STR(raw_text("SELECT count(*) FROM sqlite_master "
+	    "WHERE type = 'table'"), "6");
+	CHECK_STR(raw_text("SELECT count(*) FROM frontier"), "1");
+	CHECK_STR(raw_text("SELECT backoff_ms FROM hosts"), "500");
+	CHECK_STR(raw_text("PRAGMA user_version"), "1");
+	/* The next open finds them and leaves them be. */
+	s = store_open(tpath, 0, err, sizeof(err));
+	CHECK(s != NULL);
+	store_close(s);
+	CHECK_STR(raw_text("SELECT count(*) FROM hosts"), "1");
+	tmp_teardown();
+}
+
+static void
+test_old_db_readonly(void)
+{
+	struct store_robots r;
+	struct store_host h;
+	struct page_seen ps;
+	struct store_counts c;
+	struct store *s;
+	char err[256];
+
+	tmp_setup();
+	make_old_db();
+	s = store_open(tpath, STORE_READONLY, err, sizeof(err));
+	CHECK(s != NULL);
+	if (s == NULL) {
+		fprintf(stderr, "store_open: %s\n", err);
+		goto out;
+	}
+	CHECK_INT(store_counts(s, &c), 0);
+	CHECK_INT(c.queued, 1);
+	CHECK_INT(store_robots_get(s, "http://a.example", &r), 0);
+	CHECK(r.body == NULL);
+	CHECK_INT(store_host_get(s, "a.example", &h), 0);
+	CHECK(h.gave_up == NULL);
+	memset(&h, 0, sizeof(h));
+	CHECK_INT(store_host_put(s, "a.example", &h), -1);
+	CHECK_STR(store_errmsg(s), "no hosts table (read-only open of an "
+	    "older database)");
+	CHECK_INT(store_robots_put(s, "http://a.example", 200, "", 0, 1, 2,
+	    0), -1);
+	memset(&ps, 0, sizeof(ps));
+	CHECK_INT(store_host_pages(s, pages_cb, &ps), 0);
+	CHECK_INT(ps.n, 0);
+	CHECK_INT(store_explain(s, "host_get", err, sizeof(err)), -1);
+	store_close(s);
+out:
+	/* Untouched: a reader never adds the tables. */
+	CHECK_STR(raw_text("SELECT count(*) FROM sqlite_master "
+	    "WHERE type = 'table'"), "4");
+	tmp_teardown();
+}
+
+static void
+test_politeness_plans(void)
+{
+	struct store *s;
+	char plan[1024];
+
+	tmp_setup();
+	s = open_new();
+	CHECK_INT(store_explain(s, "robots_get", plan, sizeof(plan)), 0);
+	CHECK(strstr(plan, "SEARCH robots USING INDEX") != NULL);
+	CHECK_INT(store_explain(s, "host_get", plan, sizeof(plan)), 0);
+	CHECK(strstr(plan, "SEARCH hosts USING INDEX") != NULL);
+	CHECK_INT(store_explain(s, "host_pages", plan, sizeof(plan)), 0);
+	CHECK(strstr(plan, "COVERING INDEX pages_host") != NULL);
+	CHECK(strstr(plan, "TEMP B-TREE") == NULL);
+	CHECK_INT(store_explain(s, "frontier_untake", plan, sizeof(plan)), 0);
+	CHECK(strstr(plan, "SCAN") == NULL);
+	store_close(s);
+	tmp_teardown();
+}
+
 void
 suite_store(void)
 {
@@ -961,4 +1351,13 @@ suite_store(void)
 	RUN(test_rollback_and_commit);
 	RUN(test_meta);
 	RUN(test_query_plans);
+	RUN(test_robots_round_trip);
+	RUN(test_robots_replace);
+	RUN(test_robots_absent);
+	RUN(test_host_round_trip);
+	RUN(test_host_pages);
+	RUN(test_frontier_untake);
+	RUN(test_old_db_upgraded);
+	RUN(test_old_db_readonly);
+	RUN(test_politeness_plans);
 }
