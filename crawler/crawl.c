@@ -363,9 +363,29 @@ give_up(struct crawl *c, const char *host, const char *why)
 		fprintf(stderr, "nearcrawl: giving up %s: %s\n", host, why);
 }
 
+/* Honour a robots.txt Crawl-delay for host, up to the configured cap.
+ * Returns the host's gap in ms, or -1 when the rules set none. */
+static long
+crawl_delay(struct crawl *c, const char *host, const struct robots *rules)
+{
+	double d = robots_crawl_delay(rules);
+	long ms;
+
+	if (d < 0)
+		return -1;
+	ms = d * 1e3 < (double)c->cfg->max_crawl_delay_ms
+	    ? (long)(d * 1e3) : c->cfg->max_crawl_delay_ms;
+	hostsched_set_delay(c->sc, host, ms);
+	return ms;
+}
+
 static void
 on_robots(struct crawl *c, struct job *j, const struct fetch_result *r)
 {
+	const struct robots *rules;
+	double retry_at;
+	long gap;
+	int failures;
 	char why[160];
 	int status, st;
 
@@ -384,6 +404,12 @@ on_robots(struct crawl *c, struct job *j, const struct fetch_result *r)
 		fail(c, "cannot record robots.txt");
 		return;
 	}
+	/* The gap after robots.txt itself already obeys its Crawl-delay. */
+	if (st == ROBOTSCACHE_READY &&
+	    robotscache_lookup(c->rc, j->origin, wall_s(), &rules, &retry_at,
+	        &failures) == ROBOTSCACHE_READY &&
+	    (gap = crawl_delay(c, j->host, rules)) > 0)
+		hostsched_defer(c->sc, j->host, mono_ms() + (double)gap);
 	if (st == ROBOTSCACHE_WAIT &&
 	    robotscache_failures(c->rc, j->origin) > c->cfg->max_retries) {
 		if (status == 0)
@@ -593,11 +619,7 @@ admit(struct crawl *c, struct job *j, double now)
 		free(j);
 		return 0;
 	}
-	d = robots_crawl_delay(rules);
-	if (d >= 0)
-		hostsched_set_delay(c->sc, j->host,
-		    d * 1e3 < (double)c->cfg->max_crawl_delay_ms
-		        ? (long)(d * 1e3) : c->cfg->max_crawl_delay_ms);
+	crawl_delay(c, j->host, rules);
 	path = strchr(j->it.url + strlen(origin), '/');
 	if (robots_allowed(rules, path != NULL ? path : "/"))
 		return 1;
