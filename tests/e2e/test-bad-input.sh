@@ -9,6 +9,7 @@ H=www.bad.test
 U="http://$H:$PORT"
 "$NEARCRAWL" crawl -d "$DB" --quiet --delay-ms 0 --per-host 4 \
     --max-body-bytes 100000 --timeout-ms 1500 --low-speed-secs 0 \
+    --retry-base-ms 100 \
     --max-pages 40 --resolve "$H:$PORT:127.0.0.1" \
     "$U/__nc/big/200000" "$U/__nc/gzip/50000000" "$U/__nc/slow/100?rate=1" \
     "$U/__nc/silent" "$U/__nc/endless" "$U/__nc/binary" "$U/__nc/loop/0" \
