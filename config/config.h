@@ -24,6 +24,14 @@
 
 struct dedup_config;
 
+/* The release, in --version and the default User-Agent. */
+#define NEARCRAWL_VERSION "0.1"
+
+/* The default User-Agent: names the crawler and where to read about it.
+ * Operators are asked (at start-up) to put their own contact in. */
+#define CONFIG_DEFAULT_USER_AGENT \
+	"nearcrawl/" NEARCRAWL_VERSION " (+https://github.com/nearcrawl/nearcrawl)"
+
 struct config {
 	/* [crawl] */
 	char **seeds;          /* start URLs: INI seed keys, then CLI args */

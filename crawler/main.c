@@ -16,8 +16,6 @@
 #include "robots.h"
 #include "url.h"
 
-#define NEARCRAWL_VERSION "0.1"
-
 /* Exit statuses (DESIGN.md). */
 enum { EXIT_DONE = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
 
@@ -64,6 +62,10 @@ cmd_crawl(int argc, char **argv)
 		config_free(&cfg);
 		return EXIT_USAGE;
 	}
+	if (strcmp(cfg.user_agent, CONFIG_DEFAULT_USER_AGENT) == 0 && !cfg.quiet)
+		fprintf(stderr, "nearcrawl: crawling as \"%s\"; please set "
+		    "--user-agent with a contact (URL or mailto) for the "
+		    "sites' administrators\n", cfg.user_agent);
 	rc = crawl_run(&cfg, &sum, err, sizeof(err));
 	if (rc != 0)
 		fprintf(stderr, "nearcrawl: %s\n", err);
