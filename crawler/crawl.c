@@ -140,46 +140,6 @@ enqueue(struct crawl *c, const char *url, int depth, int64_t parent)
 }
 
 static int
-is_html(const char *ct, const struct buf *body)
-{
-	size_t i;
-
-	if (ct != NULL)
-		return strncasecmp(ct, "text/html", 9) == 0 ||
-		    strncasecmp(ct, "application/xhtml+xml", 21) == 0;
-	/* No Content-Type: take it for HTML when it starts like markup. */
-	for (i = 0; i < body->len && i < 512; i++) {
-		if (body->data[i] == '<')
-			return 1;
-		if (body->data[i] != ' ' && body->data[i] != '\t' &&
-		    body->data[i] != '\r' && body->data[i] != '\n')
-			return 0;
-	}
-	return 0;
-}
-
-/* The charset parameter of a Content-Type value, into out ("" if none). */
-static void
-charset_of(const char *ct, char *out, size_t outsz)
-{
-	const char *p;
-	size_t n = 0;
-
-	out[0] = '\0';
-	if (ct == NULL || (p = strcasestr(ct, "charset=")) == NULL)
-		return;
-	p += 8;
-	if (*p == '"' || *p == '\'')
-		p++;
-	while (p[n] != '\0' && p[n] != '"' && p[n] != '\'' && p[n] != ';' &&
-	    p[n] != ' ' && n + 1 < outsz) {
-		out[n] = p[n];
-		n++;
-	}
-	out[n] = '\0';
-}
-
-static int
 says_nofollow(const char *x_robots_tag)
 {
 	return x_robots_tag != NULL &&
@@ -205,7 +165,7 @@ process_html(struct crawl *c, struct job *j, const struct fetch_result *r,
 	int rc = -1, use_main;
 
 	memset(&ex, 0, sizeof(ex));
-	charset_of(r->content_type, charset, sizeof(charset));
+	extract_charset_of(r->content_type, charset, sizeof(charset));
 	eo.charset = charset[0] != '\0' ? charset : NULL;
 	eo.max_text = (size_t)cfg->max_text;
 	eo.max_links = (size_t)cfg->max_links;
@@ -317,7 +277,7 @@ process(struct crawl *c, struct job *j, const struct fetch_result *r)
 		    r->status);
 		p.verdict = "error";
 		p.reason = reason;
-	} else if (!is_html(r->content_type, r->body)) {
+	} else if (!extract_is_html(r->content_type, r->body->data, r->body->len)) {
 		snprintf(reason, sizeof(reason), "not HTML: %.100s",
 		    r->content_type != NULL ? r->content_type : "unknown type");
 		p.verdict = "skipped";

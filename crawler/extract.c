@@ -1401,3 +1401,42 @@ extract_result_free(struct extract_result *r)
 	free(r->links);
 	memset(r, 0, sizeof(*r));
 }
+
+int
+extract_is_html(const char *ct, const char *data, size_t len)
+{
+	size_t i;
+
+	if (ct != NULL)
+		return strncasecmp(ct, "text/html", 9) == 0 ||
+		    strncasecmp(ct, "application/xhtml+xml", 21) == 0;
+	/* No Content-Type: take it for HTML when it starts like markup. */
+	for (i = 0; i < len && i < 512; i++) {
+		if (data[i] == '<')
+			return 1;
+		if (data[i] != ' ' && data[i] != '\t' &&
+		    data[i] != '\r' && data[i] != '\n')
+			return 0;
+	}
+	return 0;
+}
+
+void
+extract_charset_of(const char *ct, char *out, size_t outsz)
+{
+	const char *p;
+	size_t n = 0;
+
+	out[0] = '\0';
+	if (ct == NULL || (p = strcasestr(ct, "charset=")) == NULL)
+		return;
+	p += 8;
+	if (*p == '"' || *p == '\'')
+		p++;
+	while (p[n] != '\0' && p[n] != '"' && p[n] != '\'' && p[n] != ';' &&
+	    p[n] != ' ' && n + 1 < outsz) {
+		out[n] = p[n];
+		n++;
+	}
+	out[n] = '\0';
+}

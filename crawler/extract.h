@@ -90,6 +90,17 @@ struct extract_result {
 int extract_html(const char *html, size_t len, const char *page_url,
     const struct extract_opts *o, struct extract_result *r, const char **why);
 
+/*
+ * Whether a response is HTML: by its Content-Type value ct (text/html or
+ * application/xhtml+xml), or, when ct is NULL, by data starting with '<'
+ * after white space. Returns 1 or 0.
+ */
+int extract_is_html(const char *ct, const char *data, size_t len);
+
+/* Copy the charset parameter of a Content-Type value ct (may be NULL) into
+ * out, or "" when there is none; cut to outsz - 1 bytes. */
+void extract_charset_of(const char *ct, char *out, size_t outsz);
+
 /* Free everything r owns and zero it. Safe on a zeroed result. */
 void extract_result_free(struct extract_result *r);
 

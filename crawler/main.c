@@ -11,6 +11,7 @@
 #include <libxml/parser.h>
 
 #include "buf.h"
+#include "compare.h"
 #include "config.h"
 #include "crawl.h"
 #include "robots.h"
@@ -29,6 +30,10 @@ usage(FILE *out)
 	    "  crawl  [-c FILE] [-d DB] [options] [SEED_URL...]\n"
 	    "         crawl from the seeds (or resume DB), classifying every\n"
 	    "         page as unique, exact or near duplicate\n"
+	    "  compare [-c FILE] [options] A B\n"
+	    "         how alike files or URLs A and B are by every method,\n"
+	    "         and the verdict a crawl would give B after A (takes the\n"
+	    "         crawl's [dedup] options)\n"
 	    "  robots FILE AGENT URL\n"
 	    "         print whether robots.txt FILE allows AGENT to fetch URL\n"
 	    "         (exit 0 allowed, 1 disallowed)\n"
@@ -87,6 +92,38 @@ cmd_crawl(int argc, char **argv)
 		if (n->queued > 0 || n->inflight > 0)
 			fprintf(stderr, "nearcrawl: resume with: nearcrawl "
 			    "crawl -d %s\n", cfg.db);
+	}
+	config_free(&cfg);
+	return rc;
+}
+
+static int
+cmd_compare(int argc, char **argv)
+{
+	struct config cfg;
+	char err[1024];
+	int rc;
+
+	if (config_init(&cfg) != 0) {
+		fprintf(stderr, "nearcrawl: out of memory\n");
+		return EXIT_RUNTIME;
+	}
+	rc = config_parse_crawl_args(&cfg, argc, argv, err, sizeof(err));
+	if (rc == 1) {
+		printf("usage: nearcrawl compare [-c FILE] [options] A B\n"
+		    "A and B are files or http(s) URLs; the options are those "
+		    "of `nearcrawl crawl --help' ([dedup] matters).\n");
+		rc = EXIT_DONE;
+	} else if (rc != 0 || cfg.nseeds != 2) {
+		fprintf(stderr, "nearcrawl: %s\nusage: nearcrawl compare "
+		    "[options] A B\n", rc != 0 ? err : "compare needs two "
+		    "documents");
+		rc = EXIT_USAGE;
+	} else {
+		rc = compare_run(&cfg, cfg.seeds[0], cfg.seeds[1], stdout,
+		    err, sizeof(err));
+		if (rc != 0)
+			fprintf(stderr, "nearcrawl: %s\n", err);
 	}
 	config_free(&cfg);
 	return rc;
@@ -200,6 +237,8 @@ main(int argc, char **argv)
 	xmlInitParser();
 	if (strcmp(argv[1], "crawl") == 0) {
 		rc = cmd_crawl(argc - 1, argv + 1);
+	} else if (strcmp(argv[1], "compare") == 0) {
+		rc = cmd_compare(argc - 1, argv + 1);
 	} else if (strcmp(argv[1], "robots") == 0) {
 		rc = cmd_robots(argc - 1, argv + 1);
 	} else {
