@@ -14,6 +14,7 @@
 #include "compare.h"
 #include "config.h"
 #include "crawl.h"
+#include "report.h"
 #include "robots.h"
 #include "url.h"
 
@@ -30,6 +31,9 @@ usage(FILE *out)
 	    "  crawl  [-c FILE] [-d DB] [options] [SEED_URL...]\n"
 	    "         crawl from the seeds (or resume DB), classifying every\n"
 	    "         page as unique, exact or near duplicate\n"
+	    "  report -d DB -o DIR [--quiet]\n"
+	    "         growth.csv and plot, hosts.csv, clusters.csv,\n"
+	    "         similarity.csv and plot, summary.txt (also mid-crawl)\n"
 	    "  compare [-c FILE] [options] A B\n"
 	    "         how alike files or URLs A and B are by every method,\n"
 	    "         and the verdict a crawl would give B after A (takes the\n"
@@ -94,6 +98,33 @@ cmd_crawl(int argc, char **argv)
 			    "crawl -d %s\n", cfg.db);
 	}
 	config_free(&cfg);
+	return rc;
+}
+
+static int
+cmd_report(int argc, char **argv)
+{
+	const char *db = NULL, *dir = NULL;
+	char err[1024];
+	int i, quiet = 0, rc;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "-d") == 0 && i + 1 < argc)
+			db = argv[++i];
+		else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
+			dir = argv[++i];
+		else if (strcmp(argv[i], "--quiet") == 0)
+			quiet = 1;
+		else
+			break;
+	}
+	if (i < argc || db == NULL || dir == NULL) {
+		fprintf(stderr,
+		    "usage: nearcrawl report -d DB -o DIR [--quiet]\n");
+		return EXIT_USAGE;
+	}
+	if ((rc = report_write(db, dir, quiet, err, sizeof(err))) != 0)
+		fprintf(stderr, "nearcrawl: %s\n", err);
 	return rc;
 }
 
@@ -237,6 +268,8 @@ main(int argc, char **argv)
 	xmlInitParser();
 	if (strcmp(argv[1], "crawl") == 0) {
 		rc = cmd_crawl(argc - 1, argv + 1);
+	} else if (strcmp(argv[1], "report") == 0) {
+		rc = cmd_report(argc - 1, argv + 1);
 	} else if (strcmp(argv[1], "compare") == 0) {
 		rc = cmd_compare(argc - 1, argv + 1);
 	} else if (strcmp(argv[1], "robots") == 0) {

@@ -1,0 +1,51 @@
+/*
+ * report: tables and plots of a crawl, read from its database.
+ *
+ * `nearcrawl report -d DB -o DIR` writes into DIR (and nowhere else):
+ *
+ *   growth.csv       fetched,unique,exact,near: cumulative verdict counts
+ *                    along the fetch order (seq), thinned to about 1000 rows
+ *                    for crawls over 2000 pages; the last row always equals
+ *                    the database's counts
+ *   growth.gp        the gnuplot script drawing growth.csv (kept so it can
+ *                    be edited and run again: cd DIR && gnuplot growth.gp)
+ *   growth.svg/.png  unique, exact and near duplicates against pages fetched
+ *   hosts.csv        host,pages,unique,exact,near,duplicate_share
+ *   clusters.csv     original_url,duplicate_url,method,percentage
+ *   similarity.csv   method,bucket,pages: percentages in 5-point buckets
+ *   similarity.gp, similarity.svg/.png: the same histogram drawn per method
+ *   summary.txt      the headline figures in plain words
+ *
+ * The database is opened read-only and takes no lock, so a report can be
+ * made while a crawl is writing; every table comes from one read
+ * transaction, so the files agree with each other even then.
+ *
+ * Text from the database (URLs, hosts, methods) is untrusted: CSV fields are
+ * quoted per RFC 4180, and in summary.txt and on the terminal control
+ * characters become '?', so no escape sequence is ever printed raw.
+ */
+#ifndef NC_REPORT_H
+#define NC_REPORT_H
+
+#include <stddef.h>
+
+/* Results of report_write, the same as nearcrawl's exit statuses. */
+enum { REPORT_OK = 0, REPORT_RUNTIME = 1, REPORT_BADDB = 2 };
+
+/*
+ * Write the report of database db into directory dir, which is created as
+ * by `mkdir -p` (mode 0755 less the umask); an existing dir that is not a
+ * directory is refused. Unless quiet, the summary and the list of files are
+ * printed on stdout. The plots are drawn by running the gnuplot program in
+ * dir; when it is missing or fails, the CSV files and summary.txt are still
+ * written, and REPORT_RUNTIME is returned.
+ *
+ * Returns REPORT_OK; REPORT_RUNTIME when a file cannot be written or gnuplot
+ * fails or is missing; REPORT_BADDB when db is missing, is not a nearcrawl
+ * database or cannot be read. On failure err holds a one-line message (with
+ * control characters replaced) naming the file concerned.
+ */
+int report_write(
+    const char *db, const char *dir, int quiet, char *err, size_t errsz);
+
+#endif
