@@ -75,6 +75,15 @@ struct job {
 
 static void pump(struct crawl *c);
 
+/* A signal that came before the event loop could take signals. */
+static volatile sig_atomic_t early_signal;
+
+static void
+on_early_signal(int sig)
+{
+	early_signal = sig;
+}
+
 static double
 mono_ms(void)
 {
@@ -1115,6 +1124,11 @@ crawl_run(const struct config *cfg, struct crawl_summary *sum, char *err,
 	c.errsz = errsz;
 	err[0] = '\0';
 	c.started = c.last_commit = c.last_progress = mono_ms();
+	/* Loading a large database takes a while; Ctrl-C then must still
+	 * mean "stop cleanly", not kill the process. */
+	early_signal = 0;
+	signal(SIGINT, on_early_signal);
+	signal(SIGTERM, on_early_signal);
 	if ((rc = prepare(&c)) != 0)
 		goto out;
 	if (setup_loop(&c) != 0) {
@@ -1122,6 +1136,8 @@ crawl_run(const struct config *cfg, struct crawl_summary *sum, char *err,
 		rc = 1;
 		goto out;
 	}
+	if (early_signal != 0)
+		on_signal(early_signal, 0, &c);
 	pump(&c);
 	if (!c.done && !c.failed)
 		event_base_dispatch(c.base);

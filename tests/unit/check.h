@@ -60,20 +60,21 @@ extern int check_current_fails; /* failed CHECKs in the running test */
 		}                                                          \
 	} while (0)
 
-/* Each unit-test file defines one suite function that RUN()s its tests.
- * Weak while modules are being written, so a suite not yet linked is skipped. */
-void suite_buf(void) __attribute__((weak));
-void suite_url(void) __attribute__((weak));
-void suite_extract(void) __attribute__((weak));
-void suite_md5(void) __attribute__((weak));
-void suite_simhash(void) __attribute__((weak));
-void suite_simindex(void) __attribute__((weak));
-void suite_ssdeep(void) __attribute__((weak));
-void suite_dedup(void) __attribute__((weak));
-void suite_store(void) __attribute__((weak));
-void suite_config(void) __attribute__((weak));
-void suite_robots(void) __attribute__((weak));
-void suite_hostsched(void) __attribute__((weak));
-void suite_fetch(void) __attribute__((weak));
+/* Each unit-test file defines one suite function that RUN()s its tests. */
+void suite_buf(void);
+void suite_url(void);
+void suite_extract(void);
+void suite_md5(void);
+void suite_simhash(void);
+void suite_simindex(void);
+void suite_ssdeep(void);
+void suite_dedup(void);
+void suite_store(void);
+void suite_config(void);
+void suite_robots(void);
+void suite_hostsched(void);
+void suite_sitemap(void);
+void suite_strmap(void);
+void suite_robotscache(void);
 
 #endif

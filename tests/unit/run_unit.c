@@ -11,13 +11,13 @@ main(void)
 	static void (*const suites[])(void) = {
 		suite_buf, suite_url, suite_extract, suite_md5, suite_simhash,
 		suite_simindex, suite_ssdeep, suite_dedup, suite_store,
-		suite_config, suite_robots, suite_hostsched, suite_fetch,
+		suite_config, suite_robots, suite_hostsched, suite_sitemap,
+		suite_strmap, suite_robotscache,
 	};
 	size_t i;
 
 	for (i = 0; i < sizeof(suites) / sizeof(suites[0]); i++)
-		if (suites[i] != NULL)
-			suites[i]();
+		suites[i]();
 	printf("%d passed, %d failed\n", check_tests_passed,
 	    check_tests_failed);
 	return check_tests_failed == 0 ? 0 : 1;

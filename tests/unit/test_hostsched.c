@@ -94,9 +94,43 @@ test_many_hosts(void)
 	hostsched_free(s);
 }
 
+static void
+test_failures_retire_and_skip(void)
+{
+	struct hostsched *s = hostsched_new(1, 0);
+	double wait;
+
+	hostsched_add(s, "h", 3, 0);
+	/* Back-off doubles per failure in a row: 100, 200, 400 ms. */
+	CHECK_INT(hostsched_failed(s, "h", 0, 100), 1);
+	CHECK(hostsched_next(s, 99, &wait) == NULL);
+	CHECK_STR(hostsched_next(s, 100, &wait), "h");
+	CHECK_INT(hostsched_failed(s, "h", 100, 100), 2);
+	CHECK(hostsched_next(s, 299, &wait) == NULL);
+	CHECK_INT(hostsched_failed(s, "h", 300, 100), 3);
+	CHECK(wait == 1);
+	CHECK(hostsched_next(s, 699, &wait) == NULL);
+	hostsched_succeeded(s, "h");
+	CHECK_INT(hostsched_failed(s, "h", 700, 100), 1);
+	/* A URL settled without a request does not use the host's turn. */
+	hostsched_skipped(s, "h");
+	CHECK_INT(hostsched_queued(s), 2);
+	CHECK_INT(hostsched_add_pages(s, "h", 5), 5);
+	CHECK_INT(hostsched_add_pages(s, "h", 1), 6);
+	hostsched_retire(s, "h");
+	CHECK(hostsched_retired(s, "h"));
+	CHECK_INT(hostsched_queued(s), 0);
+	CHECK_INT(hostsched_add(s, "h", 4, 0), 0);
+	CHECK(hostsched_next(s, 1e9, &wait) == NULL);
+	CHECK(wait == -1);
+	CHECK(!hostsched_retired(s, "other"));
+	hostsched_free(s);
+}
+
 void
 suite_hostsched(void)
 {
+	RUN(test_failures_retire_and_skip);
 	RUN(test_due_soonest_first);
 	RUN(test_per_host_limit_and_defer);
 	RUN(test_many_hosts);
