@@ -43,6 +43,7 @@ struct config {
 	size_t nallow;         /* entries in allow_domains */
 	char *user_agent;      /* User-Agent header, with a contact */
 	int follow_duplicates; /* also follow links of duplicate pages */
+	int sitemaps;          /* seed from robots.txt's Sitemap: lines */
 	char **resolve;        /* curl-style HOST:PORT:ADDR overrides */
 	size_t nresolve;       /* entries in resolve */
 	int quiet;             /* no progress output */

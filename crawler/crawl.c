@@ -16,6 +16,8 @@
 #include "fetch.h"
 #include "hostsched.h"
 #include "robotscache.h"
+#include "sitemap.h"
+#include "strmap.h"
 #include "simhash.h"
 #include "url.h"
 
@@ -31,6 +33,8 @@
 #define ORIGIN_MAX (HOST_MAX + 16)
 /* Redirects followed when fetching robots.txt (RFC 9309: at least five). */
 #define ROBOTS_REDIRECTS 5
+/* Sitemap files read per host at most (an index may list many). */
+#define SITEMAPS_PER_HOST 100
 /* Longest Retry-After we wait for, seconds. */
 #define RETRY_AFTER_MAX_S 3600
 
@@ -40,6 +44,7 @@ struct crawl {
 	struct dedup *dd;
 	struct hostsched *sc;
 	struct robotscache *rc;  /* robots.txt per origin */
+	struct strmap *sitemaps; /* host -> struct sitemap_queue (--sitemaps) */
 	struct fetcher *fe;
 	struct event_base *base;
 	struct event *wake;      /* the scheduler's next due time */
@@ -71,9 +76,21 @@ struct job {
 	struct store_item it;    /* the page (not for robots.txt) */
 	char host[HOST_MAX];
 	char origin[ORIGIN_MAX]; /* set when this fetches robots.txt */
+	int sitemap;             /* this fetches a sitemap: it.url */
+};
+
+/* Sitemap files still to read for one host, taken in its own turns. */
+struct sitemap_queue {
+	char **url;   /* files not yet fetched, oldest first */
+	size_t n;     /* entries in url */
+	size_t seen;  /* files ever queued, capped at SITEMAPS_PER_HOST */
 };
 
 static void pump(struct crawl *c);
+static int queue_sitemap(struct crawl *c, const char *url);
+static int on_sitemap(struct crawl *c, struct job *j,
+    const struct fetch_result *r);
+static void queue_sitemaps_of(struct crawl *c, const char *origin);
 
 /* A signal that came before the event loop could take signals. */
 static volatile sig_atomic_t early_signal;
@@ -379,6 +396,8 @@ on_robots(struct crawl *c, struct job *j, const struct fetch_result *r)
 	        &failures) == ROBOTSCACHE_READY &&
 	    (gap = crawl_delay(c, j->host, rules)) > 0)
 		hostsched_defer(c->sc, j->host, mono_ms() + (double)gap);
+	if (st == ROBOTSCACHE_READY && c->cfg->sitemaps)
+		queue_sitemaps_of(c, j->origin);
 	if (st == ROBOTSCACHE_WAIT &&
 	    robotscache_failures(c->rc, j->origin) > c->cfg->max_retries) {
 		if (status == 0)
@@ -389,6 +408,27 @@ on_robots(struct crawl *c, struct job *j, const struct fetch_result *r)
 			    "robots.txt answers HTTP %d", status);
 		give_up(c, j->host, why);
 	}
+}
+
+/* --sitemaps: queue the sitemap files origin's robots.txt lists. */
+static void
+queue_sitemaps_of(struct crawl *c, const char *origin)
+{
+	const struct robots *rules;
+	const char **urls;
+	double retry_at;
+	size_t i, n;
+	int failures;
+
+	if (robotscache_lookup(c->rc, origin, wall_s(), &rules, &retry_at,
+	        &failures) != ROBOTSCACHE_READY)
+		return;
+	n = robots_sitemaps(rules, &urls);
+	for (i = 0; i < n; i++)
+		if (queue_sitemap(c, urls[i]) != 0) {
+			fail(c, "out of memory");
+			return;
+		}
 }
 
 /* A transfer failure that says something about the host, not the page. */
@@ -461,7 +501,7 @@ on_fetched(const struct fetch_result *r, void *arg)
 		goto out;
 	if (r->code == CURLE_ABORTED_BY_CALLBACK) {
 		/* Stopped by the user: ask again on resume. */
-		if (j->origin[0] == '\0' &&
+		if (j->origin[0] == '\0' && !j->sitemap &&
 		    store_frontier_requeue(c->st, j->it.id, 0) != 0)
 			fail(c, "cannot requeue");
 		goto out;
@@ -481,6 +521,11 @@ on_fetched(const struct fetch_result *r, void *arg)
 	}
 	if (j->origin[0] != '\0') {
 		on_robots(c, j, r);
+		goto out;
+	}
+	if (j->sitemap) {
+		if (on_sitemap(c, j, r) != 0)
+			fail(c, "cannot queue a sitemap's URLs");
 		goto out;
 	}
 	if ((rc = retry_later(c, j, r)) != 0) {
@@ -507,6 +552,129 @@ limit_reached(const struct crawl *c)
 {
 	return c->cfg->max_pages > 0 &&
 	    c->seq + (int64_t)fetch_active(c->fe) >= c->cfg->max_pages;
+}
+
+static void
+free_sitemap_queue(void *p)
+{
+	struct sitemap_queue *q = p;
+	size_t i;
+
+	if (q == NULL)
+		return;
+	for (i = 0; i < q->n; i++)
+		free(q->url[i]);
+	free(q->url);
+	free(q);
+}
+
+/* Insert url (taken over) at position at of host's sitemap queue. */
+static int
+sitemap_insert(struct crawl *c, const char *host, char *url, int front)
+{
+	struct sitemap_queue *q = strmap_get(c->sitemaps, host);
+	char **nu;
+
+	if (q == NULL) {
+		if ((q = calloc(1, sizeof(*q))) == NULL ||
+		    strmap_put(c->sitemaps, host, q) != 0) {
+			free(q);
+			return -1;
+		}
+	}
+	if ((nu = realloc(q->url, (q->n + 1) * sizeof(*nu))) == NULL)
+		return -1;
+	q->url = nu;
+	if (front) {
+		memmove(q->url + 1, q->url, q->n * sizeof(*q->url));
+		q->url[0] = url;
+	} else {
+		q->url[q->n] = url;
+	}
+	q->n++;
+	return 0;
+}
+
+/* Queue a sitemap file named by robots.txt or a sitemap index, if it is in
+ * scope and its host has not read too many. */
+static int
+queue_sitemap(struct crawl *c, const char *url)
+{
+	struct sitemap_queue *q;
+	const char *why;
+	char host[HOST_MAX], *u;
+
+	if ((u = url_normalize(url, &why)) == NULL)
+		return 0;
+	if (url_host(u, host, sizeof(host)) != 0 ||
+	    !url_host_in_domains(host, c->domains, c->ndomains) ||
+	    ((q = strmap_get(c->sitemaps, host)) != NULL &&
+	        q->seen >= SITEMAPS_PER_HOST)) {
+		free(u);
+		return 0;
+	}
+	if (sitemap_insert(c, host, u, 0) != 0) {
+		free(u);
+		return -1;
+	}
+	((struct sitemap_queue *)strmap_get(c->sitemaps, host))->seen++;
+	return hostsched_add(c->sc, host, 1, 0);
+}
+
+/* Take host's next sitemap file into j, if any. Returns 1 or 0. */
+static int
+pop_sitemap(struct crawl *c, struct job *j)
+{
+	struct sitemap_queue *q = strmap_get(c->sitemaps, j->host);
+
+	if (q == NULL || q->n == 0)
+		return 0;
+	j->it.url = q->url[0];
+	memmove(q->url, q->url + 1, --q->n * sizeof(*q->url));
+	j->sitemap = 1;
+	return 1;
+}
+
+/* Return what j took to where it came from, to be taken again first. */
+static int
+put_back(struct crawl *c, struct job *j)
+{
+	if (j->sitemap) {
+		if (sitemap_insert(c, j->host, j->it.url, 1) != 0)
+			return -1;
+		j->it.url = NULL;
+		j->sitemap = 0;
+		return 0;
+	}
+	if (store_frontier_untake(c->st, j->it.id) != 0)
+		return -1;
+	c->n.queued++;
+	return 0;
+}
+
+/* A sitemap file arrived: queue its pages as seeds, its files as sitemaps. */
+static int
+on_sitemap(struct crawl *c, struct job *j, const struct fetch_result *r)
+{
+	struct sitemap sm;
+	const char *why;
+	size_t i;
+	int rc = 0;
+
+	if (r->code != CURLE_OK || r->status < 200 || r->status >= 300 ||
+	    sitemap_parse(r->body->data != NULL ? r->body->data : "",
+	        r->body->len, &sm, &why) != 0) {
+		if (!c->cfg->quiet)
+			fprintf(stderr, "nearcrawl: sitemap %s unusable\n",
+			    j->it.url);
+		return 0;
+	}
+	for (i = 0; i < sm.nurls && rc == 0; i++)
+		rc = enqueue(c, sm.urls[i], 0, 0);
+	for (i = 0; i < sm.nsitemaps && rc == 0; i++)
+		rc = queue_sitemap(c, sm.sitemaps[i]);
+	sitemap_free(&sm);
+	return rc;
 }
 
 /* Settle a queued URL without asking the server (robots.txt forbids it). */
@@ -576,9 +744,8 @@ admit(struct crawl *c, struct job *j, double now)
 	if (state < 0)
 		return -1;
 	if (state != ROBOTSCACHE_READY) {
-		if (store_frontier_untake(c->st, j->it.id) != 0)
+		if (put_back(c, j) != 0)
 			return -1;
-		c->n.queued++;
 		if (state == ROBOTSCACHE_MISSING)
 			return fetch_robots(c, j, origin, now) != 0 ? -1 : 0;
 		d = state == ROBOTSCACHE_WAIT
@@ -592,7 +759,9 @@ admit(struct crawl *c, struct job *j, double now)
 	path = strchr(j->it.url + strlen(origin), '/');
 	if (robots_allowed(rules, path != NULL ? path : "/"))
 		return 1;
-	if (record_unfetched(c, j, "disallowed by robots.txt") != 0)
+	if (j->sitemap)
+		hostsched_skipped(c->sc, j->host);
+	else if (record_unfetched(c, j, "disallowed by robots.txt") != 0)
 		return -1;
 	store_item_clear(&j->it);
 	free(j);
@@ -603,6 +772,8 @@ admit(struct crawl *c, struct job *j, double now)
 static void
 pump(struct crawl *c)
 {
+	struct fetch_req page_req = { (size_t)c->cfg->max_body, 0 };
+	struct fetch_req sitemap_req = { SITEMAP_MAX_BYTES, ROBOTS_REDIRECTS };
 	const char *host;
 	double wait = -1, now;
 	struct job *j;
@@ -622,7 +793,8 @@ pump(struct crawl *c)
 		}
 		j->c = c;
 		snprintf(j->host, sizeof(j->host), "%s", host);
-		r = store_frontier_take(c->st, j->host, wall_s(), &j->it);
+		r = pop_sitemap(c, j) ? 1
+		    : store_frontier_take(c->st, j->host, wall_s(), &j->it);
 		if (r <= 0) {
 			free(j);
 			if (r < 0) {
@@ -632,7 +804,8 @@ pump(struct crawl *c)
 			hostsched_drained(c->sc, host);
 			continue;
 		}
-		c->n.queued--;
+		if (!j->sitemap)
+			c->n.queued--;
 		if ((r = admit(c, j, now)) <= 0) {
 			if (r < 0) {
 				/* admit hands j on only when it succeeds. */
@@ -645,7 +818,8 @@ pump(struct crawl *c)
 			continue;
 		}
 		hostsched_started(c->sc, j->host, now);
-		if (fetch_start(c->fe, j->it.url, on_fetched, j) != 0) {
+		if (fetch_start_req(c->fe, j->it.url, j->sitemap ? &sitemap_req
+		        : &page_req, on_fetched, j) != 0) {
 			store_item_clear(&j->it);
 			free(j);
 			fail(c, "cannot start a transfer");
@@ -1024,7 +1198,9 @@ prepare(struct crawl *c)
 		return 2;
 	}
 	c->rc = robotscache_new(c->st, token, cfg->retry_base_ms);
-	if (c->dd == NULL || c->sc == NULL || c->rc == NULL) {
+	c->sitemaps = strmap_new();
+	if (c->dd == NULL || c->sc == NULL || c->rc == NULL ||
+	    c->sitemaps == NULL) {
 		snprintf(c->err, c->errsz, "out of memory");
 		return 1;
 	}
@@ -1103,6 +1279,7 @@ teardown(struct crawl *c)
 	curl_slist_free_all(c->resolve);
 	hostsched_free(c->sc);
 	robotscache_free(c->rc);
+	strmap_free(c->sitemaps, free_sitemap_queue);
 	dedup_free(c->dd);
 	store_close(c->st);
 	for (i = 0; i < c->ndomains; i++)
