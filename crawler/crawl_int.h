@@ -1,0 +1,130 @@
+/*
+ * crawl_int: what the parts of the crawl module share -- the crawl's state
+ * and the functions one part calls in another. Internal: nothing outside
+ * crawler/crawl*.c includes it.
+ *
+ *   crawl.c         the event loop, signals, progress, the run as a whole
+ *   crawl_setup.c   opening, settings check, scope, resume, seeds
+ *   crawl_page.c    a fetched page: its row, fingerprints, verdict, links
+ *   crawl_polite.c  robots.txt, sitemaps, Retry-After, back-off, give-up
+ */
+#ifndef NC_CRAWL_INT_H
+#define NC_CRAWL_INT_H
+
+#include "crawl.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include <curl/curl.h>
+#include <event2/event.h>
+
+#include "dedup.h"
+#include "extract.h"
+#include "fetch.h"
+#include "hostsched.h"
+#include "robotscache.h"
+#include "sitemap.h"
+#include "strmap.h"
+#include "simhash.h"
+#include "url.h"
+
+/* Seconds between commits of a batch that is not full yet. */
+#define COMMIT_EVERY_S 2.0
+/* Seconds between progress lines. */
+#define PROGRESS_EVERY_S 5.0
+/* Seconds a graceful stop waits for transfers in flight. */
+#define STOP_GRACE_S 5
+/* Longest host name we handle (DNS allows 253). */
+#define HOST_MAX 256
+/* Longest origin: scheme, host, port. */
+#define ORIGIN_MAX (HOST_MAX + 16)
+/* Redirects followed when fetching robots.txt (RFC 9309: at least five). */
+#define ROBOTS_REDIRECTS 5
+/* Sitemap files read per host at most (an index may list many). */
+#define SITEMAPS_PER_HOST 100
+/* Longest Retry-After we wait for, seconds. */
+#define RETRY_AFTER_MAX_S 3600
+
+struct crawl {
+	const struct config *cfg;
+	struct store *st;
+	struct dedup *dd;
+	struct hostsched *sc;
+	struct robotscache *rc;  /* robots.txt per origin */
+	struct strmap *sitemaps; /* host -> struct sitemap_queue (--sitemaps) */
+	struct fetcher *fe;
+	struct event_base *base;
+	struct event *wake;      /* the scheduler's next due time */
+	struct event *tick;      /* progress and periodic commits */
+	struct event *grace;     /* end of a graceful stop */
+	struct event *sigint, *sigterm;
+	struct curl_slist *resolve; /* --resolve entries for libcurl */
+	char **domains;          /* crawl scope */
+	size_t ndomains;
+	struct store_counts n;   /* running counts */
+	int64_t seq;             /* last fetch order number used */
+	int64_t fetched;         /* pages fetched by this run */
+	int batch;               /* pages in the open transaction */
+	double last_commit;      /* monotonic ms */
+	double started;          /* monotonic ms */
+	double last_progress;    /* monotonic ms */
+	int stopping;            /* 1 after a signal, 2 after a second one */
+	int failed;              /* a run-time error ended the crawl */
+	int done;                /* nothing left to do: leave the loop */
+	int64_t robots_fetches;  /* robots.txt requests made by this run */
+	int64_t hosts_given_up;  /* hosts retired after repeated failures */
+	char *err;               /* where messages go */
+	size_t errsz;
+};
+
+/* One transfer's context. */
+struct job {
+	struct crawl *c;
+	struct store_item it;    /* the page (not for robots.txt) */
+	char host[HOST_MAX];
+	char origin[ORIGIN_MAX]; /* set when this fetches robots.txt */
+	int sitemap;             /* this fetches a sitemap: it.url */
+};
+
+/* Sitemap files still to read for one host, taken in its own turns. */
+struct sitemap_queue {
+	char **url;   /* files not yet fetched, oldest first */
+	size_t n;     /* entries in url */
+	size_t seen;  /* files ever queued, capped at SITEMAPS_PER_HOST */
+};
+
+/*
+ * Shared between the parts. Each is documented where it is defined; all
+ * report database or memory failures as -1 (or through crawl_fail, which
+ * ends the crawl with a message).
+ */
+int crawl_admit(struct crawl *c, struct job *j, double now);
+int crawl_commit(struct crawl *c);
+void crawl_count_page(struct crawl *c, const char *host);
+int crawl_enqueue(struct crawl *c, const char *url, int depth, int64_t parent);
+void crawl_fail(struct crawl *c, const char *what);
+void crawl_free_sitemap_queue(void *p);
+void crawl_give_up(struct crawl *c, const char *host, const char *why);
+int crawl_host_trouble(CURLcode code);
+double crawl_mono_ms(void);
+void crawl_on_fetched(const struct fetch_result *r, void *arg);
+void crawl_on_robots(struct crawl *c, struct job *j,
+    const struct fetch_result *r);
+int crawl_on_sitemap(struct crawl *c, struct job *j,
+    const struct fetch_result *r);
+int crawl_pop_sitemap(struct crawl *c, struct job *j);
+int crawl_prepare(struct crawl *c);
+int crawl_process(struct crawl *c, struct job *j, const struct fetch_result *r);
+int crawl_record_unfetched(struct crawl *c, struct job *j, const char *reason);
+int crawl_resolve_list(struct crawl *c);
+int crawl_retry_later(struct crawl *c, struct job *j,
+    const struct fetch_result *r);
+double crawl_wall_s(void);
+
+#endif

@@ -1,0 +1,342 @@
+#include "crawl_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static int queue_sitemap(struct crawl *c, const char *url);
+static void queue_sitemaps_of(struct crawl *c, const char *origin);
+
+/* Give host up: it is never asked again in this crawl, and why is kept. */
+void
+crawl_give_up(struct crawl *c, const char *host, const char *why)
+{
+	struct store_host h;
+
+	hostsched_retire(c->sc, host);
+	memset(&h, 0, sizeof(h));
+	h.gave_up = (char *)why;
+	if (store_host_put(c->st, host, &h) != 0)
+		crawl_fail(c, "cannot record a host");
+	c->hosts_given_up++;
+	if (!c->cfg->quiet)
+		fprintf(stderr, "nearcrawl: giving up %s: %s\n", host, why);
+}
+
+/* Honour a robots.txt Crawl-delay for host, up to the configured cap.
+ * Returns the host's gap in ms, or -1 when the rules set none. */
+static long
+crawl_delay(struct crawl *c, const char *host, const struct robots *rules)
+{
+	double d = robots_crawl_delay(rules);
+	long ms;
+
+	if (d < 0)
+		return -1;
+	ms = d * 1e3 < (double)c->cfg->max_crawl_delay_ms
+	    ? (long)(d * 1e3) : c->cfg->max_crawl_delay_ms;
+	hostsched_set_delay(c->sc, host, ms);
+	return ms;
+}
+
+void
+crawl_on_robots(struct crawl *c, struct job *j, const struct fetch_result *r)
+{
+	const struct robots *rules;
+	double retry_at;
+	long gap;
+	int failures;
+	char why[160];
+	int status, st;
+
+	if (r->code == CURLE_OK || (r->body_too_large && r->status >= 200 &&
+	                               r->status < 300))
+		status = (int)r->status;
+	else if (r->code == CURLE_TOO_MANY_REDIRECTS)
+		status = 399; /* RFC 9309: treat as unavailable, allow all */
+	else
+		status = 0;
+	c->robots_fetches++;
+	st = robotscache_result(c->rc, j->origin, status,
+	    r->body->data != NULL ? r->body->data : "", r->body->len,
+	    crawl_wall_s());
+	if (st < 0) {
+		crawl_fail(c, "cannot record robots.txt");
+		return;
+	}
+	/* The gap after robots.txt itself already obeys its Crawl-delay. */
+	if (st == ROBOTSCACHE_READY &&
+	    robotscache_lookup(c->rc, j->origin, crawl_wall_s(), &rules, &retry_at,
+	        &failures) == ROBOTSCACHE_READY &&
+	    (gap = crawl_delay(c, j->host, rules)) > 0)
+		hostsched_defer(c->sc, j->host, crawl_mono_ms() + (double)gap);
+	if (st == ROBOTSCACHE_READY && c->cfg->sitemaps)
+		queue_sitemaps_of(c, j->origin);
+	if (st == ROBOTSCACHE_WAIT &&
+	    robotscache_failures(c->rc, j->origin) > c->cfg->max_retries) {
+		if (status == 0)
+			snprintf(why, sizeof(why), "robots.txt unreachable: %s",
+			    r->error != NULL ? r->error : "no answer");
+		else
+			snprintf(why, sizeof(why),
+			    "robots.txt answers HTTP %d", status);
+		crawl_give_up(c, j->host, why);
+	}
+}
+
+/* --sitemaps: queue the sitemap files origin's robots.txt lists. */
+static void
+queue_sitemaps_of(struct crawl *c, const char *origin)
+{
+	const struct robots *rules;
+	const char **urls;
+	double retry_at;
+	size_t i, n;
+	int failures;
+
+	if (robotscache_lookup(c->rc, origin, crawl_wall_s(), &rules, &retry_at,
+	        &failures) != ROBOTSCACHE_READY)
+		return;
+	n = robots_sitemaps(rules, &urls);
+	for (i = 0; i < n; i++)
+		if (queue_sitemap(c, urls[i]) != 0) {
+			crawl_fail(c, "out of memory");
+			return;
+		}
+}
+
+/* A transfer failure that says something about the host, not the page. */
+int
+crawl_host_trouble(CURLcode code)
+{
+	switch (code) {
+	case CURLE_COULDNT_RESOLVE_HOST:
+	case CURLE_COULDNT_CONNECT:
+	case CURLE_OPERATION_TIMEDOUT:
+	case CURLE_GOT_NOTHING:
+	case CURLE_SEND_ERROR:
+	case CURLE_RECV_ERROR:
+	case CURLE_SSL_CONNECT_ERROR:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * 429 and 503 ask us to come back later: the URL goes back to the queue
+ * (Retry-After, else exponential back-off) and the whole host waits, for
+ * max_retries tries. Returns 1 when requeued, 0 when the page is to be
+ * recorded, -1 on a database error.
+ */
+int
+crawl_retry_later(struct crawl *c, struct job *j, const struct fetch_result *r)
+{
+	double secs;
+	int i;
+
+	if (r->code != CURLE_OK || (r->status != 429 && r->status != 503) ||
+	    j->it.tries >= c->cfg->max_retries)
+		return 0;
+	if (r->retry_after > 0) {
+		secs = r->retry_after < RETRY_AFTER_MAX_S ? r->retry_after
+		                                          : RETRY_AFTER_MAX_S;
+	} else {
+		secs = (double)c->cfg->retry_base_ms / 1e3;
+		for (i = 0; i < j->it.tries; i++)
+			secs *= 2;
+	}
+	if (store_frontier_requeue(c->st, j->it.id, crawl_wall_s() + secs) != 0)
+		return -1;
+	hostsched_defer(c->sc, j->host, crawl_mono_ms() + secs * 1e3);
+	c->n.queued++;
+	return hostsched_add(c->sc, j->host, 1, 0) != 0 ? -1 : 1;
+}
+
+void
+crawl_free_sitemap_queue(void *p)
+{
+	struct sitemap_queue *q = p;
+	size_t i;
+
+	if (q == NULL)
+		return;
+	for (i = 0; i < q->n; i++)
+		free(q->url[i]);
+	free(q->url);
+	free(q);
+}
+
+/* Insert url (taken over) at position at of host's sitemap queue. */
+static int
+sitemap_insert(struct crawl *c, const char *host, char *url, int front)
+{
+	struct sitemap_queue *q = strmap_get(c->sitemaps, host);
+	char **nu;
+
+	if (q == NULL) {
+		if ((q = calloc(1, sizeof(*q))) == NULL ||
+		    strmap_put(c->sitemaps, host, q) != 0) {
+			free(q);
+			return -1;
+		}
+	}
+	if ((nu = realloc(q->url, (q->n + 1) * sizeof(*nu))) == NULL)
+		return -1;
+	q->url = nu;
+	if (front) {
+		memmove(q->url + 1, q->url, q->n * sizeof(*q->url));
+		q->url[0] = url;
+	} else {
+		q->url[q->n] = url;
+	}
+	q->n++;
+	return 0;
+}
+
+/* Queue a sitemap file named by robots.txt or a sitemap index, if it is in
+ * scope and its host has not read too many. */
+static int
+queue_sitemap(struct crawl *c, const char *url)
+{
+	struct sitemap_queue *q;
+	const char *why;
+	char host[HOST_MAX], *u;
+
+	if ((u = url_normalize(url, &why)) == NULL)
+		return 0;
+	if (url_host(u, host, sizeof(host)) != 0 ||
+	    !url_host_in_domains(host, c->domains, c->ndomains) ||
+	    ((q = strmap_get(c->sitemaps, host)) != NULL &&
+	        q->seen >= SITEMAPS_PER_HOST)) {
+		free(u);
+		return 0;
+	}
+	if (sitemap_insert(c, host, u, 0) != 0) {
+		free(u);
+		return -1;
+	}
+	((struct sitemap_queue *)strmap_get(c->sitemaps, host))->seen++;
+	return hostsched_add(c->sc, host, 1, 0);
+}
+
+/* Take host's next sitemap file into j, if any. Returns 1 or 0. */
+int
+crawl_pop_sitemap(struct crawl *c, struct job *j)
+{
+	struct sitemap_queue *q = strmap_get(c->sitemaps, j->host);
+
+	if (q == NULL || q->n == 0)
+		return 0;
+	j->it.url = q->url[0];
+	memmove(q->url, q->url + 1, --q->n * sizeof(*q->url));
+	j->sitemap = 1;
+	return 1;
+}
+
+/* Return what j took to where it came from, to be taken again first. */
+static int
+put_back(struct crawl *c, struct job *j)
+{
+	if (j->sitemap) {
+		if (sitemap_insert(c, j->host, j->it.url, 1) != 0)
+			return -1;
+		j->it.url = NULL;
+		j->sitemap = 0;
+		return 0;
+	}
+	if (store_frontier_untake(c->st, j->it.id) != 0)
+		return -1;
+	c->n.queued++;
+	return 0;
+}
+
+/* A sitemap file arrived: queue its pages as seeds, its files as sitemaps. */
+int
+crawl_on_sitemap(struct crawl *c, struct job *j, const struct fetch_result *r)
+{
+	struct sitemap sm;
+	const char *why;
+	size_t i;
+	int rc = 0;
+
+	if (r->code != CURLE_OK || r->status < 200 || r->status >= 300 ||
+	    sitemap_parse(r->body->data != NULL ? r->body->data : "",
+	        r->body->len, &sm, &why) != 0) {
+		if (!c->cfg->quiet)
+			fprintf(stderr, "nearcrawl: sitemap %s unusable\n",
+			    j->it.url);
+		return 0;
+	}
+	for (i = 0; i < sm.nurls && rc == 0; i++)
+		rc = crawl_enqueue(c, sm.urls[i], 0, 0);
+	for (i = 0; i < sm.nsitemaps && rc == 0; i++)
+		rc = queue_sitemap(c, sm.sitemaps[i]);
+	sitemap_free(&sm);
+	return rc;
+}
+
+/* Ask for origin's robots.txt, in the turn of the host j was taken for. */
+static int
+fetch_robots(struct crawl *c, struct job *j, const char *origin, double now)
+{
+	struct fetch_req req = { ROBOTS_MAX_BYTES, ROBOTS_REDIRECTS };
+	char url[ORIGIN_MAX + 16];
+
+	snprintf(j->origin, sizeof(j->origin), "%s", origin);
+	snprintf(url, sizeof(url), "%s/robots.txt", origin);
+	if (robotscache_pending(c->rc, origin) != 0)
+		return -1;
+	store_item_clear(&j->it);
+	hostsched_started(c->sc, j->host, now);
+	/* The page was put back: its host still has it queued. */
+	if (hostsched_add(c->sc, j->host, 1, 0) != 0)
+		return -1;
+	return fetch_start_req(c->fe, url, &req, crawl_on_fetched, j);
+}
+
+/*
+ * Decide on a URL just taken from the frontier: fetch it (returns 1), or
+ * deal with it here (0): robots.txt must be fetched or waited for first,
+ * or forbids the URL. -1 on a database or memory error.
+ */
+int
+crawl_admit(struct crawl *c, struct job *j, double now)
+{
+	const struct robots *rules = NULL;
+	char origin[ORIGIN_MAX];
+	const char *path;
+	double retry_at = 0, d;
+	int state, failures;
+
+	if (url_origin(j->it.url, origin, sizeof(origin)) != 0)
+		return 1;
+	state = robotscache_lookup(c->rc, origin, crawl_wall_s(), &rules, &retry_at,
+	    &failures);
+	if (state < 0)
+		return -1;
+	if (state != ROBOTSCACHE_READY) {
+		if (put_back(c, j) != 0)
+			return -1;
+		if (state == ROBOTSCACHE_MISSING)
+			return fetch_robots(c, j, origin, now) != 0 ? -1 : 0;
+		d = state == ROBOTSCACHE_WAIT
+		    ? (retry_at - crawl_wall_s()) * 1e3 : (double)c->cfg->delay_ms;
+		hostsched_defer(c->sc, j->host, now + (d > 100 ? d : 100));
+		store_item_clear(&j->it);
+		free(j);
+		return 0;
+	}
+	crawl_delay(c, j->host, rules);
+	path = strchr(j->it.url + strlen(origin), '/');
+	if (robots_allowed(rules, path != NULL ? path : "/"))
+		return 1;
+	if (j->sitemap)
+		hostsched_skipped(c->sc, j->host);
+	else if (crawl_record_unfetched(c, j, "disallowed by robots.txt") != 0)
+		return -1;
+	store_item_clear(&j->it);
+	free(j);
+	return 0;
+}

@@ -1,0 +1,322 @@
+#include "crawl_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* Compare a stored setting with ours; store it when new. */
+static int
+setting(struct crawl *c, const char *key, const char *value, const char *opt)
+{
+	char *old;
+	int err = 0, rc = 0;
+
+	old = store_meta_get(c->st, key, &err);
+	if (err) {
+		snprintf(c->err, c->errsz, "%s: %s", c->cfg->db,
+		    store_errmsg(c->st));
+		return 1;
+	}
+	if (old == NULL) {
+		if (store_meta_set(c->st, key, value) != 0) {
+			snprintf(c->err, c->errsz, "%s: %s", c->cfg->db,
+			    store_errmsg(c->st));
+			rc = 1;
+		}
+	} else if (strcmp(old, value) != 0) {
+		snprintf(c->err, c->errsz,
+		    "%s was crawled with %s %s; resuming with %s would mix "
+		    "verdicts (use a new database)", c->cfg->db, opt, old,
+		    value);
+		rc = 2;
+	}
+	free(old);
+	return rc;
+}
+
+static int
+add_domain(struct crawl *c, const char *d)
+{
+	char **nd;
+	size_t i;
+
+	for (i = 0; i < c->ndomains; i++)
+		if (strcasecmp(c->domains[i], d) == 0)
+			return 0;
+	nd = realloc(c->domains, (c->ndomains + 1) * sizeof(*nd));
+	if (nd == NULL)
+		return -1;
+	c->domains = nd;
+	if ((c->domains[c->ndomains] = strdup(d)) == NULL)
+		return -1;
+	c->ndomains++;
+	return 0;
+}
+
+static char *
+join_domains(const struct crawl *c)
+{
+	size_t i, len = 1;
+	char *joined;
+
+	for (i = 0; i < c->ndomains; i++)
+		len += strlen(c->domains[i]) + 1;
+	if ((joined = calloc(1, len)) == NULL)
+		return NULL;
+	for (i = 0; i < c->ndomains; i++) {
+		if (i > 0)
+			strcat(joined, " ");
+		strcat(joined, c->domains[i]);
+	}
+	return joined;
+}
+
+/*
+ * Decide the scope: --allow-domain if given (it must match what the database
+ * recorded), else what the database recorded, else the seeds' hosts.
+ */
+static int
+set_scope(struct crawl *c)
+{
+	const struct config *cfg = c->cfg;
+	char host[HOST_MAX], *joined, *stored, *tok, *save;
+	size_t i;
+	int err = 0, rc;
+
+	stored = store_meta_get(c->st, "allow_domains", &err);
+	if (err) {
+		snprintf(c->err, c->errsz, "%s: %s", cfg->db,
+		    store_errmsg(c->st));
+		return 1;
+	}
+	if (cfg->nallow == 0 && stored != NULL) {
+		rc = 0;
+		for (tok = strtok_r(stored, " ", &save); tok != NULL;
+		    tok = strtok_r(NULL, " ", &save))
+			if (add_domain(c, tok) != 0)
+				rc = 1;
+		free(stored);
+		return rc;
+	}
+	free(stored);
+	for (i = 0; i < cfg->nallow; i++)
+		if (add_domain(c, cfg->allow_domains[i]) != 0)
+			return 1;
+	for (i = 0; cfg->nallow == 0 && i < cfg->nseeds; i++)
+		if (url_host(cfg->seeds[i], host, sizeof(host)) == 0 &&
+		    add_domain(c, host) != 0)
+			return 1;
+	if (c->ndomains == 0) {
+		snprintf(c->err, c->errsz,
+		    "%s: a new crawl needs at least one seed URL", cfg->db);
+		return 2;
+	}
+	if ((joined = join_domains(c)) == NULL)
+		return 1;
+	rc = setting(c, "allow_domains", joined, "--allow-domain");
+	free(joined);
+	return rc;
+}
+
+/* Record the settings that decide verdicts, or check them on resume. */
+static int
+check_settings(struct crawl *c)
+{
+	const struct config *cfg = c->cfg;
+	char methods[64] = "", num[32];
+	unsigned m;
+	int rc;
+
+	for (m = DEDUP_MD5; m <= DEDUP_SSDEEP; m <<= 1)
+		if (cfg->methods & m) {
+			if (methods[0] != '\0')
+				strcat(methods, ",");
+			strcat(methods, dedup_method_name(m));
+		}
+	if ((rc = setting(c, "methods", methods, "--methods")) != 0)
+		return rc;
+	snprintf(num, sizeof(num), "%d", SIMHASH_FEATURES_VERSION);
+	if ((rc = setting(c, "simhash_features", num,
+	         "SimHash features version")) != 0)
+		return rc;
+	snprintf(num, sizeof(num), "%d", cfg->simhash_k);
+	if ((cfg->methods & DEDUP_SIMHASH) &&
+	    (rc = setting(c, "simhash_k", num, "--simhash-k")) != 0)
+		return rc;
+	snprintf(num, sizeof(num), "%d", cfg->ssdeep_threshold);
+	if ((cfg->methods & DEDUP_SSDEEP) &&
+	    (rc = setting(c, "ssdeep_threshold", num,
+	         "--ssdeep-threshold")) != 0)
+		return rc;
+	snprintf(num, sizeof(num), "%ld", cfg->min_text);
+	if ((rc = setting(c, "min_text_bytes", num, "--min-text-bytes")) != 0)
+		return rc;
+	if ((rc = setting(c, "text", cfg->near_text, "--text")) != 0)
+		return rc;
+	return setting(c, "near_rule", cfg->near_rule, "--near-rule");
+}
+
+static int
+load_one(int64_t id, const char *md5, int has_simhash, uint64_t simhash,
+    const char *ssdeep, void *arg)
+{
+	struct crawl *c = arg;
+	struct dedup_fp fp;
+	size_t nm;
+
+	memset(&fp, 0, sizeof(fp));
+	if (md5 != NULL)
+		snprintf(fp.md5, sizeof(fp.md5), "%s", md5);
+	if (has_simhash && (c->cfg->methods & DEDUP_SIMHASH)) {
+		fp.simhash = simhash;
+		fp.have |= DEDUP_SIMHASH;
+	}
+	if (ssdeep != NULL && (c->cfg->methods & DEDUP_SSDEEP)) {
+		snprintf(fp.ssdeep, sizeof(fp.ssdeep), "%s", ssdeep);
+		fp.have |= DEDUP_SSDEEP;
+	}
+	fp.have |= DEDUP_MD5;
+	/* Exact copies were never added while crawling; mirror that. */
+	if (dedup_check(c->dd, &fp, NULL, 0, &nm) == DEDUP_EXACT)
+		return 0;
+	return dedup_add(c->dd, &fp, id) != 0 ? -1 : 0;
+}
+
+static int
+load_host(const char *host, int64_t queued, double not_before, void *arg)
+{
+	struct crawl *c = arg;
+	double delay_ms = (not_before - crawl_wall_s()) * 1e3;
+	struct store_host h;
+	int found;
+
+	memset(&h, 0, sizeof(h));
+	found = store_host_get(c->st, host, &h);
+	if (found < 0)
+		return -1;
+	if (found == 1 && h.gave_up != NULL)
+		hostsched_retire(c->sc, host);
+	store_host_clear(&h);
+	return hostsched_add(c->sc, host, queued,
+	    delay_ms > 0 ? crawl_mono_ms() + delay_ms : 0) != 0 ? -1 : 0;
+}
+
+static int
+load_host_pages(const char *host, int64_t pages, void *arg)
+{
+	struct crawl *c = arg;
+
+	if (hostsched_add_pages(c->sc, host, pages) < 0)
+		return -1;
+	if (c->cfg->max_pages_per_host > 0 &&
+	    pages >= c->cfg->max_pages_per_host)
+		hostsched_retire(c->sc, host);
+	return 0;
+}
+
+/* Put the seeds in the frontier (before the hosts are loaded from it). */
+static int
+add_seeds(struct crawl *c)
+{
+	const struct config *cfg = c->cfg;
+	const char *why;
+	char host[HOST_MAX], *u;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < cfg->nseeds && rc == 0; i++) {
+		u = url_normalize(cfg->seeds[i], &why);
+		if (u == NULL) {
+			snprintf(c->err, c->errsz, "seed %s: %s",
+			    cfg->seeds[i], why);
+			return 2;
+		}
+		if (url_host(u, host, sizeof(host)) != 0 ||
+		    !url_host_in_domains(host, c->domains, c->ndomains)) {
+			snprintf(c->err, c->errsz,
+			    "seed %s is outside the crawl's domains", u);
+			rc = 2;
+		} else if (store_frontier_add(c->st, u, host, 0, 0) < 0) {
+			snprintf(c->err, c->errsz, "%s: %s", cfg->db,
+			    store_errmsg(c->st));
+			rc = 1;
+		}
+		free(u);
+	}
+	return rc;
+}
+
+static struct dedup *
+new_dedup(const struct config *cfg)
+{
+	struct dedup_config dc;
+
+	config_dedup(cfg, &dc);
+	return dedup_new(&dc);
+}
+
+int
+crawl_resolve_list(struct crawl *c)
+{
+	struct curl_slist *l;
+	size_t i;
+
+	for (i = 0; i < c->cfg->nresolve; i++) {
+		l = curl_slist_append(c->resolve, c->cfg->resolve[i]);
+		if (l == NULL)
+			return -1;
+		c->resolve = l;
+	}
+	return 0;
+}
+
+/* Open the store, check settings, load state, queue the seeds. */
+int
+crawl_prepare(struct crawl *c)
+{
+	const struct config *cfg = c->cfg;
+	char msg[512], token[64];
+	int rc;
+
+	c->st = store_open(cfg->db, STORE_CREATE, msg, sizeof(msg));
+	if (c->st == NULL) {
+		snprintf(c->err, c->errsz, "%s", msg);
+		return 2;
+	}
+	if (store_begin(c->st) != 0)
+		goto dberr;
+	if ((rc = check_settings(c)) != 0 || (rc = set_scope(c)) != 0)
+		return rc;
+	c->dd = new_dedup(cfg);
+	c->sc = hostsched_new(cfg->per_host, cfg->delay_ms);
+	if (robots_product_token(cfg->user_agent, token, sizeof(token)) != 0) {
+		snprintf(c->err, c->errsz, "--user-agent %s: no product token "
+		    "to match robots.txt groups with", cfg->user_agent);
+		return 2;
+	}
+	c->rc = robotscache_new(c->st, token, cfg->retry_base_ms);
+	c->sitemaps = strmap_new();
+	if (c->dd == NULL || c->sc == NULL || c->rc == NULL ||
+	    c->sitemaps == NULL) {
+		snprintf(c->err, c->errsz, "out of memory");
+		return 1;
+	}
+	if (store_frontier_requeue_inflight(c->st) < 0 ||
+	    store_load_fingerprints(c->st, load_one, c) != 0)
+		goto dberr;
+	if ((rc = add_seeds(c)) != 0)
+		return rc;
+	if (store_host_pages(c->st, load_host_pages, c) != 0 ||
+	    store_frontier_hosts(c->st, load_host, c) != 0 ||
+	    store_counts(c->st, &c->n) != 0 || store_commit(c->st) != 0 ||
+	    store_begin(c->st) != 0)
+		goto dberr;
+	c->seq = c->n.max_seq;
+	if (c->n.queued == 0 && !cfg->quiet)
+		fprintf(stderr, "nearcrawl: %s: nothing queued\n", cfg->db);
+	return 0;
+dberr:
+	snprintf(c->err, c->errsz, "%s: %s", cfg->db, store_errmsg(c->st));
+	return 1;
+}
