@@ -75,6 +75,7 @@ struct config {
 	char *db;       /* SQLite database file */
 	int batch;      /* pages written per transaction */
 	int store_text; /* also store each page's extracted text */
+	int force_settings; /* resume with changed verdict settings anyway */
 };
 
 /* One row of the settings table as the outside may see it (docs, tests). */

@@ -78,8 +78,12 @@ crawl_on_fetched(const struct fetch_result *r, void *arg)
 		goto out;
 	}
 	if (crawl_host_trouble(r->code)) {
-		if (hostsched_failed(c->sc, j->host, now,
-		        c->cfg->retry_base_ms) >= c->cfg->host_max_failures) {
+		double held_ms;
+		int failures = hostsched_failed(c->sc, j->host, now,
+		    c->cfg->retry_base_ms, &held_ms);
+
+		crawl_hold_host(c, j->host, held_ms / 1e3, failures);
+		if (failures >= c->cfg->host_max_failures) {
 			char why[200];
 
 			snprintf(why, sizeof(why), "%d failures in a row, "

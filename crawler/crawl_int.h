@@ -112,6 +112,8 @@ void crawl_fail(struct crawl *c, const char *what);
 void crawl_free_sitemap_queue(void *p);
 void crawl_give_up(struct crawl *c, const char *host, const char *why);
 int crawl_host_trouble(CURLcode code);
+void crawl_hold_host(struct crawl *c, const char *host, double secs,
+    int failures);
 double crawl_mono_ms(void);
 void crawl_on_fetched(const struct fetch_result *r, void *arg);
 void crawl_on_robots(struct crawl *c, struct job *j,

@@ -24,6 +24,24 @@ crawl_give_up(struct crawl *c, const char *host, const char *why)
 		fprintf(stderr, "nearcrawl: giving up %s: %s\n", host, why);
 }
 
+/*
+ * Hold host back for secs (Retry-After or back-off after failures in a
+ * row) and remember it in the store, so a resumed crawl keeps waiting.
+ */
+void
+crawl_hold_host(struct crawl *c, const char *host, double secs, int failures)
+{
+	struct store_host h;
+
+	hostsched_defer(c->sc, host, crawl_mono_ms() + secs * 1e3);
+	memset(&h, 0, sizeof(h));
+	h.not_before = crawl_wall_s() + secs;
+	h.backoff_ms = (long)(secs * 1e3);
+	h.failures = failures;
+	if (store_host_put(c->st, host, &h) != 0)
+		crawl_fail(c, "cannot record a host's back-off");
+}
+
 /* Honour a robots.txt Crawl-delay for host, up to the configured cap.
  * Returns the host's gap in ms, or -1 when the rules set none. */
 static long
@@ -149,7 +167,7 @@ crawl_retry_later(struct crawl *c, struct job *j, const struct fetch_result *r)
 	}
 	if (store_frontier_requeue(c->st, j->it.id, crawl_wall_s() + secs) != 0)
 		return -1;
-	hostsched_defer(c->sc, j->host, crawl_mono_ms() + secs * 1e3);
+	crawl_hold_host(c, j->host, secs, 0);
 	c->n.queued++;
 	return hostsched_add(c->sc, j->host, 1, 0) != 0 ? -1 : 1;
 }

@@ -24,11 +24,20 @@ setting(struct crawl *c, const char *key, const char *value, const char *opt)
 			    store_errmsg(c->st));
 			rc = 1;
 		}
+	} else if (strcmp(old, value) != 0 && c->cfg->force_settings) {
+		/* The user accepts verdicts made under two settings. */
+		fprintf(stderr, "nearcrawl: %s: %s changes from %s to %s "
+		    "(--force-settings)\n", c->cfg->db, opt, old, value);
+		if (store_meta_set(c->st, key, value) != 0) {
+			snprintf(c->err, c->errsz, "%s: %s", c->cfg->db,
+			    store_errmsg(c->st));
+			rc = 1;
+		}
 	} else if (strcmp(old, value) != 0) {
 		snprintf(c->err, c->errsz,
 		    "%s was crawled with %s %s; resuming with %s would mix "
-		    "verdicts (use a new database)", c->cfg->db, opt, old,
-		    value);
+		    "verdicts (use a new database, or --force-settings)",
+		    c->cfg->db, opt, old, value);
 		rc = 2;
 	}
 	free(old);
@@ -187,19 +196,24 @@ static int
 load_host(const char *host, int64_t queued, double not_before, void *arg)
 {
 	struct crawl *c = arg;
-	double delay_ms = (not_before - crawl_wall_s()) * 1e3;
+	double now = crawl_wall_s();
 	struct store_host h;
-	int found;
+	int found, rc = 0;
 
 	memset(&h, 0, sizeof(h));
 	found = store_host_get(c->st, host, &h);
 	if (found < 0)
 		return -1;
+	/* A back-off or Retry-After still running when the crawl stopped. */
+	if (found == 1 && h.not_before > not_before)
+		not_before = h.not_before;
 	if (found == 1 && h.gave_up != NULL)
 		hostsched_retire(c->sc, host);
+	else if (hostsched_add(c->sc, host, queued, not_before > now
+	             ? crawl_mono_ms() + (not_before - now) * 1e3 : 0) != 0)
+		rc = -1;
 	store_host_clear(&h);
-	return hostsched_add(c->sc, host, queued,
-	    delay_ms > 0 ? crawl_mono_ms() + delay_ms : 0) != 0 ? -1 : 0;
+	return rc;
 }
 
 static int

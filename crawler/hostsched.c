@@ -336,7 +336,7 @@ hostsched_queued(const struct hostsched *s)
 
 int
 hostsched_failed(struct hostsched *s, const char *host, double now,
-    long base_ms)
+    long base_ms, double *held_ms)
 {
 	struct host *h = find(s, host);
 	double ms = (double)base_ms;
@@ -350,6 +350,8 @@ hostsched_failed(struct hostsched *s, const char *host, double now,
 	if (ms > BACKOFF_MAX_MS)
 		ms = BACKOFF_MAX_MS;
 	hostsched_defer(s, host, now + ms);
+	if (held_ms != NULL)
+		*held_ms = ms;
 	return h->failures;
 }
 

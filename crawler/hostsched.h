@@ -71,10 +71,10 @@ int hostsched_retired(const struct hostsched *s, const char *host);
 /*
  * A request to host failed (connection, timeout): count it and hold the
  * host back for base_ms doubled per failure in a row (at most an hour).
- * Returns the failures in a row.
+ * Returns the failures in a row; *held_ms (if not NULL) gets the hold.
  */
 int hostsched_failed(struct hostsched *s, const char *host, double now,
-    long base_ms);
+    long base_ms, double *held_ms);
 
 /* A request to host got an answer: the failure count starts again. */
 void hostsched_succeeded(struct hostsched *s, const char *host);

@@ -56,6 +56,11 @@ ok "foreign database untouched" cmp "$E2E_TMP/other.db" "$E2E_TMP/other.orig"
     2>"$E2E_TMP/err"
 eq "conflicting resume exits 2" "$?" 2
 ok "conflict explained" grep -q "simhash-k 3" "$E2E_TMP/err"
+"$NEARCRAWL" crawl -d "$E2E_TMP/ini.db" --simhash-k 5 --force-settings \
+    --quiet $R 2>"$E2E_TMP/err"
+eq "--force-settings resumes anyway" "$?" 0
+eq "and records the new setting" \
+    "$(q "$E2E_TMP/ini.db" "SELECT value FROM meta WHERE key = 'simhash_k'")" 5
 
 # Two crawls never write one database.
 "$NEARCRAWL" crawl -d "$E2E_TMP/busy.db" --quiet --timeout-ms 20000 \

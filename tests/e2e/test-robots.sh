@@ -53,6 +53,30 @@ eq "Retry-After: 1 obeyed between tries" \
 eq "then recorded as an error" \
     "$(q "$DB2" "SELECT verdict || ': ' || reason FROM pages")" "error: HTTP status 503"
 
+# A Retry-After still running when the crawl stops holds after a resume.
+DB5="$E2E_TMP/hold.db"
+before=$(wc -l <"$SERVER_LOG")
+# shellcheck disable=SC2086
+"$NEARCRAWL" crawl -d "$DB5" --quiet --delay-ms 0 --max-retries 5 $R \
+    "http://www.small.test:$PORT/__nc/retry/3" 2>/dev/null &
+pid=$!
+i=0
+while [ "$i" -lt 100 ] && [ "$(tail -n +$((before + 1)) "$SERVER_LOG" | grep -c '/__nc/retry/3')" -lt 1 ]; do
+	i=$((i + 1)); sleep 0.05
+done
+kill -INT "$pid"
+wait "$pid"
+eq "stopped during the Retry-After" "$?" 0
+# shellcheck disable=SC2086
+"$NEARCRAWL" crawl -d "$DB5" --quiet --delay-ms 0 --max-retries 1 $R \
+    2>/dev/null
+eq "resumed crawl exits 0" "$?" 0
+tail -n +$((before + 1)) "$SERVER_LOG" | grep '/__nc/retry/3' | sort -n \
+    >"$E2E_TMP/held"
+eq "asked twice over the two runs" "$(wc -l <"$E2E_TMP/held" | tr -d ' ')" 2
+eq "the resumed run waited out Retry-After: 3" \
+    "$(awk 'NR == 2 { print ($1 - last >= 2.99) } { last = $1 }' "$E2E_TMP/held")" 1
+
 # Per-host page cap: the rest stays queued for a later run.
 DB3="$E2E_TMP/cap.db"
 # shellcheck disable=SC2086

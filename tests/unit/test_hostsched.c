@@ -98,20 +98,21 @@ static void
 test_failures_retire_and_skip(void)
 {
 	struct hostsched *s = hostsched_new(1, 0);
-	double wait;
+	double wait, held = 0;
 
 	hostsched_add(s, "h", 3, 0);
 	/* Back-off doubles per failure in a row: 100, 200, 400 ms. */
-	CHECK_INT(hostsched_failed(s, "h", 0, 100), 1);
+	CHECK_INT(hostsched_failed(s, "h", 0, 100, NULL), 1);
 	CHECK(hostsched_next(s, 99, &wait) == NULL);
 	CHECK_STR(hostsched_next(s, 100, &wait), "h");
-	CHECK_INT(hostsched_failed(s, "h", 100, 100), 2);
+	CHECK_INT(hostsched_failed(s, "h", 100, 100, NULL), 2);
 	CHECK(hostsched_next(s, 299, &wait) == NULL);
-	CHECK_INT(hostsched_failed(s, "h", 300, 100), 3);
+	CHECK_INT(hostsched_failed(s, "h", 300, 100, &held), 3);
+	CHECK(held == 400);
 	CHECK(wait == 1);
 	CHECK(hostsched_next(s, 699, &wait) == NULL);
 	hostsched_succeeded(s, "h");
-	CHECK_INT(hostsched_failed(s, "h", 700, 100), 1);
+	CHECK_INT(hostsched_failed(s, "h", 700, 100, NULL), 1);
 	/* A URL settled without a request does not use the host's turn. */
 	hostsched_skipped(s, "h");
 	CHECK_INT(hostsched_queued(s), 2);
