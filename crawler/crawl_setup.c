@@ -291,6 +291,8 @@ crawl_prepare(struct crawl *c)
 {
 	const struct config *cfg = c->cfg;
 	char msg[512], token[64];
+	int64_t requeued;
+	double t0, secs;
 	int rc;
 
 	c->st = store_open(cfg->db, STORE_CREATE, msg, sizeof(msg));
@@ -316,9 +318,20 @@ crawl_prepare(struct crawl *c)
 		snprintf(c->err, c->errsz, "out of memory");
 		return 1;
 	}
-	if (store_frontier_requeue_inflight(c->st) < 0 ||
-	    store_load_fingerprints(c->st, load_one, c) != 0)
+	if ((requeued = store_frontier_requeue_inflight(c->st)) < 0)
 		goto dberr;
+	t0 = crawl_mono_ms();
+	if (store_load_fingerprints(c->st, load_one, c) != 0)
+		goto dberr;
+	secs = (crawl_mono_ms() - t0) / 1e3;
+	if (dedup_count(c->dd) > 0 && !cfg->quiet)
+		fprintf(stderr, "nearcrawl: resuming %s: %zu fingerprints "
+		    "loaded in %.2f s (%.0f pages/s, %.1f MiB of indexes), "
+		    "%lld URLs in flight queued again\n", cfg->db,
+		    dedup_count(c->dd), secs,
+		    secs > 0 ? (double)dedup_count(c->dd) / secs : 0.0,
+		    (double)dedup_bytes(c->dd) / (1 << 20),
+		    (long long)requeued);
 	if ((rc = add_seeds(c)) != 0)
 		return rc;
 	if (store_host_pages(c->st, load_host_pages, c) != 0 ||
