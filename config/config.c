@@ -39,6 +39,7 @@ struct opt {
 static const char *check_resolve(const char *v);
 static const char *check_near_rule(const char *v);
 static const char *check_near_text(const char *v);
+static const char *check_saturation(const char *v);
 
 #define F(field) offsetof(struct config, field)
 #define TERA (1LL << 40)
@@ -72,6 +73,10 @@ static const struct opt opts[] = {
 	    F(nresolve), 0, 0, 0, "HOST:PORT:ADDR",
 	    "connect to ADDR for HOST:PORT, as curl --resolve",
 	    "www.example.edu:443:127.0.0.1", check_resolve },
+	{ { "crawl", "stop_when_saturated", "stop-when-saturated", "off" },
+	    OPT_STR, F(stop_when_saturated), 0, 0, 0, 0, "W:R",
+	    "stop when under R of the last W pages were unique",
+	    NULL, check_saturation },
 	{ { "crawl", "sitemaps", "sitemaps", "false" }, OPT_BOOL,
 	    F(sitemaps), 0, 0, 1, 0, NULL,
 	    "also queue the URLs of the sitemaps robots.txt lists", NULL,
@@ -227,6 +232,41 @@ check_near_text(const char *v)
 	if (strcmp(v, "main") == 0 || strcmp(v, "body") == 0)
 		return NULL;
 	return "must be main or body";
+}
+
+static const char *
+check_saturation(const char *v)
+{
+	long w;
+	double r;
+
+	if (strcmp(v, "off") == 0)
+		return NULL;
+	if (config_saturation(v, &w, &r) != 0)
+		return "must be off or W:R, W pages (1 to 10000000) and a "
+		    "share R from 0 to 1, e.g. 2000:0.01";
+	return NULL;
+}
+
+int
+config_saturation(const char *v, long *window, double *share)
+{
+	char *end;
+
+	*window = 0;
+	*share = 0;
+	if (v == NULL || strcmp(v, "off") == 0)
+		return 0;
+	errno = 0;
+	*window = strtol(v, &end, 10);
+	if (errno != 0 || end == v || *end != ':' || *window < 1 ||
+	    *window > 10000000)
+		return -1;
+	v = end + 1;
+	*share = strtod(v, &end);
+	if (end == v || *end != '\0' || !(*share >= 0 && *share <= 1))
+		return -1;
+	return 0;
 }
 
 /* HOST:PORT:ADDR as curl's --resolve takes it; ADDR may hold colons (IPv6)

@@ -44,6 +44,7 @@ struct config {
 	char *user_agent;      /* User-Agent header, with a contact */
 	int follow_duplicates; /* also follow links of duplicate pages */
 	int sitemaps;          /* seed from robots.txt's Sitemap: lines */
+	char *stop_when_saturated; /* "off" or "W:R": see config_saturation */
 	char **resolve;        /* curl-style HOST:PORT:ADDR overrides */
 	size_t nresolve;       /* entries in resolve */
 	int quiet;             /* no progress output */
@@ -136,6 +137,13 @@ int config_validate(const struct config *c, char *err, size_t errsz);
 /* Fill a dedup configuration (dedup/dedup.h) from c's [dedup] settings;
  * c must have passed config_validate. Cannot fail. */
 void config_dedup(const struct config *c, struct dedup_config *out);
+
+/*
+ * Parse a --stop-when-saturated value: "off" gives *window 0; "W:R" gives W
+ * pages (1..10000000) and the share R (0..1) of unique pages under which
+ * the crawl stops. Returns 0, or -1 when v is malformed.
+ */
+int config_saturation(const char *v, long *window, double *share);
 
 /* Print the `nearcrawl crawl --help` text: synopsis, then every option with
  * its argument, meaning, default, range and INI key, grouped by section. */

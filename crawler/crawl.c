@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include <signal.h>
+#include <unistd.h>
 
 static void pump(struct crawl *c);
 
@@ -210,19 +211,26 @@ on_wake(evutil_socket_t fd, short what, void *arg)
 	pump(arg);
 }
 
+/*
+ * Progress: on a terminal one line rewritten every second; otherwise a
+ * plain line every PROGRESS_EVERY_S for logs. --quiet silences both.
+ */
 static void
-print_progress(struct crawl *c, const char *prefix)
+print_progress(struct crawl *c)
 {
 	double secs = (crawl_mono_ms() - c->started) / 1e3;
 
 	fprintf(stderr,
-	    "%sfetched %lld (unique %lld, exact %lld, near %lld, other %lld)"
-	    ", queued %lld, hosts busy %zu, %.1f pages/s, %.0f s\n",
-	    prefix, (long long)c->fetched, (long long)c->n.unique,
-	    (long long)c->n.exact, (long long)c->n.near,
+	    "%sfetched %lld: unique %lld, exact %lld, near %lld, other %lld"
+	    " | queued %lld | hosts busy %zu | %.1f pages/s | %.0f s%s",
+	    c->tty ? "\r\033[K" : "nearcrawl: ", (long long)c->fetched,
+	    (long long)c->n.unique, (long long)c->n.exact,
+	    (long long)c->n.near,
 	    (long long)(c->n.redirect + c->n.error + c->n.skipped),
 	    (long long)c->n.queued, hostsched_busy_hosts(c->sc),
-	    secs > 0 ? (double)c->fetched / secs : 0.0, secs);
+	    secs > 0 ? (double)c->fetched / secs : 0.0, secs,
+	    c->tty ? "" : "\n");
+	c->progress_shown = c->tty;
 }
 
 static void
@@ -233,10 +241,20 @@ on_tick(evutil_socket_t fd, short what, void *arg)
 
 	if (c->batch > 0 && now - c->last_commit >= COMMIT_EVERY_S * 1e3)
 		crawl_commit(c);
-	if (!c->cfg->quiet && now - c->last_progress >= PROGRESS_EVERY_S * 1e3) {
-		print_progress(c, "nearcrawl: ");
+	if (!c->cfg->quiet && (c->tty ||
+	        now - c->last_progress >= PROGRESS_EVERY_S * 1e3)) {
+		print_progress(c);
 		c->last_progress = now;
 	}
+}
+
+/* Leave the terminal's progress line before other output. */
+void
+crawl_end_progress(struct crawl *c)
+{
+	if (c->progress_shown)
+		fputs("\r\033[K", stderr);
+	c->progress_shown = 0;
 }
 
 static void
@@ -257,6 +275,7 @@ on_signal(evutil_socket_t sig, short what, void *arg)
 
 	if (c->stopping == 0) {
 		c->stopping = 1;
+		crawl_end_progress(c);
 		if (!c->cfg->quiet)
 			fprintf(stderr, "nearcrawl: stopping: waiting for %zu "
 			    "transfers (again to stop at once)\n",
@@ -325,6 +344,7 @@ teardown(struct crawl *c)
 	hostsched_free(c->sc);
 	robotscache_free(c->rc);
 	strmap_free(c->sitemaps, crawl_free_sitemap_queue);
+	free(c->sat_ring);
 	dedup_free(c->dd);
 	store_close(c->st);
 	for (i = 0; i < c->ndomains; i++)
@@ -346,6 +366,7 @@ crawl_run(const struct config *cfg, struct crawl_summary *sum, char *err,
 	c.errsz = errsz;
 	err[0] = '\0';
 	c.started = c.last_commit = c.last_progress = crawl_mono_ms();
+	c.tty = isatty(STDERR_FILENO);
 	/* Loading a large database takes a while; Ctrl-C then must still
 	 * mean "stop cleanly", not kill the process. */
 	early_signal = 0;
@@ -363,6 +384,7 @@ crawl_run(const struct config *cfg, struct crawl_summary *sum, char *err,
 	pump(&c);
 	if (!c.done && !c.failed)
 		event_base_dispatch(c.base);
+	crawl_end_progress(&c);
 	/* Transfers still running after a hard stop go back to the queue. */
 	fetch_abort_all(c.fe);
 	if (!c.failed && store_commit(c.st) != 0) {
@@ -370,7 +392,8 @@ crawl_run(const struct config *cfg, struct crawl_summary *sum, char *err,
 		c.failed = 1;
 	}
 	rc = c.failed ? 1 : 0;
-	sum->interrupted = c.stopping != 0 && !c.failed;
+	sum->interrupted = c.stopping != 0 && !c.failed && !c.saturated;
+	sum->saturated = c.saturated;
 	sum->fetched = c.fetched;
 	sum->robots_fetches = c.robots_fetches;
 	sum->hosts_given_up = c.hosts_given_up;

@@ -23,6 +23,7 @@ struct crawl_summary {
 	int64_t hosts_given_up;     /* hosts retired after failures */
 	double seconds;             /* wall time of this run */
 	int interrupted;            /* stopped by a signal */
+	int saturated;              /* stopped by --stop-when-saturated */
 };
 
 /*

@@ -79,6 +79,14 @@ struct crawl {
 	int done;                /* nothing left to do: leave the loop */
 	int64_t robots_fetches;  /* robots.txt requests made by this run */
 	int64_t hosts_given_up;  /* hosts retired after repeated failures */
+	unsigned char *sat_ring; /* last sat_window judged pages: 1 = unique */
+	long sat_window;         /* --stop-when-saturated W, 0 when off */
+	double sat_share;        /* ... and R */
+	int64_t sat_seen;        /* judged pages noted */
+	long sat_unique;         /* unique pages in the ring */
+	int saturated;           /* the saturation stop ended the crawl */
+	int tty;                 /* stderr is a terminal: live progress */
+	int progress_shown;      /* a progress line is on the terminal */
 	char *err;               /* where messages go */
 	size_t errsz;
 };
@@ -115,6 +123,7 @@ int crawl_host_trouble(CURLcode code);
 void crawl_hold_host(struct crawl *c, const char *host, double secs,
     int failures);
 double crawl_mono_ms(void);
+void crawl_end_progress(struct crawl *c);
 void crawl_on_fetched(const struct fetch_result *r, void *arg);
 void crawl_on_robots(struct crawl *c, struct job *j,
     const struct fetch_result *r);

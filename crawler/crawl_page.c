@@ -36,6 +36,36 @@ says_nofollow(const char *x_robots_tag)
 	        strcasestr(x_robots_tag, "none") != NULL);
 }
 
+/*
+ * --stop-when-saturated W:R: once W pages were judged, stop when fewer than
+ * R x W of the last W were unique -- new content has dried up while
+ * duplicates keep coming (the research's growth curves flatten).
+ */
+static void
+note_saturation(struct crawl *c, int unique)
+{
+	size_t at;
+
+	if (c->sat_window == 0)
+		return;
+	at = (size_t)(c->sat_seen % c->sat_window);
+	if (c->sat_seen >= c->sat_window)
+		c->sat_unique -= c->sat_ring[at];
+	c->sat_ring[at] = (unsigned char)unique;
+	c->sat_unique += unique;
+	c->sat_seen++;
+	if (c->sat_seen >= c->sat_window && !c->stopping &&
+	    (double)c->sat_unique < c->sat_share * (double)c->sat_window) {
+		c->saturated = 1;
+		c->stopping = 1;
+		crawl_end_progress(c);
+		if (!c->cfg->quiet)
+			fprintf(stderr, "nearcrawl: saturated: %ld of the last "
+			    "%ld pages were unique; stopping\n", c->sat_unique,
+			    c->sat_window);
+	}
+}
+
 /* Store an HTML page's text, fingerprints, verdict and links. */
 static int
 process_html(struct crawl *c, struct job *j, const struct fetch_result *r,
@@ -104,6 +134,7 @@ process_html(struct crawl *c, struct job *j, const struct fetch_result *r,
 			goto out;
 	if (v != DEDUP_EXACT && dedup_add(c->dd, &fp, id) != 0)
 		goto out;
+	note_saturation(c, v == DEDUP_UNIQUE);
 	if (v == DEDUP_UNIQUE)
 		c->n.unique++;
 	else if (v == DEDUP_EXACT)

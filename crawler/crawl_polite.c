@@ -20,6 +20,7 @@ crawl_give_up(struct crawl *c, const char *host, const char *why)
 	if (store_host_put(c->st, host, &h) != 0)
 		crawl_fail(c, "cannot record a host");
 	c->hosts_given_up++;
+	crawl_end_progress(c);
 	if (!c->cfg->quiet)
 		fprintf(stderr, "nearcrawl: giving up %s: %s\n", host, why);
 }
@@ -282,6 +283,7 @@ crawl_on_sitemap(struct crawl *c, struct job *j, const struct fetch_result *r)
 	if (r->code != CURLE_OK || r->status < 200 || r->status >= 300 ||
 	    sitemap_parse(r->body->data != NULL ? r->body->data : "",
 	        r->body->len, &sm, &why) != 0) {
+		crawl_end_progress(c);
 		if (!c->cfg->quiet)
 			fprintf(stderr, "nearcrawl: sitemap %s unusable\n",
 			    j->it.url);

@@ -313,6 +313,16 @@ crawl_prepare(struct crawl *c)
 	}
 	c->rc = robotscache_new(c->st, token, cfg->retry_base_ms);
 	c->sitemaps = strmap_new();
+	if (config_saturation(cfg->stop_when_saturated, &c->sat_window,
+	        &c->sat_share) != 0) {
+		snprintf(c->err, c->errsz, "bad --stop-when-saturated");
+		return 2;
+	}
+	if (c->sat_window > 0 &&
+	    (c->sat_ring = calloc((size_t)c->sat_window, 1)) == NULL) {
+		snprintf(c->err, c->errsz, "out of memory");
+		return 1;
+	}
 	if (c->dd == NULL || c->sc == NULL || c->rc == NULL ||
 	    c->sitemaps == NULL) {
 		snprintf(c->err, c->errsz, "out of memory");

@@ -86,13 +86,18 @@ cmd_crawl(int argc, char **argv)
 		    "database has %lld pages: unique %lld, exact %lld, "
 		    "near %lld, redirect %lld, error %lld, skipped %lld; "
 		    "%lld queued\n",
-		    sum.interrupted ? "stopped" : rc ? "failed" : "done",
+		    sum.interrupted ? "stopped" : rc ? "failed"
+		    : sum.saturated ? "saturated" : "done",
 		    (long long)sum.fetched, sum.seconds,
 		    sum.seconds > 0 ? (double)sum.fetched / sum.seconds : 0.0,
 		    (long long)n->pages, (long long)n->unique,
 		    (long long)n->exact, (long long)n->near,
 		    (long long)n->redirect, (long long)n->error,
 		    (long long)n->skipped, (long long)n->queued);
+		if (sum.hosts_given_up > 0)
+			fprintf(stderr, "nearcrawl: %lld hosts given up (why: "
+			    "SELECT host, gave_up FROM hosts)\n",
+			    (long long)sum.hosts_given_up);
 		if (n->queued > 0 || n->inflight > 0)
 			fprintf(stderr, "nearcrawl: resume with: nearcrawl "
 			    "crawl -d %s\n", cfg.db);
