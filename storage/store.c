@@ -743,32 +743,50 @@ store_meta_set(struct store *s, const char *key, const char *value)
 	return exec_stmt(s, b.st, &b);
 }
 
-char *
-store_meta_get(struct store *s, const char *key, int *err)
+/*
+ * Bind key to st's one parameter and step once. Returns 1 with a row to
+ * read, 0 when there is none, -1 on an error (recorded in s). The caller
+ * resets st with stmt_done in every case.
+ */
+static int
+step_by_key(struct store *s, sqlite3_stmt *st, const char *key)
 {
-	sqlite3_stmt *st = s->st[ST_META_GET];
 	struct binder b;
-	char *value = NULL;
-	const char *v;
-	int rc, failed = 1;
+	int rc;
 
 	bind_start(&b, st);
 	bind_text(&b, key);
 	if (b.rc != SQLITE_OK) {
 		bind_fail(s, &b);
-		goto out;
+		return -1;
 	}
 	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
+	if (rc == SQLITE_ROW)
+		return 1;
+	if (rc == SQLITE_DONE)
+		return 0;
+	db_fail(s);
+	return -1;
+}
+
+char *
+store_meta_get(struct store *s, const char *key, int *err)
+{
+	sqlite3_stmt *st = s->st[ST_META_GET];
+	char *value = NULL;
+	const char *v;
+	int rc, failed = 1;
+
+	rc = step_by_key(s, st, key);
+	if (rc < 0)
+		goto out;
+	if (rc == 1) {
 		/* value is NOT NULL: a NULL here is SQLite out of memory. */
 		v = (const char *)sqlite3_column_text(st, 0);
 		if (v == NULL || (value = strdup(v)) == NULL) {
 			oom_fail(s);
 			goto out;
 		}
-	} else if (rc != SQLITE_DONE) {
-		db_fail(s);
-		goto out;
 	}
 	failed = 0;
 out:
@@ -1064,7 +1082,6 @@ store_robots_get(struct store *s, const char *origin,
     struct store_robots *out)
 {
 	sqlite3_stmt *st = s->st[ST_ROBOTS_GET];
-	struct binder b;
 	const void *body;
 	char *copy = NULL;
 	size_t len;
@@ -1073,19 +1090,8 @@ store_robots_get(struct store *s, const char *origin,
 	memset(out, 0, sizeof(*out));
 	if (st == NULL)
 		return 0;
-	bind_start(&b, st);
-	bind_text(&b, origin);
-	if (b.rc != SQLITE_OK) {
-		bind_fail(s, &b);
-		goto out;
-	}
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_DONE) {
-		ret = 0;
-		goto out;
-	}
-	if (rc != SQLITE_ROW) {
-		db_fail(s);
+	if ((rc = step_by_key(s, st, origin)) != 1) {
+		ret = rc;
 		goto out;
 	}
 	/* Blob before bytes: the size is of the value as returned. An
@@ -1140,7 +1146,6 @@ int
 store_host_get(struct store *s, const char *host, struct store_host *out)
 {
 	sqlite3_stmt *st = s->st[ST_HOST_GET];
-	struct binder b;
 	const char *gave_up;
 	char *copy = NULL;
 	int rc, ret = -1;
@@ -1148,19 +1153,8 @@ store_host_get(struct store *s, const char *host, struct store_host *out)
 	memset(out, 0, sizeof(*out));
 	if (st == NULL)
 		return 0;
-	bind_start(&b, st);
-	bind_text(&b, host);
-	if (b.rc != SQLITE_OK) {
-		bind_fail(s, &b);
-		goto out;
-	}
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_DONE) {
-		ret = 0;
-		goto out;
-	}
-	if (rc != SQLITE_ROW) {
-		db_fail(s);
+	if ((rc = step_by_key(s, st, host)) != 1) {
+		ret = rc;
 		goto out;
 	}
 	if (sqlite3_column_type(st, 3) != SQLITE_NULL) {
