@@ -66,6 +66,19 @@ note_saturation(struct crawl *c, int unique)
 	}
 }
 
+/* A pages row for j's URL, numbered next in fetch order. */
+static void
+new_row(struct crawl *c, const struct job *j, struct store_page *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->url = j->it.url;
+	p->host = j->host;
+	p->depth = j->it.depth;
+	p->parent = j->it.parent;
+	p->seq = ++c->seq;
+	p->fetched_at = crawl_wall_s();
+}
+
 /* Store an HTML page's text, fingerprints, verdict and links. */
 static int
 process_html(struct crawl *c, struct job *j, const struct fetch_result *r,
@@ -162,13 +175,7 @@ crawl_process(struct crawl *c, struct job *j, const struct fetch_result *r)
 	int64_t id;
 	int rc = -1;
 
-	memset(&p, 0, sizeof(p));
-	p.url = j->it.url;
-	p.host = j->host;
-	p.depth = j->it.depth;
-	p.parent = j->it.parent;
-	p.seq = ++c->seq;
-	p.fetched_at = crawl_wall_s();
+	new_row(c, j, &p);
 	p.status = (int)r->status;
 	p.content_type = r->content_type;
 	p.body_bytes = (int64_t)r->body->len;
@@ -233,13 +240,7 @@ crawl_record_unfetched(struct crawl *c, struct job *j, const char *reason)
 {
 	struct store_page p;
 
-	memset(&p, 0, sizeof(p));
-	p.url = j->it.url;
-	p.host = j->host;
-	p.depth = j->it.depth;
-	p.parent = j->it.parent;
-	p.seq = ++c->seq;
-	p.fetched_at = crawl_wall_s();
+	new_row(c, j, &p);
 	p.verdict = "skipped";
 	p.reason = reason;
 	if (store_page_add(c->st, &p) <= 0 ||
