@@ -15,7 +15,8 @@ crawl_enqueue(struct crawl *c, const char *url, int depth, int64_t parent)
 	if (c->cfg->max_depth >= 0 && depth > c->cfg->max_depth)
 		return 0;
 	if (url_host(url, host, sizeof(host)) != 0 ||
-	    !url_host_in_domains(host, c->domains, c->ndomains))
+	    !url_host_in_domains(host, c->domains, c->ndomains) ||
+	    url_path_trapped(url))
 		return 0;
 	r = store_frontier_add(c->st, url, host, depth, parent);
 	if (r < 0)

@@ -450,3 +450,38 @@ url_host_in_domains(const char *host, char *const *domains, size_t n)
 	}
 	return 0;
 }
+
+int
+url_path_trapped(const char *url)
+{
+	const char *seg[URL_MAX_SEGMENTS + 1], *p;
+	size_t len[URL_MAX_SEGMENTS + 1], n = 0, i, k, r;
+
+	if ((p = strstr(url, "://")) == NULL || (p = strchr(p + 3, '/')) ==
+	    NULL)
+		return 0;
+	while (*p == '/' && p[1] != '\0' && p[1] != '?') {
+		if (n == URL_MAX_SEGMENTS)
+			return 1;
+		seg[n] = ++p;
+		while (*p != '\0' && *p != '/' && *p != '?')
+			p++;
+		len[n] = (size_t)(p - seg[n]);
+		n++;
+	}
+	/* A run of k segments ending at i, seen three times in a row. */
+	for (k = 1; k <= 4; k++)
+		for (i = 3 * k; i <= n; i++) {
+			for (r = 0; r < k; r++) {
+				size_t a = i - k + r, b = a - k, c = b - k;
+
+				if (len[a] != len[b] || len[a] != len[c] ||
+				    memcmp(seg[a], seg[b], len[a]) != 0 ||
+				    memcmp(seg[a], seg[c], len[a]) != 0)
+					break;
+			}
+			if (r == k)
+				return 1;
+		}
+	return 0;
+}

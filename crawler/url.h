@@ -53,4 +53,15 @@ int url_origin(const char *url, char *out, size_t outsz);
  */
 int url_host_in_domains(const char *host, char *const *domains, size_t n);
 
+/* Paths deeper than this many segments are taken for traps. */
+#define URL_MAX_SEGMENTS 32
+
+/*
+ * Whether the path of a normalised URL looks like a crawler trap: more
+ * than URL_MAX_SEGMENTS segments, or a run of one to four segments
+ * repeated three times in a row (/a/b/a/b/a/b/: relative links resolved
+ * against themselves). Returns 1 or 0.
+ */
+int url_path_trapped(const char *url);
+
 #endif

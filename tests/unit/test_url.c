@@ -3,6 +3,7 @@
 #include "url.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* Normalising in must give exactly want (NULL: refused with reason why). */
 static void
@@ -213,9 +214,39 @@ test_in_domains(void)
 	CHECK_INT(url_host_in_domains("b.org", dotted, 1), 1);
 }
 
+static void
+test_trapped_paths(void)
+{
+	char deep[512] = "http://a.test";
+	int i;
+
+	CHECK_INT(url_path_trapped("http://a.test/"), 0);
+	CHECK_INT(url_path_trapped("http://a.test/a/b/c/d.html"), 0);
+	CHECK_INT(url_path_trapped("http://a.test/a/a/b.html"), 0);
+	CHECK_INT(url_path_trapped("http://a.test/a/a/a/b.html"), 1);
+	CHECK_INT(url_path_trapped("http://a.test/x/a/b/a/b/a/b/"), 1);
+	CHECK_INT(url_path_trapped("http://a.test/x/a/b/a/b/c"), 0);
+	CHECK_INT(url_path_trapped("http://a.test/1/2/3/1/2/3/1/2/3"), 1);
+	CHECK_INT(url_path_trapped("http://a.test/ab/abc/ab/abc/ab/x"), 0);
+	CHECK_INT(url_path_trapped("http://a.test/p?q=/a/a/a/a"), 0);
+	for (i = 0; i < 32; i++)
+		strcat(deep, i % 2 ? "/x" : "/y");
+	CHECK_INT(url_path_trapped(deep), 1);
+	deep[strlen(deep) - 2] = '\0';
+	CHECK_INT(url_path_trapped(deep), 1);
+	strcpy(deep, "http://a.test");
+	for (i = 0; i < 32; i++)
+		snprintf(deep + strlen(deep), sizeof(deep) - strlen(deep),
+		    "/s%d", i);
+	CHECK_INT(url_path_trapped(deep), 0);
+	strcat(deep, "/s32");
+	CHECK_INT(url_path_trapped(deep), 1);
+}
+
 void
 suite_url(void)
 {
+	RUN(test_trapped_paths);
 	RUN(test_normalize_case_port_fragment);
 	RUN(test_normalize_dots_userinfo);
 	RUN(test_normalize_encoding_space);
