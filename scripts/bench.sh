@@ -1,0 +1,232 @@
+#!/bin/sh
+# Speed benchmark: nearcrawl with every dedup method on against wget2, both
+# crawling the same generated CMS-like site on loopback.
+#
+#   scripts/bench.sh [--runs N] [--pages P] [--cache] [--nearcrawl BIN]
+#
+# --runs N: pairs of crawls (default 3); --pages P: size of the site
+# (default 12000, see scripts/gen-bench-site.sh); --cache: generate the
+# site into build/bench-site (reused by later runs with the same P) instead
+# of a temporary directory; --nearcrawl BIN: the binary (default ./nearcrawl).
+# An existing build/bench-site with the same P is always reused.
+#
+# Each run crawls http://127.0.0.1:PORT/ with both tools, in turn (odd runs
+# nearcrawl first, even runs wget2 first), each from scratch:
+#   nearcrawl crawl -d FRESH.db --quiet --delay-ms 0 --per-host 8
+#       --concurrency 8 --methods md5,simhash,ssdeep
+#   wget2 --no-config -r -l inf --max-threads=8 -nv -P FRESH_DIR
+# Both read robots.txt; wget2 saves every page, nearcrawl stores every page
+# and its fingerprints in SQLite. Wall time is date +%s.%N around the
+# command; peak RSS and CPU time come from /usr/bin/time (package `time`),
+# or, without it, from polling VmHWM in /proc/PID/status every 20 ms (no CPU
+# time then). Requests are counted in the test server's access log, so both
+# tools are counted the same way; pages/s = requests / wall time.
+# Prints a table of the runs, the medians and the median of the per-run
+# time ratios nearcrawl/wget2 (below 1: nearcrawl is faster), then
+# nearcrawl's summary line of the last run. No assertion on the figures:
+# exit 0 when it ran, 1 when something failed to run, 2 for bad usage or a
+# missing tool.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+
+BIN=./nearcrawl
+RUNS=3
+PAGES=12000
+CACHE=""
+usage() {
+	echo "usage: $0 [--runs N] [--pages P] [--cache] [--nearcrawl BIN]" >&2
+	exit 2
+}
+while [ $# -gt 0 ]; do
+	case $1 in
+	--runs) [ $# -ge 2 ] || usage; RUNS=$2; shift 2 ;;
+	--pages) [ $# -ge 2 ] || usage; PAGES=$2; shift 2 ;;
+	--cache) CACHE=1; shift ;;
+	--nearcrawl) [ $# -ge 2 ] || usage; BIN=$2; shift 2 ;;
+	-h|--help) sed -n '2,29s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	*) usage ;;
+	esac
+done
+case $RUNS in ''|*[!0-9]*|0) echo "bench: bad --runs" >&2; exit 2 ;; esac
+case $PAGES in ''|*[!0-9]*) echo "bench: bad --pages" >&2; exit 2 ;; esac
+SERVER=${NCSERVER:-build/plain/ncserver}
+for f in "$BIN" "$SERVER"; do
+	[ -x "$f" ] || {
+		echo "bench: $f missing: run make nearcrawl build/plain/ncserver" >&2
+		exit 2
+	}
+done
+command -v wget2 >/dev/null 2>&1 || {
+	echo "bench: wget2 missing; install it with: apt-get install -y wget2" >&2
+	exit 2
+}
+command -v sqlite3 >/dev/null 2>&1 || {
+	echo "bench: sqlite3 missing; install it with: apt-get install -y sqlite3" >&2
+	exit 2
+}
+TIMEBIN=""
+[ -x /usr/bin/time ] && /usr/bin/time -f %M true >/dev/null 2>&1 &&
+    TIMEBIN=/usr/bin/time
+
+. scripts/fixture-server.sh
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/nc-bench.XXXXXX") || exit 1
+FIXTURE_PID=""
+cleanup() {
+	[ -n "$FIXTURE_PID" ] && kill "$FIXTURE_PID" 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+# The site: the cache when it holds P pages, else generate it.
+CACHEDIR=build/bench-site
+if [ -f "$CACHEDIR/www.bench.test.manifest" ] &&
+    grep -q "^pages=$PAGES " "$CACHEDIR/www.bench.test.manifest"; then
+	SITE=$CACHEDIR
+	echo "bench: reusing the site in $SITE"
+else
+	if [ -n "$CACHE" ]; then SITE=$CACHEDIR; else SITE=$T/site; fi
+	g0=$(date +%s.%N)
+	scripts/gen-bench-site.sh "$SITE" "$PAGES" >/dev/null || {
+		echo "bench: generating the site failed" >&2
+		exit 1
+	}
+	g1=$(date +%s.%N)
+	echo "bench: generated the site in $SITE in $(echo "$g0 $g1" |
+	    awk '{printf "%.1f", $2 - $1}') s"
+fi
+echo "bench: site: $(cat "$SITE/www.bench.test.manifest")"
+
+LOG=$T/access.log
+: >"$LOG"
+fixture_server_start "$SITE/www.bench.test" "$T" "$LOG" || exit 1
+URL=http://127.0.0.1:$FIXTURE_PORT/
+
+# measure OUT CMD...: run CMD, write "wall rss_kb cpu_s" to OUT
+# (cpu_s is "-" without /usr/bin/time). Returns CMD's status.
+measure() {
+	_out=$1
+	shift
+	_t0=$(date +%s.%N)
+	if [ -n "$TIMEBIN" ]; then
+		"$TIMEBIN" -f "%M %U %S" -o "$T/time" "$@"
+		_rc=$?
+		_t1=$(date +%s.%N)
+		read -r _rss _u _s <"$T/time"
+		_cpu=$(echo "$_u $_s" | awk '{printf "%.2f", $1 + $2}')
+	else
+		"$@" &
+		_pid=$!
+		_rss=0
+		while kill -0 "$_pid" 2>/dev/null; do
+			_h=$(awk '/^VmHWM:/ {print $2}' "/proc/$_pid/status" 2>/dev/null)
+			[ -n "$_h" ] && [ "$_h" -gt "$_rss" ] && _rss=$_h
+			sleep 0.02
+		done
+		wait "$_pid"
+		_rc=$?
+		_t1=$(date +%s.%N)
+		_cpu=-
+	fi
+	echo "$(echo "$_t0 $_t1" | awk '{printf "%.3f", $2 - $1}') $_rss $_cpu" >"$_out"
+	return "$_rc"
+}
+
+requests() { wc -l <"$LOG" | tr -d ' '; }
+
+run_nearcrawl() {
+	_db=$T/nc-$1.db
+	_r0=$(requests)
+	measure "$T/m" "$BIN" crawl -d "$_db" --quiet --delay-ms 0 --per-host 8 \
+	    --concurrency 8 --methods md5,simhash,ssdeep "$URL" 2>"$T/nc.err" || {
+		echo "bench: nearcrawl failed:" >&2
+		cat "$T/nc.err" >&2
+		exit 1
+	}
+	_req=$(($(requests) - _r0))
+	_pages=$(sqlite3 "$_db" "SELECT count(*) FROM pages")
+	grep '^nearcrawl: ' "$T/nc.err" | tail -1 >"$T/nc.summary"
+	rm -f "$_db" "$_db-wal" "$_db-shm"
+	read -r _w _m _c <"$T/m"
+	echo "$1 nearcrawl $_w $_req $_pages $_m $_c" >>"$T/results"
+}
+
+run_wget2() {
+	_dir=$T/wget2-$1
+	_r0=$(requests)
+	# wget2 exits 8 when some request got an HTTP error (the 404s of the
+	# stylesheet and script): that is a finished crawl too.
+	measure "$T/m" wget2 --no-config --no-hsts -r -l inf --max-threads=8 \
+	    -nv -P "$_dir" "$URL" >/dev/null 2>"$T/wget2.err"
+	_rc=$?
+	if [ "$_rc" -ne 0 ] && [ "$_rc" -ne 8 ]; then
+		echo "bench: wget2 failed with status $_rc:" >&2
+		tail -5 "$T/wget2.err" >&2
+		exit 1
+	fi
+	_req=$(($(requests) - _r0))
+	_pages=$(find "$_dir" -type f | wc -l | tr -d ' ')
+	rm -rf "$_dir"
+	read -r _w _m _c <"$T/m"
+	echo "$1 wget2 $_w $_req $_pages $_m $_c" >>"$T/results"
+}
+
+: >"$T/results"
+i=1
+while [ "$i" -le "$RUNS" ]; do
+	if [ $((i % 2)) -eq 1 ]; then
+		run_nearcrawl "$i"
+		run_wget2 "$i"
+	else
+		run_wget2 "$i"
+		run_nearcrawl "$i"
+	fi
+	i=$((i + 1))
+done
+
+echo
+echo "nproc $(nproc), $(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo), \
+peak RSS and CPU from ${TIMEBIN:-polling VmHWM (no CPU time)}"
+awk -v runs="$RUNS" '
+function median(a, n,   i, j, t) {
+	for (i = 2; i <= n; i++)	# insertion sort: n is small
+		for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
+			t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
+		}
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+BEGIN {
+	printf "%-4s %-10s %9s %9s %9s %10s %12s %9s\n", "run", "tool",
+	    "wall s", "requests", "pages", "pages/s", "peak RSS MB", "CPU s"
+}
+{
+	printf "%-4s %-10s %9.2f %9d %9d %10.0f %12.1f %9s\n", $1, $2, $3, $4,
+	    $5, $4 / $3, $6 / 1024, $7
+	k = $2; n[k]++
+	W[k, n[k]] = $3; R[k, n[k]] = $4 / $3; M[k, n[k]] = $6 / 1024
+	C[k, n[k]] = $7; T[$1, k] = $3
+}
+END {
+	print ""
+	printf "median of %d runs:\n", runs
+	printf "%-10s %9s %10s %12s %9s\n", "tool", "wall s", "pages/s",
+	    "peak RSS MB", "CPU s"
+	split("nearcrawl wget2", tools, " ")
+	for (t = 1; t <= 2; t++) {
+		k = tools[t]
+		for (i = 1; i <= n[k]; i++) {
+			w[i] = W[k, i]; r[i] = R[k, i]; m[i] = M[k, i]; c[i] = C[k, i]
+		}
+		printf "%-10s %9.2f %10.0f %12.1f %9s\n", k, median(w, n[k]),
+		    median(r, n[k]), median(m, n[k]),
+		    c[1] == "-" ? "-" : sprintf("%.2f", median(c, n[k]))
+	}
+	for (i = 1; i <= runs; i++)
+		q[i] = T[i, "nearcrawl"] / T[i, "wget2"]
+	printf "\ntime ratio nearcrawl/wget2, median of per-run ratios: %.2f", median(q, runs)
+	printf " (%s)\n", median(q, runs) <= 1 ? "nearcrawl faster" : "nearcrawl slower"
+}' "$T/results"
+echo
+echo "last nearcrawl run: $(cat "$T/nc.summary")"
+exit 0
