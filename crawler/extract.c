@@ -1365,6 +1365,17 @@ extract_html(const char *html, size_t len, const char *page_url,
 	if (r->main_text == NULL)
 		goto fail;
 	r->main_len = strlen(r->main_text);
+	/* The two texts are capped separately and text's trailing space is
+	 * trimmed after its cut, so with tiny caps main could come out longer:
+	 * keep the promise that it never holds more than text. */
+	while (r->main_len > r->text_len ||
+	    (r->main_len > 0 && r->main_text[r->main_len - 1] == ' ')) {
+		r->main_len--;
+		while (r->main_len > 0 &&
+		    ((unsigned char)r->main_text[r->main_len] & 0xc0) == 0x80)
+			r->main_len--;
+		r->main_text[r->main_len] = '\0';
+	}
 	if ((r->title = buf_steal(&w.title.b)) == NULL ||
 	    (r->headings = buf_steal(&w.heads.b)) == NULL ||
 	    (r->description = buf_steal(&w.desc.b)) == NULL ||

@@ -16,6 +16,7 @@ static const char WHY_SCHEME[] = "not http(s)";
 static const char WHY_LONG[] = "too long";
 static const char WHY_MALFORMED[] = "malformed";
 static const char WHY_NOMEM[] = "out of memory";
+static const char WHY_HOST[] = "host not a plain name or address";
 
 static int
 lower(int c)
@@ -191,8 +192,19 @@ handle_to_normal(CURLU *h, const char **why)
 	}
 	for (p = out; *p != '\0' && *p != '/'; p++)
 		*p = (char)lower((unsigned char)*p);
-	for (p += 2; *p != '\0' && *p != '/'; p++)
+	for (p += 2; *p != '\0' && *p != '/'; p++) {
 		*p = (char)lower((unsigned char)*p);
+		/* Hosts are kept to plain DNS names, IPv4 and IPv6 literals
+		 * without zone: curl would hand back escapes decoded to raw
+		 * bytes, which it then refuses to parse again. */
+		if (!is_alpha((unsigned char)*p) &&
+		    !is_digit((unsigned char)*p) && strchr(".-_:[]", *p) == NULL) {
+			*why = WHY_HOST;
+			free(out);
+			out = NULL;
+			goto fail;
+		}
+	}
 	/* RFC 3986 6.2.2.1: escapes are case-insensitive and upper case is
 	 * the normal form; curl writes the ones it adds in lower case. */
 	for (; *p != '\0'; p++)

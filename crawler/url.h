@@ -11,6 +11,11 @@
  * newlines inside, and white space around, a URL or ref are ignored, and a
  * backslash before the query means a slash, as in browsers.
  */
+/*
+ * Hosts must be plain: ASCII letters, digits, '.', '-', '_', or an IPv4 or
+ * bracketed IPv6 literal without zone id; others (raw or escaped non-ASCII
+ * bytes, '%') are refused with "host not a plain name or address".
+ */
 #ifndef NC_URL_H
 #define NC_URL_H
 

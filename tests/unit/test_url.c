@@ -69,8 +69,15 @@ test_normalize_encoding_space(void)
 	norm_is("http://a.org/%7e?q=%2f%zz%4", "http://a.org/%7E?q=%2F%zz%4",
 	    NULL);
 	norm_is("http://[::1]:8080/x", "http://[::1]:8080/x", NULL);
-	norm_is("http://B\xc3\xbc" "cher.DE/", "http://b\xc3\xbc" "cher.de/",
-	    NULL);
+	/* Raw IDN hosts are refused: libcurl 7.88's CURLU_PUNYCODE fails
+	 * here, and raw bytes would not survive a second parse. */
+	norm_is("http://B\xc3\xbc" "cher.DE/", NULL,
+	    "host not a plain name or address");
+	norm_is("http://xn--bcher-kva.DE/", "http://xn--bcher-kva.de/", NULL);
+	norm_is("http://a%7Fb/", NULL, "host not a plain name or address");
+	norm_is("http://h%/x", NULL, "host not a plain name or address");
+	norm_is("http://[::1%25%0B]/", NULL,
+	    "host not a plain name or address");
 }
 
 static void
