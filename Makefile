@@ -4,6 +4,8 @@
 #   make test     install what is missing, build (plain and ASan+UBSan), run
 #                 the whole suite; closes with "N passed, N failed"
 #   make demo     install what is missing, build, crawl the bundled sample site
+#   make fuzz     build the libFuzzer targets (clang) and run each for
+#                 FUZZ_SECONDS (default 30); see tests/fuzz/README.md
 #   make format   clang-format every source file
 
 CC      ?= cc
@@ -75,6 +77,9 @@ test: deps
 demo: deps
 	@$(MAKE) --no-print-directory nearcrawl $(B)/ncserver
 	@scripts/demo.sh
+
+fuzz:
+	@scripts/fuzz.sh $(FUZZ_SECONDS)
 
 format:
 	clang-format -i $(wildcard crawler/*.[ch] dedup/*.[ch] storage/*.[ch] \

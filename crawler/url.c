@@ -144,12 +144,49 @@ curl_why(CURLUcode rc)
  * parts we never keep, let curl drop the default port, then lower-case the
  * scheme and authority (curl keeps the host's case as given).
  */
+/*
+ * A host made only of numbers (decimal, 0x hex, 0 octal parts) that is not
+ * a plain dotted quad: curl rewrites such a host to dotted IPv4 when it
+ * parses it, but not when it arose from decoding escapes, so the result
+ * would change on a second parse. [host, host + n) is lower case.
+ */
+static int
+numeric_host_unsettled(const char *host, size_t n)
+{
+	size_t i = 0, parts = 0, digits;
+	int plain = 1;
+
+	if (n == 0 || host[0] == '[')
+		return 0;
+	while (i <= n) {
+		digits = 0;
+		if (i + 1 < n && host[i] == '0' && host[i + 1] == 'x') {
+			plain = 0;
+			for (i += 2; i < n && is_hex((unsigned char)host[i]); i++)
+				digits++;
+		} else {
+			if (i + 1 < n && host[i] == '0' && is_digit(
+			    (unsigned char)host[i + 1]))
+				plain = 0;
+			for (; i < n && is_digit((unsigned char)host[i]); i++)
+				digits++;
+		}
+		if (i < n && host[i] != '.')
+			return 0;
+		if (digits == 0 && !(i == n && parts > 0))
+			return 0;
+		parts++;
+		i++;
+	}
+	return !(plain && parts == 4);
+}
+
 static char *
 handle_to_normal(CURLU *h, const char **why)
 {
 	CURLUcode rc;
-	char *scheme = NULL, *got = NULL, *out = NULL, *p;
-	size_t len;
+	char *scheme = NULL, *got = NULL, *out = NULL, *p, *host;
+	size_t len, hostlen;
 
 	rc = curl_url_get(h, CURLUPART_SCHEME, &scheme, 0);
 	if (rc != CURLUE_OK) {
@@ -204,6 +241,14 @@ handle_to_normal(CURLU *h, const char **why)
 			out = NULL;
 			goto fail;
 		}
+	}
+	host = strstr(out, "://") + 3;
+	hostlen = strcspn(host, ":/");
+	if (numeric_host_unsettled(host, hostlen)) {
+		*why = WHY_HOST;
+		free(out);
+		out = NULL;
+		goto fail;
 	}
 	/* RFC 3986 6.2.2.1: escapes are case-insensitive and upper case is
 	 * the normal form; curl writes the ones it adds in lower case. */

@@ -76,6 +76,13 @@ test_normalize_encoding_space(void)
 	norm_is("http://xn--bcher-kva.DE/", "http://xn--bcher-kva.de/", NULL);
 	norm_is("http://a%7Fb/", NULL, "host not a plain name or address");
 	norm_is("http://h%/x", NULL, "host not a plain name or address");
+	/* Numbers hidden in escapes: curl would settle them only next time. */
+	norm_is("http://%31/", NULL, "host not a plain name or address");
+	norm_is("http://1/", "http://0.0.0.1/", NULL);
+	norm_is("http://0x7f.1/", "http://127.0.0.1/", NULL);
+	norm_is("http://10.0.0.1/", "http://10.0.0.1/", NULL);
+	norm_is("http://cafe.be/", "http://cafe.be/", NULL);
+	norm_is("http://1.2.3.a/", "http://1.2.3.a/", NULL);
 	norm_is("http://[::1%25%0B]/", NULL,
 	    "host not a plain name or address");
 }
