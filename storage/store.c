@@ -492,6 +492,29 @@ check_file(struct store *s, const char *path, int *fresh, char *err,
 	return 0;
 }
 
+/*
+ * Run the SQL scripts a and b (b may be NULL) in one transaction: all of
+ * it or none. On failure err says "PATH: cannot WHAT: why".
+ */
+static int
+exec_atomic(struct store *s, const char *a, const char *b, const char *path,
+    const char *what, char *err, size_t errsz)
+{
+	if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) !=
+	        SQLITE_OK ||
+	    sqlite3_exec(s->db, a, NULL, NULL, NULL) != SQLITE_OK ||
+	    (b != NULL && sqlite3_exec(s->db, b, NULL, NULL, NULL) !=
+	        SQLITE_OK) ||
+	    sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+		set_msg(err, errsz, "%s: cannot %s: %s", path, what,
+		    sqlite3_errmsg(s->db));
+		if (!sqlite3_get_autocommit(s->db))
+			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	return 0;
+}
+
 static int
 create_schema(struct store *s, const char *path, char *err, size_t errsz)
 {
@@ -501,20 +524,8 @@ create_schema(struct store *s, const char *path, char *err, size_t errsz)
 	    "PRAGMA application_id = %d; PRAGMA user_version = %d",
 	    STORE_APPLICATION_ID, STORE_SCHEMA_VERSION);
 	/* One transaction: the file is marked ours only with its schema. */
-	if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) !=
-	    SQLITE_OK)
-		goto fail;
-	if (sqlite3_exec(s->db, schema_sql, NULL, NULL, NULL) != SQLITE_OK ||
-	    sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK ||
-	    sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
-		goto fail;
-	return 0;
-fail:
-	set_msg(err, errsz, "%s: cannot create schema: %s", path,
-	    sqlite3_errmsg(s->db));
-	if (!sqlite3_get_autocommit(s->db))
-		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-	return -1;
+	return exec_atomic(s, schema_sql, sql, path, "create schema", err,
+	    errsz);
 }
 
 /*
@@ -525,20 +536,8 @@ fail:
 static int
 upgrade_schema(struct store *s, const char *path, char *err, size_t errsz)
 {
-	if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) !=
-	    SQLITE_OK)
-		goto fail;
-	if (sqlite3_exec(s->db, POLITENESS_SQL, NULL, NULL, NULL) !=
-	    SQLITE_OK ||
-	    sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
-		goto fail;
-	return 0;
-fail:
-	set_msg(err, errsz, "%s: cannot add tables: %s", path,
-	    sqlite3_errmsg(s->db));
-	if (!sqlite3_get_autocommit(s->db))
-		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-	return -1;
+	return exec_atomic(s, POLITENESS_SQL, NULL, path, "add tables", err,
+	    errsz);
 }
 
 /* Sets *exists to whether the main database has a table called name. */
