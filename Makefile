@@ -71,7 +71,7 @@ unit: $(BS)/unit
 	$(BS)/unit
 
 test: deps
-	@$(MAKE) --no-print-directory nearcrawl $(BS)/nearcrawl $(BS)/unit $(B)/ncserver
+	@$(MAKE) -j2 --no-print-directory nearcrawl $(BS)/nearcrawl $(BS)/unit $(B)/ncserver
 	@tests/run.sh
 
 demo: deps
