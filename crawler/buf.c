@@ -1,5 +1,6 @@
 #include "buf.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,6 +49,29 @@ int
 buf_putc(struct buf *b, char c)
 {
 	return buf_append(b, &c, 1);
+}
+
+int
+buf_read_file(struct buf *b, const char *path, int cut)
+{
+	char chunk[65536];
+	size_t n;
+	FILE *f;
+	int rc = BUF_OK;
+
+	if ((f = fopen(path, "rb")) == NULL)
+		return BUF_IOERR;
+	while (rc == BUF_OK && (n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+		rc = buf_append(b, chunk, n);
+		if (rc == BUF_FULL && cut) {
+			rc = buf_append(b, chunk, b->limit - b->len);
+			break;
+		}
+	}
+	if (rc == BUF_OK && ferror(f))
+		rc = BUF_IOERR;
+	fclose(f);
+	return rc;
 }
 
 void

@@ -18,7 +18,7 @@ struct buf {
 	size_t limit; /* len never exceeds this; appends past it fail */
 };
 
-enum { BUF_OK = 0, BUF_NOMEM = -1, BUF_FULL = -2 };
+enum { BUF_OK = 0, BUF_NOMEM = -1, BUF_FULL = -2, BUF_IOERR = -3 };
 
 /* Set up an empty buffer that may hold at most limit bytes. Cannot fail. */
 void buf_init(struct buf *b, size_t limit);
@@ -34,6 +34,15 @@ int buf_puts(struct buf *b, const char *s);
 
 /* Append one byte; same results as buf_append. */
 int buf_putc(struct buf *b, char c);
+
+/*
+ * Append the whole file at path. A file longer than the room left is cut
+ * there when cut is non-zero (a parser reads only so much); otherwise that
+ * is BUF_FULL. Returns BUF_OK, BUF_NOMEM, BUF_FULL, or BUF_IOERR when the
+ * file cannot be opened or read (errno tells why). What was read before a
+ * failure stays appended.
+ */
+int buf_read_file(struct buf *b, const char *path, int cut);
 
 /* Forget the contents but keep the allocation and the limit. */
 void buf_reset(struct buf *b);

@@ -92,28 +92,17 @@ out:
 static int
 read_path(struct doc *d, char *err, size_t errsz)
 {
-	char chunk[65536];
-	size_t n;
-	FILE *f;
-	int rc = 0;
+	int rc = buf_read_file(&d->raw, d->name, 0);
 
-	if ((f = fopen(d->name, "rb")) == NULL) {
-		snprintf(err, errsz, "%s: cannot open", d->name);
-		return 1;
-	}
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		if (buf_append(&d->raw, chunk, n) != BUF_OK) {
-			snprintf(err, errsz, "%s: larger than %zu bytes",
-			    d->name, d->raw.limit);
-			rc = 1;
-			break;
-		}
-	if (ferror(f)) {
-		snprintf(err, errsz, "%s: read error", d->name);
-		rc = 1;
-	}
-	fclose(f);
-	return rc;
+	if (rc == BUF_OK)
+		return 0;
+	if (rc == BUF_FULL)
+		snprintf(err, errsz, "%s: larger than %zu bytes", d->name,
+		    d->raw.limit);
+	else
+		snprintf(err, errsz, "%s: %s", d->name, rc == BUF_NOMEM
+		    ? "out of memory" : "cannot read");
+	return 1;
 }
 
 /* Read or fetch d, extract its text and fingerprint it as the crawl would. */

@@ -165,35 +165,6 @@ cmd_compare(int argc, char **argv)
 	return rc;
 }
 
-/* Read a whole file into b (capped by b's limit). Returns 0 or -1. */
-static int
-read_file(const char *path, struct buf *b)
-{
-	char chunk[65536];
-	size_t n;
-	FILE *f;
-	int rc = 0;
-
-	if ((f = fopen(path, "rb")) == NULL)
-		return -1;
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-		int r = buf_append(b, chunk, n);
-
-		if (r == BUF_FULL) {
-			/* Past the parse limit nothing more is read. */
-			buf_append(b, chunk, b->limit - b->len);
-			break;
-		}
-		if (r != BUF_OK) {
-			rc = -1;
-			break;
-		}
-	}
-	if (ferror(f))
-		rc = -1;
-	fclose(f);
-	return rc;
-}
 
 /* The path and query of a normalised URL ("/" at least). */
 static const char *
@@ -219,7 +190,8 @@ cmd_robots(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	buf_init(&b, ROBOTS_MAX_BYTES);
-	if (read_file(argv[1], &b) != 0) {
+	/* Past the parse limit nothing more is read. */
+	if (buf_read_file(&b, argv[1], 1) != BUF_OK) {
 		fprintf(stderr, "nearcrawl: %s: cannot read\n", argv[1]);
 		goto out;
 	}
