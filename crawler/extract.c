@@ -229,6 +229,13 @@ sanitize(const unsigned char *s, size_t n, size_t *outlen)
 	if (out == NULL)
 		return NULL;
 	while (i < n) {
+		/* Most of a page is printable ASCII or HTML white space, which
+		 * passes through unchanged. */
+		if ((s[i] >= 0x20 && s[i] < 0x7f) || s[i] == '\t' ||
+		    s[i] == '\n' || s[i] == '\f' || s[i] == '\r') {
+			out[o++] = s[i++];
+			continue;
+		}
 		i += utf8_next(s + i, n - i, &cp);
 		o += utf8_put(out + o, clean_cp(cp));
 	}
@@ -626,11 +633,18 @@ is_space_cp(uint32_t c)
 	    c == 0x3000;
 }
 
+/*
+ * Append n bytes of characters with no white space between them: only the
+ * first can need a separator, and the run is one word or the rest of one.
+ * A run that does not fit is cut where the room ends when each byte is a
+ * character (ascii), else dropped whole; either way the text is then full.
+ */
 static void
-tout_char(struct tout *t, const unsigned char *bytes, size_t n)
+tout_run(struct tout *t, const unsigned char *bytes, size_t n, int ascii)
 {
 	const char *pre = "";
-	size_t pl;
+	size_t pl, room;
+	int cut = 0;
 
 	if (t->full || t->nomem)
 		return;
@@ -641,9 +655,14 @@ tout_char(struct tout *t, const unsigned char *bytes, size_t n)
 			pre = " ";
 	}
 	pl = strlen(pre);
-	if (pl + n > t->b.limit - t->b.len) {
-		t->full = 1;
-		return;
+	room = t->b.limit - t->b.len;
+	if (pl + n > room) {
+		if (!ascii || room <= pl) {
+			t->full = 1;
+			return;
+		}
+		n = room - pl;
+		cut = 1;
 	}
 	if (buf_append(&t->b, pre, pl) != BUF_OK ||
 	    buf_append(&t->b, bytes, n) != BUF_OK) {
@@ -660,6 +679,14 @@ tout_char(struct tout *t, const unsigned char *bytes, size_t n)
 	}
 	t->sep = NULL;
 	t->space = 0;
+	t->full = cut;
+}
+
+/* Printable ASCII: a character that is neither white space nor control. */
+static int
+is_word_ascii(unsigned char c)
+{
+	return c > 0x20 && c < 0x7f;
 }
 
 static void
@@ -675,6 +702,14 @@ tout_text(struct tout *t, const char *str)
 		return;
 	n = strlen(str);
 	while (i < n && !t->full) {
+		if (is_word_ascii(s[i])) {
+			/* The common case, a run of plain ASCII at once. */
+			for (k = 1; i + k < n && is_word_ascii(s[i + k]); k++)
+				;
+			tout_run(t, s + i, k, 1);
+			i += k;
+			continue;
+		}
 		k = utf8_next(s + i, n - i, &cp);
 		remap = k == 1 && cp == 0xfffd;
 		/* The raw bytes had their C1 controls blanked; one here came
@@ -687,9 +722,9 @@ tout_text(struct tout *t, const char *str)
 		if (is_space_cp(cp))
 			t->space = 1;
 		else if (remap)
-			tout_char(t, enc, utf8_put(enc, cp));
+			tout_run(t, enc, utf8_put(enc, cp), 0);
 		else
-			tout_char(t, s + i, k);
+			tout_run(t, s + i, k, 0);
 		i += k;
 	}
 }
@@ -1176,11 +1211,14 @@ static int
 make_links(struct walk *w, const char *page_url, size_t max,
     struct extract_result *r)
 {
+	struct url_base page, eff;
 	char *base = NULL, *u, **set = NULL;
-	const char *eff = page_url, *why;
+	const char *why;
 	size_t want, setsz = 16, i, slot;
 	int ret = -1;
 
+	memset(&page, 0, sizeof(page));
+	memset(&eff, 0, sizeof(eff));
 	want = w->ncand < max ? w->ncand : max;
 	if (want == 0)
 		return 0;
@@ -1190,19 +1228,26 @@ make_links(struct walk *w, const char *page_url, size_t max,
 	r->links = calloc(want, sizeof(*r->links));
 	if (set == NULL || r->links == NULL)
 		goto fail;
+	if (url_base_init(&page, page_url) != 0)
+		goto fail;
 	if (w->base != NULL) {
 		why = NULL;
-		base = page_url != NULL ? url_resolve(page_url, w->base, &why) :
+		base = page_url != NULL ? url_base_resolve(&page, w->base, &why) :
 		    url_normalize(w->base, &why);
 		if (base == NULL && why != NULL &&
 		    strcmp(why, WHY_NOMEM) == 0)
 			goto fail;
-		if (base != NULL)
-			eff = base;
+	}
+	if (base != NULL) {
+		if (url_base_init(&eff, base) != 0)
+			goto fail;
+	} else {
+		eff = page;
+		memset(&page, 0, sizeof(page));
 	}
 	for (i = 0; i < w->ncand && r->nlinks < want; i++) {
 		why = NULL;
-		u = url_resolve(eff, w->cand[i], &why);
+		u = url_base_resolve(&eff, w->cand[i], &why);
 		if (u == NULL) {
 			if (why != NULL && strcmp(why, WHY_NOMEM) == 0)
 				goto fail;
@@ -1220,6 +1265,8 @@ make_links(struct walk *w, const char *page_url, size_t max,
 	}
 	ret = 0;
 fail:
+	url_base_free(&page);
+	url_base_free(&eff);
 	free(set);
 	free(base);
 	return ret;

@@ -376,6 +376,211 @@ fail:
 	return out;
 }
 
+/* ---- resolving many refs against one base ---- */
+
+/*
+ * Characters a ref may hold for the string-only path: unreserved and
+ * sub-delims, ':', '@', '/', '?'. curl leaves all of them as they are;
+ * anything else (escapes, spaces, non-ASCII, '\\', brackets ...) takes the
+ * parse.
+ */
+static int
+plain_ref_char(unsigned char c)
+{
+	if (is_alpha(c) || is_digit(c))
+		return 1;
+	switch (c) {
+	case '-': case '.': case '_': case '~': case '!': case '$': case '&':
+	case '\'': case '(': case ')': case '*': case '+': case ',': case ';':
+	case '=': case ':': case '@': case '/': case '?':
+		return 1;
+	}
+	return 0;
+}
+
+int
+url_base_init(struct url_base *b, const char *base)
+{
+	const char *why = NULL, *p, *q;
+
+	memset(b, 0, sizeof(*b));
+	b->raw = base;
+	if (base == NULL)
+		return 0;
+	b->norm = url_normalize(base, &why);
+	if (b->norm == NULL)
+		return why == WHY_NOMEM ? -1 : 0;
+	if (strcmp(b->norm, base) != 0) {
+		/* Not in normal form: the parse must see it as given. */
+		free(b->norm);
+		b->norm = NULL;
+		return 0;
+	}
+	p = strstr(b->norm, "://") + 3;
+	p += strcspn(p, "/");
+	b->origin_len = (size_t)(p - b->norm);
+	b->path_end = b->origin_len + strcspn(p, "?");
+	for (q = b->norm + b->path_end; q > p && q[-1] != '/'; q--)
+		;
+	b->dir_len = (size_t)(q - b->norm);
+	return 0;
+}
+
+void
+url_base_free(struct url_base *b)
+{
+	if (b == NULL)
+		return;
+	free(b->norm);
+	memset(b, 0, sizeof(*b));
+}
+
+/*
+ * Remove the dot segments of the path [s, s + n) (it starts with '/') into
+ * out, RFC 3986 section 5.2.4; returns the length written (at most n).
+ * out may be s: the output never overtakes the input.
+ */
+static size_t
+remove_dots(const char *s, size_t n, char *out)
+{
+	size_t i = 0, o = 0, seg;
+
+	while (i < n) {
+		/* s[i] is '/'; the segment runs to the next '/' or the end. */
+		for (seg = i + 1; seg < n && s[seg] != '/'; seg++)
+			;
+		if (seg - i == 2 && s[i + 1] == '.') {
+			i = seg;
+			if (i == n)
+				out[o++] = '/';
+			continue;
+		}
+		if (seg - i == 3 && s[i + 1] == '.' && s[i + 2] == '.') {
+			while (o > 0 && out[o - 1] != '/')
+				o--;
+			if (o > 0)
+				o--;
+			i = seg;
+			if (i == n)
+				out[o++] = '/';
+			continue;
+		}
+		memmove(out + o, s + i, seg - i);
+		o += seg - i;
+		i = seg;
+	}
+	return o;
+}
+
+/* Whether [s, s + n) has a "." or ".." segment. */
+static int
+has_dot_segment(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] == '.' && (i == 0 || s[i - 1] == '/') &&
+		    (i + 1 == n || s[i + 1] == '/' ||
+		    (s[i + 1] == '.' && (i + 2 == n || s[i + 2] == '/'))))
+			return 1;
+	return 0;
+}
+
+/*
+ * The string-only join: returns the result, or NULL with *slow set when
+ * the ref needs the parse (or with *why set on no memory or too long).
+ */
+static char *
+join_plain(const struct url_base *b, const char *ref, int *slow,
+    const char **why)
+{
+	size_t rn, keep, n, pend, o;
+	const char *r = ref;
+	char *out;
+
+	*slow = 1;
+	rn = strcspn(ref, "#");
+	if (rn > URL_MAX_LEN)
+		return NULL;
+	for (n = 0; n < rn; n++)
+		if (!plain_ref_char((unsigned char)ref[n]))
+			return NULL;
+	if (rn >= 2 && ref[0] == '/' && ref[1] == '/')
+		return NULL;
+	if (scheme_len(ref) > 0) {
+		/* Absolute: only into the base's own origin, spelt alike. */
+		if (rn <= b->origin_len ||
+		    strncmp(ref, b->norm, b->origin_len) != 0 ||
+		    ref[b->origin_len] != '/')
+			return NULL;
+		r = ref + b->origin_len;
+		rn -= b->origin_len;
+		keep = b->origin_len;
+	} else if (rn == 0) {
+		keep = strlen(b->norm);
+	} else if (ref[0] == '/') {
+		keep = b->origin_len;
+	} else if (ref[0] == '?') {
+		keep = b->path_end;
+	} else {
+		keep = b->dir_len;
+	}
+	/* A colon in a relative ref's first segment reads as a scheme or a
+	 * port to curl; and an empty query is dropped. */
+	if (r == ref && memchr(ref, ':', strcspn(ref, "/?")) != NULL)
+		return NULL;
+	if (rn > 0 && r[rn - 1] == '?')
+		return NULL;
+	*slow = 0;
+	n = keep + rn;
+	out = malloc(n + 1);
+	if (out == NULL) {
+		*why = WHY_NOMEM;
+		return NULL;
+	}
+	memcpy(out, b->norm, keep);
+	memcpy(out + keep, r, rn);
+	out[n] = '\0';
+	pend = b->origin_len + strcspn(out + b->origin_len, "?");
+	if (has_dot_segment(out + b->origin_len, pend - b->origin_len)) {
+		/* curl's dot removal treats empty segments, and a path
+		 * ending in a dot segment before a query, its own way. */
+		if (out[pend] == '?' || memmem(out + b->origin_len,
+		    pend - b->origin_len, "//", 2) != NULL) {
+			free(out);
+			*slow = 1;
+			return NULL;
+		}
+		o = b->origin_len + remove_dots(out + b->origin_len,
+		    pend - b->origin_len, out + b->origin_len);
+		memmove(out + o, out + pend, n - pend + 1);
+		n = o + (n - pend);
+	}
+	if (n > URL_MAX_LEN) {
+		free(out);
+		*why = WHY_LONG;
+		return NULL;
+	}
+	return out;
+}
+
+char *
+url_base_resolve(const struct url_base *b, const char *ref, const char **why)
+{
+	const char *dummy;
+	char *out;
+	int slow;
+
+	if (why == NULL)
+		why = &dummy;
+	if (b->norm != NULL && ref != NULL) {
+		out = join_plain(b, ref, &slow, why);
+		if (!slow)
+			return out;
+	}
+	return url_resolve(b->raw, ref, why);
+}
+
 /* Copy src (n bytes) lower-cased into out; -1 when it does not fit. */
 static int
 copy_lower(char *out, size_t outsz, const char *src, size_t n)
@@ -396,11 +601,27 @@ url_host(const char *url, char *out, size_t outsz)
 	CURLU *h = NULL;
 	char *host = NULL;
 	const char *p;
-	size_t n;
+	size_t n, i;
 	int ret = -1;
 
 	if (url == NULL || out == NULL)
 		return -1;
+	/* The normal form spells the host plainly: read it off the string
+	 * unless something (user info, an escape) asks for the parse. */
+	p = strncmp(url, "http://", 7) == 0 ? url + 7 :
+	    strncmp(url, "https://", 8) == 0 ? url + 8 : NULL;
+	if (p != NULL && p[0] != '[' &&
+	    memchr(p, '@', strcspn(p, "/?#")) == NULL) {
+		n = strcspn(p, ":/?#");
+		for (i = 0; i < n; i++)
+			if (!is_alpha((unsigned char)p[i]) &&
+			    !is_digit((unsigned char)p[i]) && p[i] != '.' &&
+			    p[i] != '-' && p[i] != '_')
+				break;
+		if (i == n && n > 0 && (p[n] == '\0' || p[n] == '/' ||
+		    p[n] == ':' || p[n] == '?' || p[n] == '#'))
+			return copy_lower(out, outsz, p, n);
+	}
 	h = curl_url();
 	if (h == NULL)
 		goto fail;

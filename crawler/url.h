@@ -40,6 +40,36 @@ char *url_normalize(const char *url, const char **why);
 char *url_resolve(const char *base, const char *ref, const char **why);
 
 /*
+ * A base prepared once for resolving many refs against it: a page's links.
+ * Resolving through it gives exactly what url_resolve(base, ref) gives; refs
+ * made of plain characters (letters, digits, "-._~!$&'()*+,;=:@/?") that
+ * are relative or point into the base's own origin are joined by string
+ * work, without a parse, when the base is in normal form.
+ */
+struct url_base {
+	const char *raw;    /* the base as given (not owned), or NULL */
+	char *norm;         /* its normal form when it already was one, or
+	                       NULL: then every ref takes the slow path */
+	size_t origin_len;  /* bytes of "scheme://host[:port]" in norm */
+	size_t dir_len;     /* bytes of norm up to its path's last '/' */
+	size_t path_end;    /* bytes of norm before its query */
+};
+
+/*
+ * Prepare b for base (may be NULL: then only absolute refs resolve). The
+ * caller keeps base alive while b is used. Returns 0, or -1 when out of
+ * memory. url_base_free releases it.
+ */
+int url_base_init(struct url_base *b, const char *base);
+
+/* Release what url_base_init allocated; b may be zeroed or NULL. */
+void url_base_free(struct url_base *b);
+
+/* url_resolve(b->raw, ref, why), faster; same results and failures. */
+char *url_base_resolve(const struct url_base *b, const char *ref,
+    const char **why);
+
+/*
  * Copy the lower-case host name (no port, IPv6 without brackets) of a
  * normalised URL into out. Returns 0, or -1 when the URL has no host or the
  * host does not fit in outsz bytes.

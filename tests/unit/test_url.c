@@ -175,6 +175,112 @@ test_resolve_refused(void)
 	res_is("not a url", "http://c.org/", "http://c.org/", NULL);
 }
 
+/* A small deterministic generator, so failures reproduce. */
+static unsigned long long rng_state = 0x9e3779b97f4a7c15ULL;
+
+static unsigned
+rnd(unsigned n)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return (unsigned)(rng_state % n);
+}
+
+/* A ref built from pieces that exercise every branch of the join. */
+static void
+random_ref(char *out, size_t outsz)
+{
+	static const char *const starts[] = { "", "", "", "/", "/", "./",
+		"../", "../../", "?", "#", "//a.test/", "http://a.test:8080/",
+		"http://a.test:8080", "HTTP://a.test:8080/", "https://a.test/",
+		"http://a.test/", "mailto:", "javascript:", "x:", "1:",
+		" /", "\\", "http://b.test:8080/" };
+	static const char *const parts[] = { "a", "b", "index.html", ".",
+		"..", "/", "/", "/", "?", "q=1", "&", "=", "#f", "%7e", "%2F",
+		" ", "\xc3\xa9", "~", "-", "_", "'", "(", ")", "*", "+", ",",
+		";", ":", "@", "!", "$", "[", "]", "\\", "\"", "<", "|", "^",
+		"`", "{", "..", ".hidden", "x..y", "\t", "//" };
+	size_t i, n = rnd(8);
+
+	snprintf(out, outsz, "%s", starts[rnd(sizeof(starts) /
+	    sizeof(starts[0]))]);
+	for (i = 0; i < n; i++)
+		strncat(out, parts[rnd(sizeof(parts) / sizeof(parts[0]))],
+		    outsz - strlen(out) - 1);
+}
+
+/* url_base_resolve must agree with url_resolve on every ref. */
+static void
+test_base_resolve_agrees(void)
+{
+	static const char *const bases[] = { "http://a.test:8080/",
+		"http://a.test:8080/x/y/z.html", "http://a.test:8080/x/y/",
+		"http://a.test:8080/x/y?q=1", "https://a.test/a/b/c?",
+		"http://a.test/p", "http://A.test/Not/Normal",
+		"http://a.test:80/x/", "http://a.test/x/../y", NULL,
+		"not a url", "http://a.test/%7e/x" };
+	char ref[256];
+	size_t i, k, bad = 0;
+
+	for (k = 0; k < sizeof(bases) / sizeof(bases[0]); k++) {
+		struct url_base b;
+
+		CHECK_INT(url_base_init(&b, bases[k]), 0);
+		for (i = 0; i < 4000; i++) {
+			const char *w1 = NULL, *w2 = NULL;
+			char *fast, *slow;
+
+			random_ref(ref, sizeof(ref));
+			fast = url_base_resolve(&b, ref, &w1);
+			slow = url_resolve(bases[k], ref, &w2);
+			if ((fast == NULL) != (slow == NULL) ||
+			    (fast != NULL && strcmp(fast, slow) != 0) ||
+			    (fast == NULL && strcmp(w1, w2) != 0)) {
+				if (bad++ < 5)
+					fprintf(stderr, "base %s ref '%s': "
+					    "fast %s (%s), slow %s (%s)\n",
+					    bases[k] ? bases[k] : "(null)", ref,
+					    fast ? fast : "-", w1 ? w1 : "",
+					    slow ? slow : "-", w2 ? w2 : "");
+			}
+			free(fast);
+			free(slow);
+		}
+		url_base_free(&b);
+	}
+	CHECK_INT(bad, 0);
+}
+
+static void
+test_base_resolve_dots(void)
+{
+	static const char *const cases[][2] = {
+		{ "../../../x", "http://a.test/x" },
+		{ "../x/./y/../z", "http://a.test/p/x/z" },
+		{ ".", "http://a.test/p/q/" },
+		{ "..", "http://a.test/p/" },
+		{ "./", "http://a.test/p/q/" },
+		{ "/a/b/..", "http://a.test/a/" },
+		{ "x..y/.z", "http://a.test/p/q/x..y/.z" },
+		{ "?k=./..", "http://a.test/p/q/r?k=./.." },
+		{ "", "http://a.test/p/q/r?s" },
+		{ "#top", "http://a.test/p/q/r?s" },
+	};
+	struct url_base b;
+	size_t i;
+
+	CHECK_INT(url_base_init(&b, "http://a.test/p/q/r?s"), 0);
+	CHECK(b.norm != NULL);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *got = url_base_resolve(&b, cases[i][0], NULL);
+
+		CHECK_STR(got, cases[i][1]);
+		free(got);
+	}
+	url_base_free(&b);
+}
+
 static void
 test_host(void)
 {
@@ -190,6 +296,11 @@ test_host(void)
 	CHECK_INT(url_host("http://www.a.org/", out, 10), 0);
 	CHECK_STR(out, "www.a.org");
 	CHECK_INT(url_host("/just/a/path", out, sizeof(out)), -1);
+	/* Forms the string-only reading must leave to the parse. */
+	CHECK_INT(url_host("http://u:p@a.org/", out, sizeof(out)), 0);
+	CHECK_STR(out, "a.org");
+	CHECK_INT(url_host("https://a.org?x", out, sizeof(out)), 0);
+	CHECK_STR(out, "a.org");
 }
 
 static void
@@ -269,6 +380,8 @@ suite_url(void)
 	RUN(test_resolve_relative);
 	RUN(test_resolve_special_forms);
 	RUN(test_resolve_refused);
+	RUN(test_base_resolve_agrees);
+	RUN(test_base_resolve_dots);
 	RUN(test_host);
 	RUN(test_origin);
 	RUN(test_in_domains);
