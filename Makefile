@@ -12,12 +12,13 @@ CC      ?= cc
 PKGS     = libcurl libevent libxml-2.0 sqlite3 inih libcrypto zlib
 DEPS_OK := $(shell pkg-config --exists $(PKGS) 2>/dev/null && echo yes)
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lfuzzy -lm
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lfuzzy -lm \
+              -pthread
 
 WARN     = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
            -Wmissing-prototypes -Wno-unused-parameter
 CFLAGS  ?= -O2 -g
-CPPFLAGS = -D_GNU_SOURCE -Icrawler -Idedup -Istorage -Iconfig $(PKG_CFLAGS)
+CPPFLAGS = -pthread -D_GNU_SOURCE -Icrawler -Idedup -Istorage -Iconfig $(PKG_CFLAGS)
 SAN      = -fsanitize=address,undefined -fno-omit-frame-pointer \
            -fno-sanitize-recover=undefined
 

@@ -49,6 +49,8 @@ struct config {
 	size_t nresolve;       /* entries in resolve */
 	int quiet;             /* no progress output */
 	int concurrency;       /* transfers in flight at once */
+	int threads;          /* worker threads parsing and hashing, -1 =
+	                         one per CPU, 0 = on the loop's thread */
 	long max_body;         /* cap on a body, bytes after decompression */
 	long max_text;         /* cap on the extracted text, bytes */
 	long max_links;        /* links taken from one page at most */

@@ -51,13 +51,56 @@ crawl_fail(struct crawl *c, const char *what)
 int
 crawl_commit(struct crawl *c)
 {
+	double t0 = crawl_mono_ms();
+
 	if (store_commit(c->st) != 0 || store_begin(c->st) != 0) {
 		crawl_fail(c, "cannot commit to the database");
 		return -1;
 	}
 	c->batch = 0;
 	c->last_commit = crawl_mono_ms();
+	c->stages.store_ms += c->last_commit - t0;
 	return 0;
+}
+
+/* A page is settled: its queue entry is done, and it counts. */
+static void
+settle_page(struct crawl *c, struct job *j)
+{
+	if (store_frontier_done(c->st, j->it.id) != 0) {
+		crawl_fail(c, "cannot store a page");
+		return;
+	}
+	if (++c->batch >= c->cfg->batch)
+		crawl_commit(c);
+}
+
+/* The pool hands back a page it extracted and fingerprinted. */
+static void
+on_worked(void *arg)
+{
+	struct job *j = arg;
+	struct crawl *c = j->c;
+
+	if (!c->failed) {
+		if (crawl_record_work(c, j) != 0)
+			crawl_fail(c, "cannot store a page");
+		else
+			settle_page(c, j);
+	}
+	crawl_job_free(j);
+	pump(c);
+}
+
+/* A page the pool never handed back (a hard stop): ask again on resume. */
+static void
+on_unworked(void *arg)
+{
+	struct job *j = arg;
+
+	if (!j->c->failed)
+		store_frontier_requeue(j->c->st, j->it.id, 0);
+	crawl_job_free(j);
 }
 
 void
@@ -109,25 +152,37 @@ crawl_on_fetched(const struct fetch_result *r, void *arg)
 			crawl_fail(c, "cannot requeue");
 		goto out;
 	}
-	if (crawl_process(c, j, r) != 0 ||
-	    store_frontier_done(c->st, j->it.id) != 0) {
+	/* Counted now, not once stored: the host's next transfer may start
+	 * while this page is still in the pool. */
+	crawl_count_page(c, j->host);
+	rc = crawl_process(c, j, r);
+	if (rc < 0) {
 		crawl_fail(c, "cannot store a page");
 		goto out;
 	}
-	crawl_count_page(c, j->host);
-	if (++c->batch >= c->cfg->batch)
-		crawl_commit(c);
+	if (rc == 1) {
+		/* The pool has it now; on_worked follows. */
+		pump(c);
+		return;
+	}
+	settle_page(c, j);
 out:
-	store_item_clear(&j->it);
-	free(j);
+	crawl_job_free(j);
 	pump(c);
+}
+
+/* Pages fetching or being worked on. */
+static size_t
+in_flight(const struct crawl *c)
+{
+	return fetch_active(c->fe) + workpool_pending(c->pool);
 }
 
 static int
 limit_reached(const struct crawl *c)
 {
 	return c->cfg->max_pages > 0 &&
-	    c->seq + (int64_t)fetch_active(c->fe) >= c->cfg->max_pages;
+	    c->seq + (int64_t)in_flight(c) >= c->cfg->max_pages;
 }
 
 /* Start as many transfers as the limits allow; end the loop when done. */
@@ -141,8 +196,7 @@ pump(struct crawl *c)
 	struct job *j;
 	int r;
 
-	while (!c->stopping &&
-	    fetch_active(c->fe) < (size_t)c->cfg->concurrency &&
+	while (!c->stopping && in_flight(c) < (size_t)c->cfg->concurrency &&
 	    !limit_reached(c)) {
 		now = crawl_mono_ms();
 		host = hostsched_next(c->sc, now, &wait);
@@ -157,6 +211,7 @@ pump(struct crawl *c)
 		snprintf(j->host, sizeof(j->host), "%s", host);
 		r = crawl_pop_sitemap(c, j) ? 1
 		    : store_frontier_take(c->st, j->host, crawl_wall_s(), &j->it);
+		c->stages.store_ms += crawl_mono_ms() - now;
 		if (r <= 0) {
 			free(j);
 			if (r < 0) {
@@ -188,7 +243,7 @@ pump(struct crawl *c)
 			return;
 		}
 	}
-	if (fetch_active(c->fe) == 0 &&
+	if (in_flight(c) == 0 &&
 	    (c->stopping || wait < 0 || limit_reached(c))) {
 		/* A break requested before the loop runs would be forgotten
 		 * by libevent, hence the flag. */
@@ -287,6 +342,17 @@ on_signal(evutil_socket_t sig, short what, void *arg)
 	on_grace_over(sig, what, arg);
 }
 
+/* Processors this process may run on, at least 1. */
+static int
+cpu_count(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (n < 1)
+		return 1;
+	return n > WORKPOOL_MAX_THREADS ? WORKPOOL_MAX_THREADS : (int)n;
+}
+
 static int
 setup_loop(struct crawl *c)
 {
@@ -307,12 +373,17 @@ setup_loop(struct crawl *c)
 	fo.max_total_connections = cfg->concurrency;
 	fo.resolve = c->resolve;
 	c->fe = fetch_new(c->base, &fo);
+	c->stages.threads = cfg->threads >= 0 ? cfg->threads : cpu_count();
+	if (c->stages.threads > 0)
+		extract_init_threads();
+	c->pool = workpool_new(c->base, c->stages.threads, on_worked);
 	c->wake = evtimer_new(c->base, on_wake, c);
 	c->tick = event_new(c->base, -1, EV_PERSIST, on_tick, c);
 	c->grace = evtimer_new(c->base, on_grace_over, c);
 	c->sigint = evsignal_new(c->base, SIGINT, on_signal, c);
 	c->sigterm = evsignal_new(c->base, SIGTERM, on_signal, c);
-	if (c->fe == NULL || c->wake == NULL || c->tick == NULL ||
+	if (c->fe == NULL || c->pool == NULL || c->wake == NULL ||
+	    c->tick == NULL ||
 	    c->grace == NULL || c->sigint == NULL || c->sigterm == NULL)
 		return -1;
 	if (event_add(c->tick, &second) != 0 ||
@@ -327,6 +398,9 @@ teardown(struct crawl *c)
 {
 	size_t i;
 
+	/* Before the fetcher: a job in the pool holds no transfer, but its
+	 * page must not outlive the database. */
+	workpool_free(c->pool, on_unworked);
 	fetch_free(c->fe);
 	if (c->wake != NULL)
 		event_free(c->wake);
@@ -385,8 +459,11 @@ crawl_run(const struct config *cfg, struct crawl_summary *sum, char *err,
 	if (!c.done && !c.failed)
 		event_base_dispatch(c.base);
 	crawl_end_progress(&c);
-	/* Transfers still running after a hard stop go back to the queue. */
+	/* Transfers still running after a hard stop go back to the queue,
+	 * and so do pages still in the pool. */
 	fetch_abort_all(c.fe);
+	workpool_free(c.pool, on_unworked);
+	c.pool = NULL;
 	if (!c.failed && store_commit(c.st) != 0) {
 		snprintf(err, errsz, "%s: %s", cfg->db, store_errmsg(c.st));
 		c.failed = 1;
@@ -398,6 +475,7 @@ crawl_run(const struct config *cfg, struct crawl_summary *sum, char *err,
 	sum->robots_fetches = c.robots_fetches;
 	sum->hosts_given_up = c.hosts_given_up;
 	sum->seconds = (crawl_mono_ms() - c.started) / 1e3;
+	sum->stages = c.stages;
 	if (store_counts(c.st, &sum->counts) != 0 && rc == 0) {
 		snprintf(err, errsz, "%s: %s", cfg->db, store_errmsg(c.st));
 		rc = 1;

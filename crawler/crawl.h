@@ -16,6 +16,21 @@
 #include "config.h"
 #include "store.h"
 
+/*
+ * Where a crawl's time went, in milliseconds summed over the pages of this
+ * run. Transfers overlap one another and the other stages; extraction and
+ * fingerprints run on worker threads, beside the loop.
+ */
+struct crawl_stages {
+	int64_t pages;         /* HTML pages extracted */
+	double transfer_ms;    /* transfers, request to last byte */
+	double extract_ms;     /* HTML parse, text, fields, links */
+	double fingerprint_ms; /* MD5, SimHash, ssdeep */
+	double lookup_ms;      /* near-duplicate index lookups and inserts */
+	double store_ms;       /* SQLite: rows, queueing links, commits */
+	int threads;           /* worker threads */
+};
+
 struct crawl_summary {
 	struct store_counts counts; /* the database's counts at the end */
 	int64_t fetched;            /* pages fetched by this run */
@@ -24,6 +39,7 @@ struct crawl_summary {
 	double seconds;             /* wall time of this run */
 	int interrupted;            /* stopped by a signal */
 	int saturated;              /* stopped by --stop-when-saturated */
+	struct crawl_stages stages; /* where the time went */
 };
 
 /*

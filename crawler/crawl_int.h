@@ -33,6 +33,7 @@
 #include "strmap.h"
 #include "simhash.h"
 #include "url.h"
+#include "workpool.h"
 
 /* Seconds between commits of a batch that is not full yet. */
 #define COMMIT_EVERY_S 2.0
@@ -59,6 +60,7 @@ struct crawl {
 	struct robotscache *rc;  /* robots.txt per origin */
 	struct strmap *sitemaps; /* host -> struct sitemap_queue (--sitemaps) */
 	struct fetcher *fe;
+	struct workpool *pool;   /* extraction and fingerprints off the loop */
 	struct event_base *base;
 	struct event *wake;      /* the scheduler's next due time */
 	struct event *tick;      /* progress and periodic commits */
@@ -87,8 +89,32 @@ struct crawl {
 	int saturated;           /* the saturation stop ended the crawl */
 	int tty;                 /* stderr is a terminal: live progress */
 	int progress_shown;      /* a progress line is on the terminal */
+	struct crawl_stages stages; /* where the time went */
 	char *err;               /* where messages go */
 	size_t errsz;
+};
+
+/*
+ * A fetched HTML page on its way through a worker: what the transfer gave
+ * (copied, since the transfer is gone by then) and what the worker made.
+ * The worker writes only here; the loop thread reads it after the pool
+ * hands the job back.
+ */
+struct page_work {
+	struct buf body;          /* the body, taken over from the transfer;
+	                             freed by the worker once extracted */
+	size_t body_len;          /* its length */
+	long status;              /* HTTP status */
+	char *content_type;       /* Content-Type or NULL; owned */
+	char *x_robots_tag;       /* X-Robots-Tag or NULL; owned */
+	double elapsed_ms;        /* the transfer's time */
+	struct extract_result ex; /* extraction */
+	struct dedup_fp fp;       /* fingerprints */
+	const char *why;          /* extraction failed: why (static) */
+	int extracted;            /* ex is valid */
+	int fingerprinted;        /* fp is valid */
+	double extract_ms;        /* time spent extracting */
+	double fingerprint_ms;    /* time spent fingerprinting */
 };
 
 /* One transfer's context. */
@@ -98,6 +124,7 @@ struct job {
 	char host[HOST_MAX];
 	char origin[ORIGIN_MAX]; /* set when this fetches robots.txt */
 	int sitemap;             /* this fetches a sitemap: it.url */
+	struct page_work *work;  /* an HTML page in the pool, or NULL */
 };
 
 /* Sitemap files still to read for one host, taken in its own turns. */
@@ -132,6 +159,9 @@ int crawl_on_sitemap(struct crawl *c, struct job *j,
 int crawl_pop_sitemap(struct crawl *c, struct job *j);
 int crawl_prepare(struct crawl *c);
 int crawl_process(struct crawl *c, struct job *j, const struct fetch_result *r);
+void crawl_page_work(void *arg);
+int crawl_record_work(struct crawl *c, struct job *j);
+void crawl_job_free(struct job *j);
 int crawl_record_unfetched(struct crawl *c, struct job *j, const char *reason);
 int crawl_resolve_list(struct crawl *c);
 int crawl_retry_later(struct crawl *c, struct job *j,

@@ -80,74 +80,166 @@ new_row(struct crawl *c, const struct job *j, struct store_page *p)
 	p->fetched_at = crawl_wall_s();
 }
 
-/* Store an HTML page's text, fingerprints, verdict and links. */
-static int
-process_html(struct crawl *c, struct job *j, const struct fetch_result *r,
-    struct store_page *p)
+void
+crawl_job_free(struct job *j)
 {
-	const struct config *cfg = c->cfg;
-	struct extract_opts eo;
-	struct extract_result ex;
-	struct dedup_fp fp;
-	struct dedup_match m[3 * DEDUP_MAX_PER_METHOD];
-	enum dedup_verdict v;
-	char charset[64];
-	const char *why = NULL;
-	size_t nm = 0, i;
-	int64_t id;
-	int rc = -1, use_main;
+	struct page_work *w;
 
-	memset(&ex, 0, sizeof(ex));
-	extract_charset_of(r->content_type, charset, sizeof(charset));
+	if (j == NULL)
+		return;
+	if ((w = j->work) != NULL) {
+		buf_free(&w->body);
+		free(w->content_type);
+		free(w->x_robots_tag);
+		extract_result_free(&w->ex);
+		free(w);
+	}
+	store_item_clear(&j->it);
+	free(j);
+}
+
+/*
+ * On a worker thread: extract the page and fingerprint its text. Reads the
+ * configuration and the dedup settings, which nothing changes during the
+ * crawl; writes only the job's page_work.
+ */
+void
+crawl_page_work(void *arg)
+{
+	struct job *j = arg;
+	struct page_work *w = j->work;
+	const struct config *cfg = j->c->cfg;
+	struct extract_opts eo;
+	char charset[64];
+	double t0, t1;
+	int use_main;
+
+	t0 = crawl_mono_ms();
+	extract_charset_of(w->content_type, charset, sizeof(charset));
 	eo.charset = charset[0] != '\0' ? charset : NULL;
 	eo.max_text = (size_t)cfg->max_text;
 	eo.max_links = (size_t)cfg->max_links;
-	if (extract_html(r->body->data, r->body->len, j->it.url, &eo, &ex,
-	        &why) != 0) {
-		p->verdict = "error";
-		p->reason = why != NULL ? why : "cannot parse HTML";
-		return store_page_add(c->st, p) > 0 ? 0 : -1;
-	}
-	p->title = ex.title;
-	p->headings = ex.headings;
-	p->description = ex.description;
-	p->keywords = ex.keywords;
-	p->charset = ex.charset;
-	p->text_bytes = (int64_t)ex.text_len;
-	p->links = (int64_t)ex.nlinks;
-	if (ex.text_len == 0) {
-		p->verdict = "skipped";
-		p->reason = "no text in body";
-		rc = store_page_add(c->st, p) > 0 ? 0 : -1;
-		goto out;
-	}
+	w->extracted = extract_html(w->body.data, w->body.len, j->it.url, &eo,
+	    &w->ex, &w->why) == 0;
+	/* The body is not needed any more: give its memory back now. */
+	buf_free(&w->body);
+	t1 = crawl_mono_ms();
+	w->extract_ms = t1 - t0;
+	if (!w->extracted || w->ex.text_len == 0)
+		return;
 	use_main = strcmp(cfg->near_text, "main") == 0;
-	if (dedup_fingerprint_split(c->dd, ex.text, ex.text_len,
-	        use_main ? ex.main_text : ex.text,
-	        use_main ? ex.main_len : ex.text_len, &fp) != 0) {
-		p->verdict = "error";
-		p->reason = "fingerprinting failed";
-		rc = store_page_add(c->st, p) > 0 ? 0 : -1;
-		goto out;
+	w->fingerprinted = dedup_fingerprint_split(j->c->dd, w->ex.text,
+	    w->ex.text_len, use_main ? w->ex.main_text : w->ex.text,
+	    use_main ? w->ex.main_len : w->ex.text_len, &w->fp) == 0;
+	w->fingerprint_ms = crawl_mono_ms() - t1;
+}
+
+/* Hand a fetched HTML page to the pool; 0, or -1 when out of memory. */
+static int
+submit_page(struct crawl *c, struct job *j, const struct fetch_result *r)
+{
+	struct page_work *w = calloc(1, sizeof(*w));
+
+	if (w == NULL)
+		return -1;
+	if ((r->content_type != NULL &&
+	    (w->content_type = strdup(r->content_type)) == NULL) ||
+	    (r->x_robots_tag != NULL &&
+	    (w->x_robots_tag = strdup(r->x_robots_tag)) == NULL)) {
+		free(w->content_type);
+		free(w);
+		return -1;
 	}
-	v = dedup_check(c->dd, &fp, m, sizeof(m) / sizeof(m[0]), &nm);
-	p->verdict = dedup_verdict_name(v);
-	p->md5 = fp.md5;
-	p->has_simhash = (fp.have & DEDUP_SIMHASH) != 0;
-	p->simhash = fp.simhash;
-	p->ssdeep = (fp.have & DEDUP_SSDEEP) ? fp.ssdeep : NULL;
-	if (ex.truncated)
-		p->reason = "text truncated";
+	/* Take the body over; the fetcher frees only what is left. */
+	w->body = *r->body;
+	buf_init(r->body, 0);
+	w->body_len = w->body.len;
+	w->status = r->status;
+	w->elapsed_ms = r->elapsed_ms;
+	j->work = w;
+	if (workpool_submit(c->pool, crawl_page_work, j) != 0) {
+		*r->body = w->body;
+		j->work = NULL;
+		free(w->content_type);
+		free(w->x_robots_tag);
+		free(w);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Back on the loop: the page's verdict against everything seen before, its
+ * pages and duplicates rows, and its links. Returns 0, or -1 on a database
+ * or memory failure.
+ */
+int
+crawl_record_work(struct crawl *c, struct job *j)
+{
+	const struct config *cfg = c->cfg;
+	struct page_work *w = j->work;
+	struct extract_result *ex = &w->ex;
+	struct store_page p;
+	struct dedup_match m[3 * DEDUP_MAX_PER_METHOD];
+	enum dedup_verdict v;
+	size_t nm = 0, i;
+	double t0, t1;
+	int64_t id;
+
+	t0 = crawl_mono_ms();
+	new_row(c, j, &p);
+	p.status = (int)w->status;
+	p.content_type = w->content_type;
+	p.body_bytes = (int64_t)w->body_len;
+	p.elapsed_ms = w->elapsed_ms;
+	c->stages.pages++;
+	c->stages.transfer_ms += w->elapsed_ms;
+	c->stages.extract_ms += w->extract_ms;
+	c->stages.fingerprint_ms += w->fingerprint_ms;
+	if (!w->extracted) {
+		p.verdict = "error";
+		p.reason = w->why != NULL ? w->why : "cannot parse HTML";
+		goto store_plain;
+	}
+	p.title = ex->title;
+	p.headings = ex->headings;
+	p.description = ex->description;
+	p.keywords = ex->keywords;
+	p.charset = ex->charset;
+	p.text_bytes = (int64_t)ex->text_len;
+	p.links = (int64_t)ex->nlinks;
+	if (ex->text_len == 0) {
+		p.verdict = "skipped";
+		p.reason = "no text in body";
+		goto store_plain;
+	}
+	if (!w->fingerprinted) {
+		p.verdict = "error";
+		p.reason = "fingerprinting failed";
+		goto store_plain;
+	}
+	v = dedup_check(c->dd, &w->fp, m, sizeof(m) / sizeof(m[0]), &nm);
+	t1 = crawl_mono_ms();
+	c->stages.lookup_ms += t1 - t0;
+	p.verdict = dedup_verdict_name(v);
+	p.md5 = w->fp.md5;
+	p.has_simhash = (w->fp.have & DEDUP_SIMHASH) != 0;
+	p.simhash = w->fp.simhash;
+	p.ssdeep = (w->fp.have & DEDUP_SSDEEP) ? w->fp.ssdeep : NULL;
+	if (ex->truncated)
+		p.reason = "text truncated";
 	if (cfg->store_text)
-		p->text = ex.text;
-	if ((id = store_page_add(c->st, p)) <= 0)
-		goto out;
+		p.text = ex->text;
+	if ((id = store_page_add(c->st, &p)) <= 0)
+		return -1;
 	for (i = 0; i < nm; i++)
 		if (store_duplicate_add(c->st, id, m[i].original_id,
 		        dedup_method_name(m[i].method), m[i].percent) != 0)
-			goto out;
-	if (v != DEDUP_EXACT && dedup_add(c->dd, &fp, id) != 0)
-		goto out;
+			return -1;
+	t0 = crawl_mono_ms();
+	if (v != DEDUP_EXACT && dedup_add(c->dd, &w->fp, id) != 0)
+		return -1;
+	c->stages.lookup_ms += crawl_mono_ms() - t0;
 	note_saturation(c, v == DEDUP_UNIQUE);
 	if (v == DEDUP_UNIQUE)
 		c->n.unique++;
@@ -155,18 +247,32 @@ process_html(struct crawl *c, struct job *j, const struct fetch_result *r,
 		c->n.exact++;
 	else
 		c->n.near++;
-	if ((v == DEDUP_UNIQUE || cfg->follow_duplicates) && !ex.nofollow &&
-	    cfg->max_links > 0 && !says_nofollow(r->x_robots_tag))
-		for (i = 0; i < ex.nlinks; i++)
-			if (crawl_enqueue(c, ex.links[i], j->it.depth + 1, id) != 0)
-				goto out;
-	rc = 0;
-out:
-	extract_result_free(&ex);
-	return rc;
+	if ((v == DEDUP_UNIQUE || cfg->follow_duplicates) && !ex->nofollow &&
+	    cfg->max_links > 0 && !says_nofollow(w->x_robots_tag))
+		for (i = 0; i < ex->nlinks; i++)
+			if (crawl_enqueue(c, ex->links[i], j->it.depth + 1,
+			        id) != 0)
+				return -1;
+	c->n.pages++;
+	c->stages.store_ms += crawl_mono_ms() - t1;
+	return 0;
+store_plain:
+	if (store_page_add(c->st, &p) <= 0)
+		return -1;
+	if (strcmp(p.verdict, "error") == 0)
+		c->n.error++;
+	else
+		c->n.skipped++;
+	c->n.pages++;
+	c->stages.store_ms += crawl_mono_ms() - t0;
+	return 0;
 }
 
-/* Turn one finished transfer into a pages row (and what follows from it). */
+/*
+ * Turn one finished transfer into a pages row (and what follows from it).
+ * Returns 0 when done, 1 when an HTML page went to the worker pool (the
+ * job is the pool's until crawl_record_work), -1 on failure.
+ */
 int
 crawl_process(struct crawl *c, struct job *j, const struct fetch_result *r)
 {
@@ -176,12 +282,15 @@ crawl_process(struct crawl *c, struct job *j, const struct fetch_result *r)
 	int64_t id;
 	int rc = -1;
 
+	c->fetched++;
+	if (r->code == CURLE_OK && r->status >= 200 && r->status < 300 &&
+	    extract_is_html(r->content_type, r->body->data, r->body->len))
+		return submit_page(c, j, r) == 0 ? 1 : -1;
 	new_row(c, j, &p);
 	p.status = (int)r->status;
 	p.content_type = r->content_type;
 	p.body_bytes = (int64_t)r->body->len;
 	p.elapsed_ms = r->elapsed_ms;
-	c->fetched++;
 	if (r->code != CURLE_OK) {
 		if (r->body_too_large)
 			snprintf(reason, sizeof(reason),
@@ -205,31 +314,25 @@ crawl_process(struct crawl *c, struct job *j, const struct fetch_result *r)
 		    r->status);
 		p.verdict = "error";
 		p.reason = reason;
-	} else if (!extract_is_html(r->content_type, r->body->data, r->body->len)) {
+	} else {
 		snprintf(reason, sizeof(reason), "not HTML: %.100s",
 		    r->content_type != NULL ? r->content_type : "unknown type");
 		p.verdict = "skipped";
 		p.reason = reason;
-	} else {
-		rc = process_html(c, j, r, &p);
-		goto done;
 	}
 	id = store_page_add(c->st, &p);
 	if (id <= 0)
 		goto out;
 	if (target != NULL && crawl_enqueue(c, target, j->it.depth + 1, id) != 0)
 		goto out;
+	if (strcmp(p.verdict, "redirect") == 0)
+		c->n.redirect++;
+	else if (strcmp(p.verdict, "error") == 0)
+		c->n.error++;
+	else
+		c->n.skipped++;
+	c->n.pages++;
 	rc = 0;
-done:
-	if (rc == 0) {
-		if (strcmp(p.verdict, "redirect") == 0)
-			c->n.redirect++;
-		else if (strcmp(p.verdict, "error") == 0)
-			c->n.error++;
-		else if (strcmp(p.verdict, "skipped") == 0)
-			c->n.skipped++;
-		c->n.pages++;
-	}
 out:
 	free(target);
 	return rc;

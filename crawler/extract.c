@@ -1442,6 +1442,12 @@ fail:
 }
 
 void
+extract_init_threads(void)
+{
+	xmlInitParser();
+}
+
+void
 extract_result_free(struct extract_result *r)
 {
 	size_t i;

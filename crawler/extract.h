@@ -104,4 +104,10 @@ void extract_charset_of(const char *ct, char *out, size_t outsz);
 /* Free everything r owns and zero it. Safe on a zeroed result. */
 void extract_result_free(struct extract_result *r);
 
+/*
+ * Set up libxml2 once, on the main thread, before extract_html runs on
+ * other threads (it parses on whichever thread calls it). Cannot fail.
+ */
+void extract_init_threads(void);
+
 #endif

@@ -47,6 +47,24 @@ usage(FILE *out)
 	    "configuration\n");
 }
 
+/*
+ * Where the time went, per HTML page: the transfer (overlapping everything
+ * else), then the stages on the worker threads and on the loop's thread.
+ */
+static void
+print_stages(const struct crawl_stages *t)
+{
+	double n = (double)t->pages;
+
+	if (t->pages == 0)
+		return;
+	fprintf(stderr, "nearcrawl: ms per page: transfer %.2f | workers (%d): "
+	    "extract %.3f, fingerprints %.3f | loop: index lookups %.3f, "
+	    "SQLite and queueing %.3f\n", t->transfer_ms / n, t->threads,
+	    t->extract_ms / n, t->fingerprint_ms / n, t->lookup_ms / n,
+	    t->store_ms / n);
+}
+
 static int
 cmd_crawl(int argc, char **argv)
 {
@@ -94,6 +112,7 @@ cmd_crawl(int argc, char **argv)
 		    (long long)n->exact, (long long)n->near,
 		    (long long)n->redirect, (long long)n->error,
 		    (long long)n->skipped, (long long)n->queued);
+		print_stages(&sum.stages);
 		if (sum.hosts_given_up > 0)
 			fprintf(stderr, "nearcrawl: %lld hosts given up (why: "
 			    "SELECT host, gave_up FROM hosts)\n",
