@@ -419,6 +419,7 @@ teardown(struct crawl *c)
 	robotscache_free(c->rc);
 	strmap_free(c->sitemaps, crawl_free_sitemap_queue);
 	free(c->sat_ring);
+	seen_free(c->settled);
 	dedup_free(c->dd);
 	store_close(c->st);
 	for (i = 0; i < c->ndomains; i++)
@@ -446,6 +447,11 @@ crawl_run(const struct config *cfg, struct crawl_summary *sum, char *err,
 	early_signal = 0;
 	signal(SIGINT, on_early_signal);
 	signal(SIGTERM, on_early_signal);
+	if ((c.settled = seen_new(SETTLED_BITS)) == NULL) {
+		snprintf(err, errsz, "out of memory");
+		rc = 1;
+		goto out;
+	}
 	if ((rc = crawl_prepare(&c)) != 0)
 		goto out;
 	if (setup_loop(&c) != 0) {

@@ -29,6 +29,7 @@
 #include "fetch.h"
 #include "hostsched.h"
 #include "robotscache.h"
+#include "seen.h"
 #include "sitemap.h"
 #include "strmap.h"
 #include "simhash.h"
@@ -49,6 +50,8 @@
 #define ROBOTS_REDIRECTS 5
 /* Sitemap files read per host at most (an index may list many). */
 #define SITEMAPS_PER_HOST 100
+/* Slots (2^this, 8 bytes each) remembering links lately settled. */
+#define SETTLED_BITS 18
 /* Longest Retry-After we wait for, seconds. */
 #define RETRY_AFTER_MAX_S 3600
 
@@ -61,6 +64,7 @@ struct crawl {
 	struct strmap *sitemaps; /* host -> struct sitemap_queue (--sitemaps) */
 	struct fetcher *fe;
 	struct workpool *pool;   /* extraction and fingerprints off the loop */
+	struct seen *settled;    /* links lately queued or refused */
 	struct event_base *base;
 	struct event *wake;      /* the scheduler's next due time */
 	struct event *tick;      /* progress and periodic commits */

@@ -10,17 +10,26 @@ int
 crawl_enqueue(struct crawl *c, const char *url, int depth, int64_t parent)
 {
 	char host[HOST_MAX];
+	uint64_t h;
 	int r;
 
 	if (c->cfg->max_depth >= 0 && depth > c->cfg->max_depth)
 		return 0;
+	/* Whether a URL is in scope and whether it is queued never change
+	 * once settled: a page's template links are settled by the first. */
+	h = seen_hash(url, strlen(url));
+	if (seen_has(c->settled, h))
+		return 0;
 	if (url_host(url, host, sizeof(host)) != 0 ||
 	    !url_host_in_domains(host, c->domains, c->ndomains) ||
-	    url_path_trapped(url))
+	    url_path_trapped(url)) {
+		seen_add(c->settled, h);
 		return 0;
+	}
 	r = store_frontier_add(c->st, url, host, depth, parent);
 	if (r < 0)
 		return -1;
+	seen_add(c->settled, h);
 	if (r == 1) {
 		c->n.queued++;
 		if (hostsched_add(c->sc, host, 1, 0) != 0)

@@ -77,5 +77,6 @@ void suite_sitemap(void);
 void suite_strmap(void);
 void suite_robotscache(void);
 void suite_workpool(void);
+void suite_seen(void);
 
 #endif
