@@ -2,7 +2,8 @@
 # A crawl killed with SIGKILL again and again, at pseudo-random moments, and
 # resumed each time with the same command ends like one uninterrupted crawl:
 # same URLs, same verdict counts, seq without gaps, nothing fetched twice
-# but the pages of the open transaction and the transfer in flight.
+# but the pages of the open transaction and the pages in flight (fetching,
+# or fetched and waiting for a worker thread).
 . tests/e2e/lib.sh
 
 e2e_start_server tests/fixtures/sites
@@ -11,7 +12,7 @@ SEED="http://$H:$PORT/"
 WHOLE="$E2E_TMP/whole.db"
 PARTS="$E2E_TMP/parts.db"
 BATCH=8
-IN_FLIGHT=1         # one connection per host, one host
+IN_FLIGHT=2         # --concurrency: pages fetching or being parsed
 MIN_KILLS=20
 MAX_ROUNDS=60
 SEED_RNG=${KILL_SEED:-20240607}
@@ -19,7 +20,7 @@ SEED_RNG=${KILL_SEED:-20240607}
 # exec: in the background, $! must be nearcrawl itself, not a subshell.
 crawl() {
 	exec "$NEARCRAWL" crawl -d "$1" --quiet --delay-ms 0 \
-	    --batch-pages $BATCH --resolve "$H:$PORT:127.0.0.1" "$SEED"
+	    --concurrency $IN_FLIGHT --batch-pages $BATCH --resolve "$H:$PORT:127.0.0.1" "$SEED"
 }
 counts() {
 	q "$1" "SELECT verdict || '=' || count(*) FROM pages GROUP BY verdict
