@@ -183,14 +183,8 @@ crawl_process(struct crawl *c, struct job *j, const struct fetch_result *r)
 	p.elapsed_ms = r->elapsed_ms;
 	c->fetched++;
 	if (r->code != CURLE_OK) {
-		if (r->body_too_large)
-			snprintf(reason, sizeof(reason),
-			    "body larger than %ld bytes", c->cfg->max_body);
-		else
-			snprintf(reason, sizeof(reason), "transfer failed: %s",
-			    r->error);
 		p.verdict = "error";
-		p.reason = reason;
+		p.reason = r->error;
 	} else if (r->status >= 300 && r->status < 400) {
 		target = r->location != NULL
 		    ? url_normalize(r->location, &why) : NULL;
