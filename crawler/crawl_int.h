@@ -46,6 +46,9 @@
 #define ORIGIN_MAX (HOST_MAX + 16)
 /* Redirects followed when fetching robots.txt (RFC 9309: at least five). */
 #define ROBOTS_REDIRECTS 5
+/* Redirects in a row a page may take before it counts as an error (as in
+ * browsers); each is queued and fetched like a link. */
+#define REDIRECTS_MAX 20
 /* Sitemap files read per host at most (an index may list many). */
 #define SITEMAPS_PER_HOST 100
 /* Longest Retry-After we wait for, seconds. */
