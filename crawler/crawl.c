@@ -189,8 +189,9 @@ limit_reached(const struct crawl *c)
 static void
 pump(struct crawl *c)
 {
-	struct fetch_req page_req = { (size_t)c->cfg->max_body, 0 };
-	struct fetch_req sitemap_req = { SITEMAP_MAX_BYTES, ROBOTS_REDIRECTS };
+	struct fetch_req page_req = { (size_t)c->cfg->max_body, 0, 0 };
+	struct fetch_req sitemap_req = { SITEMAP_MAX_BYTES, ROBOTS_REDIRECTS,
+	    0 };
 	const char *host;
 	double wait = -1, now;
 	struct job *j;

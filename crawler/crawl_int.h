@@ -48,6 +48,9 @@
 #define ORIGIN_MAX (HOST_MAX + 16)
 /* Redirects followed when fetching robots.txt (RFC 9309: at least five). */
 #define ROBOTS_REDIRECTS 5
+/* Redirects in a row a page may take before it counts as an error (as in
+ * browsers); each is queued and fetched like a link. */
+#define REDIRECTS_MAX 20
 /* Sitemap files read per host at most (an index may list many). */
 #define SITEMAPS_PER_HOST 100
 /* Slots (2^this, 8 bytes each) remembering links lately settled. */
@@ -117,6 +120,7 @@ struct page_work {
 	const char *why;          /* extraction failed: why (static) */
 	int extracted;            /* ex is valid */
 	int fingerprinted;        /* fp is valid */
+	int links_cut;            /* the page had more links than the cap */
 	double extract_ms;        /* time spent extracting */
 	double fingerprint_ms;    /* time spent fingerprinting */
 };

@@ -5,6 +5,24 @@
 #include <string.h>
 #include <strings.h>
 
+/*
+ * Why url (normalised), found at depth, is not to be queued, or NULL when
+ * it is; then host holds its host.
+ */
+static const char *
+refusal(struct crawl *c, const char *url, int depth, char *host)
+{
+	if (c->cfg->max_depth >= 0 && depth > c->cfg->max_depth)
+		return "beyond max depth";
+	if (url_host(url, host, HOST_MAX) != 0)
+		return "no host";
+	if (!url_host_in_domains(host, c->domains, c->ndomains))
+		return "host out of scope";
+	if (url_path_trapped(url))
+		return "path looks like a trap";
+	return NULL;
+}
+
 /* Queue url (normalised) found on a page at depth; parent is that page. */
 int
 crawl_enqueue(struct crawl *c, const char *url, int depth, int64_t parent)
@@ -20,9 +38,7 @@ crawl_enqueue(struct crawl *c, const char *url, int depth, int64_t parent)
 	h = seen_hash(url, strlen(url));
 	if (seen_has(c->settled, h))
 		return 0;
-	if (url_host(url, host, sizeof(host)) != 0 ||
-	    !url_host_in_domains(host, c->domains, c->ndomains) ||
-	    url_path_trapped(url)) {
+	if (refusal(c, url, depth, host) != NULL) {
 		seen_add(c->settled, h);
 		return 0;
 	}
@@ -127,9 +143,15 @@ crawl_page_work(void *arg)
 	extract_charset_of(w->content_type, charset, sizeof(charset));
 	eo.charset = charset[0] != '\0' ? charset : NULL;
 	eo.max_text = (size_t)cfg->max_text;
-	eo.max_links = (size_t)cfg->max_links;
+	/* One more than the cap tells a page at the cap from one over it. */
+	eo.max_links = (size_t)cfg->max_links + (cfg->max_links > 0);
 	w->extracted = extract_html(w->body.data, w->body.len, j->it.url, &eo,
 	    &w->ex, &w->why) == 0;
+	if (w->extracted && cfg->max_links > 0 &&
+	    w->ex.nlinks > (size_t)cfg->max_links) {
+		free(w->ex.links[--w->ex.nlinks]);
+		w->links_cut = 1;
+	}
 	/* The body is not needed any more: give its memory back now. */
 	buf_free(&w->body);
 	t1 = crawl_mono_ms();
@@ -191,6 +213,7 @@ crawl_record_work(struct crawl *c, struct job *j)
 	struct store_page p;
 	struct dedup_match m[3 * DEDUP_MAX_PER_METHOD];
 	enum dedup_verdict v;
+	char reason[80];
 	size_t nm = 0, i;
 	double t0, t1;
 	int64_t id;
@@ -235,8 +258,13 @@ crawl_record_work(struct crawl *c, struct job *j)
 	p.has_simhash = (w->fp.have & DEDUP_SIMHASH) != 0;
 	p.simhash = w->fp.simhash;
 	p.ssdeep = (w->fp.have & DEDUP_SSDEEP) ? w->fp.ssdeep : NULL;
-	if (ex->truncated)
+	if (w->links_cut) {
+		snprintf(reason, sizeof(reason), "%slinks cut at %ld",
+		    ex->truncated ? "text truncated; " : "", cfg->max_links);
+		p.reason = reason;
+	} else if (ex->truncated) {
 		p.reason = "text truncated";
+	}
 	if (cfg->store_text)
 		p.text = ex->text;
 	if ((id = store_page_add(c->st, &p)) <= 0)
@@ -278,6 +306,87 @@ store_plain:
 }
 
 /*
+ * A 3xx: where it leads (p->location) and whether to queue the target
+ * (*follow, with *target the normalised URL to free), or why not in
+ * p->reason. A run of redirects ends after REDIRECTS_MAX in a row, and a
+ * redirect back to a URL earlier in its own run is a loop: both are
+ * errors, as a browser calls them. Returns 0, or -1 on a database error.
+ */
+static int
+judge_redirect(struct crawl *c, struct job *j, const struct fetch_result *r,
+    struct store_page *p, char *reason, size_t reasonsz, char **target,
+    int *follow)
+{
+	char host[HOST_MAX];
+	const char *why;
+	int hops, seen;
+
+	p->verdict = "redirect";
+	p->location = r->location;
+	if (r->location == NULL) {
+		p->reason = "redirect without Location";
+		return 0;
+	}
+	if ((*target = url_normalize(r->location, &why)) != NULL) {
+		p->location = *target;
+		why = refusal(c, *target, j->it.depth + 1, host);
+	}
+	if (why != NULL) {
+		snprintf(reason, reasonsz, "target not followed: %s", why);
+		p->reason = reason;
+		return 0;
+	}
+	if (store_redirect_chain(c->st, j->it.parent, *target, REDIRECTS_MAX,
+	        &hops, &seen) != 0)
+		return -1;
+	if (seen || strcmp(*target, j->it.url) == 0) {
+		p->verdict = "error";
+		p->reason = "redirect loop";
+	} else if (hops >= REDIRECTS_MAX) {
+		p->verdict = "error";
+		snprintf(reason, reasonsz, "more than %d redirects in a row",
+		    REDIRECTS_MAX);
+		p->reason = reason;
+	} else {
+		*follow = 1;
+	}
+	return 0;
+}
+
+/*
+ * A body its server calls HTML that is binary data: more than 1 in 32 of
+ * its first 1024 bytes are control bytes text does not hold (NUL, and the
+ * others the WHATWG sniffing rules call binary), so a stray one in real
+ * text passes. UTF-16 and UTF-32 text is full of NULs: a byte-order mark
+ * or such a charset in Content-Type skips the test.
+ */
+static int
+looks_binary(const char *ct, const char *data, size_t len)
+{
+	const unsigned char *b = (const unsigned char *)data;
+	char cs[16];
+	size_t i, n, bad = 0;
+
+	if (b == NULL || len == 0)
+		return 0;
+	extract_charset_of(ct, cs, sizeof(cs));
+	if (strncasecmp(cs, "utf-16", 6) == 0 ||
+	    strncasecmp(cs, "utf-32", 6) == 0 ||
+	    (len >= 2 && ((b[0] == 0xfe && b[1] == 0xff) ||
+	        (b[0] == 0xff && b[1] == 0xfe))) ||
+	    (len >= 4 && b[0] == 0 && b[1] == 0 && b[2] == 0xfe &&
+	        b[3] == 0xff))
+		return 0;
+	n = len < 1024 ? len : 1024;
+	for (i = 0; i < n; i++)
+		if (b[i] <= 0x08 || b[i] == 0x0b ||
+		    (b[i] >= 0x0e && b[i] <= 0x1a) ||
+		    (b[i] >= 0x1c && b[i] <= 0x1f))
+			bad++;
+	return bad * 32 > n;
+}
+
+/*
  * Turn one finished transfer into a pages row (and what follows from it).
  * Returns 0 when done, 1 when an HTML page went to the worker pool (the
  * job is the pool's until crawl_record_work), -1 on failure.
@@ -287,13 +396,14 @@ crawl_process(struct crawl *c, struct job *j, const struct fetch_result *r)
 {
 	struct store_page p;
 	char reason[160], *target = NULL;
-	const char *why;
 	int64_t id;
-	int rc = -1;
+	int rc = -1, follow = 0, html;
 
 	c->fetched++;
-	if (r->code == CURLE_OK && r->status >= 200 && r->status < 300 &&
-	    extract_is_html(r->content_type, r->body->data, r->body->len))
+	html = r->code == CURLE_OK && r->status >= 200 && r->status < 300 &&
+	    extract_is_html(r->content_type, r->body->data, r->body->len);
+	if (html && !looks_binary(r->content_type, r->body->data,
+	        r->body->len))
 		return submit_page(c, j, r) == 0 ? 1 : -1;
 	new_row(c, j, &p);
 	p.status = (int)r->status;
@@ -301,38 +411,30 @@ crawl_process(struct crawl *c, struct job *j, const struct fetch_result *r)
 	p.body_bytes = (int64_t)r->body->len;
 	p.elapsed_ms = r->elapsed_ms;
 	if (r->code != CURLE_OK) {
-		if (r->body_too_large)
-			snprintf(reason, sizeof(reason),
-			    "body larger than %ld bytes", c->cfg->max_body);
-		else
-			snprintf(reason, sizeof(reason), "transfer failed: %s",
-			    r->error);
 		p.verdict = "error";
-		p.reason = reason;
+		p.reason = r->error;
 	} else if (r->status >= 300 && r->status < 400) {
-		target = r->location != NULL
-		    ? url_normalize(r->location, &why) : NULL;
-		p.verdict = "redirect";
-		if (target == NULL) {
-			p.reason = r->location == NULL
-			    ? "redirect without Location" : why;
-		}
-		p.location = target != NULL ? target : r->location;
+		if (judge_redirect(c, j, r, &p, reason, sizeof(reason), &target,
+		        &follow) != 0)
+			goto out;
 	} else if (r->status < 200 || r->status >= 300) {
 		snprintf(reason, sizeof(reason), "HTTP status %ld",
 		    r->status);
 		p.verdict = "error";
 		p.reason = reason;
-	} else {
+	} else if (!html) {
 		snprintf(reason, sizeof(reason), "not HTML: %.100s",
 		    r->content_type != NULL ? r->content_type : "unknown type");
 		p.verdict = "skipped";
 		p.reason = reason;
+	} else {
+		p.verdict = "error";
+		p.reason = "binary body labelled as HTML";
 	}
 	id = store_page_add(c->st, &p);
 	if (id <= 0)
 		goto out;
-	if (target != NULL && crawl_enqueue(c, target, j->it.depth + 1, id) != 0)
+	if (follow && crawl_enqueue(c, target, j->it.depth + 1, id) != 0)
 		goto out;
 	if (strcmp(p.verdict, "redirect") == 0)
 		c->n.redirect++;

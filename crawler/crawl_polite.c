@@ -301,7 +301,8 @@ crawl_on_sitemap(struct crawl *c, struct job *j, const struct fetch_result *r)
 static int
 fetch_robots(struct crawl *c, struct job *j, const char *origin, double now)
 {
-	struct fetch_req req = { ROBOTS_MAX_BYTES, ROBOTS_REDIRECTS };
+	/* RFC 9309: read at least 500 KiB, whatever length is declared. */
+	struct fetch_req req = { ROBOTS_MAX_BYTES, ROBOTS_REDIRECTS, 1 };
 	char url[ORIGIN_MAX + 16];
 
 	snprintf(j->origin, sizeof(j->origin), "%s", origin);

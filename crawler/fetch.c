@@ -1,5 +1,7 @@
 #include "fetch.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -22,9 +24,13 @@ struct transfer {
 	fetch_done_fn fn;
 	void *arg;
 	struct buf body;
-	int too_large;
+	int too_large;         /* the body cap was hit */
+	int cut;               /* keep the first bytes when over the cap */
+	size_t header_bytes;   /* of the response being read */
+	int headers_too_large; /* FETCH_MAX_HEADER_BYTES was hit */
 	struct timespec started;
 	char errbuf[CURL_ERROR_SIZE];
+	char why[CURL_ERROR_SIZE + 64]; /* the result's error */
 	struct transfer *prev, *next;
 };
 
@@ -55,6 +61,29 @@ on_body(char *p, size_t size, size_t n, void *arg)
 	if (buf_append(&t->body, p, len) != BUF_OK) {
 		/* Returning less than len makes libcurl abort the transfer. */
 		t->too_large = t->body.len + len > t->body.limit;
+		if (t->too_large && t->cut)
+			buf_append(&t->body, p, t->body.limit - t->body.len);
+		return 0;
+	}
+	return len;
+}
+
+/*
+ * Count header bytes per response (a status line starts the next one, as
+ * after a followed redirect): our own cap, so a flood of headers ends the
+ * same way whatever libcurl's own limit is.
+ */
+static size_t
+on_header(char *p, size_t size, size_t n, void *arg)
+{
+	struct transfer *t = arg;
+	size_t len = size * n;
+
+	if (len >= 5 && memcmp(p, "HTTP/", 5) == 0)
+		t->header_bytes = 0;
+	t->header_bytes += len;
+	if (t->header_bytes > FETCH_MAX_HEADER_BYTES) {
+		t->headers_too_large = 1;
 		return 0;
 	}
 	return len;
@@ -167,6 +196,83 @@ header_value(CURL *easy, const char *name)
 	return h->value;
 }
 
+/*
+ * Why t failed, in words a pages row can keep: a phrase of ours that names
+ * what went wrong (see fetch.h), then libcurl's message for the details.
+ */
+static void
+explain(struct transfer *t, CURLcode code, long status)
+{
+	const char *what = "transfer failed", *msg, *te;
+	curl_off_t clen = -1;
+	long oserr = 0;
+
+	msg = t->errbuf[0] != '\0' ? t->errbuf : curl_easy_strerror(code);
+	if (t->too_large) {
+		snprintf(t->why, sizeof(t->why), "body larger than %zu bytes",
+		    t->body.limit);
+		return;
+	}
+	if (t->headers_too_large) {
+		snprintf(t->why, sizeof(t->why), "headers larger than %d bytes",
+		    FETCH_MAX_HEADER_BYTES);
+		return;
+	}
+	switch (code) {
+	case CURLE_OPERATION_TIMEDOUT:
+		/* Timeouts and the low-speed limit share the code. */
+		if (status == 0)
+			what = "no response in time";
+		else if (strncmp(msg, "Operation too slow", 18) == 0)
+			what = "body too slow";
+		else
+			what = "body not done in time";
+		break;
+	case CURLE_PARTIAL_FILE:
+		curl_easy_getinfo(t->easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T,
+		    &clen);
+		te = header_value(t->easy, "Transfer-Encoding");
+		if (clen >= 0)
+			what = "body shorter than its Content-Length";
+		else if (te != NULL && strcasestr(te, "chunked") != NULL)
+			what = "chunked body cut short";
+		else
+			what = "body cut short";
+		break;
+	case CURLE_RECV_ERROR:
+	case CURLE_SEND_ERROR:
+		curl_easy_getinfo(t->easy, CURLINFO_OS_ERRNO, &oserr);
+		if (oserr == ECONNRESET)
+			what = "connection reset";
+		else
+			what = code == CURLE_RECV_ERROR ? "receive failed"
+			                                : "send failed";
+		break;
+	case CURLE_GOT_NOTHING:
+		what = "empty reply";
+		break;
+	case CURLE_COULDNT_CONNECT:
+		what = "cannot connect";
+		break;
+	case CURLE_COULDNT_RESOLVE_HOST:
+		what = "unknown host";
+		break;
+	case CURLE_WEIRD_SERVER_REPLY:
+	case CURLE_UNSUPPORTED_PROTOCOL:
+		what = "not an HTTP response";
+		break;
+	case CURLE_BAD_CONTENT_ENCODING:
+		what = "bad content encoding";
+		break;
+	case CURLE_TOO_MANY_REDIRECTS:
+		what = "too many redirects";
+		break;
+	default:
+		break;
+	}
+	snprintf(t->why, sizeof(t->why), "%s: %s", what, msg);
+}
+
 /* Report a finished transfer to its owner and forget it. */
 static void
 finish(struct transfer *t, CURLcode code)
@@ -195,10 +301,12 @@ finish(struct transfer *t, CURLcode code)
 	r.retry_after = (long)retry;
 	r.x_robots_tag = r.status > 0 ? header_value(t->easy, "X-Robots-Tag")
 	                              : NULL;
-	if (code != CURLE_OK)
-		r.error = t->too_large ? "body too large"
-		    : t->errbuf[0] != '\0' ? t->errbuf
-		    : curl_easy_strerror(code);
+	if (code == CURLE_ABORTED_BY_CALLBACK) {
+		r.error = "aborted";
+	} else if (code != CURLE_OK) {
+		explain(t, code, r.status);
+		r.error = t->why;
+	}
 	unlink_transfer(t);
 	t->fn(&r, t->arg);
 	free_transfer(t);
@@ -264,6 +372,8 @@ setup_easy(struct transfer *t, const struct fetch_req *req)
 	curl_easy_setopt(e, CURLOPT_ERRORBUFFER, t->errbuf);
 	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
 	curl_easy_setopt(e, CURLOPT_WRITEDATA, t);
+	curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
+	curl_easy_setopt(e, CURLOPT_HEADERDATA, t);
 	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION,
 	    req->max_redirects > 0 ? 1L : 0L);
@@ -276,9 +386,13 @@ setup_easy(struct transfer *t, const struct fetch_req *req)
 	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, o->timeout_ms);
 	curl_easy_setopt(e, CURLOPT_LOW_SPEED_LIMIT, o->low_speed_bytes);
 	curl_easy_setopt(e, CURLOPT_LOW_SPEED_TIME, o->low_speed_secs);
-	/* A declared length over the cap fails before any body is read. */
-	curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE,
-	    (curl_off_t)req->max_body);
+	/*
+	 * A declared length over the cap fails before any body is read,
+	 * unless the first bytes are wanted anyway (robots.txt).
+	 */
+	if (!req->cut)
+		curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE,
+		    (curl_off_t)req->max_body);
 	curl_easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
 	if (o->resolve != NULL)
 		curl_easy_setopt(e, CURLOPT_RESOLVE, o->resolve);
@@ -288,7 +402,7 @@ setup_easy(struct transfer *t, const struct fetch_req *req)
 int
 fetch_start(struct fetcher *f, const char *url, fetch_done_fn fn, void *arg)
 {
-	struct fetch_req req = { f->opts.max_body, 0 };
+	struct fetch_req req = { f->opts.max_body, 0, 0 };
 
 	return fetch_start_req(f, url, &req, fn, arg);
 }
@@ -307,6 +421,7 @@ fetch_start_req(struct fetcher *f, const char *url,
 	t->f = f;
 	t->fn = fn;
 	t->arg = arg;
+	t->cut = req->cut;
 	buf_init(&t->body, req->max_body);
 	t->url = strdup(url);
 	t->easy = curl_easy_init();

@@ -6,7 +6,8 @@
  * Redirects are never followed inside a transfer: the target is reported
  * so the crawler can queue it under its own scope, robots and politeness.
  * Bodies are decompressed by libcurl and capped after decompression: a body
- * over the cap aborts the transfer and is reported as too large.
+ * over the cap aborts the transfer and is reported as too large. Response
+ * headers are capped too (FETCH_MAX_HEADER_BYTES per response).
  */
 #ifndef NC_FETCH_H
 #define NC_FETCH_H
@@ -17,6 +18,9 @@
 #include <event2/event.h>
 
 #include "buf.h"
+
+/* Cap on the header bytes of one response; more aborts the transfer. */
+#define FETCH_MAX_HEADER_BYTES (256 * 1024)
 
 struct fetch_opts {
 	const char *user_agent;          /* sent on every request */
@@ -35,7 +39,9 @@ struct fetch_opts {
 struct fetch_result {
 	const char *url;      /* the URL requested */
 	CURLcode code;        /* CURLE_OK when a response arrived */
-	const char *error;    /* why the transfer failed (code != CURLE_OK) */
+	const char *error;    /* why the transfer failed (code != CURLE_OK):
+	                         a phrase of ours, ": ", libcurl's details;
+	                         see fetch_start_req for the phrases */
 	long status;          /* HTTP status, 0 when none */
 	const char *content_type; /* Content-Type header, or NULL */
 	const char *location; /* absolute redirect target, or NULL */
@@ -73,9 +79,27 @@ struct fetch_req {
 	size_t max_body;     /* decoded body cap for this transfer, bytes */
 	long max_redirects;  /* follow up to this many redirects (robots.txt);
 	                        0: report them instead */
+	int cut;             /* a body over max_body keeps its first max_body
+	                        bytes (still reported too large); otherwise a
+	                        declared length over the cap fails at once */
 };
 
-/* fetch_start with per-transfer settings; same results. */
+/*
+ * fetch_start with per-transfer settings; same results. When a transfer
+ * fails, error starts with one of these phrases (then ": " and libcurl's
+ * message), or is exactly the first two:
+ *   "body larger than N bytes"       the body cap (body_too_large is set)
+ *   "headers larger than N bytes"    FETCH_MAX_HEADER_BYTES
+ *   "no response in time"            timed out before any status line
+ *   "body too slow"                  under the low-speed limit mid-body
+ *   "body not done in time"          the whole-transfer timeout mid-body
+ *   "body shorter than its Content-Length", "chunked body cut short",
+ *   "body cut short"                 the server closed the connection early
+ *   "connection reset"               a TCP reset
+ *   "empty reply", "cannot connect", "unknown host",
+ *   "not an HTTP response", "bad content encoding", "too many redirects",
+ *   "receive failed", "send failed", "transfer failed" (anything else)
+ */
 int fetch_start_req(struct fetcher *f, const char *url,
     const struct fetch_req *req, fetch_done_fn fn, void *arg);
 

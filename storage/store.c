@@ -140,6 +140,7 @@ enum stmt_id {
 	ST_ROBOTS_GET,
 	ST_HOST_PUT,
 	ST_HOST_GET,
+	ST_REDIRECT_CHAIN,
 	ST_NUM
 };
 
@@ -214,6 +215,16 @@ static const struct {
 	[ST_HOST_GET] = { "host_get",
 	    "SELECT not_before, backoff_ms, failures, gave_up FROM hosts "
 	    "WHERE host = ?", "hosts" },
+	/* Up the parent_id links while the rows are redirects, at most ?2
+	 * of them: each step is a primary-key look-up. */
+	[ST_REDIRECT_CHAIN] = { "redirect_chain",
+	    "WITH RECURSIVE up(id, parent, url, n) AS ("
+	    "SELECT id, parent_id, url, 1 FROM pages "
+	    "WHERE id = ?1 AND verdict = 'redirect' "
+	    "UNION ALL SELECT p.id, p.parent_id, p.url, up.n + 1 "
+	    "FROM pages p JOIN up ON p.id = up.parent "
+	    "WHERE p.verdict = 'redirect' AND up.n < ?2) "
+	    "SELECT coalesce(max(n), 0), coalesce(max(url = ?3), 0) FROM up" },
 };
 
 struct store {
@@ -1180,6 +1191,36 @@ store_host_clear(struct store_host *h)
 		return;
 	free(h->gave_up);
 	memset(h, 0, sizeof(*h));
+}
+
+int
+store_redirect_chain(struct store *s, int64_t id, const char *url, int max,
+    int *hops, int *seen)
+{
+	sqlite3_stmt *st = s->st[ST_REDIRECT_CHAIN];
+	struct binder b;
+	int ret = -1;
+
+	*hops = 0;
+	*seen = 0;
+	bind_start(&b, st);
+	bind_int(&b, id);
+	bind_int(&b, max);
+	bind_text(&b, url);
+	if (b.rc != SQLITE_OK) {
+		bind_fail(s, &b);
+		goto out;
+	}
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		db_fail(s);
+		goto out;
+	}
+	*hops = sqlite3_column_int(st, 0);
+	*seen = sqlite3_column_int(st, 1);
+	ret = 0;
+out:
+	stmt_done(st);
+	return ret;
 }
 
 /* Run a one-row, one-integer statement. */

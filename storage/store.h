@@ -238,6 +238,16 @@ int store_host_get(struct store *s, const char *host, struct store_host *out);
 /* Free what store_host_get put in h and zero it. NULL ok. */
 void store_host_clear(struct store_host *h);
 
+/*
+ * The run of redirects that ends at pages row id: how many rows in a row,
+ * following parent_id up from id, have verdict redirect (*hops, counted
+ * up to max; 0 when id is no redirect or 0), and whether one of them was
+ * for url (*seen: the chain would loop). Returns 0, or -1 on error (then
+ * both are 0).
+ */
+int store_redirect_chain(struct store *s, int64_t id, const char *url,
+    int max, int *hops, int *seen);
+
 /* Fill c with the current counts. */
 int store_counts(struct store *s, struct store_counts *c);
 

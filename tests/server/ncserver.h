@@ -6,10 +6,11 @@
  *
  * Modules:
  *   ncserver.c  command line, listening, request context, access log
- *   static.c    static files          (prefix static_)
+ *   static.c    static files, .headers and .route (prefix static_)
  *   routes.c    scripted /__nc/ routes (prefix route_)
- *   stream.c    bodies sent piece by piece, generated documents, gzip
- *               (prefix stream_, doc_)
+ *   stream.c    bodies sent piece by piece: generated documents, gzip,
+ *               bodies cut short, link lists, nestings (prefix stream_,
+ *               doc_)
  */
 #ifndef NC_SERVER_H
 #define NC_SERVER_H
@@ -107,21 +108,44 @@ void stream_cleanup(void);
 
 /* Kinds of body the streamer can send. */
 enum stream_kind {
-	STREAM_BIG,     /* generated HTML, Content-Length known, full speed */
+	STREAM_BIG,     /* generated document, full speed, Content-Length
+	                   known unless chunked; may be cut short */
 	STREAM_SLOW,    /* generated HTML, chunked, paced to a byte rate */
-	STREAM_ENDLESS, /* chunked HTML that never ends */
+	STREAM_ENDLESS, /* chunked HTML (or robots.txt) that never ends */
 	STREAM_GZIP,    /* gzip of generated HTML, Content-Length known */
-	STREAM_SILENT   /* never answer at all */
+	STREAM_SILENT,  /* never answer at all */
+	STREAM_LINKS,   /* chunked HTML listing many links */
+	STREAM_NESTED   /* chunked HTML with deeply nested elements */
+};
+
+/* How a STREAM_BIG body ends once its stop bytes are sent. */
+enum stream_end {
+	STREAM_END_FINISH, /* end the response normally */
+	STREAM_END_CLOSE,  /* close the connection (FIN) */
+	STREAM_END_RESET   /* reset the connection (RST) */
+};
+
+/* What to stream; fields a kind does not use are ignored (zero them). */
+struct stream_spec {
+	enum stream_kind kind;
+	uint64_t bytes;        /* document length before compression */
+	uint64_t rate;         /* slow: bytes per second */
+	uint64_t stop;         /* big: send only the first stop bytes */
+	enum stream_end end;   /* big: what follows them */
+	uint64_t length;       /* big: Content-Length to declare ... */
+	int chunked;           /* big: ... or none, chunked instead */
+	int robots;            /* big, endless: a robots.txt, text/plain */
+	uint64_t items;        /* links: how many; nested: how deep */
+	const char *link_base; /* links: each href is this plus a number
+	                          (borrowed; must hold no '"', '<', '&') */
 };
 
 /*
- * Start answering c with a body of the given kind. bytes is the size of
- * the (uncompressed) document; rate is bytes per second for STREAM_SLOW.
+ * Start answering c with the body sp describes (sp is read, not kept).
  * The streamer owns the request from here on: it logs the line when the
  * body is done or the client goes away, and frees its state either way.
  * On allocation failure it answers 500 itself.
  */
-void stream_start(struct srv_ctx *c, enum stream_kind kind, uint64_t bytes,
-    uint64_t rate);
+void stream_start(struct srv_ctx *c, const struct stream_spec *sp);
 
 #endif

@@ -18,6 +18,9 @@
 #define BINARY_MAX ((uint64_t)64 << 20)
 #define HEADERS_MAX ((uint64_t)16 << 20)
 #define HEADER_LINE 1000
+/* Generated link lists and nestings are streamed; these only bound time. */
+#define LINKS_MAX 100000000
+#define NESTED_MAX 100000000
 
 static const char *const month_names[12] = {
 	"January", "February", "March", "April", "May", "June", "July",
@@ -275,14 +278,156 @@ route_headers(struct srv_ctx *c, const char *arg)
 	srv_reply_page(c, 200, "This page has very large headers.");
 }
 
+/* ?as=robots: the generated document is a robots.txt, not HTML. */
+static int
+wants_robots(const struct srv_ctx *c)
+{
+	char *as = srv_query_param(c->query, "as");
+	int r = as != NULL && strcmp(as, "robots") == 0;
+
+	free(as);
+	return r;
+}
+
+/* Parse a size segment; answers 400 with usage and returns -1 if bad. */
+static int
+size_arg(struct srv_ctx *c, const char *arg, uint64_t max, uint64_t *n,
+    const char *usage)
+{
+	if (srv_parse_u64(arg, max, n) == 0)
+		return 0;
+	srv_reply_page(c, 400, usage);
+	return -1;
+}
+
+/*
+ * A redirect chain: /__nc/chain/N answers 302 to /__nc/chain/N-1, and
+ * /__nc/chain/0 is an ordinary page, so N redirects lead to it.
+ */
+static void
+route_chain(struct srv_ctx *c, const char *arg)
+{
+	struct evkeyvalq *out = evhttp_request_get_output_headers(c->req);
+	uint64_t n;
+	char loc[64];
+
+	if (size_arg(c, arg, UINT64_MAX, &n, "Usage: /__nc/chain/N.") != 0)
+		return;
+	if (n == 0) {
+		srv_reply_page(c, 200, "The end of a redirect chain.");
+		return;
+	}
+	snprintf(loc, sizeof(loc), "/__nc/chain/%llu",
+	    (unsigned long long)(n - 1));
+	evhttp_add_header(out, "Location", loc);
+	srv_reply_page(c, 302, "One more redirect.");
+}
+
+/* The streamed routes; returns 0 when name is not one of them. */
+static int
+route_stream(struct srv_ctx *c, const char *name, char **seg, int nseg)
+{
+	struct stream_spec sp;
+	uint64_t n, m;
+	char *rs, *base;
+
+	memset(&sp, 0, sizeof(sp));
+	sp.robots = wants_robots(c);
+	if (strcmp(name, "silent") == 0 && nseg == 1) {
+		sp.kind = STREAM_SILENT;
+	} else if (strcmp(name, "endless") == 0 && nseg == 1) {
+		sp.kind = STREAM_ENDLESS;
+	} else if (strcmp(name, "big") == 0 && nseg == 2) {
+		if (size_arg(c, seg[1], SRV_MAX_GENERATED, &n,
+		    "Usage: /__nc/big/BYTES[?chunked=1][&as=robots].") != 0)
+			return 1;
+		rs = srv_query_param(c->query, "chunked");
+		sp.chunked = rs != NULL && strcmp(rs, "1") == 0;
+		free(rs);
+		sp.kind = STREAM_BIG;
+		sp.bytes = sp.stop = sp.length = n;
+	} else if (strcmp(name, "gzip") == 0 && nseg == 2) {
+		if (size_arg(c, seg[1], SRV_MAX_GENERATED, &n,
+		    "Usage: /__nc/gzip/BYTES.") != 0)
+			return 1;
+		sp.kind = STREAM_GZIP;
+		sp.bytes = n;
+		sp.robots = 0;
+	} else if (strcmp(name, "slow") == 0 && nseg == 2) {
+		if (size_arg(c, seg[1], SRV_MAX_GENERATED, &n,
+		    "Usage: /__nc/slow/BYTES?rate=R.") != 0)
+			return 1;
+		sp.rate = 1;
+		rs = srv_query_param(c->query, "rate");
+		if (rs != NULL && (srv_parse_u64(rs, (uint64_t)1 << 40,
+		    &sp.rate) != 0 || sp.rate == 0))
+			sp.rate = 1;
+		free(rs);
+		sp.kind = STREAM_SLOW;
+		sp.bytes = n;
+		sp.robots = 0;
+	} else if (strcmp(name, "length") == 0 && nseg == 3) {
+		/* Declare one length, send another. */
+		if (size_arg(c, seg[1], SRV_MAX_GENERATED, &n,
+		    "Usage: /__nc/length/DECLARED/SENT.") != 0 ||
+		    size_arg(c, seg[2], SRV_MAX_GENERATED, &m,
+		    "Usage: /__nc/length/DECLARED/SENT.") != 0)
+			return 1;
+		sp.kind = STREAM_BIG;
+		sp.bytes = n > m ? n : m;
+		sp.length = n;
+		sp.stop = m;
+		sp.end = m < n ? STREAM_END_CLOSE : STREAM_END_FINISH;
+	} else if ((strcmp(name, "reset") == 0 ||
+	    strcmp(name, "truncated") == 0) && nseg == 2) {
+		/* Half of a document, then the connection goes. */
+		if (size_arg(c, seg[1], SRV_MAX_GENERATED / 2, &n,
+		    "Usage: /__nc/{reset,truncated}/BYTES.") != 0)
+			return 1;
+		sp.kind = STREAM_BIG;
+		sp.bytes = sp.length = 2 * n + 1;
+		sp.stop = n;
+		sp.chunked = name[0] == 't';
+		sp.end = name[0] == 't' ? STREAM_END_CLOSE : STREAM_END_RESET;
+	} else if (strcmp(name, "links") == 0 && nseg == 2) {
+		if (size_arg(c, seg[1], LINKS_MAX, &n,
+		    "Usage: /__nc/links/N[?base=PREFIX].") != 0)
+			return 1;
+		base = srv_query_param(c->query, "base");
+		/* The prefix goes into an attribute as it is. */
+		if (base != NULL && base[strcspn(base, "\"<>&")] != '\0') {
+			free(base);
+			srv_reply_page(c, 400,
+			    "base may not hold \", <, > or &.");
+			return 1;
+		}
+		sp.kind = STREAM_LINKS;
+		sp.items = n;
+		sp.link_base = base != NULL ? base : "/link/";
+		sp.robots = 0;
+		stream_start(c, &sp);
+		free(base);
+		return 1;
+	} else if (strcmp(name, "nested") == 0 && nseg == 2) {
+		if (size_arg(c, seg[1], NESTED_MAX, &n,
+		    "Usage: /__nc/nested/DEPTH.") != 0)
+			return 1;
+		sp.kind = STREAM_NESTED;
+		sp.items = n;
+		sp.robots = 0;
+	} else {
+		return 0;
+	}
+	stream_start(c, &sp);
+	return 1;
+}
+
 void
 route_dispatch(struct srv_ctx *c, const char *rest)
 {
 	char *copy, *seg[MAX_SEGS], *p, *q;
 	const char *name;
-	uint64_t n, rate = 1;
 	int nseg = 0;
-	char *rs;
 
 	copy = strdup(rest);
 	if (copy == NULL) {
@@ -310,38 +455,17 @@ route_dispatch(struct srv_ctx *c, const char *rest)
 		route_redirect(c, seg[1]);
 	else if (strcmp(name, "loop") == 0 && nseg == 2)
 		route_loop(c, seg[1]);
+	else if (strcmp(name, "chain") == 0 && nseg == 2)
+		route_chain(c, seg[1]);
 	else if (strcmp(name, "retry") == 0 && nseg == 2)
 		route_retry(c, seg[1]);
-	else if (strcmp(name, "silent") == 0 && nseg == 1)
-		stream_start(c, STREAM_SILENT, 0, 0);
-	else if (strcmp(name, "endless") == 0 && nseg == 1)
-		stream_start(c, STREAM_ENDLESS, 0, 0);
 	else if (strcmp(name, "binary") == 0 && nseg <= 2)
 		route_binary(c, nseg == 2 ? seg[1] : NULL);
 	else if (strcmp(name, "calendar") == 0 && nseg == 3)
 		route_calendar(c, seg[1], seg[2]);
 	else if (strcmp(name, "headers") == 0 && nseg == 2)
 		route_headers(c, seg[1]);
-	else if ((strcmp(name, "big") == 0 || strcmp(name, "gzip") == 0 ||
-	    strcmp(name, "slow") == 0) && nseg == 2) {
-		if (srv_parse_u64(seg[1], SRV_MAX_GENERATED, &n) != 0) {
-			srv_reply_page(c, 400,
-			    "Usage: /__nc/{big,gzip,slow}/BYTES.");
-			goto out;
-		}
-		if (name[0] == 'b')
-			stream_start(c, STREAM_BIG, n, 0);
-		else if (name[0] == 'g')
-			stream_start(c, STREAM_GZIP, n, 0);
-		else {
-			rs = srv_query_param(c->query, "rate");
-			if (rs != NULL && (srv_parse_u64(rs, (uint64_t)1 << 40,
-			    &rate) != 0 || rate == 0))
-				rate = 1;
-			free(rs);
-			stream_start(c, STREAM_SLOW, n, rate);
-		}
-	} else
+	else if (!route_stream(c, name, seg, nseg))
 		srv_reply_page(c, 404, "No such scripted route.");
 out:
 	free(copy);

@@ -77,6 +77,10 @@ printf '<html><body><p>site B home</p></body></html>\n' \
     >"$ROOT/site-b.test/index.html"
 printf 'User-agent: *\nDisallow: /private/\n' >"$ROOT/site-b.test/robots.txt"
 printf 'secret\n' >"$TMP/outside.txt"
+# A .route file makes a fixed path play a scripted route.
+printf '/__nc/big/600000?as=robots\n' >"$ROOT/site-b.test/big-robots.txt.route"
+printf '/__nc/status/418\n' >"$ROOT/site-b.test/teapot.html.route"
+printf 'not a route\n' >"$ROOT/site-b.test/bad.html.route"
 
 # Refuses to listen outside loopback.
 "$BIN" --root "$ROOT" --addr 192.0.2.1 --quiet 2>/dev/null
@@ -199,6 +203,65 @@ expect "silent never answers (curl times out)" "$?" 28
 expect "server still answers after silent/endless" \
     "$($C -o /dev/null -w '%{http_code}' "$B/")" 200
 
+# Routes behind .route files.
+rb=$($C "$B/big-robots.txt")
+expect "a .route file answers for its path" \
+    "$($C -o /dev/null -w '%{http_code} %{size_download} %{content_type}' \
+    "$B/big-robots.txt")" "200 600000 text/plain; charset=utf-8"
+expect "big robots.txt starts with its rule" "$(printf '%s\n' "$rb" | head -n 2)" \
+    "$(printf 'User-agent: *\nDisallow: /private/')"
+expect "big robots.txt ends with the late rule" \
+    "$(printf '%s\n' "$rb" | tail -n 1)" "Disallow: /late/"
+expect "a .route file with a status route" \
+    "$($C -o /dev/null -w '%{http_code}' "$B/teapot.html")" 418
+expect "a .route file naming no route is 404" \
+    "$($C -o /dev/null -w '%{http_code}' "$B/bad.html")" 404
+expect "the .route file itself is not served" \
+    "$($C -o /dev/null -w '%{http_code}' "$B/teapot.html.route")" 404
+
+# Hostile endings and generated pages.
+expect "chain/3: three redirects to chain/0" \
+    "$($C -L -o /dev/null -w '%{num_redirects} %{http_code} %{url_effective}' \
+    "$A/__nc/chain/3")" "3 200 $A/__nc/chain/0"
+expect "length/20000/5000: 5000 bytes, then closed (curl 18)" \
+    "$($C -o /dev/null -w '%{size_download}' "$A/__nc/length/20000/5000"; \
+    echo " $?")" "5000 18"
+expect "length/5000/20000: curl takes the declared 5000" \
+    "$($C -o /dev/null -w '%{size_download}' "$A/__nc/length/5000/20000"; \
+    echo " $?")" "5000 0"
+expect "reset/5000: reset mid-body (curl 56)" \
+    "$($C -o /dev/null -w '%{size_download}' "$A/__nc/reset/5000"; \
+    echo " $?")" "5000 56"
+tr=$($C -D - -o /dev/null "$A/__nc/truncated/5000"; echo "exit $?")
+expect_match "truncated/5000 is chunked" "$(printf '%s' "$tr" | tr -d '\r')" \
+    '^Transfer-Encoding: chunked$'
+expect_match "truncated/5000 ends without its last chunk (curl 18)" "$tr" \
+    'exit 18$'
+expect "big/300000?chunked=1 is chunked and exactly that long" \
+    "$($C -D "$TMP/h" -o /dev/null -w '%{size_download}' \
+    "$A/__nc/big/300000?chunked=1") $(grep -ci '^transfer-encoding: chunked' \
+    "$TMP/h")" "300000 1"
+expect "links/100000 has 100000 links" \
+    "$($C "$A/__nc/links/100000" | grep -c '<li><a href="/link/[0-9]*">')" \
+    100000
+expect_match "links/3?base= prefixes each href" \
+    "$($C "$A/__nc/links/3?base=http%3A%2F%2Fx.test%2Fp")" \
+    '<a href="http://x.test/p3">Link 3</a>'
+expect "links with a quote in base is 400" \
+    "$($C -o /dev/null -w '%{http_code}' "$A/__nc/links/3?base=%22")" 400
+expect_match "nested/3 nests three deep" "$($C "$A/__nc/nested/3")" \
+    '<div><div><div><p>At the bottom of 3 nested elements.</p></div></div></div>'
+expect "nested/100000 opens and closes 100000 elements" \
+    "$($C "$A/__nc/nested/100000" | grep -o '<div>\|</div>' | sort | uniq -c \
+    | awk '{ printf "%s ", $1 }')" "100000 100000 "
+$C -D "$TMP/eh" "$A/__nc/endless?as=robots" 2>/dev/null | head -c 1000000 \
+    >"$TMP/er"
+expect "endless?as=robots is text/plain and keeps sending" \
+    "$(grep -i '^content-type:' "$TMP/eh" | tr -d '\r') $(wc -c <"$TMP/er" \
+    | tr -d ' ')" "Content-Type: text/plain; charset=utf-8 1000000"
+expect "endless?as=robots starts with its rule" \
+    "$(head -n 2 "$TMP/er" | tr '\n' ' ')" "User-agent: * Disallow: /private/ "
+
 # The access log: one line per request, host lowercased without port.
 sleep 0.2
 expect_match "log line format" "$(head -n 1 "$TMP/log")" \
@@ -211,6 +274,10 @@ expect_match "log records the silent request" "$(cat "$TMP/log")" \
     ' GET /__nc/silent 0 0$'
 expect_match "log counts body bytes" "$(cat "$TMP/log")" \
     ' GET /__nc/big/123457 200 123457$'
+expect_match "log keeps the path a .route file answered" "$(cat "$TMP/log")" \
+    ' site-b\.test GET /teapot\.html 418 '
+expect_match "log records a reset body as cut short" "$(cat "$TMP/log")" \
+    ' GET /__nc/reset/5000 200 5000$'
 
 # SIGTERM stops it cleanly.
 kill -TERM "$SRV_PID"

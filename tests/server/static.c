@@ -1,5 +1,7 @@
 /*
- * static: fixture files below the root, one directory per virtual host.
+ * static: fixture files below the root, one directory per virtual host,
+ * with optional .headers (extra headers, status) and .route (a scripted
+ * route answers for a missing file) companions.
  * The query string never matters, so URLs that differ only in tracking
  * parameters get the very same bytes, which is what the duplicate tests
  * need.
@@ -20,6 +22,8 @@
 
 /* A .headers file larger than this is a fixture mistake; it is ignored. */
 #define HEADERS_FILE_MAX (64 * 1024)
+/* Longest route a .route file may name. */
+#define ROUTE_FILE_MAX 1024
 
 static const struct {
 	const char *ext;
@@ -146,6 +150,46 @@ out:
 	fclose(fp);
 }
 
+/*
+ * "<file>.route" stands in for a file that does not exist: its first line
+ * names a scripted route ("/__nc/...", with a query if wanted) that
+ * answers instead, so a fixed path such as /robots.txt can behave like
+ * any route. Returns 1 when it answered, 0 when there is no usable
+ * .route file (the caller answers 404).
+ */
+static int
+serve_route_file(struct srv_ctx *c, const char *file)
+{
+	char *path = NULL, *real = NULL, line[ROUTE_FILE_MAX + 2], *q;
+	FILE *fp = NULL;
+	int done = 0;
+
+	if (asprintf(&path, "%s.route", file) < 0)
+		return 0;
+	real = realpath(path, NULL);
+	free(path);
+	if (real == NULL || !inside_root(real) ||
+	    (fp = fopen(real, "r")) == NULL ||
+	    fgets(line, sizeof(line), fp) == NULL)
+		goto out;
+	line[strcspn(line, "\r\n")] = '\0';
+	if (strlen(line) > ROUTE_FILE_MAX || strncmp(line, "/__nc/", 6) != 0)
+		goto out;
+	q = strchr(line, '?');
+	if (q != NULL)
+		*q++ = '\0';
+	/* The log keeps the target the client asked for (c->uri). */
+	c->path = line;
+	c->query = q;
+	route_dispatch(c, line + 6);
+	done = 1;
+out:
+	if (fp != NULL)
+		fclose(fp);
+	free(real);
+	return done;
+}
+
 /* Permanent redirect from a directory to its slash-terminated URL. */
 static void
 redirect_to_dir(struct srv_ctx *c)
@@ -213,8 +257,14 @@ static_serve(struct srv_ctx *c)
 		srv_reply_page(c, 500, "Out of memory.");
 		goto out;
 	}
-	if (ends_with(file, ".headers") || stat(file, &st) != 0) {
+	if (ends_with(file, ".headers") || ends_with(file, ".route")) {
 		srv_reply_page(c, 404, "The requested URL was not found.");
+		goto out;
+	}
+	if (stat(file, &st) != 0) {
+		if (!serve_route_file(c, file))
+			srv_reply_page(c, 404,
+			    "The requested URL was not found.");
 		goto out;
 	}
 	if (S_ISDIR(st.st_mode)) {

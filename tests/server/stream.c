@@ -1,21 +1,25 @@
 /*
  * stream: bodies that are sent piece by piece -- large, slow, endless,
- * gzip bombs -- and requests never answered. Each is driven either by the
- * connection's "output drained" callback (so a client that reads slowly
- * never makes the server buffer more than one piece) or by a timer (slow).
+ * gzip bombs, cut short, generated link lists and nestings -- and requests
+ * never answered. Each is driven either by the connection's "output
+ * drained" callback (so a client that reads slowly never makes the server
+ * buffer more than one piece) or by a timer (slow).
  *
  * The generated documents are "prefix, repeated paragraph, suffix" cut to
  * an exact length, so any byte can be produced from its offset alone and
- * nothing the size of the document is ever held in memory.
+ * nothing the size of the document is ever held in memory. Sequences
+ * (endless, links, nested) are made item by item from a counter instead.
  */
 #include "ncserver.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
@@ -35,12 +39,26 @@ static const char doc_para[] =
 
 static const char doc_suffix[] = "</body>\n</html>\n";
 
-/* A generated HTML document of an exact length. */
+/*
+ * The robots.txt flavour: a rule at the top, comment filler, and a rule at
+ * the very end that a crawler reading only the first 500 KiB never sees.
+ */
+static const char robots_prefix[] =
+    "User-agent: *\nDisallow: /private/\n";
+static const char robots_para[] =
+    "# This comment line is filler that repeats until the file is as "
+    "long as the test asked.\n";
+static const char robots_suffix[] = "\nDisallow: /late/\n";
+
+/* A generated document (HTML or robots.txt) of an exact length. */
 struct doc {
-	char prefix[256]; /* head and heading, already cut to plen */
-	size_t plen;      /* prefix bytes in the document */
-	size_t slen;      /* doc_suffix bytes in the document */
-	uint64_t total;   /* document length */
+	char prefix[256];   /* head and heading, already cut to plen */
+	size_t plen;        /* prefix bytes in the document */
+	const char *para;   /* the filler repeated after the prefix */
+	size_t para_len;    /* its length */
+	const char *suffix; /* the end of the document */
+	size_t slen;        /* suffix bytes in the document */
+	uint64_t total;     /* document length */
 };
 
 /*
@@ -65,7 +83,14 @@ struct stream {
 	char method[16];                 /* for the log line */
 	char *uri;                       /* for the log line, malloc()ed */
 	struct doc doc;                  /* the document (big, slow, gzip) */
-	uint64_t off;                    /* next document byte to send */
+	uint64_t off;                    /* next document byte to send;
+	                                    sequences: items made so far */
+	uint64_t stop;                   /* big: send no byte from here on */
+	enum stream_end end;             /* big: what follows byte stop */
+	uint64_t items;                  /* links, nested: how many */
+	char *link_base;                 /* links: href prefix, malloc()ed */
+	int phase;                       /* sequences: which part is next */
+	int robots;                      /* the robots.txt flavour */
 	uint64_t sent;                   /* body bytes handed to libevent */
 	uint64_t rate;                   /* slow: bytes per second */
 	struct timespec start;           /* slow: when the body started */
@@ -77,20 +102,30 @@ struct stream {
 	int gz_phase;                    /* gzip: 0 head, 1 blocks */
 };
 
+/* title names an HTML document; NULL makes the robots.txt flavour. */
 static void
 doc_init(struct doc *d, uint64_t total, const char *title)
 {
 	int n;
 
-	n = snprintf(d->prefix, sizeof(d->prefix),
-	    "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-	    "\n<title>%s</title></head>\n<body>\n<h1>%s</h1>\n", title, title);
+	if (title != NULL)
+		n = snprintf(d->prefix, sizeof(d->prefix),
+		    "<!DOCTYPE html>\n<html lang=\"en\"><head>"
+		    "<meta charset=\"utf-8\">\n<title>%s</title></head>\n"
+		    "<body>\n<h1>%s</h1>\n", title, title);
+	else
+		n = snprintf(d->prefix, sizeof(d->prefix), "%s",
+		    robots_prefix);
 	d->plen = n < 0 ? 0 : (size_t)n;
 	if (d->plen >= sizeof(d->prefix))
 		d->plen = sizeof(d->prefix) - 1;
 	if (d->plen > total)
 		d->plen = (size_t)total;
-	d->slen = sizeof(doc_suffix) - 1;
+	d->para = title != NULL ? doc_para : robots_para;
+	d->para_len = title != NULL ? PARA_LEN : sizeof(robots_para) - 1;
+	d->suffix = title != NULL ? doc_suffix : robots_suffix;
+	d->slen = title != NULL ? sizeof(doc_suffix) - 1
+	                        : sizeof(robots_suffix) - 1;
 	if (d->slen > total - d->plen)
 		d->slen = (size_t)(total - d->plen);
 	d->total = total;
@@ -110,16 +145,16 @@ doc_read(const struct doc *d, uint64_t off, char *dst, size_t len)
 				n = len;
 			memcpy(dst, d->prefix + off, n);
 		} else if (off < fill_end) {
-			j = (off - d->plen) % PARA_LEN;
-			n = PARA_LEN - (size_t)j;
+			j = (off - d->plen) % d->para_len;
+			n = d->para_len - (size_t)j;
 			if (n > len)
 				n = len;
 			if (n > fill_end - off)
 				n = (size_t)(fill_end - off);
-			memcpy(dst, doc_para + j, n);
+			memcpy(dst, d->para + j, n);
 		} else {
 			n = len;
-			memcpy(dst, doc_suffix + (off - fill_end), n);
+			memcpy(dst, d->suffix + (off - fill_end), n);
 		}
 		dst += n;
 		off += n;
@@ -169,6 +204,9 @@ stream_init(void)
 
 	/* A document that is all filler from offset 0 yields the block. */
 	memset(&d, 0, sizeof(d));
+	d.para = doc_para;
+	d.para_len = PARA_LEN;
+	d.suffix = doc_suffix;
 	d.total = GZ_RAW;
 	raw = malloc(GZ_RAW);
 	out = evbuffer_new();
@@ -208,6 +246,7 @@ stream_free(struct stream *s)
 		evbuffer_free(s->gz_head);
 	if (s->gz_tail != NULL)
 		evbuffer_free(s->gz_tail);
+	free(s->link_base);
 	free(s->uri);
 	free(s);
 }
@@ -273,16 +312,47 @@ add_doc_bytes(struct stream *s, struct evbuffer *buf, size_t n)
 	return 0;
 }
 
-/* Big: the previous piece has drained; send the next or finish. */
+/*
+ * A body cut short has been handed over: hang up mid-body. A plain close
+ * is a FIN after the bytes sent. For a reset, SO_LINGER 0 makes closing
+ * the socket send RST; libevent would shut the socket down (a FIN, which
+ * the client would read as a clean end) before closing it, so the socket
+ * is closed here by putting /dev/null in place of its descriptor, and
+ * libevent shuts down and closes that instead. on_close() logs and frees.
+ */
+static void
+cut_off(struct stream *s)
+{
+	struct linger lg = { 1, 0 };
+	evutil_socket_t fd;
+	int null;
+
+	if (s->end == STREAM_END_RESET) {
+		fd = bufferevent_getfd(evhttp_connection_get_bufferevent(
+		    s->evcon));
+		null = open("/dev/null", O_RDWR | O_CLOEXEC);
+		if (fd >= 0 && null >= 0 && setsockopt(fd, SOL_SOCKET,
+		    SO_LINGER, &lg, sizeof(lg)) == 0)
+			dup2(null, fd);
+		if (null >= 0)
+			close(null);
+	}
+	evhttp_connection_free(s->evcon);
+}
+
+/* Big: the previous piece has drained; send the next or end the body. */
 static void
 big_next(struct evhttp_connection *evcon, void *arg)
 {
 	struct stream *s = arg;
 	struct evbuffer *b;
-	uint64_t left = s->doc.total - s->off;
+	uint64_t left = s->stop - s->off;
 
 	if (left == 0) {
-		stream_finish(s);
+		if (s->end == STREAM_END_FINISH)
+			stream_finish(s);
+		else
+			cut_off(s);
 		return;
 	}
 	if (left > PIECE)
@@ -299,28 +369,131 @@ big_next(struct evhttp_connection *evcon, void *arg)
 	evbuffer_free(b);
 }
 
-/* Endless: one more piece of paragraphs, numbered so none repeats. */
-static void
-endless_next(struct evhttp_connection *evcon, void *arg)
+/*
+ * Sequence fillers: add the next items to b, up to about a quarter piece.
+ * Return 1 when the document is complete, 0 when more is to come, -1 when
+ * memory runs out.
+ */
+
+/* Endless: numbered paragraphs (or comment lines) so none repeats. */
+static int
+endless_fill(struct stream *s, struct evbuffer *b)
 {
-	struct stream *s = arg;
-	struct evbuffer *b;
 	int r = 0;
 
-	b = evbuffer_new();
-	if (b == NULL)
-		goto fail;
 	if (s->off == 0)
 		r = evbuffer_add(b, s->doc.prefix, s->doc.plen);
 	while (r == 0 && evbuffer_get_length(b) < PIECE / 4) {
 		s->off++;
-		r = evbuffer_add_printf(b, "<p>Paragraph %llu of a page that "
-		    "never ends. Stop reading before your buffer fills.</p>\n",
-		    (unsigned long long)s->off) < 0 ? -1 : 0;
+		if (s->robots)
+			r = evbuffer_add_printf(b, "# Line %llu of a robots.txt "
+			    "that never ends.\n", (unsigned long long)s->off);
+		else
+			r = evbuffer_add_printf(b, "<p>Paragraph %llu of a page "
+			    "that never ends. Stop reading before your buffer "
+			    "fills.</p>\n", (unsigned long long)s->off);
+		r = r < 0 ? -1 : 0;
+	}
+	return r;
+}
+
+/* Links: a list of s->items links, each to link_base followed by its
+ * number; phase 0 head, 1 the links. */
+static int
+links_fill(struct stream *s, struct evbuffer *b)
+{
+	int r = 0;
+
+	if (s->phase == 0) {
+		r = evbuffer_add_printf(b, "<!DOCTYPE html>\n<html lang=\"en\">"
+		    "<head><meta charset=\"utf-8\">\n<title>Page of %llu "
+		    "links</title></head>\n<body>\n<h1>Page of %llu links</h1>\n"
+		    "<p>Every link below goes somewhere else.</p>\n<ul>\n",
+		    (unsigned long long)s->items,
+		    (unsigned long long)s->items) < 0;
+		s->phase = 1;
+	}
+	while (r == 0 && s->off < s->items &&
+	    evbuffer_get_length(b) < PIECE / 4) {
+		s->off++;
+		r = evbuffer_add_printf(b, "<li><a href=\"%s%llu\">Link "
+		    "%llu</a></li>\n", s->link_base, (unsigned long long)s->off,
+		    (unsigned long long)s->off) < 0;
 	}
 	if (r != 0)
+		return -1;
+	if (s->off < s->items)
+		return 0;
+	return evbuffer_add_printf(b, "</ul>\n</body>\n</html>\n") < 0 ? -1
+	                                                                : 1;
+}
+
+/* Nested: s->items <div> open, a paragraph, and as many closed; phase 0
+ * head, 1 opening, 2 closing. */
+static int
+nested_fill(struct stream *s, struct evbuffer *b)
+{
+	static const char open_tag[] = "<div>", close_tag[] = "</div>";
+	int r = 0;
+
+	if (s->phase == 0) {
+		r = evbuffer_add_printf(b, "<!DOCTYPE html>\n<html lang=\"en\">"
+		    "<head><meta charset=\"utf-8\">\n<title>Nested %llu deep"
+		    "</title></head>\n<body>\n<p>Before the nesting.</p>\n",
+		    (unsigned long long)s->items) < 0;
+		s->phase = 1;
+	}
+	while (r == 0 && s->phase == 1 && evbuffer_get_length(b) < PIECE / 4) {
+		if (s->off == s->items) {
+			r = evbuffer_add_printf(b, "<p>At the bottom of %llu "
+			    "nested elements.</p>", (unsigned long long)s->items)
+			    < 0;
+			s->phase = 2;
+			break;
+		}
+		r = evbuffer_add(b, open_tag, sizeof(open_tag) - 1);
+		s->off++;
+	}
+	while (r == 0 && s->phase == 2 && s->off > 0 &&
+	    evbuffer_get_length(b) < PIECE / 4) {
+		r = evbuffer_add(b, close_tag, sizeof(close_tag) - 1);
+		s->off--;
+	}
+	if (r != 0)
+		return -1;
+	if (s->phase == 1 || s->off > 0)
+		return 0;
+	return evbuffer_add_printf(b, "\n<p>After the nesting.</p>\n</body>\n"
+	    "</html>\n") < 0 ? -1 : 1;
+}
+
+/* Sequences: the previous piece has drained; make and send the next. */
+static void
+seq_next(struct evhttp_connection *evcon, void *arg)
+{
+	struct stream *s = arg;
+	struct evbuffer *b;
+	int r;
+
+	if (s->phase == 3) {
+		stream_finish(s);
+		return;
+	}
+	b = evbuffer_new();
+	if (b == NULL)
 		goto fail;
-	send_piece(s, b, endless_next);
+	if (s->kind == STREAM_LINKS)
+		r = links_fill(s, b);
+	else if (s->kind == STREAM_NESTED)
+		r = nested_fill(s, b);
+	else
+		r = endless_fill(s, b);
+	if (r < 0)
+		goto fail;
+	/* Complete (phase 3): finish once this last piece has drained. */
+	if (r == 1)
+		s->phase = 3;
+	send_piece(s, b, seq_next);
 	evbuffer_free(b);
 	return;
 fail:
@@ -492,10 +665,11 @@ silent_readable(evutil_socket_t fd, short what, void *arg)
 }
 
 void
-stream_start(struct srv_ctx *c, enum stream_kind kind, uint64_t bytes,
-    uint64_t rate)
+stream_start(struct srv_ctx *c, const struct stream_spec *sp)
 {
 	struct evkeyvalq *out = evhttp_request_get_output_headers(c->req);
+	enum stream_kind kind = sp->kind;
+	uint64_t bytes = sp->bytes;
 	struct timeval tick;
 	struct stream *s;
 	uint64_t clen = 0;
@@ -504,8 +678,11 @@ stream_start(struct srv_ctx *c, enum stream_kind kind, uint64_t bytes,
 	long ms;
 
 	s = calloc(1, sizeof(*s));
-	if (s == NULL || (s->uri = strdup(c->uri)) == NULL) {
-		free(s);
+	if (s == NULL || (s->uri = strdup(c->uri)) == NULL ||
+	    (sp->link_base != NULL &&
+	        (s->link_base = strdup(sp->link_base)) == NULL)) {
+		if (s != NULL)
+			stream_free(s);
 		srv_reply_page(c, 500, "Out of memory.");
 		return;
 	}
@@ -515,7 +692,9 @@ stream_start(struct srv_ctx *c, enum stream_kind kind, uint64_t bytes,
 	s->arrival = c->arrival;
 	snprintf(s->host, sizeof(s->host), "%s", c->host);
 	snprintf(s->method, sizeof(s->method), "%s", c->method);
-	s->rate = rate > 0 ? rate : 1;
+	s->rate = sp->rate > 0 ? sp->rate : 1;
+	s->items = sp->items;
+	s->robots = sp->robots;
 
 	if (kind == STREAM_SILENT) {
 		/*
@@ -536,13 +715,16 @@ stream_start(struct srv_ctx *c, enum stream_kind kind, uint64_t bytes,
 		return;
 	}
 
-	evhttp_add_header(out, "Content-Type", "text/html; charset=utf-8");
+	evhttp_add_header(out, "Content-Type", sp->robots
+	    ? "text/plain; charset=utf-8" : "text/html; charset=utf-8");
 	switch (kind) {
 	case STREAM_BIG:
 		snprintf(title, sizeof(title), "Big page of %llu bytes",
 		    (unsigned long long)bytes);
-		doc_init(&s->doc, bytes, title);
-		clen = bytes;
+		doc_init(&s->doc, bytes, sp->robots ? NULL : title);
+		s->stop = sp->stop < bytes ? sp->stop : bytes;
+		s->end = sp->end;
+		clen = sp->length;
 		break;
 	case STREAM_SLOW:
 		snprintf(title, sizeof(title), "Slow page at %llu bytes per "
@@ -550,7 +732,7 @@ stream_start(struct srv_ctx *c, enum stream_kind kind, uint64_t bytes,
 		doc_init(&s->doc, bytes, title);
 		break;
 	case STREAM_ENDLESS:
-		doc_init(&s->doc, 1024, "Endless page");
+		doc_init(&s->doc, 1024, sp->robots ? NULL : "Endless page");
 		break;
 	case STREAM_GZIP:
 		snprintf(title, sizeof(title), "Compressed page of %llu bytes",
@@ -568,7 +750,7 @@ stream_start(struct srv_ctx *c, enum stream_kind kind, uint64_t bytes,
 		break;
 	}
 
-	if (kind == STREAM_BIG || kind == STREAM_GZIP) {
+	if ((kind == STREAM_BIG && !sp->chunked) || kind == STREAM_GZIP) {
 		/* A known length keeps libevent from chunking the body. */
 		snprintf(num, sizeof(num), "%llu", (unsigned long long)clen);
 		evhttp_add_header(out, "Content-Length", num);
@@ -578,7 +760,7 @@ stream_start(struct srv_ctx *c, enum stream_kind kind, uint64_t bytes,
 	}
 	if (c->head) {
 		/* libevent would never call back for a HEAD body. */
-		if (kind == STREAM_ENDLESS)
+		if (evhttp_find_header(out, "Content-Length") == NULL)
 			evhttp_add_header(out, "Transfer-Encoding", "chunked");
 		stream_free(s);
 		srv_reply(c, 200, NULL);
@@ -593,7 +775,9 @@ stream_start(struct srv_ctx *c, enum stream_kind kind, uint64_t bytes,
 		big_next(s->evcon, s);
 		break;
 	case STREAM_ENDLESS:
-		endless_next(s->evcon, s);
+	case STREAM_LINKS:
+	case STREAM_NESTED:
+		seq_next(s->evcon, s);
 		break;
 	case STREAM_GZIP:
 		gzip_next(s->evcon, s);

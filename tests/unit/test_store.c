@@ -1328,6 +1328,56 @@ test_politeness_plans(void)
 	tmp_teardown();
 }
 
+/* Runs of redirects are counted up parent_id, stopping at other rows. */
+static void
+test_redirect_chain(void)
+{
+	static const char *const urls[] = { "http://a.example/0",
+		"http://a.example/1", "http://a.example/2",
+		"http://a.example/3" };
+	struct store_page p;
+	struct store *s;
+	int64_t id, prev;
+	int hops = -1, seen = -1, i;
+
+	tmp_setup();
+	s = open_new();
+	/* A page, then three redirects in a row below it. */
+	p = page("http://a.example/", "unique", 1);
+	prev = store_page_add(s, &p);
+	CHECK_INT(prev, 1);
+	for (i = 1; i < 4; i++) {
+		p = page(urls[i], "redirect", i + 1);
+		p.parent = prev;
+		id = store_page_add(s, &p);
+		CHECK(id > 0);
+		prev = id;
+	}
+	CHECK_INT(store_redirect_chain(s, prev, "http://a.example/x", 20,
+	    &hops, &seen), 0);
+	CHECK_INT(hops, 3);
+	CHECK_INT(seen, 0);
+	/* A target already on the run is a loop; the page above is not. */
+	CHECK_INT(store_redirect_chain(s, prev, urls[1], 20, &hops, &seen), 0);
+	CHECK_INT(seen, 1);
+	CHECK_INT(store_redirect_chain(s, prev, "http://a.example/", 20,
+	    &hops, &seen), 0);
+	CHECK_INT(seen, 0);
+	/* Counting stops at max. */
+	CHECK_INT(store_redirect_chain(s, prev, urls[1], 2, &hops, &seen), 0);
+	CHECK_INT(hops, 2);
+	CHECK_INT(seen, 0);
+	/* No run: a page that is no redirect, a seed (0), a missing row. */
+	CHECK_INT(store_redirect_chain(s, 1, urls[0], 20, &hops, &seen), 0);
+	CHECK_INT(hops, 0);
+	CHECK_INT(store_redirect_chain(s, 0, urls[0], 20, &hops, &seen), 0);
+	CHECK_INT(hops, 0);
+	CHECK_INT(store_redirect_chain(s, 99, urls[0], 20, &hops, &seen), 0);
+	CHECK_INT(hops + seen, 0);
+	store_close(s);
+	tmp_teardown();
+}
+
 void
 suite_store(void)
 {
@@ -1360,4 +1410,5 @@ suite_store(void)
 	RUN(test_old_db_upgraded);
 	RUN(test_old_db_readonly);
 	RUN(test_politeness_plans);
+	RUN(test_redirect_chain);
 }
