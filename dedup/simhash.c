@@ -45,7 +45,25 @@ struct counter {
 	int on_heap;            /* slot was malloc'd */
 	int weighting;          /* enum simhash_weighting */
 	int64_t vote[64];       /* per-bit sum of signed weights */
+	uint64_t lanes[8];      /* unit votes not yet in vote: byte k of
+	                           lanes[j] counts features with bit 8j+k set */
+	unsigned nlanes;        /* features counted in lanes, < 256 */
 };
+
+/*
+ * Byte k of SPREAD(x) is bit k of the byte x: the bits are copied to one
+ * byte each, masked to their own place, and each non-zero byte is turned
+ * into 1 by a carry into its top bit.
+ */
+#define SPREAD(x) (((((x) * 0x0101010101010101ULL & 0x8040201008040201ULL) + \
+	0x7f7f7f7f7f7f7f7fULL) & 0x8080808080808080ULL) >> 7)
+#define SPREAD4(n) SPREAD(n##ULL), SPREAD(n##ULL + 1), SPREAD(n##ULL + 2), \
+	SPREAD(n##ULL + 3)
+#define SPREAD16(n) SPREAD4(n), SPREAD4(n + 4), SPREAD4(n + 8), SPREAD4(n + 12)
+#define SPREAD64(n) SPREAD16(n), SPREAD16(n + 16), SPREAD16(n + 32), \
+	SPREAD16(n + 48)
+static const uint64_t spread[256] = { SPREAD64(0), SPREAD64(64),
+	SPREAD64(128), SPREAD64(192) };
 
 
 static int
@@ -96,6 +114,38 @@ weight_of(int weighting, uint64_t count)
 	default:
 		return count > INT32_MAX ? INT32_MAX : (int64_t)count;
 	}
+}
+
+/* Move the unit votes gathered in the byte lanes into the vote sums. */
+static void
+drain_lanes(struct counter *c)
+{
+	int j, k;
+
+	if (c->nlanes == 0)
+		return;
+	for (j = 0; j < 8; j++) {
+		for (k = 0; k < 8; k++)
+			c->vote[8 * j + k] += 2 * (int64_t)((c->lanes[j] >>
+			    (8 * k)) & 0xff) - (int64_t)c->nlanes;
+		c->lanes[j] = 0;
+	}
+	c->nlanes = 0;
+}
+
+/*
+ * A vote of weight 1: counted eight bits at a time in byte lanes, which is
+ * the same sum as vote(c, h, 1) at an eighth of the work.
+ */
+static void
+vote_one(struct counter *c, uint64_t h)
+{
+	int j;
+
+	for (j = 0; j < 8; j++)
+		c->lanes[j] += spread[(h >> (8 * j)) & 0xff];
+	if (++c->nlanes == 255)
+		drain_lanes(c);
 }
 
 static void
@@ -166,7 +216,7 @@ count_feature(struct counter *c, uint64_t h)
 	 * needs no table. */
 	if (c->weighting != SIMHASH_WEIGHT_LOGTF &&
 	    c->weighting != SIMHASH_WEIGHT_BINARY) {
-		vote(c, h, 1);
+		vote_one(c, h);
 		return;
 	}
 	f = probe(c->slot, c->size, h);
@@ -243,6 +293,7 @@ simhash_of_text_opts(const char *text, size_t len,
 	if (words > 0 && words < shingle)
 		count_feature(&c, shingle_hash(ring, 0, words));
 	flush(&c);
+	drain_lanes(&c);
 	for (bit = 0; bit < 64; bit++)
 		if (c.vote[bit] > 0)
 			fp |= (uint64_t)1 << bit;

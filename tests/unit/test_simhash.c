@@ -235,6 +235,34 @@ test_stable_value(void)
 	CHECK_INT(SIMHASH_FEATURES_VERSION, 2);
 }
 
+/*
+ * Unit votes are summed eight bits at a time: with every feature distinct,
+ * counting occurrences (that path) and binary weights (one vote per
+ * feature through the table) must agree, over many drains of the lanes.
+ */
+static void
+test_lanes_match_votes(void)
+{
+	struct simhash_opts tf = { 3, 0, SIMHASH_WEIGHT_TF, 1 };
+	struct simhash_opts bin = { 3, 0, SIMHASH_WEIGHT_BINARY, 1 };
+	size_t n, len, words[] = { 1, 2, 3, 254, 255, 256, 257, 511, 3000 };
+	char *t = malloc(3000 * 12);
+	int i, k;
+
+	CHECK(t != NULL);
+	if (t == NULL)
+		return;
+	for (k = 0; k < (int)(sizeof(words) / sizeof(words[0])); k++) {
+		len = 0;
+		for (n = 0; n < words[k]; n++)
+			len += (size_t)sprintf(t + len, "w%zux ", n * 7919);
+		for (i = 0; i < 2; i++)
+			CHECK(simhash_of_text_opts(t, len, &tf) ==
+			    simhash_of_text_opts(t, len, &bin));
+	}
+	free(t);
+}
+
 /* Dates, counters and phone numbers must not tell pages apart. */
 static void
 test_numbers_fold(void)
@@ -267,5 +295,6 @@ suite_simhash(void)
 	RUN(test_weightings_differ);
 	RUN(test_large_text);
 	RUN(test_stable_value);
+	RUN(test_lanes_match_votes);
 	RUN(test_numbers_fold);
 }
