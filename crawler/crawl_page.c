@@ -5,9 +5,46 @@
 #include <string.h>
 #include <strings.h>
 
-/* Queue url (normalised) found on a page at depth; parent is that page. */
-int
-crawl_enqueue(struct crawl *c, const char *url, int depth, int64_t parent)
+/*
+ * url without the parameters --strip-params names: out (outsz bytes) when
+ * something went, else url itself.
+ */
+const char *
+crawl_strip(const struct crawl *c, const char *url, char *out, size_t outsz)
+{
+	if (c->strip == NULL ||
+	    url_strip_params(url, c->strip, out, outsz) != 1)
+		return url;
+	return out;
+}
+
+/*
+ * Whether url would be one query too many for its path (--max-query-variants).
+ * Known URLs are not: queueing them again does nothing. Returns 1, 0, or -1
+ * on a database error.
+ */
+static int
+over_query_cap(struct crawl *c, const char *url)
+{
+	long cap = c->cfg->max_query_variants;
+	int64_t n;
+	int known;
+
+	if (cap <= 0 || strchr(url, '?') == NULL)
+		return 0;
+	if ((n = store_frontier_variants(c->st, url, cap)) < 0)
+		return -1;
+	if (n < cap)
+		return 0;
+	if ((known = store_frontier_known(c->st, url)) < 0)
+		return -1;
+	return !known;
+}
+
+/* Queue url (normalised, already stripped) unless it is out of scope, too
+ * deep or caught by a trap defence. */
+static int
+enqueue_as_is(struct crawl *c, const char *url, int depth, int64_t parent)
 {
 	char host[HOST_MAX];
 	int r;
@@ -15,9 +52,18 @@ crawl_enqueue(struct crawl *c, const char *url, int depth, int64_t parent)
 	if (c->cfg->max_depth >= 0 && depth > c->cfg->max_depth)
 		return 0;
 	if (url_host(url, host, sizeof(host)) != 0 ||
-	    !url_host_in_domains(host, c->domains, c->ndomains) ||
-	    url_path_trapped(url))
+	    !url_host_in_domains(host, c->domains, c->ndomains))
 		return 0;
+	if (url_path_trapped(url)) {
+		c->traps.trapped++;
+		return 0;
+	}
+	if ((r = over_query_cap(c, url)) != 0) {
+		if (r < 0)
+			return -1;
+		c->traps.capped++;
+		return 0;
+	}
 	r = store_frontier_add(c->st, url, host, depth, parent);
 	if (r < 0)
 		return -1;
@@ -27,6 +73,40 @@ crawl_enqueue(struct crawl *c, const char *url, int depth, int64_t parent)
 			return -1;
 	}
 	return 0;
+}
+
+/* Queue url (normalised) found on a page at depth; parent is that page. */
+int
+crawl_enqueue(struct crawl *c, const char *url, int depth, int64_t parent)
+{
+	char buf[URL_MAX_LEN + 1];
+	const char *u = crawl_strip(c, url, buf, sizeof(buf));
+
+	if (u != url)
+		c->traps.stripped++;
+	return enqueue_as_is(c, u, depth, parent);
+}
+
+/*
+ * Queue the target of a redirect from j's page (row id). A target that
+ * strips back to the very URL that redirected is a server putting its
+ * session id in by redirect: stripped, it is known already and the page
+ * would never be fetched, so it is queued as it is. That page's own links
+ * are stripped again, so this costs one fetch more per page, and cannot
+ * loop: a second such redirect strips to a URL that is known.
+ */
+static int
+enqueue_redirect(
+    struct crawl *c, const struct job *j, const char *target, int64_t id)
+{
+	char buf[URL_MAX_LEN + 1];
+	const char *u = crawl_strip(c, target, buf, sizeof(buf));
+
+	if (u != target && strcmp(u, j->it.url) == 0)
+		u = target;
+	else if (u != target)
+		c->traps.stripped++;
+	return enqueue_as_is(c, u, j->it.depth + 1, id);
 }
 
 static int
@@ -156,10 +236,12 @@ process_html(struct crawl *c, struct job *j, const struct fetch_result *r,
 	else
 		c->n.near++;
 	if ((v == DEDUP_UNIQUE || cfg->follow_duplicates) && !ex.nofollow &&
-	    cfg->max_links > 0 && !says_nofollow(r->x_robots_tag))
+	    cfg->max_links > 0 && !says_nofollow(r->x_robots_tag)) {
+		c->traps.too_long += (int64_t)ex.links_too_long;
 		for (i = 0; i < ex.nlinks; i++)
 			if (crawl_enqueue(c, ex.links[i], j->it.depth + 1, id) != 0)
 				goto out;
+	}
 	rc = 0;
 out:
 	extract_result_free(&ex);
@@ -217,7 +299,7 @@ crawl_process(struct crawl *c, struct job *j, const struct fetch_result *r)
 	id = store_page_add(c->st, &p);
 	if (id <= 0)
 		goto out;
-	if (target != NULL && crawl_enqueue(c, target, j->it.depth + 1, id) != 0)
+	if (target != NULL && enqueue_redirect(c, j, target, id) != 0)
 		goto out;
 	rc = 0;
 done:
