@@ -284,6 +284,8 @@ route_dispatch(struct srv_ctx *c, const char *rest)
 	int nseg = 0;
 	char *rs;
 
+	if (trap_route(c, rest))
+		return;
 	copy = strdup(rest);
 	if (copy == NULL) {
 		srv_reply_page(c, 500, "Out of memory.");
