@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "dedup.h"
+#include "url.h"
 
 enum opt_type {
 	OPT_INT,     /* int field, range-checked */
@@ -31,7 +32,8 @@ struct opt {
 	int shortopt;              /* short option letter, 0 if none */
 	const char *arg;           /* argument name in --help, NULL for flags */
 	const char *help;          /* one line: what it does */
-	const char *example;       /* OPT_LIST: a sample entry for example.ini */
+	const char *example;       /* OPT_LIST: a sample entry for example.ini;
+	                              others: a suggested value, or NULL */
 	const char *(*check)(const char *v); /* extra check of a string value;
 	                                        returns why it is bad or NULL */
 };
@@ -40,6 +42,7 @@ static const char *check_resolve(const char *v);
 static const char *check_near_rule(const char *v);
 static const char *check_near_text(const char *v);
 static const char *check_saturation(const char *v);
+static const char *check_strip_params(const char *v);
 
 #define F(field) offsetof(struct config, field)
 #define TERA (1LL << 40)
@@ -100,6 +103,15 @@ static const struct opt opts[] = {
 	{ { "crawl", "max_links_per_page", "max-links", "5000" }, OPT_LONG,
 	    F(max_links), 0, 0, 1000000, 0, "N",
 	    "take at most N links from one page", NULL, NULL },
+	{ { "crawl", "strip_params", "strip-params", "none" }, OPT_STR,
+	    F(strip_params), 0, 0, 0, 0, "LIST",
+	    "drop URL parameters named in LIST (x* = prefix)",
+	    "utm_*,sessionid,jsessionid,phpsessid,sid,fbclid,gclid",
+	    check_strip_params },
+	{ { "crawl", "max_query_variants", "max-query-variants", "0" },
+	    OPT_LONG, F(max_query_variants), 0, 0, 1000000, 0, "N",
+	    "queue at most N queries per path; 0 = no limit",
+	    NULL, NULL },
 
 	{ { "politeness", "delay_ms", "delay-ms", "1000" }, OPT_LONG,
 	    F(delay_ms), 0, 0, 3600000, 0, "N",
@@ -272,6 +284,12 @@ config_saturation(const char *v, long *window, double *share)
 	if (end == v || *end != '\0' || !(*share >= 0 && *share <= 1))
 		return -1;
 	return 0;
+}
+
+static const char *
+check_strip_params(const char *v)
+{
+	return strcmp(v, "none") == 0 ? NULL : url_param_list_check(v);
 }
 
 /* HOST:PORT:ADDR as curl's --resolve takes it; ADDR may hold colons (IPv6)
@@ -898,6 +916,9 @@ config_usage(FILE *out)
 			if (!key_is_option(o))
 				fprintf(out, "; key %s", o->pub.key);
 			fputc('\n', out);
+			if (o->type != OPT_LIST && o->example != NULL)
+				fprintf(out, "  %-28s e.g. %s\n", "",
+				    o->example);
 		}
 	}
 }
@@ -980,6 +1001,9 @@ write_ini(const struct config *c, FILE *out, int commented)
 					fprintf(out, " (%lld to %lld)", o->min,
 					    o->max);
 				fputc('\n', out);
+				if (o->type != OPT_LIST && o->example != NULL)
+					fprintf(out, "; e.g. %s = %s\n",
+					    o->pub.key, o->example);
 			}
 			write_value(out, c, o, commented);
 		}

@@ -54,6 +54,10 @@ struct config {
 	long max_body;         /* cap on a body, bytes after decompression */
 	long max_text;         /* cap on the extracted text, bytes */
 	long max_links;        /* links taken from one page at most */
+	char *strip_params;    /* "none" or a strip list (url.h): parameters
+	                          dropped from every URL before it is queued */
+	long max_query_variants; /* URLs with a query queued per path, 0 = no
+	                            limit */
 	/* [politeness] */
 	long delay_ms;           /* least gap between requests to one host */
 	int per_host;            /* connections to one host at once */

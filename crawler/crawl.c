@@ -481,6 +481,7 @@ crawl_run(const struct config *cfg, struct crawl_summary *sum, char *err,
 	sum->fetched = c.fetched;
 	sum->robots_fetches = c.robots_fetches;
 	sum->hosts_given_up = c.hosts_given_up;
+	sum->traps = c.traps;
 	sum->seconds = (crawl_mono_ms() - c.started) / 1e3;
 	sum->stages = c.stages;
 	if (store_counts(c.st, &sum->counts) != 0 && rc == 0) {

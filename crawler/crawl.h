@@ -31,11 +31,23 @@ struct crawl_stages {
 	int threads;           /* worker threads */
 };
 
+/* What the trap defences kept out of the frontier in one run. Stripped
+ * and too-long links count each time a page has them; links left out by
+ * path or query cap count once while the crawl's memory of settled links
+ * holds them. */
+struct crawl_traps {
+	int64_t stripped; /* links queued without --strip-params parameters */
+	int64_t trapped;  /* links left out: repeated or too many segments */
+	int64_t capped;   /* new links left out: --max-query-variants */
+	int64_t too_long; /* links left out: longer than URL_MAX_LEN */
+};
+
 struct crawl_summary {
 	struct store_counts counts; /* the database's counts at the end */
 	int64_t fetched;            /* pages fetched by this run */
 	int64_t robots_fetches;     /* robots.txt requests by this run */
 	int64_t hosts_given_up;     /* hosts retired after failures */
+	struct crawl_traps traps;   /* links the trap defences handled */
 	double seconds;             /* wall time of this run */
 	int interrupted;            /* stopped by a signal */
 	int saturated;              /* stopped by --stop-when-saturated */

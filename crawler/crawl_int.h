@@ -94,6 +94,8 @@ struct crawl {
 	int64_t sat_seen;        /* judged pages noted */
 	long sat_unique;         /* unique pages in the ring */
 	int saturated;           /* the saturation stop ended the crawl */
+	const char *strip;       /* --strip-params list, NULL for none */
+	struct crawl_traps traps; /* what the trap defences did this run */
 	int tty;                 /* stderr is a terminal: live progress */
 	int progress_shown;      /* a progress line is on the terminal */
 	struct crawl_stages stages; /* where the time went */
@@ -174,6 +176,8 @@ int crawl_record_unfetched(struct crawl *c, struct job *j, const char *reason);
 int crawl_resolve_list(struct crawl *c);
 int crawl_retry_later(struct crawl *c, struct job *j,
     const struct fetch_result *r);
+const char *crawl_strip(
+    const struct crawl *c, const char *url, char *out, size_t outsz);
 double crawl_wall_s(void);
 
 #endif

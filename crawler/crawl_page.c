@@ -5,6 +5,8 @@
 #include <string.h>
 #include <strings.h>
 
+static const char WHY_TRAPPED[] = "path looks like a trap";
+
 /*
  * Why url (normalised), found at depth, is not to be queued, or NULL when
  * it is; then host holds its host.
@@ -19,15 +21,53 @@ refusal(struct crawl *c, const char *url, int depth, char *host)
 	if (!url_host_in_domains(host, c->domains, c->ndomains))
 		return "host out of scope";
 	if (url_path_trapped(url))
-		return "path looks like a trap";
+		return WHY_TRAPPED;
 	return NULL;
 }
 
-/* Queue url (normalised) found on a page at depth; parent is that page. */
-int
-crawl_enqueue(struct crawl *c, const char *url, int depth, int64_t parent)
+/*
+ * url without the parameters --strip-params names: out (outsz bytes) when
+ * something went, else url itself.
+ */
+const char *
+crawl_strip(const struct crawl *c, const char *url, char *out, size_t outsz)
+{
+	if (c->strip == NULL ||
+	    url_strip_params(url, c->strip, out, outsz) != 1)
+		return url;
+	return out;
+}
+
+/*
+ * Whether url would be one query too many for its path (--max-query-variants).
+ * Known URLs are not: queueing them again does nothing. Returns 1, 0, or -1
+ * on a database error.
+ */
+static int
+over_query_cap(struct crawl *c, const char *url)
+{
+	long cap = c->cfg->max_query_variants;
+	int64_t n;
+	int known;
+
+	if (cap <= 0 || strchr(url, '?') == NULL)
+		return 0;
+	if ((n = store_frontier_variants(c->st, url, cap)) < 0)
+		return -1;
+	if (n < cap)
+		return 0;
+	if ((known = store_frontier_known(c->st, url)) < 0)
+		return -1;
+	return !known;
+}
+
+/* Queue url (normalised, already stripped) unless it is out of scope, too
+ * deep or caught by a trap defence. */
+static int
+enqueue_as_is(struct crawl *c, const char *url, int depth, int64_t parent)
 {
 	char host[HOST_MAX];
+	const char *why;
 	uint64_t h;
 	int r;
 
@@ -38,7 +78,17 @@ crawl_enqueue(struct crawl *c, const char *url, int depth, int64_t parent)
 	h = seen_hash(url, strlen(url));
 	if (seen_has(c->settled, h))
 		return 0;
-	if (refusal(c, url, depth, host) != NULL) {
+	if ((why = refusal(c, url, depth, host)) != NULL) {
+		if (why == WHY_TRAPPED)
+			c->traps.trapped++;
+		seen_add(c->settled, h);
+		return 0;
+	}
+	if ((r = over_query_cap(c, url)) != 0) {
+		if (r < 0)
+			return -1;
+		/* A path over the cap stays over it: settled too. */
+		c->traps.capped++;
 		seen_add(c->settled, h);
 		return 0;
 	}
@@ -52,6 +102,40 @@ crawl_enqueue(struct crawl *c, const char *url, int depth, int64_t parent)
 			return -1;
 	}
 	return 0;
+}
+
+/* Queue url (normalised) found on a page at depth; parent is that page. */
+int
+crawl_enqueue(struct crawl *c, const char *url, int depth, int64_t parent)
+{
+	char buf[URL_MAX_LEN + 1];
+	const char *u = crawl_strip(c, url, buf, sizeof(buf));
+
+	if (u != url)
+		c->traps.stripped++;
+	return enqueue_as_is(c, u, depth, parent);
+}
+
+/*
+ * Queue the target of a redirect from j's page (row id). A target that
+ * strips back to the very URL that redirected is a server putting its
+ * session id in by redirect: stripped, it is known already and the page
+ * would never be fetched, so it is queued as it is. That page's own links
+ * are stripped again, so this costs one fetch more per page, and cannot
+ * loop: a second such redirect strips to a URL that is known.
+ */
+static int
+enqueue_redirect(
+    struct crawl *c, const struct job *j, const char *target, int64_t id)
+{
+	char buf[URL_MAX_LEN + 1];
+	const char *u = crawl_strip(c, target, buf, sizeof(buf));
+
+	if (u != target && strcmp(u, j->it.url) == 0)
+		u = target;
+	else if (u != target)
+		c->traps.stripped++;
+	return enqueue_as_is(c, u, j->it.depth + 1, id);
 }
 
 static int
@@ -285,11 +369,13 @@ crawl_record_work(struct crawl *c, struct job *j)
 	else
 		c->n.near++;
 	if ((v == DEDUP_UNIQUE || cfg->follow_duplicates) && !ex->nofollow &&
-	    cfg->max_links > 0 && !says_nofollow(w->x_robots_tag))
+	    cfg->max_links > 0 && !says_nofollow(w->x_robots_tag)) {
+		c->traps.too_long += (int64_t)ex->links_too_long;
 		for (i = 0; i < ex->nlinks; i++)
 			if (crawl_enqueue(c, ex->links[i], j->it.depth + 1,
 			        id) != 0)
 				return -1;
+	}
 	c->n.pages++;
 	c->stages.store_ms += crawl_mono_ms() - t1;
 	return 0;
@@ -434,7 +520,7 @@ crawl_process(struct crawl *c, struct job *j, const struct fetch_result *r)
 	id = store_page_add(c->st, &p);
 	if (id <= 0)
 		goto out;
-	if (follow && crawl_enqueue(c, target, j->it.depth + 1, id) != 0)
+	if (follow && enqueue_redirect(c, j, target, id) != 0)
 		goto out;
 	if (strcmp(p.verdict, "redirect") == 0)
 		c->n.redirect++;

@@ -44,6 +44,37 @@ setting(struct crawl *c, const char *key, const char *value, const char *opt)
 	return rc;
 }
 
+/*
+ * Record a setting that decides which links are queued from now on but not
+ * how a page is judged (--strip-params, --max-query-variants). A resumed
+ * crawl may change it: URLs queued before keep their form, and a page
+ * fetched under two URLs is still an exact duplicate, so nothing is mixed
+ * up. The change is noted, and the database says what the last run used.
+ */
+static int
+note_setting(
+    struct crawl *c, const char *key, const char *value, const char *opt)
+{
+	char *old;
+	int err = 0, rc = 0;
+
+	old = store_meta_get(c->st, key, &err);
+	if (!err && old != NULL && strcmp(old, value) != 0 && !c->cfg->quiet)
+		fprintf(stderr,
+		    "nearcrawl: %s: %s changes from %s to %s; "
+		    "URLs queued before keep their form\n",
+		    c->cfg->db, opt, old, value);
+	if (err ||
+	    ((old == NULL || strcmp(old, value) != 0) &&
+	        store_meta_set(c->st, key, value) != 0)) {
+		snprintf(c->err, c->errsz, "%s: %s", c->cfg->db,
+		    store_errmsg(c->st));
+		rc = 1;
+	}
+	free(old);
+	return rc;
+}
+
 static int
 add_domain(struct crawl *c, const char *d)
 {
@@ -163,7 +194,14 @@ check_settings(struct crawl *c)
 		return rc;
 	if ((rc = setting(c, "text", cfg->near_text, "--text")) != 0)
 		return rc;
-	return setting(c, "near_rule", cfg->near_rule, "--near-rule");
+	if ((rc = setting(c, "near_rule", cfg->near_rule, "--near-rule")) != 0)
+		return rc;
+	if ((rc = note_setting(
+	         c, "strip_params", cfg->strip_params, "--strip-params")) != 0)
+		return rc;
+	snprintf(num, sizeof(num), "%ld", cfg->max_query_variants);
+	return note_setting(
+	    c, "max_query_variants", num, "--max-query-variants");
 }
 
 static int
@@ -234,18 +272,19 @@ static int
 add_seeds(struct crawl *c)
 {
 	const struct config *cfg = c->cfg;
-	const char *why;
-	char host[HOST_MAX], *u;
+	const char *why, *u;
+	char host[HOST_MAX], *norm, buf[URL_MAX_LEN + 1];
 	size_t i;
 	int rc = 0;
 
 	for (i = 0; i < cfg->nseeds && rc == 0; i++) {
-		u = url_normalize(cfg->seeds[i], &why);
-		if (u == NULL) {
+		norm = url_normalize(cfg->seeds[i], &why);
+		if (norm == NULL) {
 			snprintf(c->err, c->errsz, "seed %s: %s",
 			    cfg->seeds[i], why);
 			return 2;
 		}
+		u = crawl_strip(c, norm, buf, sizeof(buf));
 		if (url_host(u, host, sizeof(host)) != 0 ||
 		    !url_host_in_domains(host, c->domains, c->ndomains)) {
 			snprintf(c->err, c->errsz,
@@ -256,7 +295,7 @@ add_seeds(struct crawl *c)
 			    store_errmsg(c->st));
 			rc = 1;
 		}
-		free(u);
+		free(norm);
 	}
 	return rc;
 }
@@ -304,6 +343,8 @@ crawl_prepare(struct crawl *c)
 		goto dberr;
 	if ((rc = check_settings(c)) != 0 || (rc = set_scope(c)) != 0)
 		return rc;
+	c->strip =
+	    strcmp(cfg->strip_params, "none") == 0 ? NULL : cfg->strip_params;
 	c->dd = new_dedup(cfg);
 	c->sc = hostsched_new(cfg->per_host, cfg->delay_ms);
 	if (robots_product_token(cfg->user_agent, token, sizeof(token)) != 0) {

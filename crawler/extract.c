@@ -28,6 +28,7 @@
 #define CANDIDATES_MAX (1u << 20)
 
 static const char WHY_NOMEM[] = "out of memory";
+static const char WHY_TOO_LONG[] = "too long"; /* url_resolve's words */
 static const char WHY_LARGE[] = "too large";
 
 enum {
@@ -1251,6 +1252,8 @@ make_links(struct walk *w, const char *page_url, size_t max,
 		if (u == NULL) {
 			if (why != NULL && strcmp(why, WHY_NOMEM) == 0)
 				goto fail;
+			if (why != NULL && strcmp(why, WHY_TOO_LONG) == 0)
+				r->links_too_long++;
 			continue;
 		}
 		slot = (size_t)hash_str(u) & (setsz - 1);

@@ -61,6 +61,8 @@ struct extract_result {
 	char **links;      /* absolute normalised http(s) URLs to follow, in
 	                      document order, each once; nofollow ones left out */
 	size_t nlinks;     /* entries in links */
+	size_t links_too_long; /* links left out: longer than URL_MAX_LEN
+	                          once resolved (ever-deeper paths) */
 	int nofollow;      /* meta robots says nofollow: links is empty */
 	int noindex;       /* meta robots says noindex */
 	int truncated;     /* text was cut at max_text */

@@ -113,6 +113,17 @@ cmd_crawl(int argc, char **argv)
 		    (long long)n->redirect, (long long)n->error,
 		    (long long)n->skipped, (long long)n->queued);
 		print_stages(&sum.stages);
+		if (sum.traps.stripped > 0 || sum.traps.trapped > 0 ||
+		    sum.traps.capped > 0 || sum.traps.too_long > 0)
+			fprintf(stderr,
+			    "nearcrawl: trap defences: %lld links "
+			    "stripped of parameters; left out: %lld with a "
+			    "trap-like path, %lld over --max-query-variants, "
+			    "%lld too long\n",
+			    (long long)sum.traps.stripped,
+			    (long long)sum.traps.trapped,
+			    (long long)sum.traps.capped,
+			    (long long)sum.traps.too_long);
 		if (sum.hosts_given_up > 0)
 			fprintf(stderr, "nearcrawl: %lld hosts given up (why: "
 			    "SELECT host, gave_up FROM hosts)\n",

@@ -37,7 +37,7 @@ sources() {
 	url) echo crawler/url.c ;;
 	robots) echo crawler/robots.c crawler/buf.c ;;
 	sitemap) echo crawler/sitemap.c crawler/url.c crawler/buf.c ;;
-	ini) echo config/config.c dedup/dedup.c dedup/simhash.c \
+	ini) echo config/config.c crawler/url.c dedup/dedup.c dedup/simhash.c \
 	    dedup/simindex.c dedup/ssdeep.c dedup/md5.c dedup/topk.c ;;
 	simhash_ssdeep) echo dedup/simhash.c dedup/ssdeep.c dedup/md5.c \
 	    dedup/topk.c ;;

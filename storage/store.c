@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,6 +142,8 @@ enum stmt_id {
 	ST_HOST_PUT,
 	ST_HOST_GET,
 	ST_REDIRECT_CHAIN,
+	ST_FRONTIER_VARIANTS,
+	ST_FRONTIER_KNOWN,
 	ST_NUM
 };
 
@@ -225,6 +228,13 @@ static const struct {
 	    "FROM pages p JOIN up ON p.id = up.parent "
 	    "WHERE p.verdict = 'redirect' AND up.n < ?2) "
 	    "SELECT coalesce(max(n), 0), coalesce(max(url = ?3), 0) FROM up" },
+	/* A range of the url index, read no further than the cap: the
+	 * URLs that start with "...path?" lie between it and "...path@". */
+	[ST_FRONTIER_VARIANTS] = { "frontier_variants",
+	    "SELECT count(*) FROM (SELECT 1 FROM frontier "
+	    "WHERE url >= ? AND url < ? LIMIT ?)" },
+	[ST_FRONTIER_KNOWN] = { "frontier_known",
+	    "SELECT 1 FROM frontier WHERE url = ?" },
 };
 
 struct store {
@@ -820,6 +830,71 @@ store_frontier_add(struct store *s, const char *url, const char *host,
 	if (exec_stmt(s, b.st, &b) == -1)
 		return -1;
 	return sqlite3_changes(s->db) == 1;
+}
+
+int64_t
+store_frontier_variants(struct store *s, const char *url, int64_t cap)
+{
+	sqlite3_stmt *st = s->st[ST_FRONTIER_VARIANTS];
+	const char *q = strchr(url, '?');
+	struct binder b;
+	char *upper;
+	size_t n;
+	int64_t count = -1;
+
+	if (q == NULL || cap <= 0)
+		return 0;
+	n = (size_t)(q - url) + 1;
+	if (n > INT_MAX) {
+		snprintf(s->err, sizeof(s->err), "URL too long");
+		return -1;
+	}
+	if ((upper = malloc(n + 1)) == NULL)
+		return oom_fail(s);
+	memcpy(upper, url, n);
+	upper[n - 1] = '?' + 1;
+	upper[n] = '\0';
+	bind_start(&b, st);
+	b.idx++;
+	bind_rc(&b, sqlite3_bind_text(st, b.idx, url, (int)n, SQLITE_STATIC));
+	bind_text(&b, upper);
+	bind_int(&b, cap);
+	if (b.rc != SQLITE_OK) {
+		bind_fail(s, &b);
+		goto out;
+	}
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		db_fail(s);
+		goto out;
+	}
+	count = sqlite3_column_int64(st, 0);
+out:
+	stmt_done(st);
+	free(upper);
+	return count;
+}
+
+int
+store_frontier_known(struct store *s, const char *url)
+{
+	sqlite3_stmt *st = s->st[ST_FRONTIER_KNOWN];
+	struct binder b;
+	int rc, ret = -1;
+
+	bind_start(&b, st);
+	bind_text(&b, url);
+	if (b.rc != SQLITE_OK) {
+		bind_fail(s, &b);
+		goto out;
+	}
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW || rc == SQLITE_DONE)
+		ret = rc == SQLITE_ROW;
+	else
+		db_fail(s);
+out:
+	stmt_done(st);
+	return ret;
 }
 
 int

@@ -137,6 +137,17 @@ int store_frontier_add(struct store *s, const char *url, const char *host,
     int depth, int64_t parent);
 
 /*
+ * How many frontier URLs (in any state) share url's part up to and with its
+ * '?' -- the same scheme, host, port and path with some query -- counting no
+ * further than cap, so the cost stays an index range of at most cap rows.
+ * Returns 0 when url has no query or cap <= 0, -1 on error.
+ */
+int64_t store_frontier_variants(struct store *s, const char *url, int64_t cap);
+
+/* Whether url is in the frontier, in any state: 1, 0, or -1 on error. */
+int store_frontier_known(struct store *s, const char *url);
+
+/*
  * Take the oldest queued entry of host whose not_before is <= now (Unix
  * seconds) and mark it in flight. Returns 1 and fills it (clear with
  * store_item_clear), 0 when host has nothing due, -1 on error.

@@ -7,7 +7,9 @@
  * no raw space, control or non-ASCII byte, escapes with upper-case hex;
  * normalising it again gives the same string (idempotence); url_host and
  * url_origin succeed on it, the origin is a prefix of it and the host is
- * lower-case. The base is also normalised on its own, with the same checks.
+ * lower-case; stripping parameters from it gives a URL no longer, still in
+ * normal form, that a second strip leaves alone. The base is also
+ * normalised on its own, with the same checks.
  */
 #include "fuzz_common.h"
 #include "url.h"
@@ -27,6 +29,31 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argv;
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	return 0;
+}
+
+/* url_strip_params on a normal URL u: shorter or equal, still normal,
+ * and stripping again removes nothing. */
+static void
+check_strip(const char *u)
+{
+	char out[URL_MAX_LEN + 1], again[URL_MAX_LEN + 1];
+	const char *why = NULL, *names = "utm_*, sid ,jsessionid,a";
+	char *norm;
+	int r;
+
+	r = url_strip_params(u, names, out, sizeof(out));
+	FUZZ_CHECK(r == 0 || r == 1, "strip failed on %s", u);
+	FUZZ_CHECK(strlen(out) <= strlen(u), "strip grew %s to %s", u, out);
+	FUZZ_CHECK(
+	    r == 1 || strcmp(out, u) == 0, "strip said 0 but %s -> %s", u, out);
+	FUZZ_CHECK(url_strip_params(out, names, again, sizeof(again)) == 0 &&
+	        strcmp(again, out) == 0,
+	    "strip not idempotent: %s -> %s -> %s", u, out, again);
+	norm = url_normalize(out, &why);
+	FUZZ_CHECK(norm != NULL && strcmp(norm, out) == 0,
+	    "stripped %s is not normal: %s -> %s", u, out,
+	    norm != NULL ? norm : why);
+	free(norm);
 }
 
 static void
@@ -75,6 +102,7 @@ check_normal(const char *from, const char *u)
 	FUZZ_CHECK(strcmp(again, u) == 0, "not idempotent:\n  from  %s\n  "
 	    "first %s\n  again %s", from, u, again);
 	free(again);
+	check_strip(u);
 
 	/* With url-host-bytes skipped, a host holding raw bytes (which curl
 	 * will not parse again) or an escape (which url_host and url_origin

@@ -11,6 +11,7 @@
  *   stream.c    bodies sent piece by piece: generated documents, gzip,
  *               bodies cut short, link lists, nestings (prefix stream_,
  *               doc_)
+ *   traps.c     scripted crawler traps under /__nc/ (prefix trap_)
  */
 #ifndef NC_SERVER_H
 #define NC_SERVER_H
@@ -96,6 +97,13 @@ void static_serve(struct srv_ctx *c);
  * raw). Always answers (or deliberately does not, for /__nc/silent).
  */
 void route_dispatch(struct srv_ctx *c, const char *rest);
+
+/*
+ * Answer the crawler-trap routes (session, sessredir, pager, facets,
+ * deeper; see README.md) when rest (the raw path after "/__nc/") names
+ * one. Returns 1 when it answered, 0 when rest is no trap route.
+ */
+int trap_route(struct srv_ctx *c, const char *rest);
 
 /*
  * Prepare what streaming needs once per process (the compressed filler

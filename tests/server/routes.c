@@ -429,6 +429,8 @@ route_dispatch(struct srv_ctx *c, const char *rest)
 	const char *name;
 	int nseg = 0;
 
+	if (trap_route(c, rest))
+		return;
 	copy = strdup(rest);
 	if (copy == NULL) {
 		srv_reply_page(c, 500, "Out of memory.");

@@ -178,6 +178,47 @@ expect "calendar is deterministic" \
 expect "calendar month 13 is 404" \
     "$($C -o /dev/null -w '%{http_code}' "$A/__nc/calendar/2024/13")" 404
 
+# Traps (traps.c).
+s1=$($C "$A/__nc/session/3?sid=1")
+expect_match "session page" "$s1" '<h1>Library guide 3</h1>'
+expect_match "session links carry ?sid=" "$s1" \
+    'href="/__nc/session/7\?sid=[0-9A-F]{16}"'
+expect_match "session links carry ;jsessionid=" "$s1" \
+    'href="/__nc/session/0;jsessionid=[0-9A-F]{16}"'
+expect "session text does not depend on the id" \
+    "$($C "$A/__nc/session/3;jsessionid=X" | sed 's/=[0-9A-F]*"/"/g' | cksum)" \
+    "$(printf '%s\n' "$s1" | sed 's/=[0-9A-F]*"/"/g' | cksum)"
+expect "session 8 is 404" \
+    "$($C -o /dev/null -w '%{http_code}' "$A/__nc/session/8")" 404
+expect_match "sessredir adds a session by redirect" \
+    "$($C -o /dev/null -w '%{http_code} %{redirect_url}' "$A/__nc/sessredir/2")" \
+    "^302 $A/__nc/sessredir/2;jsessionid=[0-9A-F]{16}\$"
+expect_match "sessredir keeps the session in its links" \
+    "$($C "$A/__nc/sessredir/2;jsessionid=AB12")" \
+    'href="/__nc/sessredir/3;jsessionid=AB12"'
+pg=$($C "$A/__nc/pager?page=9")
+expect_match "pager says there is nothing more" "$pg" 'no more results'
+expect_match "pager links to the next page" "$pg" \
+    'href="/__nc/pager\?page=10"'
+expect_match "pager page 2 has results" "$($C "$A/__nc/pager?page=2")" \
+    '<h2>Result 11</h2>'
+expect "pager page 0 is 404" \
+    "$($C -o /dev/null -w '%{http_code}' "$A/__nc/pager?page=0")" 404
+fc=$($C "$A/__nc/facets?color=red&size=m&sort=price&view=grid")
+expect_match "facets filter" "$fc" 'red, size m, 51 euros'
+expect "facets show only the matching products" \
+    "$(printf '%s\n' "$fc" | grep -c 'red, size m,')" 3
+expect_match "facets link to other values" "$fc" \
+    'href="/__nc/facets\?color=red&amp;size=m&amp;sort=new&amp;view=grid"'
+expect_match "deeper/repeat links a/b/" \
+    "$($C "$A/__nc/deeper/repeat/a/b/")" 'href="a/b/"'
+expect_match "deeper/grow links one number deeper" \
+    "$($C "$A/__nc/deeper/grow/1/2/")" 'href="3/"'
+expect_match "deeper/long adds 100 bytes a level" \
+    "$($C "$A/__nc/deeper/long/")" 'href="01-x{96}/"'
+expect "deeper/other is 404" \
+    "$($C -o /dev/null -w '%{http_code}' "$A/__nc/deeper/other/")" 404
+
 expect "big/123457 is exactly that long" \
     "$($C -o /dev/null -w '%{size_download}' "$A/__nc/big/123457")" 123457
 expect "gzip/2000000 inflates to exactly that" \

@@ -124,6 +124,8 @@ test_defaults(void)
 	CHECK_STR(c.db, "nearcrawl.db");
 	CHECK_INT(c.batch, 64);
 	CHECK_INT(c.store_text, 0);
+	CHECK_STR(c.strip_params, "none");
+	CHECK_INT(c.max_query_variants, 0);
 	CHECK_INT(config_validate(&c, err, sizeof(err)), 0);
 	config_free(&c);
 	CHECK(c.user_agent == NULL);
@@ -728,6 +730,54 @@ test_every_option_parses(void)
 	config_free(&c);
 }
 
+static void
+test_trap_settings(void)
+{
+	struct config c;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	CHECK_INT(config_init(&c), 0);
+	CHECK_INT(load_text(&c,
+	              "[crawl]\nstrip_params = utm_*, sid\n"
+	              "max_query_variants = 50\n"),
+	    0);
+	CHECK_STR(c.strip_params, "utm_*, sid");
+	CHECK_INT(c.max_query_variants, 50);
+	CHECK_INT(parse(&c,
+	              ARGS("--strip-params", "jsessionid",
+	                  "--max-query-variants", "0")),
+	    0);
+	CHECK_STR(c.strip_params, "jsessionid");
+	CHECK_INT(c.max_query_variants, 0);
+	CHECK_INT(parse(&c, ARGS("--strip-params=none")), 0);
+	CHECK_STR(c.strip_params, "none");
+	/* A list the URL code could not read is refused up front. */
+	CHECK_INT(parse(&c, ARGS("--strip-params", "a,,b")), -1);
+	CHECK_STR(err, "--strip-params: an entry of the list is empty");
+	CHECK_INT(parse(&c, ARGS("--strip-params", "ut*m")), -1);
+	CHECK_STR(err, "--strip-params: '*' may only end a name");
+	CHECK_INT(load_text(&c, "[crawl]\nstrip_params = a=b\n"), -1);
+	CHECK_STR(err,
+	    at("2: [crawl] strip_params: a name may not hold "
+	       "blanks, controls or any of %&=;#?/"));
+	CHECK_INT(parse(&c, ARGS("--max-query-variants", "-1")), -1);
+	CHECK_STR(err,
+	    "--max-query-variants: must be an integer from 0 to "
+	    "1000000");
+	/* The suggested list is shown where people look for it. */
+	fp = open_memstream(&text, &len);
+	CHECK(fp != NULL);
+	if (fp != NULL) {
+		config_usage(fp);
+		fclose(fp);
+		CHECK(strstr(text, "e.g. utm_*,sessionid,jsessionid,") != NULL);
+	}
+	free(text);
+	config_free(&c);
+}
+
 void
 suite_config(void)
 {
@@ -749,4 +799,5 @@ suite_config(void)
 	RUN(test_dump_round_trip);
 	RUN(test_usage);
 	RUN(test_every_option_parses);
+	RUN(test_trap_settings);
 }

@@ -308,6 +308,28 @@ test_links_frames(void)
 	}
 }
 
+/* Links that resolve past URL_MAX_LEN are left out and counted. */
+static void
+test_links_too_long(void)
+{
+	struct extract_result r;
+	char html[3000];
+	size_t n;
+
+	n = (size_t)snprintf(html, sizeof(html),
+	    "<a href=\"/ok\">ok</a>"
+	    "<a href=\"");
+	memset(html + n, 'x', 2100);
+	n += 2100;
+	n += (size_t)snprintf(html + n, sizeof(html) - n,
+	    "/\">deep</a><a href=\"mailto:a@b\">m</a>");
+	if (run(html, n, NULL, &r) != 0)
+		return;
+	CHECK_INT(r.nlinks, 1);
+	CHECK_INT(r.links_too_long, 1);
+	extract_result_free(&r);
+}
+
 static void
 test_links_cap(void)
 {
@@ -932,6 +954,7 @@ suite_extract(void)
 	RUN(test_links_meta_robots);
 	RUN(test_links_frames);
 	RUN(test_links_cap);
+	RUN(test_links_too_long);
 	RUN(test_links_many_unique);
 	RUN(test_charset_opts_latin1);
 	RUN(test_charset_opts_wins_over_meta);

@@ -529,6 +529,51 @@ test_frontier_requeue_not_before(void)
 }
 
 static void
+test_frontier_variants(void)
+{
+	static const char *urls[] = {
+	    "http://a.example/p?x=1",
+	    "http://a.example/p?x=2",
+	    "http://a.example/p?y=1&x=1",
+	    "http://a.example/p",
+	    "http://a.example/p2?x=1",
+	    "http://a.example/p/q?x=1",
+	    "http://a.example/q?x=1",
+	    "http://b.example/p?x=3",
+	    "https://a.example/p?x=4",
+	    "http://a.example/o?x=5",
+	};
+	struct store *s;
+	char plan[1024];
+	size_t i;
+
+	tmp_setup();
+	s = open_new();
+	for (i = 0; i < sizeof(urls) / sizeof(urls[0]); i++)
+		CHECK_INT(store_frontier_add(s, urls[i], "h", 0, 0), 1);
+	/* Only the three queries of that path on that host and scheme. */
+	CHECK_INT(store_frontier_variants(s, "http://a.example/p?z=9", 100), 3);
+	CHECK_INT(store_frontier_variants(s, "http://a.example/p?x=1", 100), 3);
+	CHECK_INT(store_frontier_variants(s, "http://a.example/p?z=9", 2), 2);
+	CHECK_INT(store_frontier_variants(s, "http://a.example/q?", 100), 1);
+	CHECK_INT(store_frontier_variants(s, "http://a.example/r?a", 100), 0);
+	/* No query, no cap: nothing to count. */
+	CHECK_INT(store_frontier_variants(s, "http://a.example/p", 100), 0);
+	CHECK_INT(store_frontier_variants(s, "http://a.example/p?x", 0), 0);
+	CHECK_INT(store_frontier_known(s, "http://a.example/p?x=2"), 1);
+	CHECK_INT(store_frontier_known(s, "http://a.example/p?x=3"), 0);
+	CHECK_INT(store_explain(s, "frontier_known", plan, sizeof(plan)), 0);
+	CHECK(strstr(plan, "SCAN") == NULL);
+	/* An index range, never a scan of the frontier. */
+	CHECK_INT(store_explain(s, "frontier_variants", plan, sizeof(plan)), 0);
+	CHECK(strstr(plan, "SEARCH frontier USING COVERING INDEX") != NULL);
+	CHECK(strstr(plan, "(url>? AND url<?)") != NULL);
+	CHECK(strstr(plan, "SCAN frontier") == NULL);
+	store_close(s);
+	tmp_teardown();
+}
+
+static void
 test_frontier_done_and_resume(void)
 {
 	struct store_counts c;
@@ -1411,4 +1456,5 @@ suite_store(void)
 	RUN(test_old_db_readonly);
 	RUN(test_politeness_plans);
 	RUN(test_redirect_chain);
+	RUN(test_frontier_variants);
 }

@@ -368,6 +368,127 @@ test_trapped_paths(void)
 	CHECK_INT(url_path_trapped(deep), 1);
 }
 
+/* Stripping names from url must give want, with the given return. */
+static void
+strip_is(const char *url, const char *names, const char *want, int ret)
+{
+	char out[URL_MAX_LEN + 1];
+
+	CHECK_INT(url_strip_params(url, names, out, sizeof(out)), ret);
+	CHECK_STR(out, want);
+}
+
+static void
+test_strip_query(void)
+{
+	const char *l = "utm_*,sid,jsessionid";
+
+	strip_is("http://a.org/p?utm_source=x&id=7&utm_medium=y", l,
+	    "http://a.org/p?id=7", 1);
+	strip_is("http://a.org/p?id=7", l, "http://a.org/p?id=7", 0);
+	/* Nothing left: the '?' goes too. */
+	strip_is("http://a.org/p?sid=1&utm_x=2", l, "http://a.org/p", 1);
+	strip_is("http://a.org/?sid=1", l, "http://a.org/", 1);
+	/* Names without '=', empty values, repeats, any case. */
+	strip_is("http://a.org/p?sid&a&SID=&Utm_Campaign=3&sid=2", l,
+	    "http://a.org/p?a", 1);
+	/* Empty pieces go once anything goes, else the query is as given. */
+	strip_is(
+	    "http://a.org/p?a=1&&sid=2&&b=3&", l, "http://a.org/p?a=1&b=3", 1);
+	strip_is("http://a.org/p?a=1&&b=3&", l, "http://a.org/p?a=1&&b=3&", 0);
+	/* Escaped names are compared decoded; values never matter. */
+	strip_is("http://a.org/p?utm%5Fsource=1&%53id=2&x=sid", l,
+	    "http://a.org/p?x=sid", 1);
+	/* A name that merely starts or ends like a listed one stays. */
+	strip_is("http://a.org/p?sids=1&xsid=2&utm=3&utm_=4", l,
+	    "http://a.org/p?sids=1&xsid=2&utm=3", 1);
+	/* Only the query: a path or host that looks like a name stays. */
+	strip_is("http://sid.org/sid=1/utm_x?q=1", l,
+	    "http://sid.org/sid=1/utm_x?q=1", 0);
+	/* A fragment, should one be there, is kept. */
+	strip_is("http://a.org/p?sid=1#top", l, "http://a.org/p#top", 1);
+	strip_is("http://a.org/p?q=1&sid=1#x&sid=2", l,
+	    "http://a.org/p?q=1#x&sid=2", 1);
+	/* "*" alone strips every parameter. */
+	strip_is("http://a.org/p?a=1&b=2", "*", "http://a.org/p", 1);
+	/* Blanks around entries are ignored; an empty list strips nothing. */
+	strip_is("http://a.org/p?b=2&a=1", " a , c* ", "http://a.org/p?b=2", 1);
+	strip_is("http://a.org/p?a=1", "", "http://a.org/p?a=1", 0);
+	strip_is("http://a.org/p?a=1", NULL, "http://a.org/p?a=1", 0);
+}
+
+static void
+test_strip_path_params(void)
+{
+	const char *l = "jsessionid,sid";
+
+	strip_is("http://a.org/shop/cart.jsp;jsessionid=A1B2?x=1", l,
+	    "http://a.org/shop/cart.jsp?x=1", 1);
+	strip_is("http://a.org/c;JSESSIONID=A1;v=2/d;sid=3", l,
+	    "http://a.org/c;v=2/d", 1);
+	strip_is("http://a.org/x;jsessionid=1?jsessionid=2&k=v", l,
+	    "http://a.org/x?k=v", 1);
+	/* Without '=' it may be part of a name: ";sid" stays. */
+	strip_is("http://a.org/a;sid/b;v=1", l, "http://a.org/a;sid/b;v=1", 0);
+	/* Never make a dot segment. */
+	strip_is(
+	    "http://a.org/a/..;sid=1/b", l, "http://a.org/a/..;sid=1/b", 0);
+	strip_is("http://a.org/a/.;sid=1/b", l, "http://a.org/a/.;sid=1/b", 0);
+	strip_is("http://a.org/a/...;sid=1/b", l, "http://a.org/a/.../b", 1);
+}
+
+static void
+test_strip_limits(void)
+{
+	char out[32], *big;
+	size_t i;
+
+	/* The result must fit with its NUL, even when nothing goes. */
+	CHECK_INT(url_strip_params("http://a.org/p?sid=1", "sid", out, 20), -1);
+	CHECK_STR(out, "");
+	CHECK_INT(url_strip_params("http://a.org/p?sid=1", "sid", out, 21), 1);
+	CHECK_STR(out, "http://a.org/p");
+	CHECK_INT(url_strip_params("x", "sid", out, 0), -1);
+	/* The longest URL, all of it one parameter list. */
+	big = malloc(URL_MAX_LEN + 1);
+	CHECK(big != NULL);
+	if (big == NULL)
+		return;
+	strcpy(big, "http://a.org/p?");
+	for (i = strlen(big); i + 6 <= URL_MAX_LEN; i += 6)
+		memcpy(big + i, "sid=1&", 6);
+	big[i] = '\0';
+	{
+		char o2[URL_MAX_LEN + 1];
+
+		CHECK_INT(url_strip_params(big, "sid", o2, sizeof(o2)), 1);
+		CHECK_STR(o2, "http://a.org/p");
+	}
+	free(big);
+}
+
+static void
+test_strip_list_check(void)
+{
+	CHECK(url_param_list_check("utm_*,sessionid,jsessionid,phpsessid,sid,"
+	                           "fbclid,gclid") == NULL);
+	CHECK(url_param_list_check(" a , b* ") == NULL);
+	CHECK(url_param_list_check("*") == NULL);
+	CHECK(url_param_list_check("caf\xc3\xa9") == NULL);
+	CHECK_STR(url_param_list_check(""), "the list is empty");
+	CHECK_STR(
+	    url_param_list_check("a,,b"), "an entry of the list is empty");
+	CHECK_STR(url_param_list_check("a, "), "an entry of the list is empty");
+	CHECK_STR(url_param_list_check("a*b"), "'*' may only end a name");
+	CHECK_STR(url_param_list_check("**"), "'*' may only end a name");
+	CHECK_STR(url_param_list_check("a b"),
+	    "a name may not hold blanks, controls or any of %&=;#?/");
+	CHECK_STR(url_param_list_check("a=1"),
+	    "a name may not hold blanks, controls or any of %&=;#?/");
+	CHECK_STR(url_param_list_check("utm%5F*"),
+	    "a name may not hold blanks, controls or any of %&=;#?/");
+}
+
 void
 suite_url(void)
 {
@@ -385,4 +506,8 @@ suite_url(void)
 	RUN(test_host);
 	RUN(test_origin);
 	RUN(test_in_domains);
+	RUN(test_strip_query);
+	RUN(test_strip_path_params);
+	RUN(test_strip_limits);
+	RUN(test_strip_list_check);
 }
