@@ -220,15 +220,27 @@ clean_cp(uint32_t c)
 static unsigned char *
 sanitize(const unsigned char *s, size_t n, size_t *outlen)
 {
-	unsigned char *out;
+	unsigned char *out, enc[4];
 	size_t i = 0, o = 0;
 	uint32_t cp;
 
 	if (n > (SIZE_MAX - 1) / 3)
 		return NULL;
-	out = malloc(3 * n + 1);
+	/* Size the copy first: allocating three times the input (the worst
+	 * case) made every large page a fresh mapping of the kernel's. */
+	while (i < n) {
+		if (s[i] < 0x80) {
+			o++;
+			i++;
+			continue;
+		}
+		i += utf8_next(s + i, n - i, &cp);
+		o += utf8_put(enc, clean_cp(cp));
+	}
+	out = malloc(o + 1);
 	if (out == NULL)
 		return NULL;
+	i = o = 0;
 	while (i < n) {
 		/* Most of a page is printable ASCII or HTML white space, which
 		 * passes through unchanged. */
@@ -800,7 +812,25 @@ struct walk {
 	size_t acand;         /* entries allocated */
 	size_t maxcand;       /* cap on ncand */
 	int nomem;            /* an allocation failed */
+	struct {
+		const xmlChar *name; /* an element name, as the tree holds it */
+		unsigned flags;      /* its elem_flags */
+	} fcache[64];         /* element names seen, by address: libxml2
+	                         keeps one copy of each name per document */
 };
+
+/* elem_flags of n's name, remembered by the name's address. */
+static unsigned
+node_flags(struct walk *w, const xmlNode *n)
+{
+	size_t i = ((uintptr_t)n->name >> 4) & 63;
+
+	if (w->fcache[i].name != n->name || n->name == NULL) {
+		w->fcache[i].name = n->name;
+		w->fcache[i].flags = elem_flags(n->name);
+	}
+	return w->fcache[i].flags;
+}
 
 /* The value of attribute name on n, "" when valueless, NULL when absent. */
 static const char *
@@ -1087,7 +1117,7 @@ enter(struct walk *w, xmlNode *n)
 	if (n->type != XML_ELEMENT_NODE)
 		return 0;
 	name = (const char *)n->name;
-	f = elem_flags(n->name);
+	f = node_flags(w, n);
 	if (f & E_SKIP)
 		return 0;
 	if ((f & E_BLOCK) && text_active(w)) {
@@ -1156,7 +1186,7 @@ leave(struct walk *w, xmlNode *n)
 	    (strcmp((const char *)n->name, "article") == 0 ||
 	    strcmp((const char *)n->name, "main") == 0))
 		w->content--;
-	if ((elem_flags(n->name) & E_BLOCK) && text_active(w)) {
+	if ((node_flags(w, n) & E_BLOCK) && text_active(w)) {
 		tout_break(&w->text);
 		tout_break(&w->main);
 		if (w->heading != NULL)
