@@ -23,7 +23,8 @@
 # tools are counted the same way; pages/s = requests / wall time.
 # Prints a table of the runs, the medians and the median of the per-run
 # time ratios nearcrawl/wget2 (below 1: nearcrawl is faster), then
-# nearcrawl's summary line of the last run. No assertion on the figures:
+# nearcrawl's summary line of the last run and the median of its per-stage
+# times (ms per page, from its end-of-crawl line). No assertion on the figures:
 # exit 0 when it ran, 1 when something failed to run, 2 for bad usage or a
 # missing tool.
 set -u
@@ -43,7 +44,7 @@ while [ $# -gt 0 ]; do
 	--pages) [ $# -ge 2 ] || usage; PAGES=$2; shift 2 ;;
 	--cache) CACHE=1; shift ;;
 	--nearcrawl) [ $# -ge 2 ] || usage; BIN=$2; shift 2 ;;
-	-h|--help) sed -n '2,29s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,30s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) usage ;;
 	esac
 done
@@ -146,7 +147,9 @@ run_nearcrawl() {
 	}
 	_req=$(($(requests) - _r0))
 	_pages=$(sqlite3 "$_db" "SELECT count(*) FROM pages")
-	grep '^nearcrawl: ' "$T/nc.err" | tail -1 >"$T/nc.summary"
+	grep -E '^nearcrawl: (done|stopped|failed|saturated):' "$T/nc.err" |
+	    tail -1 >"$T/nc.summary"
+	grep '^nearcrawl: ms per page:' "$T/nc.err" >>"$T/nc.stages"
 	rm -f "$_db" "$_db-wal" "$_db-shm"
 	read -r _w _m _c <"$T/m"
 	echo "$1 nearcrawl $_w $_req $_pages $_m $_c" >>"$T/results"
@@ -229,4 +232,27 @@ END {
 }' "$T/results"
 echo
 echo "last nearcrawl run: $(cat "$T/nc.summary")"
+# Per-stage times, the median of each over the runs: where nearcrawl's
+# time goes (transfers overlap the rest; workers run beside the loop).
+awk '{
+	for (i = 1; i <= NF; i++) {
+		w = $i; sub(/,$/, "", w)
+		if ($(i + 1) ~ /^[0-9.]+,?$/ && w ~ /^(transfer|extract|fingerprints|lookups|queueing)$/) {
+			v = $(i + 1); sub(/,$/, "", v); n[w]++; x[w, n[w]] = v
+		}
+	}
+}
+function med(k,    i, j, t, m) {
+	m = n[k]
+	for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++)
+		if (x[k, j] < x[k, i]) { t = x[k, i]; x[k, i] = x[k, j]; x[k, j] = t }
+	return m % 2 ? x[k, (m + 1) / 2] : (x[k, m / 2] + x[k, m / 2 + 1]) / 2
+}
+END {
+	if (n["extract"] == 0) exit
+	printf "nearcrawl ms per page, median of %d runs: transfer %.2f (overlapped) | " \
+	    "workers: parse+extract %.3f, hashing %.3f | loop: index lookups %.3f, " \
+	    "SQLite+queueing %.3f\n", n["extract"], med("transfer"), med("extract"),
+	    med("fingerprints"), med("lookups"), med("queueing")
+}' "$T/nc.stages"
 exit 0
