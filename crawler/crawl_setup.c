@@ -167,29 +167,28 @@ check_settings(struct crawl *c)
 }
 
 static int
-load_one(int64_t id, const char *md5, int has_simhash, uint64_t simhash,
-    const char *ssdeep, void *arg)
+load_one(const struct store_fingerprints *f, void *arg)
 {
 	struct crawl *c = arg;
 	struct dedup_fp fp;
 	size_t nm;
 
 	memset(&fp, 0, sizeof(fp));
-	if (md5 != NULL)
-		snprintf(fp.md5, sizeof(fp.md5), "%s", md5);
-	if (has_simhash && (c->cfg->methods & DEDUP_SIMHASH)) {
-		fp.simhash = simhash;
+	if (f->md5 != NULL)
+		snprintf(fp.md5, sizeof(fp.md5), "%s", f->md5);
+	if (f->has_simhash && (c->cfg->methods & DEDUP_SIMHASH)) {
+		fp.simhash = f->simhash;
 		fp.have |= DEDUP_SIMHASH;
 	}
-	if (ssdeep != NULL && (c->cfg->methods & DEDUP_SSDEEP)) {
-		snprintf(fp.ssdeep, sizeof(fp.ssdeep), "%s", ssdeep);
+	if (f->ssdeep != NULL && (c->cfg->methods & DEDUP_SSDEEP)) {
+		snprintf(fp.ssdeep, sizeof(fp.ssdeep), "%s", f->ssdeep);
 		fp.have |= DEDUP_SSDEEP;
 	}
 	fp.have |= DEDUP_MD5;
 	/* Exact copies were never added while crawling; mirror that. */
 	if (dedup_check(c->dd, &fp, NULL, 0, &nm) == DEDUP_EXACT)
 		return 0;
-	return dedup_add(c->dd, &fp, id) != 0 ? -1 : 0;
+	return dedup_add(c->dd, &fp, f->id) != 0 ? -1 : 0;
 }
 
 static int
