@@ -89,7 +89,8 @@ process_html(struct crawl *c, struct job *j, const struct fetch_result *r,
 	struct extract_opts eo;
 	struct extract_result ex;
 	struct dedup_fp fp;
-	struct dedup_match m[3 * DEDUP_MAX_PER_METHOD];
+	struct dedup_match m[DEDUP_MAX_MATCHES];
+	unsigned char minhash[MINHASH_BLOB_MAX];
 	enum dedup_verdict v;
 	char charset[64];
 	const char *why = NULL;
@@ -136,6 +137,11 @@ process_html(struct crawl *c, struct job *j, const struct fetch_result *r,
 	p->has_simhash = (fp.have & DEDUP_SIMHASH) != 0;
 	p->simhash = fp.simhash;
 	p->ssdeep = (fp.have & DEDUP_SSDEEP) ? fp.ssdeep : NULL;
+	if (fp.have & DEDUP_MINHASH) {
+		p->minhash_len = minhash_encode(fp.minhash,
+		    (size_t)fp.minhash_perms, minhash);
+		p->minhash = minhash;
+	}
 	if (ex.truncated)
 		p->reason = "text truncated";
 	if (cfg->store_text)
