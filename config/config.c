@@ -152,7 +152,7 @@ static const struct opt opts[] = {
 
 	{ { "dedup", "methods", "methods", "md5,simhash,ssdeep" }, OPT_METHODS,
 	    F(methods), 0, 0, 0, 0, "LIST",
-	    "md5,simhash,ssdeep in any subset; md5 always on", NULL,
+	    "any of md5,simhash,ssdeep,minhash; md5 always on", NULL,
 	    NULL },
 	{ { "dedup", "simhash_k", "simhash-k", "3" }, OPT_INT, F(simhash_k),
 	    0, 0, 15, 0, "K", "near when SimHashes differ in at most K bits",
@@ -160,9 +160,21 @@ static const struct opt opts[] = {
 	{ { "dedup", "ssdeep_threshold", "ssdeep-threshold", "90" }, OPT_INT,
 	    F(ssdeep_threshold), 0, 1, 100, 0, "T",
 	    "near when the ssdeep score is at least T", NULL, NULL },
+	{ { "dedup", "minhash_perms", "minhash-perms", "128" }, OPT_INT,
+	    F(minhash_perms), 0, MINHASH_MIN_PERMS, MINHASH_MAX_PERMS, 0, "K",
+	    "MinHash signature length: K hash functions", NULL, NULL },
+	{ { "dedup", "minhash_bands", "minhash-bands", "32" }, OPT_INT,
+	    F(minhash_bands), 0, 1, MINHASH_MAX_PERMS, 0, "B",
+	    "MinHash LSH bands of K/B rows; B divides K", NULL, NULL },
+	{ { "dedup", "minhash_shingle", "minhash-shingle", "3" }, OPT_INT,
+	    F(minhash_shingle), 0, 1, MINHASH_MAX_SHINGLE, 0, "N",
+	    "words per MinHash shingle", NULL, NULL },
+	{ { "dedup", "minhash_threshold", "minhash-threshold", "70" }, OPT_INT,
+	    F(minhash_threshold), 0, 1, 100, 0, "T",
+	    "near when the estimated Jaccard is at least T %", NULL, NULL },
 	{ { "dedup", "near_rule", "near-rule", "any" }, OPT_STR, F(near_rule),
 	    0, 0, 0, 0, "R",
-	    "any|all near methods, or only simhash|ssdeep",
+	    "any, all, or only simhash|ssdeep|minhash",
 	    NULL, check_near_rule },
 	{ { "dedup", "text", "text", "main" }, OPT_STR, F(near_text), 0, 0, 0,
 	    0, "T", "near methods read main (content) or body text",
@@ -206,7 +218,8 @@ static const struct {
 /* Longest INI line: long enough for any sane URL. */
 #define INI_LINE_MAX 8192
 
-static const char *near_rules[] = { "any", "all", "simhash", "ssdeep" };
+static const char *near_rules[] = { "any", "all", "simhash", "ssdeep",
+	"minhash" };
 
 static void
 seterr(char *err, size_t errsz, const char *fmt, ...)
@@ -240,7 +253,7 @@ check_near_rule(const char *v)
 	for (i = 0; i < sizeof(near_rules) / sizeof(near_rules[0]); i++)
 		if (strcmp(v, near_rules[i]) == 0)
 			return NULL;
-	return "must be one of any, all, simhash, ssdeep";
+	return "must be one of any, all, simhash, ssdeep, minhash";
 }
 
 static const char *
@@ -418,7 +431,7 @@ opt_set(struct config *c, const struct opt *o, const char *v, char *msg,
 	case OPT_METHODS:
 		if (dedup_parse_methods(v, &bits, &bad) == -1) {
 			seterr(msg, msgsz, "unknown method \"%.*s\" "
-			    "(known: md5, simhash, ssdeep)",
+			    "(known: md5, simhash, ssdeep, minhash)",
 			    (int)strcspn(bad ? bad : v, ","), bad ? bad : v);
 			return -1;
 		}
@@ -812,7 +825,7 @@ config_validate(const struct config *c, char *err, size_t errsz)
 {
 	if (c->near_rule == NULL || check_near_rule(c->near_rule) != NULL) {
 		seterr(err, errsz, "near_rule: must be one of any, all, "
-		    "simhash, ssdeep");
+		    "simhash, ssdeep, minhash");
 		return -1;
 	}
 	if (strcmp(c->near_rule, "simhash") == 0 &&
@@ -823,6 +836,18 @@ config_validate(const struct config *c, char *err, size_t errsz)
 	if (strcmp(c->near_rule, "ssdeep") == 0 &&
 	    (c->methods & DEDUP_SSDEEP) == 0) {
 		seterr(err, errsz, "near_rule ssdeep needs ssdeep in methods");
+		return -1;
+	}
+	if (strcmp(c->near_rule, "minhash") == 0 &&
+	    (c->methods & DEDUP_MINHASH) == 0) {
+		seterr(err, errsz, "near_rule minhash needs minhash in methods");
+		return -1;
+	}
+	/* Bands cut the signature into equal parts. */
+	if (c->minhash_bands < 1 || c->minhash_bands > c->minhash_perms ||
+	    c->minhash_perms % c->minhash_bands != 0) {
+		seterr(err, errsz, "minhash_bands: %d does not divide "
+		    "minhash_perms %d", c->minhash_bands, c->minhash_perms);
 		return -1;
 	}
 	return 0;
@@ -836,6 +861,10 @@ config_dedup(const struct config *c, struct dedup_config *out)
 	out->simhash_k = c->simhash_k;
 	out->ssdeep_threshold = c->ssdeep_threshold;
 	out->min_text = (size_t)c->min_text;
+	out->minhash_perms = c->minhash_perms;
+	out->minhash_bands = c->minhash_bands;
+	out->minhash_shingle = c->minhash_shingle;
+	out->minhash_threshold = c->minhash_threshold;
 	out->rule = DEDUP_RULE_ANY;
 	if (strcmp(c->near_rule, "all") == 0) {
 		out->rule = DEDUP_RULE_ALL;
@@ -845,6 +874,9 @@ config_dedup(const struct config *c, struct dedup_config *out)
 	} else if (strcmp(c->near_rule, "ssdeep") == 0) {
 		out->rule = DEDUP_RULE_ONE;
 		out->rule_method = DEDUP_SSDEEP;
+	} else if (strcmp(c->near_rule, "minhash") == 0) {
+		out->rule = DEDUP_RULE_ONE;
+		out->rule_method = DEDUP_MINHASH;
 	}
 }
 

@@ -74,7 +74,12 @@ struct config {
 	unsigned methods;     /* DEDUP_* bits of dedup/dedup.h, md5 always */
 	int simhash_k;        /* near when SimHashes differ in <= k bits */
 	int ssdeep_threshold; /* near when the ssdeep score is >= this */
-	char *near_rule;      /* "any", "all", "simhash" or "ssdeep" */
+	int minhash_perms;    /* MinHash signature length k */
+	int minhash_bands;    /* LSH bands, dividing minhash_perms */
+	int minhash_shingle;  /* words per MinHash shingle */
+	int minhash_threshold; /* near when estimated Jaccard >= this % */
+	char *near_rule;      /* "any", "all", or one method: "simhash",
+	                         "ssdeep", "minhash" */
 	char *near_text;      /* near methods read "main" (content without
 	                         site template) or "body" (all body text) */
 	long min_text;        /* shorter texts are never near duplicates */
@@ -135,7 +140,7 @@ int config_parse_crawl_args(struct config *c, int argc, char **argv,
 
 /*
  * Cross-field checks that single values cannot make: a near_rule naming one
- * method needs that method in methods. No seeds is not an error (a resumed
+ * method needs that method in methods; minhash_bands divides minhash_perms. No seeds is not an error (a resumed
  * crawl needs none). Returns 0, or -1 with a message.
  */
 int config_validate(const struct config *c, char *err, size_t errsz);

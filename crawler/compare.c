@@ -8,11 +8,14 @@
 #include "buf.h"
 #include "dedup.h"
 #include "extract.h"
+#include "minhash.h"
 #include "simhash.h"
 
 /* Redirects followed when the user names a URL: it is one request of
  * theirs, not a crawl, so we behave like a browser would. */
 #define COMPARE_REDIRECTS 5
+
+#define ALL_NEAR (DEDUP_SIMHASH | DEDUP_SSDEEP | DEDUP_MINHASH)
 
 /* One side of the comparison. */
 struct doc {
@@ -151,6 +154,28 @@ load(const struct config *cfg, const struct dedup *dd, struct doc *d,
 	return 0;
 }
 
+/* What a method's line ends with: its threshold, or that it is off. */
+static void
+print_rule(FILE *out, const struct config *cfg, unsigned m, const char *rule)
+{
+	if (cfg->methods & m)
+		fprintf(out, " (near when %s)\n", rule);
+	else
+		fprintf(out, " (not in --methods: no part in the verdict)\n");
+}
+
+/* Bands of k positions whose every row agrees: what LSH buckets see. */
+static int
+equal_bands(const uint32_t *a, const uint32_t *b, int k, int bands)
+{
+	int rows = k / bands, i, n = 0;
+
+	for (i = 0; i < bands; i++)
+		n += minhash_agree(a + i * rows, b + i * rows,
+		    (size_t)rows) == (size_t)rows;
+	return n;
+}
+
 static void
 print_doc(FILE *out, const char *label, const struct doc *d)
 {
@@ -167,12 +192,13 @@ compare_run(const struct config *cfg, const char *a, const char *b,
     FILE *out, char *err, size_t errsz)
 {
 	struct dedup_config dc;
-	struct dedup_match m[3 * DEDUP_MAX_PER_METHOD];
-	struct dedup *dd;
+	struct dedup_match m[DEDUP_MAX_MATCHES];
+	struct dedup *dd, *all = NULL;
 	struct doc da, db;
 	enum dedup_verdict v;
+	char rule[64];
 	size_t nm;
-	int rc = 1, dist, score;
+	int rc = 1, dist, score, agree, k = cfg->minhash_perms;
 
 	memset(&da, 0, sizeof(da));
 	memset(&db, 0, sizeof(db));
@@ -181,12 +207,16 @@ compare_run(const struct config *cfg, const char *a, const char *b,
 	buf_init(&da.raw, (size_t)cfg->max_body);
 	buf_init(&db.raw, (size_t)cfg->max_body);
 	config_dedup(cfg, &dc);
-	if ((dd = dedup_new(&dc)) == NULL) {
+	dd = dedup_new(&dc);
+	/* Every method's similarity is shown; only dd's decide the verdict. */
+	dc.methods |= ALL_NEAR;
+	all = dedup_new(&dc);
+	if (dd == NULL || all == NULL) {
 		snprintf(err, errsz, "bad dedup settings or out of memory");
 		goto out;
 	}
-	if (load(cfg, dd, &da, err, errsz) != 0 ||
-	    load(cfg, dd, &db, err, errsz) != 0)
+	if (load(cfg, all, &da, err, errsz) != 0 ||
+	    load(cfg, all, &db, err, errsz) != 0)
 		goto out;
 	if (dedup_add(dd, &da.fp, 1) != 0) {
 		snprintf(err, errsz, "out of memory");
@@ -198,17 +228,23 @@ compare_run(const struct config *cfg, const char *a, const char *b,
 	fprintf(out, "near methods read: %s text\n", cfg->near_text);
 	fprintf(out, "md5:     %s\n", strcmp(da.fp.md5, db.fp.md5) == 0
 	    ? "equal texts" : "different texts");
-	if (cfg->methods & DEDUP_SIMHASH) {
-		dist = simhash_distance(da.fp.simhash, db.fp.simhash);
-		fprintf(out, "simhash: distance %d of 64 bits, %.1f %% "
-		    "(near when <= %d)\n", dist, simhash_percent(dist),
-		    cfg->simhash_k);
-	}
-	if (cfg->methods & DEDUP_SSDEEP) {
-		score = ssdeep_score(da.fp.ssdeep, db.fp.ssdeep);
-		fprintf(out, "ssdeep:  score %d (near when >= %d)\n", score,
-		    cfg->ssdeep_threshold);
-	}
+	dist = simhash_distance(da.fp.simhash, db.fp.simhash);
+	fprintf(out, "simhash: distance %d of 64 bits, %.1f %%", dist,
+	    simhash_percent(dist));
+	snprintf(rule, sizeof(rule), "<= %d", cfg->simhash_k);
+	print_rule(out, cfg, DEDUP_SIMHASH, rule);
+	score = ssdeep_score(da.fp.ssdeep, db.fp.ssdeep);
+	fprintf(out, "ssdeep:  score %d", score);
+	snprintf(rule, sizeof(rule), ">= %d", cfg->ssdeep_threshold);
+	print_rule(out, cfg, DEDUP_SSDEEP, rule);
+	agree = (int)minhash_agree(da.fp.minhash, db.fp.minhash, (size_t)k);
+	fprintf(out, "minhash: %d of %d positions agree, Jaccard ~%.1f %%, "
+	    "%d of %d bands equal", agree, k, minhash_percent(agree,
+	    (size_t)k), equal_bands(da.fp.minhash, db.fp.minhash, k,
+	    cfg->minhash_bands), cfg->minhash_bands);
+	snprintf(rule, sizeof(rule), ">= %d %% and a band is equal",
+	    cfg->minhash_threshold);
+	print_rule(out, cfg, DEDUP_MINHASH, rule);
 	fprintf(out, "verdict: %s (B after A, rule %s)\n",
 	    dedup_verdict_name(v), cfg->near_rule);
 	rc = 0;
@@ -218,5 +254,6 @@ out:
 	buf_free(&da.raw);
 	buf_free(&db.raw);
 	dedup_free(dd);
+	dedup_free(all);
 	return rc;
 }

@@ -295,7 +295,8 @@ crawl_record_work(struct crawl *c, struct job *j)
 	struct page_work *w = j->work;
 	struct extract_result *ex = &w->ex;
 	struct store_page p;
-	struct dedup_match m[3 * DEDUP_MAX_PER_METHOD];
+	struct dedup_match m[DEDUP_MAX_MATCHES];
+	unsigned char minhash[MINHASH_BLOB_MAX];
 	enum dedup_verdict v;
 	char reason[80];
 	size_t nm = 0, i;
@@ -348,6 +349,11 @@ crawl_record_work(struct crawl *c, struct job *j)
 		p.reason = reason;
 	} else if (ex->truncated) {
 		p.reason = "text truncated";
+	}
+	if (w->fp.have & DEDUP_MINHASH) {
+		p.minhash_len = minhash_encode(w->fp.minhash,
+		    (size_t)w->fp.minhash_perms, minhash);
+		p.minhash = minhash;
 	}
 	if (cfg->store_text)
 		p.text = ex->text;

@@ -159,6 +159,40 @@ set_scope(struct crawl *c)
 	return rc;
 }
 
+static int
+int_setting(struct crawl *c, const char *key, int value, const char *opt)
+{
+	char num[32];
+
+	snprintf(num, sizeof(num), "%d", value);
+	return setting(c, key, num, opt);
+}
+
+/*
+ * MinHash's: stored signatures are only comparable with new ones made by
+ * the same features and hash functions (version, permutations, shingle
+ * size), and bands and threshold decide verdicts.
+ */
+static int
+check_minhash_settings(struct crawl *c)
+{
+	const struct config *cfg = c->cfg;
+	int rc;
+
+	if ((rc = int_setting(c, "minhash_features",
+	         MINHASH_FEATURES_VERSION, "MinHash features version")) != 0 ||
+	    (rc = int_setting(c, "minhash_perms", cfg->minhash_perms,
+	         "--minhash-perms")) != 0 ||
+	    (rc = int_setting(c, "minhash_bands", cfg->minhash_bands,
+	         "--minhash-bands")) != 0 ||
+	    (rc = int_setting(c, "minhash_shingle", cfg->minhash_shingle,
+	         "--minhash-shingle")) != 0 ||
+	    (rc = int_setting(c, "minhash_threshold", cfg->minhash_threshold,
+	         "--minhash-threshold")) != 0)
+		return rc;
+	return 0;
+}
+
 /* Record the settings that decide verdicts, or check them on resume. */
 static int
 check_settings(struct crawl *c)
@@ -168,7 +202,7 @@ check_settings(struct crawl *c)
 	unsigned m;
 	int rc;
 
-	for (m = DEDUP_MD5; m <= DEDUP_SSDEEP; m <<= 1)
+	for (m = DEDUP_MD5; m <= DEDUP_MINHASH; m <<= 1)
 		if (cfg->methods & m) {
 			if (methods[0] != '\0')
 				strcat(methods, ",");
@@ -189,6 +223,9 @@ check_settings(struct crawl *c)
 	    (rc = setting(c, "ssdeep_threshold", num,
 	         "--ssdeep-threshold")) != 0)
 		return rc;
+	if ((cfg->methods & DEDUP_MINHASH) &&
+	    (rc = check_minhash_settings(c)) != 0)
+		return rc;
 	snprintf(num, sizeof(num), "%ld", cfg->min_text);
 	if ((rc = setting(c, "min_text_bytes", num, "--min-text-bytes")) != 0)
 		return rc;
@@ -205,29 +242,36 @@ check_settings(struct crawl *c)
 }
 
 static int
-load_one(int64_t id, const char *md5, int has_simhash, uint64_t simhash,
-    const char *ssdeep, void *arg)
+load_one(const struct store_fingerprints *f, void *arg)
 {
 	struct crawl *c = arg;
 	struct dedup_fp fp;
 	size_t nm;
 
 	memset(&fp, 0, sizeof(fp));
-	if (md5 != NULL)
-		snprintf(fp.md5, sizeof(fp.md5), "%s", md5);
-	if (has_simhash && (c->cfg->methods & DEDUP_SIMHASH)) {
-		fp.simhash = simhash;
+	if (f->md5 != NULL)
+		snprintf(fp.md5, sizeof(fp.md5), "%s", f->md5);
+	if (f->has_simhash && (c->cfg->methods & DEDUP_SIMHASH)) {
+		fp.simhash = f->simhash;
 		fp.have |= DEDUP_SIMHASH;
 	}
-	if (ssdeep != NULL && (c->cfg->methods & DEDUP_SSDEEP)) {
-		snprintf(fp.ssdeep, sizeof(fp.ssdeep), "%s", ssdeep);
+	if (f->ssdeep != NULL && (c->cfg->methods & DEDUP_SSDEEP)) {
+		snprintf(fp.ssdeep, sizeof(fp.ssdeep), "%s", f->ssdeep);
 		fp.have |= DEDUP_SSDEEP;
+	}
+	/* A signature of another length (--force-settings) cannot be
+	 * compared: the page is just not in the MinHash index. */
+	if ((c->cfg->methods & DEDUP_MINHASH) &&
+	    minhash_decode(f->minhash, f->minhash_len,
+	        (size_t)c->cfg->minhash_perms, fp.minhash) == 0) {
+		fp.minhash_perms = c->cfg->minhash_perms;
+		fp.have |= DEDUP_MINHASH;
 	}
 	fp.have |= DEDUP_MD5;
 	/* Exact copies were never added while crawling; mirror that. */
 	if (dedup_check(c->dd, &fp, NULL, 0, &nm) == DEDUP_EXACT)
 		return 0;
-	return dedup_add(c->dd, &fp, id) != 0 ? -1 : 0;
+	return dedup_add(c->dd, &fp, f->id) != 0 ? -1 : 0;
 }
 
 static int

@@ -1,6 +1,7 @@
 /*
- * dedup: MD5 map for exact copies, simindex and ssdeep_index for near ones,
- * and the rule that turns their answers into a verdict.
+ * dedup: MD5 map for exact copies, simindex, ssdeep_index and
+ * minhash_index for near ones, and the rule that turns their answers into a
+ * verdict.
  *
  * The MD5 map keeps raw 16-byte digests with their first page id in a dense
  * array (24 bytes each) and finds them through an open-addressing table of
@@ -15,8 +16,8 @@
 #include "simhash.h"
 #include "simindex.h"
 
-#define KNOWN_METHODS (DEDUP_MD5 | DEDUP_SIMHASH | DEDUP_SSDEEP)
-#define NEAR_METHODS (DEDUP_SIMHASH | DEDUP_SSDEEP)
+#define NEAR_METHODS (DEDUP_SIMHASH | DEDUP_SSDEEP | DEDUP_MINHASH)
+#define KNOWN_METHODS (DEDUP_MD5 | NEAR_METHODS)
 #define MD5_RAW 16
 #define MD5_FIRST_SLOTS 64
 #define MD5_MAX_ENTRIES ((size_t)UINT32_MAX - 1)
@@ -39,6 +40,7 @@ struct dedup {
 	struct md5_map md5;        /* exact copies */
 	struct simindex *sim;      /* when cfg.methods has DEDUP_SIMHASH */
 	struct ssdeep_index *ssd;  /* when cfg.methods has DEDUP_SSDEEP */
+	struct minhash_index *mh;  /* when cfg.methods has DEDUP_MINHASH */
 	size_t count;              /* pages added */
 };
 
@@ -49,6 +51,7 @@ static const struct {
 	{ "md5", DEDUP_MD5 },
 	{ "simhash", DEDUP_SIMHASH },
 	{ "ssdeep", DEDUP_SSDEEP },
+	{ "minhash", DEDUP_MINHASH },
 };
 
 int
@@ -209,6 +212,20 @@ md5_reserve(struct md5_map *map)
 	return 0;
 }
 
+/* The MinHash settings make sense (checked only when MinHash is on). */
+static int
+minhash_config_ok(const struct dedup_config *cfg)
+{
+	return cfg->minhash_perms >= MINHASH_MIN_PERMS &&
+	    cfg->minhash_perms <= MINHASH_MAX_PERMS &&
+	    cfg->minhash_bands >= 1 &&
+	    cfg->minhash_bands <= cfg->minhash_perms &&
+	    cfg->minhash_perms % cfg->minhash_bands == 0 &&
+	    cfg->minhash_shingle >= 1 &&
+	    cfg->minhash_shingle <= MINHASH_MAX_SHINGLE &&
+	    cfg->minhash_threshold >= 1 && cfg->minhash_threshold <= 100;
+}
+
 struct dedup *
 dedup_new(const struct dedup_config *cfg)
 {
@@ -216,7 +233,8 @@ dedup_new(const struct dedup_config *cfg)
 
 	if (cfg == NULL || (cfg->methods & ~(unsigned)KNOWN_METHODS) != 0 ||
 	    cfg->simhash_k < 0 || cfg->simhash_k > SIMINDEX_MAX_K ||
-	    cfg->ssdeep_threshold < 1 || cfg->ssdeep_threshold > 100)
+	    cfg->ssdeep_threshold < 1 || cfg->ssdeep_threshold > 100 ||
+	    ((cfg->methods & DEDUP_MINHASH) && !minhash_config_ok(cfg)))
 		return NULL;
 	switch (cfg->rule) {
 	case DEDUP_RULE_ANY:
@@ -224,7 +242,8 @@ dedup_new(const struct dedup_config *cfg)
 		break;
 	case DEDUP_RULE_ONE:
 		if ((cfg->rule_method != DEDUP_SIMHASH &&
-		    cfg->rule_method != DEDUP_SSDEEP) ||
+		    cfg->rule_method != DEDUP_SSDEEP &&
+		    cfg->rule_method != DEDUP_MINHASH) ||
 		    (cfg->methods & cfg->rule_method) == 0)
 			return NULL;
 		break;
@@ -246,6 +265,12 @@ dedup_new(const struct dedup_config *cfg)
 		if (d->ssd == NULL)
 			goto fail;
 	}
+	if (cfg->methods & DEDUP_MINHASH) {
+		d->mh = minhash_index_new((size_t)cfg->minhash_perms,
+		    (size_t)cfg->minhash_bands);
+		if (d->mh == NULL)
+			goto fail;
+	}
 	return d;
 fail:
 	dedup_free(d);
@@ -259,6 +284,7 @@ dedup_free(struct dedup *d)
 		return;
 	simindex_free(d->sim);
 	ssdeep_index_free(d->ssd);
+	minhash_index_free(d->mh);
 	free(d->md5.entry);
 	free(d->md5.slot);
 	free(d);
@@ -289,14 +315,40 @@ dedup_fingerprint_split(const struct dedup *d, const char *text, size_t len,
 			return -1;
 		fp->have |= DEDUP_SSDEEP;
 	}
+	if (d->cfg.methods & DEDUP_MINHASH) {
+		if (minhash_of_text(near, near_len, d->cfg.minhash_shingle,
+		    (size_t)d->cfg.minhash_perms, fp->minhash) != 0)
+			return -1;
+		fp->minhash_perms = d->cfg.minhash_perms;
+		fp->have |= DEDUP_MINHASH;
+	}
 	return 0;
 }
 
-/* Method m is both configured and present in fp. */
+/* Method m is both configured and present in fp; a signature of another
+ * length (a resumed crawl's, say) cannot be compared with ours. */
 static int
 usable(const struct dedup *d, const struct dedup_fp *fp, unsigned m)
 {
+	if (m == DEDUP_MINHASH && fp->minhash_perms != d->cfg.minhash_perms)
+		return 0;
 	return (d->cfg.methods & m) && (fp->have & m);
+}
+
+/* Whether the near-duplicate rule holds, given which methods matched. */
+static int
+rule_holds(const struct dedup *d, unsigned matched)
+{
+	unsigned enabled = d->cfg.methods & NEAR_METHODS;
+
+	switch (d->cfg.rule) {
+	case DEDUP_RULE_ALL:
+		return enabled != 0 && (matched & enabled) == enabled;
+	case DEDUP_RULE_ONE:
+		return (matched & d->cfg.rule_method) != 0;
+	default:
+		return matched != 0;
+	}
 }
 
 enum dedup_verdict
@@ -305,10 +357,11 @@ dedup_check(const struct dedup *d, const struct dedup_fp *fp,
 {
 	struct simindex_match sm[DEDUP_MAX_PER_METHOD];
 	struct ssdeep_match dm[DEDUP_MAX_PER_METHOD];
+	struct minhash_match mm[DEDUP_MAX_PER_METHOD];
 	unsigned char key[MD5_RAW];
 	const int64_t *first;
-	size_t nsim = 0, nssd = 0, n = 0, i;
-	int near;
+	size_t nsim = 0, nssd = 0, nmh = 0, n = 0, i;
+	unsigned matched;
 
 	if (nout != NULL)
 		*nout = 0;
@@ -333,26 +386,19 @@ dedup_check(const struct dedup *d, const struct dedup_fp *fp,
 	if (usable(d, fp, DEDUP_SSDEEP))
 		nssd = ssdeep_index_query(d->ssd, fp->ssdeep,
 		    d->cfg.ssdeep_threshold, dm, DEDUP_MAX_PER_METHOD);
-	switch (d->cfg.rule) {
-	case DEDUP_RULE_ALL:
-		near = (d->cfg.methods & NEAR_METHODS) != 0 &&
-		    (!(d->cfg.methods & DEDUP_SIMHASH) || nsim > 0) &&
-		    (!(d->cfg.methods & DEDUP_SSDEEP) || nssd > 0);
-		break;
-	case DEDUP_RULE_ONE:
-		near = d->cfg.rule_method == DEDUP_SIMHASH ? nsim > 0 :
-		    nssd > 0;
-		break;
-	default:
-		near = nsim > 0 || nssd > 0;
-		break;
-	}
-	if (!near)
+	if (usable(d, fp, DEDUP_MINHASH))
+		nmh = minhash_index_query(d->mh, fp->minhash,
+		    d->cfg.minhash_threshold, mm, DEDUP_MAX_PER_METHOD);
+	matched = (nsim > 0 ? DEDUP_SIMHASH : 0) |
+	    (nssd > 0 ? DEDUP_SSDEEP : 0) | (nmh > 0 ? DEDUP_MINHASH : 0);
+	if (!rule_holds(d, matched))
 		return DEDUP_UNIQUE;
 	if (nsim > DEDUP_MAX_PER_METHOD)
 		nsim = DEDUP_MAX_PER_METHOD;
 	if (nssd > DEDUP_MAX_PER_METHOD)
 		nssd = DEDUP_MAX_PER_METHOD;
+	if (nmh > DEDUP_MAX_PER_METHOD)
+		nmh = DEDUP_MAX_PER_METHOD;
 	for (i = 0; i < nsim && out != NULL && n < max; i++, n++) {
 		out[n].original_id = sm[i].id;
 		out[n].method = DEDUP_SIMHASH;
@@ -362,6 +408,12 @@ dedup_check(const struct dedup *d, const struct dedup_fp *fp,
 		out[n].original_id = dm[i].id;
 		out[n].method = DEDUP_SSDEEP;
 		out[n].percent = dm[i].score;
+	}
+	for (i = 0; i < nmh && out != NULL && n < max; i++, n++) {
+		out[n].original_id = mm[i].id;
+		out[n].method = DEDUP_MINHASH;
+		out[n].percent = minhash_percent(mm[i].agree,
+		    (size_t)d->cfg.minhash_perms);
 	}
 	if (nout != NULL)
 		*nout = n;
@@ -373,7 +425,7 @@ dedup_add(struct dedup *d, const struct dedup_fp *fp, int64_t id)
 {
 	unsigned char key[MD5_RAW];
 	uint32_t *slot = NULL;
-	int have_md5, added_sim = 0, rc;
+	int have_md5, added_sim = 0, added_mh = 0, rc;
 
 	have_md5 = md5_parse(fp->md5, key) == 0 &&
 	    md5_find(&d->md5, key) == NULL;
@@ -384,14 +436,17 @@ dedup_add(struct dedup *d, const struct dedup_fp *fp, int64_t id)
 			return -1;
 		added_sim = 1;
 	}
+	if (usable(d, fp, DEDUP_MINHASH)) {
+		if (minhash_index_add(d->mh, fp->minhash, id) != 0)
+			goto undo;
+		added_mh = 1;
+	}
+	/* Last: ssdeep_index has no way to undo an add. */
 	if (usable(d, fp, DEDUP_SSDEEP)) {
 		/* A malformed stored digest (-2) just cannot be found. */
 		rc = ssdeep_index_add(d->ssd, fp->ssdeep, id);
-		if (rc == -1) {
-			if (added_sim)
-				simindex_pop(d->sim);
-			return -1;
-		}
+		if (rc == -1)
+			goto undo;
 	}
 	if (have_md5) {
 		slot = md5_probe(&d->md5, key);
@@ -402,6 +457,12 @@ dedup_add(struct dedup *d, const struct dedup_fp *fp, int64_t id)
 	}
 	d->count++;
 	return 0;
+undo:
+	if (added_sim)
+		simindex_pop(d->sim);
+	if (added_mh)
+		minhash_index_pop(d->mh);
+	return -1;
 }
 
 size_t
@@ -420,5 +481,7 @@ dedup_bytes(const struct dedup *d)
 		b += simindex_bytes(d->sim);
 	if (d->ssd != NULL)
 		b += ssdeep_index_bytes(d->ssd);
+	if (d->mh != NULL)
+		b += minhash_index_bytes(d->mh);
 	return b;
 }

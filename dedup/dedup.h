@@ -20,12 +20,14 @@
 #include <stdint.h>
 
 #include "md5.h"
+#include "minhash.h"
 #include "ssdeep.h"
 
 enum dedup_method {
 	DEDUP_MD5 = 1 << 0,
 	DEDUP_SIMHASH = 1 << 1,
 	DEDUP_SSDEEP = 1 << 2,
+	DEDUP_MINHASH = 1 << 3,
 };
 
 enum dedup_rule {
@@ -44,12 +46,19 @@ struct dedup_config {
 	unsigned rule_method;   /* the one method for DEDUP_RULE_ONE */
 	size_t min_text;        /* texts shorter than this (bytes) are never
 	                           near duplicates: too little to judge */
+	int minhash_perms;      /* MinHash signature length k */
+	int minhash_bands;      /* LSH bands b, dividing k (rows r = k / b) */
+	int minhash_shingle;    /* words per MinHash shingle */
+	int minhash_threshold;  /* near when estimated Jaccard >= this % */
 };
 
 struct dedup_fp {
 	char md5[MD5_HEX_LEN + 1]; /* hex MD5 of the text */
 	uint64_t simhash;          /* valid when have & DEDUP_SIMHASH */
 	char ssdeep[SSDEEP_MAX];   /* valid when have & DEDUP_SSDEEP */
+	uint32_t minhash[MINHASH_MAX_PERMS]; /* first minhash_perms valid
+	                                        when have & DEDUP_MINHASH */
+	int minhash_perms;         /* length of that signature */
 	unsigned have;             /* methods computed */
 	size_t text_len;           /* bytes of text fingerprinted */
 };
@@ -60,23 +69,26 @@ struct dedup_match {
 	double percent;           /* similarity, 100 for exact */
 };
 
-/* Most matches one check reports per method. */
+/* Most matches one check reports per method, and over all methods. */
 #define DEDUP_MAX_PER_METHOD 8
+#define DEDUP_NEAR_METHODS 3
+#define DEDUP_MAX_MATCHES (DEDUP_NEAR_METHODS * DEDUP_MAX_PER_METHOD)
 
 struct dedup;
 
-/* Parse "md5,simhash,ssdeep" (any order, any subset) into DEDUP_* bits; md5
- * is added always. Returns 0, or -1 with *bad pointing into s at the unknown
- * name. */
+/* Parse "md5,simhash,ssdeep,minhash" (any order, any subset) into DEDUP_*
+ * bits; md5 is added always. Returns 0, or -1 with *bad pointing into s at
+ * the unknown name. */
 int dedup_parse_methods(const char *s, unsigned *methods, const char **bad);
 
-/* Method name ("md5", "simhash", "ssdeep") of one DEDUP_* bit. */
+/* Method name ("md5", "simhash", "ssdeep", "minhash") of one DEDUP_* bit. */
 const char *dedup_method_name(enum dedup_method m);
 
 /* Verdict name ("unique", "exact", "near"). */
 const char *dedup_verdict_name(enum dedup_verdict v);
 
-/* New empty state for cfg (copied). NULL on bad config or out of memory. */
+/* New empty state for cfg (copied). NULL on bad config or out of memory;
+ * the minhash_* fields are only looked at when DEDUP_MINHASH is on. */
 struct dedup *dedup_new(const struct dedup_config *cfg);
 
 /* Free it; NULL is fine. */
@@ -99,10 +111,11 @@ int dedup_fingerprint_split(const struct dedup *d, const char *text,
 /*
  * Judge fp against everything added so far. Writes up to max matches into
  * out (exact: the one MD5 match; near: every near match found, at most
- * DEDUP_MAX_PER_METHOD per method, best first) and their number into *nout.
- * Returns the verdict. Cannot fail. An empty text (text_len 0) can only be
- * exact, like any text shorter than cfg->min_text; near methods absent from
- * fp->have do not match.
+ * DEDUP_MAX_PER_METHOD per method, best first; DEDUP_MAX_MATCHES is always
+ * enough) and their number into *nout. Returns the verdict. Cannot fail.
+ * An empty text (text_len 0) can only be exact, like any text shorter than
+ * cfg->min_text; near methods absent from fp->have do not match, nor does a
+ * MinHash signature of another length than cfg->minhash_perms.
  */
 enum dedup_verdict dedup_check(const struct dedup *d, const struct dedup_fp *fp,
     struct dedup_match *out, size_t max, size_t *nout);
@@ -110,8 +123,9 @@ enum dedup_verdict dedup_check(const struct dedup *d, const struct dedup_fp *fp,
 /*
  * Remember fp as page id for later checks. An MD5 already known keeps its
  * first page. Only methods both configured and in fp->have are indexed; a
- * malformed MD5 or ssdeep digest is skipped, not an error. Returns 0, or -1
- * when out of memory (state unchanged).
+ * malformed MD5 or ssdeep digest, or a MinHash signature of another length
+ * than configured, is skipped, not an error. Returns 0, or -1 when out of
+ * memory (state unchanged).
  */
 int dedup_add(struct dedup *d, const struct dedup_fp *fp, int64_t id);
 

@@ -34,7 +34,8 @@ CREATE TABLE pages (
 	text_bytes INTEGER, -- of the extracted text
 	links INTEGER, -- links found on the page
 	elapsed_ms REAL, -- transfer time
-	text TEXT -- extracted text, when kept
+	text TEXT, -- extracted text, when kept
+	minhash BLOB -- MinHash signature: k 32-bit minima, little-endian
 );
 CREATE INDEX pages_host ON pages (host);
 

@@ -80,7 +80,8 @@ static const char schema_sql[] =
 	"\ttext_bytes INTEGER, -- of the extracted text\n"
 	"\tlinks INTEGER, -- links found on the page\n"
 	"\telapsed_ms REAL, -- transfer time\n"
-	"\ttext TEXT -- extracted text, when kept\n"
+	"\ttext TEXT, -- extracted text, when kept\n"
+	"\tminhash BLOB -- MinHash signature: k 32-bit minima, little-endian\n"
 	");\n"
 	"CREATE INDEX pages_host ON pages (host);\n"
 	"\n"
@@ -114,6 +115,23 @@ static const char schema_sql[] =
 	"CREATE INDEX frontier_queued ON frontier (state, host, not_before);\n"
 	"\n"
 	POLITENESS_SQL;
+
+/*
+ * Columns added to schema-1 tables after databases existed, as they are
+ * declared in storage/schema.sql. A writer open appends the ones a table
+ * lacks (ADD COLUMN puts them last, where a new database has them too); a
+ * read-only open leaves the file alone and does not prepare the statements
+ * that name them.
+ */
+static const struct {
+	const char *table;  /* existing table */
+	const char *column; /* column name */
+	const char *decl;   /* its type and constraints */
+} added_columns[] = {
+	{ "pages", "minhash", "BLOB" },
+};
+
+#define NADDED (sizeof(added_columns) / sizeof(added_columns[0]))
 
 enum stmt_id {
 	ST_BEGIN,
@@ -151,6 +169,7 @@ static const struct {
 	const char *name; /* for store_explain */
 	const char *sql;  /* prepared once at open */
 	const char *table; /* a POLITENESS_SQL table it needs, else NULL */
+	const char *column; /* an added_columns column of pages it needs */
 } stmt_def[ST_NUM] = {
 	/* A writer takes the write lock at once: waiting for it inside a
 	 * batch would risk a deadlock with a reader upgrading. */
@@ -186,8 +205,9 @@ static const struct {
 	    "INSERT INTO pages (url, host, simhash, md5, ssdeep, verdict, "
 	    "reason, status, content_type, depth, seq, fetched_at, parent_id, "
 	    "location, title, headings, description, keywords, charset, "
-	    "body_bytes, text_bytes, links, elapsed_ms, text) VALUES (?, ?, ?, "
-	    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" },
+	    "body_bytes, text_bytes, links, elapsed_ms, text, minhash) VALUES "
+	    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+	    "?, ?, ?)", NULL, "minhash" },
 	[ST_DUPLICATE_ADD] = { "duplicate_add",
 	    "INSERT INTO duplicates (page_id, original_id, method, percentage) "
 	    "VALUES (?, ?, ?, ?)" },
@@ -199,8 +219,9 @@ static const struct {
 	    "SELECT state, count(*) FROM frontier GROUP BY state" },
 	[ST_MAX_SEQ] = { "max_seq", "SELECT coalesce(max(seq), 0) FROM pages" },
 	[ST_FINGERPRINTS] = { "fingerprints",
-	    "SELECT id, md5, simhash, ssdeep FROM pages "
-	    "WHERE verdict IN ('unique', 'exact', 'near') ORDER BY seq" },
+	    "SELECT id, md5, simhash, ssdeep, minhash FROM pages "
+	    "WHERE verdict IN ('unique', 'exact', 'near') ORDER BY seq", NULL,
+	    "minhash" },
 	/* Only in-flight entries: a stray id must not revive a done one. */
 	[ST_FRONTIER_UNTAKE] = { "frontier_untake",
 	    "UPDATE frontier SET state = 0 WHERE id = ? AND state = 1" },
@@ -549,16 +570,68 @@ create_schema(struct store *s, const char *path, char *err, size_t errsz)
 	    errsz);
 }
 
+/* Sets *exists to whether table has a column called name. */
+static int
+column_exists(sqlite3 *db, const char *table, const char *name, int *exists)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	rc = sqlite3_prepare_v2(db, "SELECT 1 FROM pragma_table_info(?) "
+	    "WHERE name = ?", -1, &st, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+	if (rc == SQLITE_OK) {
+		rc = sqlite3_step(st);
+		*exists = rc == SQLITE_ROW;
+		if (rc == SQLITE_ROW || rc == SQLITE_DONE)
+			rc = SQLITE_OK;
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
 /*
- * Give a database made before POLITENESS_SQL its tables. Schema 1 was never
- * released without them, so this is not worth a version bump; the
- * statements are no-ops once the tables exist.
+ * Give a database made before POLITENESS_SQL its tables, and before
+ * added_columns its columns. Schema 1 was never released without them, so
+ * this is not worth a version bump; nothing happens once they exist, and
+ * tables and columns come in one transaction, all or none.
  */
 static int
 upgrade_schema(struct store *s, const char *path, char *err, size_t errsz)
 {
-	return exec_atomic(s, POLITENESS_SQL, NULL, path, "add tables", err,
-	    errsz);
+	char *alter = NULL, *more;
+	size_t i;
+	int exists, rc;
+
+	for (i = 0; i < NADDED; i++) {
+		if (column_exists(s->db, added_columns[i].table,
+		    added_columns[i].column, &exists) != SQLITE_OK) {
+			set_msg(err, errsz, "%s: %s", path,
+			    sqlite3_errmsg(s->db));
+			goto fail;
+		}
+		if (exists)
+			continue;
+		more = sqlite3_mprintf("%sALTER TABLE %s ADD COLUMN %s %s;\n",
+		    alter != NULL ? alter : "", added_columns[i].table,
+		    added_columns[i].column, added_columns[i].decl);
+		if (more == NULL) {
+			set_msg(err, errsz, "%s: out of memory", path);
+			goto fail;
+		}
+		sqlite3_free(alter);
+		alter = more;
+	}
+	rc = exec_atomic(s, POLITENESS_SQL, alter, path, "upgrade schema",
+	    err, errsz);
+	sqlite3_free(alter);
+	return rc;
+fail:
+	sqlite3_free(alter);
+	return -1;
 }
 
 /* Sets *exists to whether the main database has a table called name. */
@@ -618,6 +691,17 @@ prepare_all(struct store *s, const char *path, int readonly, char *err,
 		if (readonly && stmt_def[i].table != NULL) {
 			if (table_exists(s->db, stmt_def[i].table, &exists) !=
 			    SQLITE_OK) {
+				set_msg(err, errsz, "%s: %s", path,
+				    sqlite3_errmsg(s->db));
+				return -1;
+			}
+			if (!exists)
+				continue;
+		}
+		/* Nor the columns: the statements naming one stay NULL. */
+		if (readonly && stmt_def[i].column != NULL) {
+			if (column_exists(s->db, "pages", stmt_def[i].column,
+			    &exists) != SQLITE_OK) {
 				set_msg(err, errsz, "%s: %s", path,
 				    sqlite3_errmsg(s->db));
 				return -1;
@@ -1028,10 +1112,31 @@ store_item_clear(struct store_item *it)
 	memset(it, 0, sizeof(*it));
 }
 
+/* A write to a table a read-only open found missing. */
+static int
+no_table(struct store *s, int id)
+{
+	snprintf(s->err, sizeof(s->err), "no %s table (read-only open of an "
+	    "older database)", stmt_def[id].table);
+	return -1;
+}
+
+/* A statement naming a column a read-only open found missing. */
+static int
+no_column(struct store *s, int id)
+{
+	snprintf(s->err, sizeof(s->err), "no pages.%s column (read-only open "
+	    "of an older database)", stmt_def[id].column);
+	return -1;
+}
+
 int64_t
 store_page_add(struct store *s, const struct store_page *p)
 {
 	struct binder b;
+
+	if (s->st[ST_PAGE_ADD] == NULL)
+		return no_column(s, ST_PAGE_ADD);
 
 	bind_start(&b, s->st[ST_PAGE_ADD]);
 	bind_text(&b, p->url);
@@ -1061,6 +1166,10 @@ store_page_add(struct store *s, const struct store_page *p)
 	bind_int(&b, p->links);
 	bind_double(&b, p->elapsed_ms);
 	bind_text(&b, p->text);
+	if (p->minhash != NULL)
+		bind_blob(&b, p->minhash, p->minhash_len);
+	else
+		bind_text(&b, NULL);
 	if (exec_stmt(s, b.st, &b) == -1)
 		return -1;
 	return sqlite3_last_insert_rowid(s->db);
@@ -1082,19 +1191,28 @@ store_duplicate_add(struct store *s, int64_t page_id, int64_t original_id,
 
 int
 store_load_fingerprints(struct store *s,
-    int (*fn)(int64_t id, const char *md5, int has_simhash, uint64_t simhash,
-        const char *ssdeep, void *arg),
-    void *arg)
+    int (*fn)(const struct store_fingerprints *f, void *arg), void *arg)
 {
 	sqlite3_stmt *st = s->st[ST_FINGERPRINTS];
-	int rc, ret = 0, has_simhash;
+	struct store_fingerprints f;
+	int rc, ret = 0;
 
+	if (st == NULL)
+		return no_column(s, ST_FINGERPRINTS);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		has_simhash = sqlite3_column_type(st, 2) != SQLITE_NULL;
-		ret = fn(sqlite3_column_int64(st, 0),
-		    (const char *)sqlite3_column_text(st, 1), has_simhash,
-		    has_simhash ? u64_of_i64(sqlite3_column_int64(st, 2)) : 0,
-		    (const char *)sqlite3_column_text(st, 3), arg);
+		memset(&f, 0, sizeof(f));
+		f.id = sqlite3_column_int64(st, 0);
+		f.md5 = (const char *)sqlite3_column_text(st, 1);
+		f.has_simhash = sqlite3_column_type(st, 2) != SQLITE_NULL;
+		if (f.has_simhash)
+			f.simhash = u64_of_i64(sqlite3_column_int64(st, 2));
+		f.ssdeep = (const char *)sqlite3_column_text(st, 3);
+		/* Blob before bytes: the size is of the value as returned. */
+		if (sqlite3_column_type(st, 4) == SQLITE_BLOB) {
+			f.minhash = sqlite3_column_blob(st, 4);
+			f.minhash_len = (size_t)sqlite3_column_bytes(st, 4);
+		}
+		ret = fn(&f, arg);
 		if (ret != 0)
 			goto out;
 	}
@@ -1130,14 +1248,6 @@ out:
 	return ret;
 }
 
-/* A write to a table a read-only open found missing. */
-static int
-no_table(struct store *s, int id)
-{
-	snprintf(s->err, sizeof(s->err), "no %s table (read-only open of an "
-	    "older database)", stmt_def[id].table);
-	return -1;
-}
 
 int
 store_robots_put(struct store *s, const char *origin, int status,

@@ -9,7 +9,10 @@
  * PRAGMA user_version carries the schema version. The robots and hosts
  * tables came after the first schema-1 databases: a writer open adds them to
  * such a database; a STORE_READONLY open cannot, and the robots and host
- * functions then find nothing (and refuse to write).
+ * functions then find nothing (and refuse to write). So did the
+ * pages.minhash column: a writer open appends it; on a STORE_READONLY open
+ * of a database without it, store_page_add and store_load_fingerprints
+ * fail.
  *
  * WAL journal, synchronous=NORMAL, prepared statements only. Writes happen
  * inside batches (store_begin .. store_commit) chosen by the caller; a crash
@@ -67,6 +70,19 @@ struct store_page {
 	int64_t links;            /* links found on the page */
 	double elapsed_ms;        /* transfer time */
 	const char *text;         /* extracted text to keep, or NULL */
+	const void *minhash;      /* MinHash signature blob, or NULL */
+	size_t minhash_len;       /* its bytes */
+};
+
+/* One page's stored fingerprints; pointers valid during the callback. */
+struct store_fingerprints {
+	int64_t id;           /* pages.id */
+	const char *md5;      /* hex, or NULL */
+	int has_simhash;      /* simhash is set */
+	uint64_t simhash;     /* stored as signed int64 */
+	const char *ssdeep;   /* or NULL */
+	const void *minhash;  /* signature blob, or NULL */
+	size_t minhash_len;   /* bytes of minhash */
 };
 
 struct store_robots {
@@ -186,7 +202,8 @@ int store_frontier_hosts(struct store *s,
 /* Free what store_frontier_take put in it. */
 void store_item_clear(struct store_item *it);
 
-/* Insert a pages row. Returns its id (> 0), or -1 on error. */
+/* Insert a pages row. Returns its id (> 0), or -1 on error (as on a
+ * read-only open of a database older than the minhash column). */
 int64_t store_page_add(struct store *s, const struct store_page *p);
 
 /* Insert a duplicates row. */
@@ -195,13 +212,12 @@ int store_duplicate_add(struct store *s, int64_t page_id, int64_t original_id,
 
 /*
  * Resume: call fn for every page that carries fingerprints (verdict unique,
- * exact or near), in seq order. simhash is valid when has_simhash; ssdeep
- * and md5 may be NULL. fn returns 0 to go on, non-zero to stop (returned).
+ * exact or near), in seq order. fn returns 0 to go on, non-zero to stop
+ * (returned). Returns -1 on a database error, as on a read-only open of a
+ * database older than the minhash column.
  */
 int store_load_fingerprints(struct store *s,
-    int (*fn)(int64_t id, const char *md5, int has_simhash, uint64_t simhash,
-        const char *ssdeep, void *arg),
-    void *arg);
+    int (*fn)(const struct store_fingerprints *f, void *arg), void *arg);
 
 /*
  * Resume: call fn(host, pages, arg) with the number of pages rows of every

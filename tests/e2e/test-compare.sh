@@ -16,6 +16,12 @@ eq "two staff pages: unique" \
 "$NEARCRAWL" compare "$S/news/$A" "$S/print/$A" >"$E2E_TMP/out"
 ok "prints the SimHash distance" grep -q '^simhash: distance [0-9]* of 64 bits' "$E2E_TMP/out"
 ok "prints the ssdeep score" grep -q '^ssdeep:  score [0-9]*' "$E2E_TMP/out"
+ok "prints the MinHash estimate, even when not in --methods" \
+    grep -q '^minhash: [0-9]* of 128 positions agree, Jaccard ~[0-9.]* %, [0-9]* of 32 bands equal (not in --methods' "$E2E_TMP/out"
+eq "print view by MinHash alone: near" \
+    "$(verdict --methods md5,minhash "$S/news/$A" "$S/print/$A")" near
+eq "two staff pages by MinHash alone: unique" \
+    "$(verdict --methods md5,minhash "$S/people/amir-berg.html" "$S/people/amir-brennan.html")" unique
 "$NEARCRAWL" compare "$S/news/$A" >/dev/null 2>&1
 eq "one document is bad usage" "$?" 2
 "$NEARCRAWL" compare "$S/news/$A" "$E2E_TMP/none.html" >/dev/null 2>&1

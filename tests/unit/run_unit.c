@@ -10,9 +10,10 @@ main(void)
 {
 	static void (*const suites[])(void) = {
 		suite_buf, suite_url, suite_extract, suite_md5, suite_simhash,
-		suite_simindex, suite_ssdeep, suite_dedup, suite_store,
-		suite_config, suite_robots, suite_hostsched, suite_sitemap,
-		suite_strmap, suite_robotscache, suite_workpool, suite_seen,
+		suite_simindex, suite_ssdeep, suite_minhash, suite_dedup,
+		suite_store, suite_config, suite_robots, suite_hostsched,
+		suite_sitemap, suite_strmap, suite_robotscache, suite_workpool,
+		suite_seen,
 	};
 	size_t i;
 

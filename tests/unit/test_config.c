@@ -239,9 +239,9 @@ test_ini_bad_values(void)
 	    "yes/no, on/off, 1/0)"));
 	CHECK_INT(load_text(&c, "[storage]\ndb =\n"), -1);
 	CHECK_STR(err, at("2: [storage] db: must not be empty"));
-	CHECK_INT(load_text(&c, "[dedup]\nmethods = md5,minhash\n"), -1);
-	CHECK_STR(err, at("2: [dedup] methods: unknown method \"minhash\" "
-	    "(known: md5, simhash, ssdeep)"));
+	CHECK_INT(load_text(&c, "[dedup]\nmethods = md5,winnow\n"), -1);
+	CHECK_STR(err, at("2: [dedup] methods: unknown method \"winnow\" "
+	    "(known: md5, simhash, ssdeep, minhash)"));
 	/* Failed values left the defaults alone. */
 	CHECK_INT(c.simhash_k, 3);
 	CHECK_INT(c.quiet, 0);
@@ -518,7 +518,7 @@ test_methods(void)
 	CHECK_INT(c.methods, DEDUP_MD5 | DEDUP_SSDEEP);
 	CHECK_INT(parse(&c, ARGS("--methods", "md5,foo,simhash")), -1);
 	CHECK_STR(err, "--methods: unknown method \"foo\" (known: md5, "
-	    "simhash, ssdeep)");
+	    "simhash, ssdeep, minhash)");
 	CHECK_INT(c.methods, DEDUP_MD5 | DEDUP_SSDEEP);
 	config_free(&c);
 }
@@ -537,7 +537,7 @@ test_near_rule(void)
 	CHECK_INT(d.ssdeep_threshold, 90);
 	CHECK_INT(parse(&c, ARGS("--near-rule", "most")), -1);
 	CHECK_STR(err, "--near-rule: must be one of any, all, simhash, "
-	    "ssdeep");
+	    "ssdeep, minhash");
 	CHECK_INT(parse(&c, ARGS("--near-rule", "all", "--min-text-bytes",
 	    "50")), 0);
 	config_dedup(&c, &d);
@@ -558,6 +558,45 @@ test_near_rule(void)
 	CHECK_INT(load_text(&c, "[dedup]\nmethods = md5\n"), 0);
 	CHECK_INT(config_validate(&c, err, sizeof(err)), -1);
 	CHECK_STR(err, "near_rule simhash needs simhash in methods");
+	config_free(&c);
+}
+
+static void
+test_minhash_settings(void)
+{
+	struct dedup_config d;
+	struct config c;
+
+	CHECK_INT(config_init(&c), 0);
+	config_dedup(&c, &d);
+	CHECK_INT(d.minhash_perms, 128);
+	CHECK_INT(d.minhash_bands, 32);
+	CHECK_INT(d.minhash_shingle, 3);
+	CHECK_INT(d.minhash_threshold, 70);
+	CHECK_INT(parse(&c, ARGS("--methods", "md5,minhash", "--minhash-perms",
+	    "64", "--minhash-bands", "16", "--minhash-shingle", "5",
+	    "--minhash-threshold", "85", "--near-rule", "minhash")), 0);
+	config_dedup(&c, &d);
+	CHECK_INT(d.methods, DEDUP_MD5 | DEDUP_MINHASH);
+	CHECK_INT(d.minhash_perms, 64);
+	CHECK_INT(d.minhash_bands, 16);
+	CHECK_INT(d.minhash_shingle, 5);
+	CHECK_INT(d.minhash_threshold, 85);
+	CHECK_INT(d.rule, DEDUP_RULE_ONE);
+	CHECK_INT(d.rule_method, DEDUP_MINHASH);
+	/* Bands must cut the signature into equal parts. */
+	CHECK_INT(parse(&c, ARGS("--minhash-bands", "24")), -1);
+	CHECK_STR(err, "minhash_bands: 24 does not divide minhash_perms 64");
+	CHECK_INT(load_text(&c, "[dedup]\nminhash_perms = 96\n"
+	    "minhash_bands = 24\n"), 0);
+	CHECK_INT(config_validate(&c, err, sizeof(err)), 0);
+	CHECK_INT(parse(&c, ARGS("--minhash-perms", "4")), -1);
+	CHECK_STR(err, "--minhash-perms: must be an integer from 8 to 512");
+	CHECK_INT(parse(&c, ARGS("--minhash-threshold", "0")), -1);
+	CHECK_INT(parse(&c, ARGS("--minhash-shingle", "9")), -1);
+	/* The rule's method must be computed. */
+	CHECK_INT(parse(&c, ARGS("--methods", "md5,simhash")), -1);
+	CHECK_STR(err, "near_rule minhash needs minhash in methods");
 	config_free(&c);
 }
 
@@ -795,6 +834,7 @@ suite_config(void)
 	RUN(test_cli_resolve);
 	RUN(test_methods);
 	RUN(test_near_rule);
+	RUN(test_minhash_settings);
 	RUN(test_example_ini);
 	RUN(test_dump_round_trip);
 	RUN(test_usage);

@@ -55,6 +55,10 @@ config(unsigned methods, enum dedup_rule rule, unsigned rule_method)
 	c.methods = methods;
 	c.simhash_k = 3;
 	c.ssdeep_threshold = 90;
+	c.minhash_perms = 128;
+	c.minhash_bands = 32;
+	c.minhash_shingle = 3;
+	c.minhash_threshold = 70;
 	c.rule = rule;
 	c.rule_method = rule_method;
 	c.min_text = 0;
@@ -154,27 +158,32 @@ test_empty_and_min_text(void)
 	dedup_free(d);
 }
 
-/* Two texts of 600 words, one word apart, and their fingerprints. */
+/* Two texts of 600 words, `changed` words apart, and their fingerprints. */
 struct pair {
 	char a[TEXT_CAP], b[TEXT_CAP], c[TEXT_CAP];
 	size_t la, lb, lc;
 	int sim_dist;  /* SimHash distance of a and b */
 	int ssd_score; /* ssdeep score of a and b */
+	int mh_agree;  /* MinHash positions (of 128) where a and b agree */
 };
 
 static void
-make_pair(struct pair *p)
+make_pair(struct pair *p, size_t changed)
 {
 	char da[SSDEEP_MAX], db[SSDEEP_MAX];
+	uint32_t ma[128], mb[128];
 
 	p->la = make_text(p->a, 42, 600, 0, 0);
-	p->lb = make_text(p->b, 42, 600, 300, 301);
+	p->lb = make_text(p->b, 42, 600, 300, 300 + changed);
 	p->lc = make_text(p->c, 4242, 600, 0, 0); /* unrelated */
 	p->sim_dist = simhash_distance(simhash_of_text(p->a, p->la),
 	    simhash_of_text(p->b, p->lb));
 	ssdeep_of_text(p->a, p->la, da);
 	ssdeep_of_text(p->b, p->lb, db);
 	p->ssd_score = ssdeep_score(da, db);
+	minhash_of_text(p->a, p->la, 3, 128, ma);
+	minhash_of_text(p->b, p->lb, 3, 128, mb);
+	p->mh_agree = (int)minhash_agree(ma, mb, 128);
 }
 
 /*
@@ -192,6 +201,9 @@ judge(const struct pair *p, unsigned methods, enum dedup_rule rule,
 	c.simhash_k = match & DEDUP_SIMHASH ? p->sim_dist : p->sim_dist - 1;
 	c.ssdeep_threshold = match & DEDUP_SSDEEP ? p->ssd_score :
 	    p->ssd_score + 1;
+	/* The largest percent the agreement reaches, or just past it. */
+	c.minhash_threshold = p->mh_agree * 100 / 128 +
+	    (match & DEDUP_MINHASH ? 0 : 1);
 	d = dedup_new(&c);
 	CHECK(d != NULL);
 	if (d == NULL)
@@ -203,15 +215,22 @@ judge(const struct pair *p, unsigned methods, enum dedup_rule rule,
 	return v;
 }
 
-static struct pair the_pair;
+static struct pair the_pair; /* one word apart */
+static struct pair mh_pair;  /* ten words apart: MinHash sees it too */
 
 static void
 test_pair_premises(void)
 {
-	make_pair(&the_pair);
+	make_pair(&the_pair, 1);
 	/* Thresholds are set around these, so both must be in range. */
 	CHECK(the_pair.sim_dist >= 1 && the_pair.sim_dist <= 8);
 	CHECK(the_pair.ssd_score >= 50 && the_pair.ssd_score <= 99);
+	make_pair(&mh_pair, 10);
+	CHECK(mh_pair.sim_dist >= 1 && mh_pair.sim_dist <= SIMINDEX_MAX_K);
+	CHECK(mh_pair.ssd_score >= 1 && mh_pair.ssd_score <= 99);
+	/* Below 128 so a threshold can refuse it, and disagreeing in fewer
+	 * positions than there are bands, so the buckets surely find it. */
+	CHECK(mh_pair.mh_agree > 128 - 32 && mh_pair.mh_agree < 128);
 }
 
 static void
@@ -287,6 +306,88 @@ test_rules(void)
 }
 
 static void
+test_minhash(void)
+{
+	const unsigned three = DEDUP_SIMHASH | DEDUP_SSDEEP | DEDUP_MINHASH;
+	struct dedup_match m[DEDUP_MAX_MATCHES];
+	size_t n;
+
+	CHECK_INT(judge(&mh_pair, DEDUP_MINHASH, DEDUP_RULE_ANY, 0,
+	    DEDUP_MINHASH, m, &n), DEDUP_NEAR);
+	CHECK_INT(n, 1);
+	CHECK_INT(m[0].original_id, 1);
+	CHECK_INT(m[0].method, DEDUP_MINHASH);
+	CHECK(m[0].percent == minhash_percent(mh_pair.mh_agree, 128));
+	CHECK_INT(judge(&mh_pair, DEDUP_MINHASH, DEDUP_RULE_ANY, 0, 0, m,
+	    &n), DEDUP_UNIQUE);
+	CHECK_INT(n, 0);
+	/* With the others: reported after them, in method order. */
+	CHECK_INT(judge(&mh_pair, three, DEDUP_RULE_ALL, 0, three, m, &n),
+	    DEDUP_NEAR);
+	CHECK_INT(n, 3);
+	CHECK_INT(m[0].method, DEDUP_SIMHASH);
+	CHECK_INT(m[1].method, DEDUP_SSDEEP);
+	CHECK_INT(m[2].method, DEDUP_MINHASH);
+	CHECK_INT(judge(&mh_pair, three, DEDUP_RULE_ALL, 0,
+	    DEDUP_SIMHASH | DEDUP_SSDEEP, m, &n), DEDUP_UNIQUE);
+	CHECK_INT(judge(&mh_pair, three, DEDUP_RULE_ANY, 0, DEDUP_MINHASH, m,
+	    &n), DEDUP_NEAR);
+	CHECK_INT(n, 1);
+	CHECK_INT(judge(&mh_pair, three, DEDUP_RULE_ONE, DEDUP_MINHASH,
+	    DEDUP_SIMHASH, m, &n), DEDUP_UNIQUE);
+	CHECK_INT(judge(&mh_pair, three, DEDUP_RULE_ONE, DEDUP_MINHASH,
+	    DEDUP_MINHASH | DEDUP_SSDEEP, m, &n), DEDUP_NEAR);
+	CHECK_INT(n, 2);
+	CHECK_INT(judge(&mh_pair, three, DEDUP_RULE_ONE, DEDUP_SSDEEP,
+	    DEDUP_MINHASH, m, &n), DEDUP_UNIQUE);
+}
+
+/*
+ * A resumed crawl hands back stored signatures: the blob round trip gives
+ * the same verdict, and a signature of another length is left out of the
+ * index rather than compared.
+ */
+static void
+test_minhash_reloaded(void)
+{
+	struct dedup_config c = config(DEDUP_MINHASH, DEDUP_RULE_ANY, 0);
+	struct dedup *d = dedup_new(&c);
+	struct dedup_match m[DEDUP_MAX_MATCHES];
+	struct dedup_fp fp, back;
+	unsigned char blob[MINHASH_BLOB_MAX];
+	size_t len, n;
+
+	CHECK(d != NULL);
+	if (d == NULL)
+		return;
+	CHECK_INT(dedup_fingerprint(d, mh_pair.a, mh_pair.la, &fp), 0);
+	CHECK_INT(fp.have, DEDUP_MD5 | DEDUP_MINHASH);
+	CHECK_INT(fp.minhash_perms, 128);
+	len = minhash_encode(fp.minhash, 128, blob);
+	CHECK_INT(len, 512);
+	memset(&back, 0, sizeof(back));
+	CHECK_INT(minhash_decode(blob, len, 128, back.minhash), 0);
+	back.minhash_perms = 128;
+	back.have = DEDUP_MD5 | DEDUP_MINHASH;
+	back.text_len = mh_pair.la;
+	CHECK_INT(dedup_add(d, &back, 5), 0);
+	CHECK_INT(dedup_fingerprint(d, mh_pair.b, mh_pair.lb, &fp), 0);
+	CHECK_INT(dedup_check(d, &fp, m, DEDUP_MAX_MATCHES, &n), DEDUP_NEAR);
+	CHECK_INT(n, 1);
+	CHECK_INT(m[0].original_id, 5);
+	/* Another length: skipped when added, never matching when checked. */
+	back.minhash_perms = 64;
+	CHECK_INT(dedup_add(d, &back, 6), 0);
+	CHECK_INT(dedup_check(d, &back, m, DEDUP_MAX_MATCHES, &n),
+	    DEDUP_UNIQUE);
+	CHECK_INT(dedup_check(d, &fp, m, DEDUP_MAX_MATCHES, &n), DEDUP_NEAR);
+	CHECK_INT(n, 1);
+	CHECK_INT(dedup_count(d), 2);
+	CHECK(dedup_bytes(d) > 128 * 4);
+	dedup_free(d);
+}
+
+static void
 test_max_and_per_method_cap(void)
 {
 	struct dedup_config c = config(DEDUP_SIMHASH | DEDUP_SSDEEP,
@@ -356,6 +457,36 @@ test_bad_config(void)
 	c = config(DEDUP_SSDEEP, (enum dedup_rule)9, 0);
 	CHECK(dedup_new(&c) == NULL);
 	CHECK(dedup_new(NULL) == NULL);
+	/* MinHash settings count only when MinHash is on. */
+	c = config(DEDUP_SIMHASH, DEDUP_RULE_ANY, 0);
+	c.minhash_perms = c.minhash_bands = 0;
+	c.minhash_shingle = c.minhash_threshold = 0;
+	d = dedup_new(&c);
+	CHECK(d != NULL);
+	dedup_free(d);
+	c.methods |= DEDUP_MINHASH;
+	CHECK(dedup_new(&c) == NULL);
+	c = config(DEDUP_MINHASH, DEDUP_RULE_ONE, DEDUP_MINHASH);
+	d = dedup_new(&c);
+	CHECK(d != NULL);
+	dedup_free(d);
+	c.minhash_bands = 48; /* does not divide 128 */
+	CHECK(dedup_new(&c) == NULL);
+	c = config(DEDUP_MINHASH, DEDUP_RULE_ANY, 0);
+	c.minhash_perms = MINHASH_MIN_PERMS - 1;
+	c.minhash_bands = 1;
+	CHECK(dedup_new(&c) == NULL);
+	c = config(DEDUP_MINHASH, DEDUP_RULE_ANY, 0);
+	c.minhash_perms = MINHASH_MAX_PERMS * 2;
+	CHECK(dedup_new(&c) == NULL);
+	c = config(DEDUP_MINHASH, DEDUP_RULE_ANY, 0);
+	c.minhash_shingle = MINHASH_MAX_SHINGLE + 1;
+	CHECK(dedup_new(&c) == NULL);
+	c = config(DEDUP_MINHASH, DEDUP_RULE_ANY, 0);
+	c.minhash_threshold = 101;
+	CHECK(dedup_new(&c) == NULL);
+	c.minhash_threshold = 0;
+	CHECK(dedup_new(&c) == NULL);
 }
 
 static void
@@ -390,6 +521,8 @@ test_parse_methods(void)
 	CHECK_INT(dedup_parse_methods(" ssdeep , SimHash ,md5 ", &m, &bad),
 	    0);
 	CHECK_INT(m, DEDUP_MD5 | DEDUP_SSDEEP | DEDUP_SIMHASH);
+	CHECK_INT(dedup_parse_methods("minhash,md5", &m, &bad), 0);
+	CHECK_INT(m, DEDUP_MD5 | DEDUP_MINHASH);
 	CHECK_INT(dedup_parse_methods("", &m, &bad), 0);
 	CHECK_INT(m, DEDUP_MD5);
 	m = 99;
@@ -412,6 +545,7 @@ test_names(void)
 	CHECK_STR(dedup_method_name(DEDUP_MD5), "md5");
 	CHECK_STR(dedup_method_name(DEDUP_SIMHASH), "simhash");
 	CHECK_STR(dedup_method_name(DEDUP_SSDEEP), "ssdeep");
+	CHECK_STR(dedup_method_name(DEDUP_MINHASH), "minhash");
 	CHECK_STR(dedup_method_name((enum dedup_method)64), "unknown");
 	CHECK_STR(dedup_verdict_name(DEDUP_UNIQUE), "unique");
 	CHECK_STR(dedup_verdict_name(DEDUP_EXACT), "exact");
@@ -426,6 +560,8 @@ suite_dedup(void)
 	RUN(test_pair_premises);
 	RUN(test_near_one_method_enabled);
 	RUN(test_rules);
+	RUN(test_minhash);
+	RUN(test_minhash_reloaded);
 	RUN(test_max_and_per_method_cap);
 	RUN(test_bad_config);
 	RUN(test_fingerprint_fields);

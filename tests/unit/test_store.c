@@ -792,24 +792,33 @@ struct fp_seen {
 	int has[8];         /* has_simhash */
 	char md5[8][40];    /* md5 or "(null)" */
 	char ssdeep[8][40]; /* ssdeep or "(null)" */
+	char minhash[8][16]; /* minhash bytes, or "(null)" */
+	size_t minhash_len[8]; /* their length */
 	int n;              /* callbacks made */
 	int stop_after;     /* return 5 on this call, 0 = never */
 };
 
 static int
-fp_cb(int64_t id, const char *md5, int has_simhash, uint64_t simhash,
-    const char *ssdeep, void *arg)
+fp_cb(const struct store_fingerprints *fp, void *arg)
 {
 	struct fp_seen *f = arg;
 
 	if (f->n < 8) {
-		f->id[f->n] = id;
-		f->simhash[f->n] = simhash;
-		f->has[f->n] = has_simhash;
+		f->id[f->n] = fp->id;
+		f->simhash[f->n] = fp->simhash;
+		f->has[f->n] = fp->has_simhash;
 		snprintf(f->md5[f->n], sizeof(f->md5[0]), "%s",
-		    md5 ? md5 : "(null)");
+		    fp->md5 ? fp->md5 : "(null)");
 		snprintf(f->ssdeep[f->n], sizeof(f->ssdeep[0]), "%s",
-		    ssdeep ? ssdeep : "(null)");
+		    fp->ssdeep ? fp->ssdeep : "(null)");
+		snprintf(f->minhash[f->n], sizeof(f->minhash[0]), "(null)");
+		if (fp->minhash != NULL &&
+		    fp->minhash_len < sizeof(f->minhash[0])) {
+			memcpy(f->minhash[f->n], fp->minhash,
+			    fp->minhash_len);
+			f->minhash[f->n][fp->minhash_len] = '\0';
+		}
+		f->minhash_len[f->n] = fp->minhash_len;
 	}
 	f->n++;
 	return f->n == f->stop_after ? 5 : 0;
@@ -830,6 +839,9 @@ test_fingerprints_and_simhash(void)
 	p.simhash = UINT64_C(0xFFFFFFFFFFFFFFFF);
 	p.md5 = "m3";
 	p.ssdeep = "3:abc:def";
+	/* A blob: bytes kept as given, NUL included. */
+	p.minhash = "mh\0sig";
+	p.minhash_len = 6;
 	CHECK_INT(store_page_add(s, &p), 1);
 	p = page("http://a.example/1", "unique", 10);
 	p.has_simhash = 1;
@@ -868,6 +880,10 @@ test_fingerprints_and_simhash(void)
 	CHECK_INT(f.has[3], 1);
 	CHECK(f.simhash[3] == UINT64_C(0xFFFFFFFFFFFFFFFF));
 	CHECK_STR(f.ssdeep[3], "3:abc:def");
+	CHECK_INT(f.minhash_len[3], 6);
+	CHECK(memcmp(f.minhash[3], "mh\0sig", 6) == 0);
+	CHECK_STR(f.minhash[1], "(null)");
+	CHECK_INT(f.minhash_len[1], 0);
 
 	memset(&f, 0, sizeof(f));
 	f.stop_after = 2;
@@ -879,6 +895,10 @@ test_fingerprints_and_simhash(void)
 	CHECK_STR(raw_text("SELECT simhash FROM pages WHERE id = 2"),
 	    "-9223372036854775808");
 	CHECK_STR(raw_text("SELECT typeof(simhash) FROM pages WHERE id = 4"),
+	    "null");
+	CHECK_STR(raw_text("SELECT typeof(minhash) FROM pages WHERE id = 1"),
+	    "blob");
+	CHECK_STR(raw_text("SELECT typeof(minhash) FROM pages WHERE id = 4"),
 	    "null");
 	tmp_teardown();
 }
@@ -1257,21 +1277,49 @@ test_frontier_untake(void)
 	tmp_teardown();
 }
 
-/* A database as made before the robots and hosts tables existed. */
+/* The columns of pages, in order. */
+#define PAGES_COLUMNS \
+	"SELECT group_concat(name, ',') FROM (SELECT name FROM " \
+	"pragma_table_info('pages') ORDER BY cid)"
+
+/*
+ * A database as made before the robots and hosts tables and the
+ * pages.minhash column existed: today's schema without them, one queued
+ * URL and one page.
+ */
 static void
 make_old_db(void)
 {
-	struct store *s;
+	static const char now[] =
+	    "\ttext TEXT, -- extracted text, when kept\n"
+	    "\tminhash BLOB -- MinHash signature: k 32-bit minima, "
+	    "little-endian\n";
+	static const char then[] = "\ttext TEXT -- extracted text, when kept\n";
+	char sql[8192], *at, *tail;
+	size_t n;
 
-	s = open_new();
-	CHECK(s != NULL);
-	if (s != NULL) {
-		store_frontier_add(s, "http://a.example/", "a.example", 0, 0);
-		store_close(s);
-	}
-	CHECK_INT(raw_exec("DROP TABLE robots; DROP TABLE hosts"), SQLITE_OK);
+	n = (size_t)snprintf(sql, sizeof(sql), "%s", store_schema());
+	CHECK(n < sizeof(sql));
+	at = strstr(sql, now);
+	tail = strstr(sql, "-- Politeness state");
+	CHECK(at != NULL && tail != NULL && at < tail);
+	if (at == NULL || tail == NULL)
+		return;
+	*tail = '\0';
+	memmove(at + strlen(then), at + strlen(now), strlen(at + strlen(now)) +
+	    1);
+	memcpy(at, then, strlen(then));
+	CHECK_INT(raw_exec(sql), SQLITE_OK);
+	CHECK_INT(raw_exec("PRAGMA application_id = 1313034828; "
+	    "PRAGMA user_version = 1; "
+	    "INSERT INTO frontier (url, host, depth) "
+	    "VALUES ('http://a.example/', 'a.example', 0); "
+	    "INSERT INTO pages (url, host, md5, verdict, depth, seq, "
+	    "fetched_at) VALUES ('http://a.example/', 'a.example', 'm1', "
+	    "'unique', 0, 1, 1700000000.5)"), SQLITE_OK);
 	CHECK_STR(raw_text("SELECT count(*) FROM sqlite_master "
 	    "WHERE type = 'table'"), "4");
+	CHECK(strstr(raw_text(PAGES_COLUMNS), "minhash") == NULL);
 }
 
 static void
@@ -1279,8 +1327,17 @@ test_old_db_upgraded(void)
 {
 	struct store_robots r;
 	struct store_host h;
+	struct store_page p;
+	struct fp_seen f;
 	struct store *s;
-	char err[256];
+	char err[256], fresh[256];
+
+	/* What a new database's pages look like. */
+	tmp_setup();
+	store_close(open_new());
+	snprintf(fresh, sizeof(fresh), "%s", raw_text(PAGES_COLUMNS));
+	CHECK(strstr(fresh, ",text,minhash") != NULL);
+	tmp_teardown();
 
 	tmp_setup();
 	make_old_db();
@@ -1295,8 +1352,19 @@ test_old_db_upgraded(void)
 		CHECK_INT(store_robots_get(s, "http://a.example", &r), 1);
 		CHECK_INT(r.status, 404);
 		store_robots_clear(&r);
+		p = page("http://a.example/2", "near", 2);
+		p.minhash = "sig";
+		p.minhash_len = 3;
+		CHECK_INT(store_page_add(s, &p), 2);
+		memset(&f, 0, sizeof(f));
+		CHECK_INT(store_load_fingerprints(s, fp_cb, &f), 0);
+		CHECK_INT(f.n, 2);
+		CHECK_STR(f.minhash[0], "(null)");
+		CHECK_STR(f.minhash[1], "sig");
 	}
 	store_close(s);
+	/* The column is appended where a new database has it. */
+	CHECK_STR(raw_text(PAGES_COLUMNS), fresh);
 	CHECK_STR(raw_text("SELECT count(*) FROM sqlite_master "
 	    "WHERE type = 'table'"), "6");
 	CHECK_STR(raw_text("SELECT count(*) FROM frontier"), "1");
@@ -1315,6 +1383,8 @@ test_old_db_readonly(void)
 {
 	struct store_robots r;
 	struct store_host h;
+	struct store_page p;
+	struct fp_seen f;
 	struct page_seen ps;
 	struct store_counts c;
 	struct store *s;
@@ -1342,13 +1412,22 @@ test_old_db_readonly(void)
 	    0), -1);
 	memset(&ps, 0, sizeof(ps));
 	CHECK_INT(store_host_pages(s, pages_cb, &ps), 0);
-	CHECK_INT(ps.n, 0);
+	CHECK_INT(ps.n, 1);
 	CHECK_INT(store_explain(s, "host_get", err, sizeof(err)), -1);
+	/* Nor the minhash column: no page can be added, none loaded. */
+	p = page("http://a.example/2", "unique", 2);
+	CHECK_INT(store_page_add(s, &p), -1);
+	CHECK_STR(store_errmsg(s), "no pages.minhash column (read-only open "
+	    "of an older database)");
+	memset(&f, 0, sizeof(f));
+	CHECK_INT(store_load_fingerprints(s, fp_cb, &f), -1);
+	CHECK_INT(f.n, 0);
 	store_close(s);
 out:
-	/* Untouched: a reader never adds the tables. */
+	/* Untouched: a reader never adds the tables or the column. */
 	CHECK_STR(raw_text("SELECT count(*) FROM sqlite_master "
 	    "WHERE type = 'table'"), "4");
+	CHECK(strstr(raw_text(PAGES_COLUMNS), "minhash") == NULL);
 	tmp_teardown();
 }
 
