@@ -76,5 +76,6 @@ void suite_hostsched(void);
 void suite_sitemap(void);
 void suite_strmap(void);
 void suite_robotscache(void);
+void suite_esc(void);
 
 #endif
