@@ -5,6 +5,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "testhook.h"
+
 /* Queue url (normalised) found on a page at depth; parent is that page. */
 int
 crawl_enqueue(struct crawl *c, const char *url, int depth, int64_t parent)
@@ -95,15 +97,18 @@ process_html(struct crawl *c, struct job *j, const struct fetch_result *r,
 	const char *why = NULL;
 	size_t nm = 0, i;
 	int64_t id;
-	int rc = -1, use_main;
+	int rc = -1, use_main, xrc;
 
 	memset(&ex, 0, sizeof(ex));
 	extract_charset_of(r->content_type, charset, sizeof(charset));
 	eo.charset = charset[0] != '\0' ? charset : NULL;
 	eo.max_text = (size_t)cfg->max_text;
 	eo.max_links = (size_t)cfg->max_links;
-	if (extract_html(r->body->data, r->body->len, j->it.url, &eo, &ex,
-	        &why) != 0) {
+	testhook_page_begin(j->it.url);
+	xrc = extract_html(
+	    r->body->data, r->body->len, j->it.url, &eo, &ex, &why);
+	testhook_page_end();
+	if (xrc != 0) {
 		p->verdict = "error";
 		p->reason = why != NULL ? why : "cannot parse HTML";
 		return store_page_add(c->st, p) > 0 ? 0 : -1;

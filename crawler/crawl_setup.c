@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "esc.h"
+#include "testhook.h"
 
 /* Compare a stored setting with ours; store it when new. */
 static int
@@ -305,11 +306,16 @@ crawl_prepare(struct crawl *c)
 	double t0, secs;
 	int rc;
 
+	if (testhook_load(stderr, c->err, c->errsz) != 0)
+		return 2;
 	c->st = store_open(cfg->db, STORE_CREATE, msg, sizeof(msg));
 	if (c->st == NULL) {
 		snprintf(c->err, c->errsz, "%s", msg);
 		return 2;
 	}
+	if (testhook_max_db_pages() > 0 &&
+	    store_limit_pages(c->st, testhook_max_db_pages()) != 0)
+		goto dberr;
 	if (store_begin(c->st) != 0)
 		goto dberr;
 	if ((rc = check_settings(c)) != 0 || (rc = set_scope(c)) != 0)

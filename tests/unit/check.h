@@ -77,5 +77,6 @@ void suite_sitemap(void);
 void suite_strmap(void);
 void suite_robotscache(void);
 void suite_esc(void);
+void suite_oom(void);
 
 #endif

@@ -12,7 +12,7 @@ main(void)
 		suite_buf, suite_url, suite_extract, suite_md5, suite_simhash,
 		suite_simindex, suite_ssdeep, suite_dedup, suite_store,
 		suite_config, suite_robots, suite_hostsched, suite_sitemap,
-		suite_strmap, suite_robotscache, suite_esc,
+		suite_strmap, suite_robotscache, suite_esc, suite_oom,
 	};
 	size_t i;
 
