@@ -392,6 +392,10 @@ crawl_run(const struct config *cfg, struct crawl_summary *sum, char *err,
 		c.failed = 1;
 	}
 	rc = c.failed ? 1 : 0;
+	/* SQLite may have kept the failed batch open: the counts below
+	 * must be what the file keeps. */
+	if (c.failed)
+		store_rollback(c.st);
 	sum->interrupted = c.stopping != 0 && !c.failed && !c.saturated;
 	sum->saturated = c.saturated;
 	sum->fetched = c.fetched;

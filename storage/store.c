@@ -260,6 +260,16 @@ set_msg(char *err, size_t errsz, const char *fmt, ...)
 const char *
 store_hint(int code)
 {
+	switch (code) {
+	case SQLITE_IOERR_WRITE:
+	case SQLITE_IOERR_FSYNC:
+	case SQLITE_IOERR_TRUNCATE:
+	case SQLITE_IOERR_SHMSIZE:
+		return "a write failed: a full disk, a file size limit or a "
+		       "failing disk; what was committed is kept";
+	default:
+		break;
+	}
 	switch (code & 0xff) {
 	case SQLITE_FULL:
 		return "what was committed is kept";
@@ -287,13 +297,16 @@ why_failed(sqlite3 *db, char *out, size_t outsz)
 	int e = sqlite3_system_errno(db);
 	const char *hint = store_hint(code);
 
-	if ((code & 0xff) == SQLITE_IOERR && e != 0)
-		snprintf(
-		    out, outsz, "%s (%s)", sqlite3_errmsg(db), strerror(e));
-	else if (hint != NULL)
-		snprintf(out, outsz, "%s (%s)", sqlite3_errmsg(db), hint);
-	else
+	/* SQLite keeps errno only for some failures; 0 is unknown. */
+	if ((code & 0xff) != SQLITE_IOERR)
+		e = 0;
+	if (e == 0 && hint == NULL)
 		snprintf(out, outsz, "%s", sqlite3_errmsg(db));
+	else
+		snprintf(out, outsz, "%s (%s%s%s)", sqlite3_errmsg(db),
+		    e != 0 ? strerror(e) : "",
+		    e != 0 && hint != NULL ? "; " : "",
+		    hint != NULL ? hint : "");
 }
 
 /* err = "PATH: " and why db failed. */

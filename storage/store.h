@@ -138,7 +138,7 @@ int store_open_reader(
 int store_limit_pages(struct store *s, int64_t pages);
 
 /*
- * What a user can do about an SQLite result code (primary or extended):
+ * What a user can do about an SQLite result code (extended, or primary):
  * a short phrase such as "what was committed is kept" for SQLITE_FULL or
  * "the file is damaged: ..." for SQLITE_CORRUPT, or NULL when there is
  * nothing to add. Store messages already carry it; for callers with
