@@ -24,6 +24,7 @@ struct crawl_summary {
 	double seconds;             /* wall time of this run */
 	int interrupted;            /* stopped by a signal */
 	int saturated;              /* stopped by --stop-when-saturated */
+	int counted;                /* counts could be read */
 };
 
 /*
@@ -31,7 +32,8 @@ struct crawl_summary {
  * SIGINT/SIGTERM with everything saved; 1 on a run-time failure (database
  * write error, out of memory); 2 when cfg or the database is unusable (not
  * ours, locked, settings conflict, no seeds for a new crawl). On 1 and 2 a
- * message is in err. sum is filled whenever the database could be opened.
+ * message is in err. sum is filled whenever the database could be opened;
+ * counts only when counted is set (a damaged file may not allow it).
  */
 int crawl_run(const struct config *cfg, struct crawl_summary *sum, char *err,
     size_t errsz);

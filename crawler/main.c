@@ -91,7 +91,11 @@ cmd_crawl(int argc, char **argv)
 	rc = crawl_run(&cfg, &sum, err, sizeof(err));
 	if (rc != 0)
 		say(err);
-	if (rc != EXIT_USAGE) {
+	if (rc != EXIT_USAGE && !sum.counted) {
+		/* Nothing to say about the database: it could not be read. */
+		fprintf(stderr, "nearcrawl: failed: %lld pages fetched in %.1f s\n",
+		    (long long)sum.fetched, sum.seconds);
+	} else if (rc != EXIT_USAGE) {
 		const struct store_counts *n = &sum.counts;
 
 		fprintf(stderr,

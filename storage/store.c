@@ -274,8 +274,8 @@ store_hint(int code)
 	case SQLITE_FULL:
 		return "what was committed is kept";
 	case SQLITE_CORRUPT:
-		return "the file is damaged: sqlite3 FILE "
-		       "'PRAGMA integrity_check' shows where";
+		return "the file is damaged; PRAGMA integrity_check in "
+		       "sqlite3 shows where";
 	case SQLITE_BUSY:
 	case SQLITE_LOCKED:
 		return "another process held it too long";
