@@ -13,7 +13,7 @@
 
 #include <sqlite3.h>
 
-#define STORE_BUSY_MS 5000
+#define STORE_BUSY_MS 5000 /* store_hint says "5 s" */
 
 /*
  * The tail of storage/schema.sql: tables added after databases of schema 1
@@ -278,7 +278,7 @@ store_hint(int code)
 		       "sqlite3 shows where";
 	case SQLITE_BUSY:
 	case SQLITE_LOCKED:
-		return "another process held it too long";
+		return "another process holds it; gave up after 5 s";
 	case SQLITE_READONLY:
 		return "the file or its directory is read-only";
 	default:
@@ -600,8 +600,7 @@ create_schema(struct store *s, const char *path, char *err, size_t errsz)
 static int
 upgrade_schema(struct store *s, const char *path, char *err, size_t errsz)
 {
-	return exec_atomic(s, POLITENESS_SQL, NULL, path, "add tables", err,
-	    errsz);
+	return exec_atomic(s, POLITENESS_SQL, NULL, path, "write", err, errsz);
 }
 
 /* Sets *exists to whether the main database has a table called name. */
