@@ -357,7 +357,7 @@ crawl_run(const struct config *cfg, struct crawl_summary *sum, char *err,
     size_t errsz)
 {
 	struct crawl c;
-	int rc;
+	int rc, made;
 
 	memset(&c, 0, sizeof(c));
 	memset(sum, 0, sizeof(*sum));
@@ -411,6 +411,10 @@ crawl_run(const struct config *cfg, struct crawl_summary *sum, char *err,
 out:
 	if (rc != 0 && c.st != NULL)
 		store_rollback(c.st);
+	/* Refused (2) with a database this run made: leave no empty one. */
+	made = rc == 2 && store_created(c.st);
 	teardown(&c);
+	if (made)
+		unlink(cfg->db);
 	return rc;
 }

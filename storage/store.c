@@ -223,6 +223,7 @@ struct store {
 	dev_t dev;                   /* identity of the locked file ... */
 	ino_t ino;                   /* ... to spot a second open in-process */
 	struct store *next_writer;   /* writers list link */
+	int created;                 /* this open made the file */
 	char err[512];               /* last error message */
 };
 
@@ -858,6 +859,7 @@ store_open(const char *path, unsigned flags, char *err, size_t errsz)
 		s->next_writer = writers;
 		writers = s;
 	}
+	s->created = created;
 	snprintf(s->err, sizeof(s->err), "no error");
 	return s;
 fail:
@@ -880,6 +882,12 @@ store_close(struct store *s)
 			break;
 		}
 	release(s);
+}
+
+int
+store_created(const struct store *s)
+{
+	return s != NULL && s->created;
 }
 
 const char *

@@ -115,6 +115,10 @@ struct store *store_open(const char *path, unsigned flags, char *err,
 /* Commit nothing, finalise statements, release the lock, close. NULL ok. */
 void store_close(struct store *s);
 
+/* Whether this open made the file (STORE_CREATE on a path that did not
+ * exist), so a caller that gives up at once may remove it. */
+int store_created(const struct store *s);
+
 /*
  * A read-only SQLite connection of the caller's own to path, for queries
  * the store has no function for (reports); check the file with store_open

@@ -296,6 +296,11 @@ garbage "report with an extra argument" report -d "$E2E_TMP/ref.db" -o \
     "$E2E_TMP/r" extra
 garbage "robots with two arguments" robots "$E2E_TMP/ref.db" nearcrawl
 garbage "compare with one document" compare "$E2E_TMP/ref.db"
+garbage "new database without seeds" crawl -d "$E2E_TMP/new.db"
+ok "new database without seeds: no file left" test ! -e "$E2E_TMP/new.db"
+garbage "seed outside the domains" crawl -d "$E2E_TMP/new.db" \
+    --allow-domain elsewhere.test "$SEED"
+ok "seed outside the domains: no file left" test ! -e "$E2E_TMP/new.db"
 garbage "empty command" ""
 "$NEARCRAWL" >/dev/null 2>&1
 eq "no command: exits 2" "$?" 2
