@@ -93,7 +93,8 @@ cmd_crawl(int argc, char **argv)
 		say(err);
 	if (rc != EXIT_USAGE && !sum.counted) {
 		/* Nothing to say about the database: it could not be read. */
-		fprintf(stderr, "nearcrawl: failed: %lld pages fetched in %.1f s\n",
+		fprintf(stderr,
+		    "nearcrawl: failed: %lld pages fetched in %.1f s\n",
 		    (long long)sum.fetched, sum.seconds);
 	} else if (rc != EXIT_USAGE) {
 		const struct store_counts *n = &sum.counts;
