@@ -282,6 +282,9 @@ store_hint(int code)
 		return "another process holds it; gave up after 5 s";
 	case SQLITE_READONLY:
 		return "the file or its directory is read-only";
+	case SQLITE_CANTOPEN:
+		return "the file, or the -wal and -shm files beside it, cannot "
+		       "be opened or made";
 	default:
 		return NULL;
 	}
@@ -703,19 +706,34 @@ immutable_uri(const char *path)
 	return uri;
 }
 
+/* Whether the file path + suffix surely does not exist. */
+static int
+absent(const char *path, const char *suffix)
+{
+	struct stat st;
+	char *name;
+	int gone;
+
+	if ((name = sqlite3_mprintf("%s%s", path, suffix)) == NULL)
+		return 0;
+	gone = stat(name, &st) == -1 && errno == ENOENT;
+	sqlite3_free(name);
+	return gone;
+}
+
 /*
  * Open path read-only. A database in WAL mode is read through its -shm
  * file, which SQLite creates when it is missing -- impossible in a
  * directory we may not write (a read-only mount, someone else's
  * directory). Without a -wal file there are no writes still to merge and
  * no writer at work (a writer keeps its -wal while open), so the file is
- * then read as immutable, needing neither.
+ * then read as immutable, needing neither -- unless a -journal (a file
+ * switched out of WAL mode, with a transaction to roll back) is there.
  */
 static int
 open_reader(const char *path, sqlite3 **db)
 {
-	struct stat st;
-	char *uri, *wal;
+	char *uri;
 	int rc, code;
 
 	rc = sqlite3_open_v2(path, db, SQLITE_OPEN_READONLY, NULL);
@@ -729,11 +747,8 @@ open_reader(const char *path, sqlite3 **db)
 	code = sqlite3_errcode(*db);
 	if (code != SQLITE_READONLY && code != SQLITE_CANTOPEN)
 		return SQLITE_OK; /* the caller's queries meet it again */
-	if ((wal = sqlite3_mprintf("%s-wal", path)) == NULL)
-		return SQLITE_OK;
-	rc = stat(wal, &st) == 0 ? 0 : errno;
-	sqlite3_free(wal);
-	if (rc != ENOENT || (uri = immutable_uri(path)) == NULL)
+	if (!absent(path, "-wal") || !absent(path, "-journal") ||
+	    (uri = immutable_uri(path)) == NULL)
 		return SQLITE_OK;
 	sqlite3_close(*db);
 	rc = sqlite3_open_v2(

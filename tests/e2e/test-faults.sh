@@ -267,6 +267,14 @@ eq "read-only directory: report has every page" \
     "$(tail -n 1 "$RO/out/b/growth.csv" | cut -d, -f1)" 41
 eq "read-only directory: nothing added to it" "$(ls "$RODIR")" ro.db
 ok "read-only directory: file untouched" cmp "$RODIR/ro.db" "$E2E_TMP/ref.db"
+# A -wal left there may hold writes: not read as if it were not.
+chmod 755 "$RODIR"
+: >"$RODIR/ro.db-wal"
+chmod 555 "$RODIR"
+$AS "$RO_NC" report -d "$RODIR/ro.db" -o "$RO/out/c" --quiet 2>"$E2E_TMP/err"
+eq "read-only directory with a -wal: report exits 2" "$?" 2
+ok "read-only directory with a -wal: says why" \
+    grep -q "unable to open database file (the file, or the -wal and -shm files beside it" "$E2E_TMP/err"
 chmod 755 "$RODIR"
 
 # ---- Garbage on the command line and in config files: exit 2, a message.
