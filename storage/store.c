@@ -803,6 +803,26 @@ store_limit_pages(struct store *s, int64_t pages)
 	return 0;
 }
 
+/*
+ * Remove a database file this open made, with the -wal and -shm files a
+ * failed first write can leave (SQLite deletes them only when it could
+ * checkpoint). Nobody else knew the new file while we held it.
+ */
+static void
+remove_created(const char *path)
+{
+	static const char *const suffix[] = {"-wal", "-shm"};
+	char *name;
+	size_t i;
+
+	unlink(path);
+	for (i = 0; i < sizeof(suffix) / sizeof(suffix[0]); i++)
+		if ((name = sqlite3_mprintf("%s%s", path, suffix[i])) != NULL) {
+			unlink(name);
+			sqlite3_free(name);
+		}
+}
+
 static void
 release(struct store *s)
 {
@@ -880,7 +900,7 @@ store_open(const char *path, unsigned flags, char *err, size_t errsz)
 fail:
 	release(s);
 	if (created)
-		unlink(path);
+		remove_created(path);
 	return NULL;
 }
 

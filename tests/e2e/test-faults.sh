@@ -112,6 +112,14 @@ eq "file size limit: passes integrity_check" "$(q "$DB" 'PRAGMA integrity_check'
 eq "file size limit: resumed, exits 0" "$?" 0
 eq "file size limit: resumed crawl has the same pages" "$(urls "$DB")" \
     "$(urls "$E2E_TMP/ref.db")"
+# Full before a new database has its schema: refused, nothing left.
+mkdir "$E2E_TMP/tiny"
+sh -c 'trap "" XFSZ; ulimit -f 20 && exec "$@"' sh \
+    "$NEARCRAWL" crawl -d "$E2E_TMP/tiny/new.db" $OPTS $RF "$SEED" \
+    2>"$E2E_TMP/err"
+eq "no room for a new database: exits 2" "$?" 2
+ok "no room for a new database: says so" grep -q "new.db: cannot create schema: disk I/O error" "$E2E_TMP/err"
+eq "no room for a new database: no file left" "$(ls -A "$E2E_TMP/tiny")" ""
 NEARCRAWL_TEST_MAX_PAGE_COUNT=lots "$NEARCRAWL" crawl -d "$E2E_TMP/x.db" \
     $OPTS $RF "$SEED" 2>"$E2E_TMP/err"
 eq "malformed size hook: exits 2" "$?" 2
