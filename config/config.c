@@ -562,28 +562,40 @@ ini_fail(struct ini_state *st, const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * One line for inih, byte by byte: fgets would hide a NUL byte (the line
+ * would look cut short, and its tail be taken for the next line). A line
+ * that is too long or holds a NUL is reported and handed over blank, so
+ * no part of it is ever read as a setting.
+ */
 static char *
 ini_read_line(char *str, int num, void *stream)
 {
 	struct ini_state *st = stream;
+	size_t len = 0, total = 0, max = (size_t)num - 2;
 	const char *p, *end;
-	size_t len;
-	int ch;
+	int ch, nul = 0;
 
-	if (fgets(str, num, st->fp) == NULL)
+	if ((ch = getc(st->fp)) == EOF)
 		return NULL;
 	st->line++;
-	len = strlen(str);
-	if (len > 0 && str[len - 1] != '\n' && !feof(st->fp)) {
-		/* Never let inih see the tail of a long line as a line of
-		 * its own: swallow it and hand over a blank line. */
-		while ((ch = getc(st->fp)) != EOF && ch != '\n')
-			;
-		ini_fail(st, "line longer than %d bytes", num - 2);
-		str[0] = '\n';
-		str[1] = '\0';
-		return str;
+	for (; ch != EOF && ch != '\n'; ch = getc(st->fp), total++) {
+		if (ch == '\0')
+			nul = 1;
+		if (total < max)
+			str[len++] = (char)ch;
 	}
+	if (nul || total > max) {
+		if (nul)
+			ini_fail(st, "NUL byte: not a text file");
+		else
+			ini_fail(st, "line longer than %d bytes", num - 2);
+		len = 0;
+	}
+	str[len++] = '\n';
+	str[len] = '\0';
+	if (len == 1)
+		return str;
 	/* inih only tells us about sections that hold keys; an unknown empty
 	 * one is still a typo worth reporting. */
 	p = str + strspn(str, " \t");

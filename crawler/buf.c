@@ -4,6 +4,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* buf_fail_alloc_after's countdown; -1 when off. Per thread: pages are
+ * extracted on worker threads, and the countdown is for one page. */
+static _Thread_local long fail_countdown = -1;
+
+long
+buf_fail_alloc_after(long n)
+{
+	long left = fail_countdown;
+
+	fail_countdown = n < 0 ? -1 : n;
+	return left;
+}
+
 void
 buf_init(struct buf *b, size_t limit)
 {
@@ -23,6 +36,8 @@ buf_append(struct buf *b, const void *p, size_t n)
 		return BUF_FULL;
 	need = b->len + n + 1;
 	if (need > b->alloc) {
+		if (fail_countdown >= 0 && fail_countdown-- == 0)
+			return BUF_NOMEM;
 		alloc = b->alloc ? b->alloc : 256;
 		while (alloc < need)
 			alloc *= 2;

@@ -57,4 +57,13 @@ char *buf_steal(struct buf *b);
 /* Release the memory; the buffer is left empty and reusable. */
 void buf_free(struct buf *b);
 
+/*
+ * Test hook (crawler/testhook.h): let n more allocations of any buffer
+ * succeed, then fail the next one as if memory had run out (BUF_NOMEM),
+ * once; n < 0 turns the hook off. Returns the count left before the call:
+ * -1 when the failure has happened or none was set. One process-wide
+ * countdown, looked at only when a buffer grows.
+ */
+long buf_fail_alloc_after(long n);
+
 #endif

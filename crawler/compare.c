@@ -7,6 +7,7 @@
 
 #include "buf.h"
 #include "dedup.h"
+#include "esc.h"
 #include "extract.h"
 #include "minhash.h"
 #include "simhash.h"
@@ -179,8 +180,10 @@ equal_bands(const uint32_t *a, const uint32_t *b, int k, int bands)
 static void
 print_doc(FILE *out, const char *label, const struct doc *d)
 {
-	fprintf(out, "%s: %s\n   %s, %zu bytes", label, d->name,
-	    d->html ? "HTML" : "plain text", d->raw.len);
+	fprintf(out, "%s: ", label);
+	esc_fputs(d->name, out);
+	fprintf(out, "\n   %s, %zu bytes", d->html ? "HTML" : "plain text",
+	    d->raw.len);
 	if (d->html)
 		fprintf(out, ", text %zu bytes, main text %zu bytes",
 		    d->ex.text_len, d->ex.main_len);

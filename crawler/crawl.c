@@ -433,7 +433,7 @@ crawl_run(const struct config *cfg, struct crawl_summary *sum, char *err,
     size_t errsz)
 {
 	struct crawl c;
-	int rc;
+	int rc, made;
 
 	memset(&c, 0, sizeof(c));
 	memset(sum, 0, sizeof(*sum));
@@ -476,6 +476,10 @@ crawl_run(const struct config *cfg, struct crawl_summary *sum, char *err,
 		c.failed = 1;
 	}
 	rc = c.failed ? 1 : 0;
+	/* SQLite may have kept the failed batch open: the counts below
+	 * must be what the file keeps. */
+	if (c.failed)
+		store_rollback(c.st);
 	sum->interrupted = c.stopping != 0 && !c.failed && !c.saturated;
 	sum->saturated = c.saturated;
 	sum->fetched = c.fetched;
@@ -484,13 +488,19 @@ crawl_run(const struct config *cfg, struct crawl_summary *sum, char *err,
 	sum->traps = c.traps;
 	sum->seconds = (crawl_mono_ms() - c.started) / 1e3;
 	sum->stages = c.stages;
-	if (store_counts(c.st, &sum->counts) != 0 && rc == 0) {
+	if (store_counts(c.st, &sum->counts) == 0)
+		sum->counted = 1;
+	else if (rc == 0) {
 		snprintf(err, errsz, "%s: %s", cfg->db, store_errmsg(c.st));
 		rc = 1;
 	}
 out:
 	if (rc != 0 && c.st != NULL)
 		store_rollback(c.st);
+	/* Refused (2) with a database this run made: leave no empty one. */
+	made = rc == 2 && store_created(c.st);
 	teardown(&c);
+	if (made)
+		unlink(cfg->db);
 	return rc;
 }

@@ -52,14 +52,18 @@ struct crawl_summary {
 	int interrupted;            /* stopped by a signal */
 	int saturated;              /* stopped by --stop-when-saturated */
 	struct crawl_stages stages; /* where the time went */
+	int counted;                /* counts could be read */
 };
 
 /*
  * Crawl with cfg. Returns 0 when the crawl ended normally or was stopped by
  * SIGINT/SIGTERM with everything saved; 1 on a run-time failure (database
- * write error, out of memory); 2 when cfg or the database is unusable (not
- * ours, locked, settings conflict, no seeds for a new crawl). On 1 and 2 a
- * message is in err. sum is filled whenever the database could be opened.
+ * write error, full disk, damage met in the data, out of memory: committed
+ * batches kept); 2 when cfg or the database is unusable (not ours, newer,
+ * read-only, locked, settings conflict, no seeds for a new crawl), with the
+ * file untouched, or removed when this run created it. On 1 and 2 a
+ * message is in err (print it through esc.h). sum is filled whenever the database could be opened;
+ * counts only when counted is set (a damaged file may not allow it).
  */
 int crawl_run(const struct config *cfg, struct crawl_summary *sum, char *err,
     size_t errsz);

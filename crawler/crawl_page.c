@@ -5,6 +5,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "testhook.h"
+
 static const char WHY_TRAPPED[] = "path looks like a trap";
 
 /*
@@ -229,8 +231,10 @@ crawl_page_work(void *arg)
 	eo.max_text = (size_t)cfg->max_text;
 	/* One more than the cap tells a page at the cap from one over it. */
 	eo.max_links = (size_t)cfg->max_links + (cfg->max_links > 0);
+	testhook_page_begin(j->it.url);
 	w->extracted = extract_html(w->body.data, w->body.len, j->it.url, &eo,
 	    &w->ex, &w->why) == 0;
+	testhook_page_end();
 	if (w->extracted && cfg->max_links > 0 &&
 	    w->ex.nlinks > (size_t)cfg->max_links) {
 		free(w->ex.links[--w->ex.nlinks]);

@@ -5,6 +5,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "esc.h"
+
 static int queue_sitemap(struct crawl *c, const char *url);
 static void queue_sitemaps_of(struct crawl *c, const char *origin);
 
@@ -21,8 +23,14 @@ crawl_give_up(struct crawl *c, const char *host, const char *why)
 		crawl_fail(c, "cannot record a host");
 	c->hosts_given_up++;
 	crawl_end_progress(c);
-	if (!c->cfg->quiet)
-		fprintf(stderr, "nearcrawl: giving up %s: %s\n", host, why);
+	if (!c->cfg->quiet) {
+		/* why quotes curl, which may quote the server. */
+		fputs("nearcrawl: giving up ", stderr);
+		esc_fputs(host, stderr);
+		fputs(": ", stderr);
+		esc_fputs(why, stderr);
+		putc('\n', stderr);
+	}
 }
 
 /*
@@ -284,9 +292,11 @@ crawl_on_sitemap(struct crawl *c, struct job *j, const struct fetch_result *r)
 	    sitemap_parse(r->body->data != NULL ? r->body->data : "",
 	        r->body->len, &sm, &why) != 0) {
 		crawl_end_progress(c);
-		if (!c->cfg->quiet)
-			fprintf(stderr, "nearcrawl: sitemap %s unusable\n",
-			    j->it.url);
+		if (!c->cfg->quiet) {
+			fputs("nearcrawl: sitemap ", stderr);
+			esc_fputs(j->it.url, stderr);
+			fputs(" unusable\n", stderr);
+		}
 		return 0;
 	}
 	for (i = 0; i < sm.nurls && rc == 0; i++)

@@ -5,6 +5,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "esc.h"
+#include "testhook.h"
+
 /* Compare a stored setting with ours; store it when new. */
 static int
 setting(struct crawl *c, const char *key, const char *value, const char *opt)
@@ -25,9 +28,17 @@ setting(struct crawl *c, const char *key, const char *value, const char *opt)
 			rc = 1;
 		}
 	} else if (strcmp(old, value) != 0 && c->cfg->force_settings) {
-		/* The user accepts verdicts made under two settings. */
-		fprintf(stderr, "nearcrawl: %s: %s changes from %s to %s "
-		    "(--force-settings)\n", c->cfg->db, opt, old, value);
+		char msg[1024];
+
+		/* The user accepts verdicts made under two settings. The
+		 * old value is the database's: escaped like any other. */
+		snprintf(msg, sizeof(msg),
+		    "%s: %s changes from %s to %s "
+		    "(--force-settings)",
+		    c->cfg->db, opt, old, value);
+		fputs("nearcrawl: ", stderr);
+		esc_fputs(msg, stderr);
+		putc('\n', stderr);
 		if (store_meta_set(c->st, key, value) != 0) {
 			snprintf(c->err, c->errsz, "%s: %s", c->cfg->db,
 			    store_errmsg(c->st));
@@ -378,11 +389,16 @@ crawl_prepare(struct crawl *c)
 	double t0, secs;
 	int rc;
 
+	if (testhook_load(stderr, c->err, c->errsz) != 0)
+		return 2;
 	c->st = store_open(cfg->db, STORE_CREATE, msg, sizeof(msg));
 	if (c->st == NULL) {
 		snprintf(c->err, c->errsz, "%s", msg);
 		return 2;
 	}
+	if (testhook_max_db_pages() > 0 &&
+	    store_limit_pages(c->st, testhook_max_db_pages()) != 0)
+		goto dberr;
 	if (store_begin(c->st) != 0)
 		goto dberr;
 	if ((rc = check_settings(c)) != 0 || (rc = set_scope(c)) != 0)
@@ -420,11 +436,12 @@ crawl_prepare(struct crawl *c)
 		goto dberr;
 	secs = (crawl_mono_ms() - t0) / 1e3;
 	if (dedup_count(c->dd) > 0 && !cfg->quiet)
-		fprintf(stderr, "nearcrawl: resuming %s: %zu fingerprints "
+		fprintf(stderr,
+		    "nearcrawl: resuming %s: %zu fingerprints "
 		    "loaded in %.2f s (%.0f pages/s, %.1f MiB of indexes), "
-		    "%lld URLs in flight queued again\n", cfg->db,
-		    dedup_count(c->dd), secs,
-		    secs > 0 ? (double)dedup_count(c->dd) / secs : 0.0,
+		    "%lld URLs in flight queued again\n",
+		    esc_str(cfg->db, msg, sizeof(msg)), dedup_count(c->dd),
+		    secs, secs > 0 ? (double)dedup_count(c->dd) / secs : 0.0,
 		    (double)dedup_bytes(c->dd) / (1 << 20),
 		    (long long)requeued);
 	if ((rc = add_seeds(c)) != 0)
@@ -436,7 +453,8 @@ crawl_prepare(struct crawl *c)
 		goto dberr;
 	c->seq = c->n.max_seq;
 	if (c->n.queued == 0 && !cfg->quiet)
-		fprintf(stderr, "nearcrawl: %s: nothing queued\n", cfg->db);
+		fprintf(stderr, "nearcrawl: %s: nothing queued\n",
+		    esc_str(cfg->db, msg, sizeof(msg)));
 	return 0;
 dberr:
 	snprintf(c->err, c->errsz, "%s: %s", cfg->db, store_errmsg(c->st));

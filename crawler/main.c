@@ -14,12 +14,25 @@
 #include "compare.h"
 #include "config.h"
 #include "crawl.h"
+#include "esc.h"
 #include "report.h"
 #include "robots.h"
 #include "url.h"
 
 /* Exit statuses (DESIGN.md). */
 enum { EXIT_DONE = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
+
+/*
+ * "nearcrawl: MSG" on stderr. Messages quote untrusted text (file names,
+ * URLs, server and database text, config lines), so all of it is escaped.
+ */
+static void
+say(const char *msg)
+{
+	fputs("nearcrawl: ", stderr);
+	esc_fputs(msg, stderr);
+	putc('\n', stderr);
+}
 
 static void
 usage(FILE *out)
@@ -84,7 +97,7 @@ cmd_crawl(int argc, char **argv)
 		return EXIT_DONE;
 	}
 	if (rc != 0) {
-		fprintf(stderr, "nearcrawl: %s\n", err);
+		say(err);
 		fprintf(stderr, "try `nearcrawl crawl --help'\n");
 		config_free(&cfg);
 		return EXIT_USAGE;
@@ -95,8 +108,13 @@ cmd_crawl(int argc, char **argv)
 		    "sites' administrators\n", cfg.user_agent);
 	rc = crawl_run(&cfg, &sum, err, sizeof(err));
 	if (rc != 0)
-		fprintf(stderr, "nearcrawl: %s\n", err);
-	if (rc != EXIT_USAGE) {
+		say(err);
+	if (rc != EXIT_USAGE && !sum.counted) {
+		/* Nothing to say about the database: it could not be read. */
+		fprintf(stderr,
+		    "nearcrawl: failed: %lld pages fetched in %.1f s\n",
+		    (long long)sum.fetched, sum.seconds);
+	} else if (rc != EXIT_USAGE) {
 		const struct store_counts *n = &sum.counts;
 
 		fprintf(stderr,
@@ -128,9 +146,12 @@ cmd_crawl(int argc, char **argv)
 			fprintf(stderr, "nearcrawl: %lld hosts given up (why: "
 			    "SELECT host, gave_up FROM hosts)\n",
 			    (long long)sum.hosts_given_up);
-		if (n->queued > 0 || n->inflight > 0)
-			fprintf(stderr, "nearcrawl: resume with: nearcrawl "
-			    "crawl -d %s\n", cfg.db);
+		if (n->queued > 0 || n->inflight > 0) {
+			fputs("nearcrawl: resume with: nearcrawl crawl -d ",
+			    stderr);
+			esc_fputs(cfg.db, stderr);
+			putc('\n', stderr);
+		}
 	}
 	config_free(&cfg);
 	return rc;
@@ -159,7 +180,7 @@ cmd_report(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if ((rc = report_write(db, dir, quiet, err, sizeof(err))) != 0)
-		fprintf(stderr, "nearcrawl: %s\n", err);
+		say(err);
 	return rc;
 }
 
@@ -181,15 +202,14 @@ cmd_compare(int argc, char **argv)
 		    "of `nearcrawl crawl --help' ([dedup] matters).\n");
 		rc = EXIT_DONE;
 	} else if (rc != 0 || cfg.nseeds != 2) {
-		fprintf(stderr, "nearcrawl: %s\nusage: nearcrawl compare "
-		    "[options] A B\n", rc != 0 ? err : "compare needs two "
-		    "documents");
+		say(rc != 0 ? err : "compare needs two documents");
+		fprintf(stderr, "usage: nearcrawl compare [options] A B\n");
 		rc = EXIT_USAGE;
 	} else {
 		rc = compare_run(&cfg, cfg.seeds[0], cfg.seeds[1], stdout,
 		    err, sizeof(err));
 		if (rc != 0)
-			fprintf(stderr, "nearcrawl: %s\n", err);
+			say(err);
 	}
 	config_free(&cfg);
 	return rc;
@@ -211,7 +231,7 @@ cmd_robots(int argc, char **argv)
 {
 	struct buf b;
 	struct robots *r = NULL;
-	char token[64], *url = NULL;
+	char token[64], msg[1024], *url = NULL;
 	const char *why;
 	int rc = EXIT_USAGE, ok;
 
@@ -222,16 +242,19 @@ cmd_robots(int argc, char **argv)
 	buf_init(&b, ROBOTS_MAX_BYTES);
 	/* Past the parse limit nothing more is read. */
 	if (buf_read_file(&b, argv[1], 1) != BUF_OK) {
-		fprintf(stderr, "nearcrawl: %s: cannot read\n", argv[1]);
+		snprintf(msg, sizeof(msg), "%s: cannot read", argv[1]);
+		say(msg);
 		goto out;
 	}
 	if (robots_product_token(argv[2], token, sizeof(token)) != 0) {
-		fprintf(stderr, "nearcrawl: %s: not a user-agent token\n",
-		    argv[2]);
+		snprintf(
+		    msg, sizeof(msg), "%s: not a user-agent token", argv[2]);
+		say(msg);
 		goto out;
 	}
 	if ((url = url_normalize(argv[3], &why)) == NULL) {
-		fprintf(stderr, "nearcrawl: %s: %s\n", argv[3], why);
+		snprintf(msg, sizeof(msg), "%s: %s", argv[3], why);
+		say(msg);
 		goto out;
 	}
 	if ((r = robots_parse(b.data != NULL ? b.data : "", b.len,
@@ -282,7 +305,9 @@ main(int argc, char **argv)
 	} else if (strcmp(argv[1], "robots") == 0) {
 		rc = cmd_robots(argc - 1, argv + 1);
 	} else {
-		fprintf(stderr, "nearcrawl: unknown command `%s'\n", argv[1]);
+		fputs("nearcrawl: unknown command `", stderr);
+		esc_fputs(argv[1], stderr);
+		fputs("'\n", stderr);
 		usage(stderr);
 		rc = EXIT_USAGE;
 	}

@@ -24,6 +24,7 @@
 
 #include <sqlite3.h>
 
+#include "esc.h"
 #include "store.h"
 
 #define GROWTH_THIN_ABOVE 2000 /* longer crawls get thinned rows */
@@ -90,18 +91,23 @@ set_err(struct rep *r, int code, const char *fmt, ...)
 
 /*
  * Why a query failed decides the exit status: a database that cannot be
- * read as ours is unusable (2); a busy file, I/O or memory is run time (1).
+ * read as ours is unusable (2); a busy file, I/O, memory or a damaged page
+ * met on the way is run time (1), as it is for a crawl.
  */
 static int
 db_fail(struct rep *r)
 {
 	int prim = sqlite3_errcode(r->h) & 0xff;
 	int code = REPORT_BADDB;
+	const char *hint = store_hint(sqlite3_extended_errcode(r->h));
 
 	if (prim == SQLITE_BUSY || prim == SQLITE_LOCKED ||
-	    prim == SQLITE_NOMEM || prim == SQLITE_IOERR)
+	    prim == SQLITE_NOMEM || prim == SQLITE_IOERR ||
+	    prim == SQLITE_CORRUPT)
 		code = REPORT_RUNTIME;
-	return set_err(r, code, "%s: %s", r->db, sqlite3_errmsg(r->h));
+	return set_err(r, code, "%s: %s%s%s%s", r->db, sqlite3_errmsg(r->h),
+	    hint != NULL ? " (" : "", hint != NULL ? hint : "",
+	    hint != NULL ? ")" : "");
 }
 
 static int
@@ -110,86 +116,44 @@ oom_fail(struct rep *r)
 	return set_err(r, REPORT_RUNTIME, "out of memory");
 }
 
-/* UTF-8 encoded C1 controls (U+0080..U+009F): some terminals obey them. */
-static int
-is_c1(const unsigned char *p)
-{
-	return p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f;
-}
+/*
+ * Untrusted text (anything read from the database) goes out through esc.h,
+ * in every file: a terminal obeys control bytes wherever they come from,
+ * and a CSV file is read with cat as often as with a spreadsheet. Stored
+ * URLs are normalised and never hold such bytes; only a tampered database
+ * could, so escaping never changes an honest report.
+ */
 
-/* Replace, in place, every control character of s with '?'. */
-static void
-clean_in_place(char *s)
-{
-	unsigned char *p;
-
-	for (p = (unsigned char *)s; *p != '\0'; p++) {
-		if (is_c1(p)) {
-			p[0] = '?';
-			p[1] = '?';
-			p++;
-		} else if (*p < 0x20 || *p == 0x7f)
-			*p = '?';
-	}
-}
-
-/* Write untrusted text for a human: control characters become '?'. */
+/* Untrusted text for a human. */
 static void
 put_clean(FILE *f, const char *s)
 {
-	const unsigned char *p;
-
-	if (s == NULL)
-		return;
-	for (p = (const unsigned char *)s; *p != '\0'; p++) {
-		if (is_c1(p)) {
-			putc('?', f);
-			p++;
-		} else
-			putc(*p < 0x20 || *p == 0x7f ? '?' : *p, f);
-	}
+	esc_fputs(s, f);
 }
 
-/* One CSV field, quoted per RFC 4180 only when it must be. */
+/* One CSV field, quoted per RFC 4180 only when it must be. Line breaks
+ * are escaped, so only a comma or a quote needs quoting. */
 static void
 put_csv(FILE *f, const char *s)
 {
-	const char *p;
-
 	if (s == NULL)
 		s = "";
-	if (strpbrk(s, ",\"\r\n") == NULL) {
-		fputs(s, f);
+	if (strpbrk(s, ",\"") == NULL) {
+		esc_fputs(s, f);
 		return;
 	}
 	putc('"', f);
-	for (p = s; *p != '\0'; p++) {
-		if (*p == '"')
-			putc('"', f);
-		putc(*p, f);
-	}
+	esc_fputq(s, '"', f);
 	putc('"', f);
 }
 
-/*
- * Untrusted text inside a single-quoted gnuplot string: a quote is doubled,
- * and control characters (a newline would end the command) become '?'.
- */
+/* Untrusted text inside a single-quoted gnuplot string: a quote is doubled;
+ * a newline, which would end the command, is escaped like any control. */
 static void
 put_gp_string(FILE *f, const char *s)
 {
-	const unsigned char *p;
-
 	putc('\'', f);
-	for (p = (const unsigned char *)s; *p != '\0'; p++) {
-		if (*p == '\'')
-			putc('\'', f);
-		if (is_c1(p)) {
-			putc('?', f);
-			p++;
-		} else
-			putc(*p < 0x20 || *p == 0x7f ? '?' : *p, f);
-	}
+	esc_fputq(s, '\'', f);
 	putc('\'', f);
 }
 
@@ -926,14 +890,10 @@ open_db(struct rep *r)
 	 * of our own runs them. Opened while the store still holds the file,
 	 * so it is the file just checked.
 	 */
-	rc = sqlite3_open_v2(r->db, &r->h, SQLITE_OPEN_READONLY, NULL);
+	rc = store_open_reader(r->db, &r->h, r->err, r->errsz);
 	store_close(s);
-	if (rc != SQLITE_OK) {
-		if (r->h == NULL)
-			return oom_fail(r);
-		return set_err(
-		    r, REPORT_BADDB, "%s: %s", r->db, sqlite3_errmsg(r->h));
-	}
+	if (rc != 0)
+		return REPORT_BADDB;
 	sqlite3_busy_timeout(r->h, READ_BUSY_MS);
 	return 0;
 }
@@ -1001,7 +961,5 @@ out:
 		free(r.meth[i].name);
 	free(r.meth);
 	free(r.busiest_url);
-	if (rc != 0 && err != NULL && errsz > 0)
-		clean_in_place(err);
 	return rc;
 }

@@ -40,10 +40,12 @@ enum { REPORT_OK = 0, REPORT_RUNTIME = 1, REPORT_BADDB = 2 };
  * dir; when it is missing or fails, the CSV files and summary.txt are still
  * written, and REPORT_RUNTIME is returned.
  *
- * Returns REPORT_OK; REPORT_RUNTIME when a file cannot be written or gnuplot
- * fails or is missing; REPORT_BADDB when db is missing, is not a nearcrawl
- * database or cannot be read. On failure err holds a one-line message (with
- * control characters replaced) naming the file concerned.
+ * Returns REPORT_OK; REPORT_RUNTIME when a file cannot be written, gnuplot
+ * fails or is missing, or reading fails part way (a damaged page, an I/O
+ * error, a lock held too long, no memory); REPORT_BADDB when db is missing,
+ * is not a nearcrawl database or cannot be opened. On failure err holds a
+ * one-line message naming the file concerned; it quotes file names and
+ * database text as they are, so print it through esc.h.
  */
 int report_write(
     const char *db, const char *dir, int quiet, char *err, size_t errsz);

@@ -14,7 +14,7 @@
 
 #include <sqlite3.h>
 
-#define STORE_BUSY_MS 5000
+#define STORE_BUSY_MS 5000 /* store_hint says "5 s" */
 
 /*
  * The tail of storage/schema.sql: tables added after databases of schema 1
@@ -265,6 +265,7 @@ struct store {
 	dev_t dev;                   /* identity of the locked file ... */
 	ino_t ino;                   /* ... to spot a second open in-process */
 	struct store *next_writer;   /* writers list link */
+	int created;                 /* this open made the file */
 	char err[512];               /* last error message */
 };
 
@@ -299,10 +300,75 @@ set_msg(char *err, size_t errsz, const char *fmt, ...)
 	va_end(ap);
 }
 
+const char *
+store_hint(int code)
+{
+	switch (code) {
+	case SQLITE_IOERR_WRITE:
+	case SQLITE_IOERR_FSYNC:
+	case SQLITE_IOERR_TRUNCATE:
+	case SQLITE_IOERR_SHMSIZE:
+		return "a write failed: a full disk, a file size limit or a "
+		       "failing disk; what was committed is kept";
+	default:
+		break;
+	}
+	switch (code & 0xff) {
+	case SQLITE_FULL:
+		return "what was committed is kept";
+	case SQLITE_CORRUPT:
+		return "the file is damaged; PRAGMA integrity_check in "
+		       "sqlite3 shows where";
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		return "another process holds it; gave up after 5 s";
+	case SQLITE_READONLY:
+		return "the file or its directory is read-only";
+	case SQLITE_CANTOPEN:
+		return "the file, or the -wal and -shm files beside it, cannot "
+		       "be opened or made";
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * SQLite's message for db's last failure into out, with the system's
+ * reason for an I/O error and store_hint's advice in parentheses.
+ */
+static void
+why_failed(sqlite3 *db, char *out, size_t outsz)
+{
+	int code = sqlite3_extended_errcode(db);
+	int e = sqlite3_system_errno(db);
+	const char *hint = store_hint(code);
+
+	/* SQLite keeps errno only for some failures; 0 is unknown. */
+	if ((code & 0xff) != SQLITE_IOERR)
+		e = 0;
+	if (e == 0 && hint == NULL)
+		snprintf(out, outsz, "%s", sqlite3_errmsg(db));
+	else
+		snprintf(out, outsz, "%s (%s%s%s)", sqlite3_errmsg(db),
+		    e != 0 ? strerror(e) : "",
+		    e != 0 && hint != NULL ? "; " : "",
+		    hint != NULL ? hint : "");
+}
+
+/* err = "PATH: " and why db failed. */
+static void
+open_msg(sqlite3 *db, const char *path, char *err, size_t errsz)
+{
+	char why[320];
+
+	why_failed(db, why, sizeof(why));
+	set_msg(err, errsz, "%s: %s", path, why);
+}
+
 static int
 db_fail(struct store *s)
 {
-	snprintf(s->err, sizeof(s->err), "%s", sqlite3_errmsg(s->db));
+	why_failed(s->db, s->err, sizeof(s->err));
 	return -1;
 }
 
@@ -517,7 +583,7 @@ check_file(struct store *s, const char *path, int *fresh, char *err,
 		return -1;
 	}
 	if (rc != SQLITE_OK) {
-		set_msg(err, errsz, "%s: %s", path, sqlite3_errmsg(s->db));
+		open_msg(s->db, path, err, errsz);
 		return -1;
 	}
 	*fresh = 0;
@@ -548,8 +614,10 @@ exec_atomic(struct store *s, const char *a, const char *b, const char *path,
 	    (b != NULL && sqlite3_exec(s->db, b, NULL, NULL, NULL) !=
 	        SQLITE_OK) ||
 	    sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
-		set_msg(err, errsz, "%s: cannot %s: %s", path, what,
-		    sqlite3_errmsg(s->db));
+		char why[320];
+
+		why_failed(s->db, why, sizeof(why));
+		set_msg(err, errsz, "%s: cannot %s: %s", path, what, why);
 		if (!sqlite3_get_autocommit(s->db))
 			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 		return -1;
@@ -625,7 +693,7 @@ upgrade_schema(struct store *s, const char *path, char *err, size_t errsz)
 		sqlite3_free(alter);
 		alter = more;
 	}
-	rc = exec_atomic(s, POLITENESS_SQL, alter, path, "upgrade schema",
+	rc = exec_atomic(s, POLITENESS_SQL, alter, path, "write",
 	    err, errsz);
 	sqlite3_free(alter);
 	return rc;
@@ -662,17 +730,14 @@ configure(struct store *s, const char *path, int readonly, char *err,
 {
 	const char *sql;
 
-	if (sqlite3_busy_timeout(s->db, STORE_BUSY_MS) != SQLITE_OK)
-		goto fail;
 	sql = readonly ? "PRAGMA foreign_keys = ON" :
 	    "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; "
 	    "PRAGMA foreign_keys = ON";
-	if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK)
-		goto fail;
+	if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
+		open_msg(s->db, path, err, errsz);
+		return -1;
+	}
 	return 0;
-fail:
-	set_msg(err, errsz, "%s: %s", path, sqlite3_errmsg(s->db));
-	return -1;
 }
 
 static int
@@ -691,8 +756,7 @@ prepare_all(struct store *s, const char *path, int readonly, char *err,
 		if (readonly && stmt_def[i].table != NULL) {
 			if (table_exists(s->db, stmt_def[i].table, &exists) !=
 			    SQLITE_OK) {
-				set_msg(err, errsz, "%s: %s", path,
-				    sqlite3_errmsg(s->db));
+				open_msg(s->db, path, err, errsz);
 				return -1;
 			}
 			if (!exists)
@@ -714,12 +778,155 @@ prepare_all(struct store *s, const char *path, int readonly, char *err,
 			sql = "BEGIN";
 		if (sqlite3_prepare_v3(s->db, sql, -1,
 		    SQLITE_PREPARE_PERSISTENT, &s->st[i], NULL) != SQLITE_OK) {
-			set_msg(err, errsz, "%s: %s", path,
-			    sqlite3_errmsg(s->db));
+			open_msg(s->db, path, err, errsz);
 			return -1;
 		}
 	}
 	return 0;
+}
+
+/*
+ * path as an SQLite URI that opens it immutable: "%", "?" and "#" are
+ * escaped, and an absolute path gets an empty authority, so "//x" stays a
+ * path. Returns a malloc'd string, or NULL when out of memory.
+ */
+static char *
+immutable_uri(const char *path)
+{
+	static const char tail[] = "?immutable=1";
+	size_t len = strlen(path), o;
+	const char *p;
+	char *uri;
+
+	if ((uri = malloc(3 * len + sizeof("file://") + sizeof(tail))) == NULL)
+		return NULL;
+	o = (size_t)sprintf(uri, "%s", path[0] == '/' ? "file://" : "file:");
+	for (p = path; *p != '\0'; p++) {
+		if (*p == '%' || *p == '?' || *p == '#')
+			o += (size_t)sprintf(
+			    uri + o, "%%%02x", (unsigned char)*p);
+		else
+			uri[o++] = *p;
+	}
+	memcpy(uri + o, tail, sizeof(tail));
+	return uri;
+}
+
+/* Whether the file path + suffix surely does not exist. */
+static int
+absent(const char *path, const char *suffix)
+{
+	struct stat st;
+	char *name;
+	int gone;
+
+	if ((name = sqlite3_mprintf("%s%s", path, suffix)) == NULL)
+		return 0;
+	gone = stat(name, &st) == -1 && errno == ENOENT;
+	sqlite3_free(name);
+	return gone;
+}
+
+/*
+ * Open path read-only. A database in WAL mode is read through its -shm
+ * file, which SQLite creates when it is missing -- impossible in a
+ * directory we may not write (a read-only mount, someone else's
+ * directory). Without a -wal file there are no writes still to merge and
+ * no writer at work (a writer keeps its -wal while open), so the file is
+ * then read as immutable, needing neither -- unless a -journal (a file
+ * switched out of WAL mode, with a transaction to roll back) is there.
+ */
+static int
+open_reader(const char *path, sqlite3 **db)
+{
+	char *uri;
+	int rc, code;
+
+	rc = sqlite3_open_v2(path, db, SQLITE_OPEN_READONLY, NULL);
+	if (rc != SQLITE_OK)
+		return rc;
+	sqlite3_busy_timeout(*db, STORE_BUSY_MS);
+	if (sqlite3_exec(*db, "SELECT count(*) FROM sqlite_master", NULL, NULL,
+	        NULL) == SQLITE_OK)
+		return SQLITE_OK;
+	/* A read that needs to write: the -wal or -shm cannot be made. */
+	code = sqlite3_errcode(*db);
+	if (code != SQLITE_READONLY && code != SQLITE_CANTOPEN)
+		return SQLITE_OK; /* the caller's queries meet it again */
+	if (!absent(path, "-wal") || !absent(path, "-journal") ||
+	    (uri = immutable_uri(path)) == NULL)
+		return SQLITE_OK;
+	sqlite3_close(*db);
+	rc = sqlite3_open_v2(
+	    uri, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+	free(uri);
+	if (rc == SQLITE_OK)
+		sqlite3_busy_timeout(*db, STORE_BUSY_MS);
+	return rc;
+}
+
+int
+store_open_reader(
+    const char *path, struct sqlite3 **db, char *err, size_t errsz)
+{
+	set_msg(err, errsz, "%s", "");
+	if (open_reader(path, db) == SQLITE_OK)
+		return 0;
+	if (*db == NULL)
+		set_msg(err, errsz, "%s: out of memory", path);
+	else
+		open_msg(*db, path, err, errsz);
+	return -1;
+}
+
+int
+store_limit_pages(struct store *s, int64_t pages)
+{
+	sqlite3_stmt *st = NULL;
+	char sql[64];
+	int rc;
+
+	if (pages < 1) {
+		snprintf(s->err, sizeof(s->err),
+		    "page limit %lld is not "
+		    "positive",
+		    (long long)pages);
+		return -1;
+	}
+	/* A pragma takes no parameters; a number formatted here is no
+	 * outside text. */
+	snprintf(
+	    sql, sizeof(sql), "PRAGMA max_page_count = %lld", (long long)pages);
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return db_fail(s);
+	rc = sqlite3_step(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		db_fail(s);
+		sqlite3_finalize(st);
+		return -1;
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+/*
+ * Remove a database file this open made, with the -wal and -shm files a
+ * failed first write can leave (SQLite deletes them only when it could
+ * checkpoint). Nobody else knew the new file while we held it.
+ */
+static void
+remove_created(const char *path)
+{
+	static const char *const suffix[] = {"-wal", "-shm"};
+	char *name;
+	size_t i;
+
+	unlink(path);
+	for (i = 0; i < sizeof(suffix) / sizeof(suffix[0]); i++)
+		if ((name = sqlite3_mprintf("%s%s", path, suffix[i])) != NULL) {
+			unlink(name);
+			sqlite3_free(name);
+		}
 }
 
 static void
@@ -759,12 +966,17 @@ store_open(const char *path, unsigned flags, char *err, size_t errsz)
 		}
 	} else if (lock_file(s, path, flags, &created, err, errsz) == -1)
 		goto fail;
-	if (sqlite3_open_v2(path, &s->db, readonly ? SQLITE_OPEN_READONLY :
-	    SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
-		set_msg(err, errsz, "%s: %s", path, s->db != NULL ?
-		    sqlite3_errmsg(s->db) : "out of memory");
+	if ((readonly ? open_reader(path, &s->db)
+	              : sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE,
+	                    NULL)) != SQLITE_OK) {
+		if (s->db == NULL)
+			set_msg(err, errsz, "%s: out of memory", path);
+		else
+			open_msg(s->db, path, err, errsz);
 		goto fail;
 	}
+	/* Before the first read: another writer may be committing. */
+	sqlite3_busy_timeout(s->db, STORE_BUSY_MS);
 	if (check_file(s, path, &fresh, err, errsz) == -1)
 		goto fail;
 	if (fresh && (readonly || !(flags & STORE_CREATE))) {
@@ -788,12 +1000,13 @@ store_open(const char *path, unsigned flags, char *err, size_t errsz)
 		s->next_writer = writers;
 		writers = s;
 	}
+	s->created = created;
 	snprintf(s->err, sizeof(s->err), "no error");
 	return s;
 fail:
 	release(s);
 	if (created)
-		unlink(path);
+		remove_created(path);
 	return NULL;
 }
 
@@ -810,6 +1023,12 @@ store_close(struct store *s)
 			break;
 		}
 	release(s);
+}
+
+int
+store_created(const struct store *s)
+{
+	return s != NULL && s->created;
 }
 
 const char *

@@ -31,6 +31,7 @@
 #define STORE_SCHEMA_VERSION 1
 
 struct store;
+struct sqlite3;
 
 enum store_open_flags {
 	STORE_CREATE = 1 << 0,   /* create the file and schema if missing */
@@ -129,6 +130,41 @@ struct store *store_open(const char *path, unsigned flags, char *err,
 
 /* Commit nothing, finalise statements, release the lock, close. NULL ok. */
 void store_close(struct store *s);
+
+/* Whether this open made the file (STORE_CREATE on a path that did not
+ * exist), so a caller that gives up at once may remove it. */
+int store_created(const struct store *s);
+
+/*
+ * A read-only SQLite connection of the caller's own to path, for queries
+ * the store has no function for (reports); check the file with store_open
+ * first. It reads as store_open with STORE_READONLY does: a database whose
+ * directory may not be written (so SQLite cannot make its -shm file) is
+ * read as immutable when no -wal file holds writes still to merge. Returns
+ * 0 with *db set, or -1 with a message in err; *db, even then, is the
+ * caller's to sqlite3_close.
+ */
+int store_open_reader(
+    const char *path, struct sqlite3 **db, char *err, size_t errsz);
+
+/*
+ * Let the database grow to at most pages pages (PRAGMA max_page_count): a
+ * write that needs more fails as on a full disk, with the transaction
+ * rolled back and every committed one kept. Below the current size the
+ * limit is the current size. Meant for tests of a full disk
+ * (NEARCRAWL_TEST_MAX_PAGE_COUNT, crawler/testhook.h) and for quotas.
+ * Returns 0, or -1 (pages < 1, or a database error).
+ */
+int store_limit_pages(struct store *s, int64_t pages);
+
+/*
+ * What a user can do about an SQLite result code (extended, or primary):
+ * a short phrase such as "what was committed is kept" for SQLITE_FULL or
+ * "the file is damaged: ..." for SQLITE_CORRUPT, or NULL when there is
+ * nothing to add. Store messages already carry it; for callers with
+ * connections of their own.
+ */
+const char *store_hint(int code);
 
 /* The last error's message (never NULL). */
 const char *store_errmsg(const struct store *s);

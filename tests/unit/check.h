@@ -79,5 +79,7 @@ void suite_strmap(void);
 void suite_robotscache(void);
 void suite_workpool(void);
 void suite_seen(void);
+void suite_esc(void);
+void suite_oom(void);
 
 #endif

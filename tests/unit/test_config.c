@@ -480,6 +480,76 @@ test_cli_errors(void)
 	config_free(&c);
 }
 
+/* Load len bytes (NULs included) as an INI file. */
+static int
+load_bytes(struct config *c, const char *bytes, size_t len)
+{
+	FILE *fp;
+	int fd, r;
+
+	err[0] = '\0';
+	snprintf(path, sizeof(path), "/tmp/nc_config_XXXXXX");
+	if ((fd = mkstemp(path)) == -1)
+		return -2;
+	if ((fp = fdopen(fd, "w")) == NULL) {
+		close(fd);
+		unlink(path);
+		return -2;
+	}
+	r = fwrite(bytes, 1, len, fp) == len ? 0 : -2;
+	if (fclose(fp) != 0)
+		r = -2;
+	if (r == 0)
+		r = config_load_ini(c, path, err, sizeof(err));
+	unlink(path);
+	return r;
+}
+
+/* Files that are no INI text at all: refused with the line, never read
+ * as settings, never a crash. */
+static void
+test_ini_garbage(void)
+{
+	static const char nul[] = "[crawl]\nquiet = 1\0 = 2\nmax_pages = 3\n";
+	char junk[4096];
+	unsigned x = 12345;
+	struct config c;
+	size_t i;
+
+	CHECK_INT(config_init(&c), 0);
+	/* fgets would have cut line 2 at the NUL and read its tail as a
+	 * line of its own. */
+	CHECK_INT(load_bytes(&c, nul, sizeof(nul) - 1), -1);
+	CHECK_STR(err, at("2: NUL byte: not a text file"));
+	CHECK_INT(c.quiet, 0);
+	CHECK_INT(c.max_pages, 3);
+	for (i = 0; i < sizeof(junk); i++) {
+		x = x * 1103515245u + 12345u;
+		junk[i] = (char)(x >> 16);
+	}
+	CHECK_INT(load_bytes(&c, junk, sizeof(junk)), -1);
+	CHECK(strncmp(err, path, strlen(path)) == 0);
+	/* A terminal escape in a key comes back in the message as it is;
+	 * main prints messages through esc.h. */
+	CHECK_INT(load_text(&c, "[crawl]\n\x1b[2J = 1\n"), -1);
+	CHECK_STR(err, at("2: unknown key [crawl] \x1b[2J"));
+	CHECK_INT(config_load_ini(&c, "/", err, sizeof(err)), -1);
+	CHECK_STR(err, "/: cannot read: Is a directory");
+	CHECK_INT(load_text(&c, ""), 0);
+	config_free(&c);
+
+	CHECK_INT(config_init(&c), 0);
+	CHECK_INT(parse(&c, ARGS("--max-pages", "abc")), -1);
+	CHECK_STR(err,
+	    "--max-pages: must be an integer from 0 to "
+	    "1099511627776");
+	CHECK_INT(parse(&c, ARGS("--max-pages", "")), -1);
+	CHECK_INT(parse(&c, ARGS("--max-pages", "-1")), -1);
+	CHECK_INT(parse(&c, ARGS("--delay-ms", "1e3")), -1);
+	CHECK_INT(parse(&c, ARGS("--near-rule", "most")), -1);
+	config_free(&c);
+}
+
 static void
 test_cli_resolve(void)
 {
@@ -832,6 +902,7 @@ suite_config(void)
 	RUN(test_cli_help);
 	RUN(test_cli_errors);
 	RUN(test_cli_resolve);
+	RUN(test_ini_garbage);
 	RUN(test_methods);
 	RUN(test_near_rule);
 	RUN(test_minhash_settings);

@@ -421,6 +421,93 @@ test_lock_other_process(void)
 	tmp_teardown();
 }
 
+/* The first column of a one-row query on a connection of our own. */
+static char *
+query_text(const char *sql)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	char *out = NULL;
+
+	if (sqlite3_open_v2(tpath, &db, SQLITE_OPEN_READONLY, NULL) ==
+	        SQLITE_OK &&
+	    sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		out = strdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return out;
+}
+
+/*
+ * A full database (the size limit standing in for the disk): the write
+ * fails with a message saying so, the batch is lost, every committed row
+ * stays, the file stays sound, and without the limit it takes writes.
+ */
+static void
+test_full_keeps_committed(void)
+{
+	struct store_page p = page("http://a.example/", "unique", 1);
+	struct store_page big = page("http://a.example/big", "unique", 2);
+	struct store_counts c;
+	struct store *s;
+	char *text, *check;
+
+	tmp_setup();
+	text = malloc(256 * 1024);
+	CHECK(text != NULL);
+	s = open_new();
+	CHECK(s != NULL);
+	if (s == NULL || text == NULL)
+		goto out;
+	memset(text, 'x', 256 * 1024 - 1);
+	text[256 * 1024 - 1] = '\0';
+	big.text = text;
+	CHECK_INT(store_begin(s), 0);
+	CHECK(store_page_add(s, &p) > 0);
+	CHECK_INT(store_commit(s), 0);
+	CHECK_INT(store_limit_pages(s, 0), -1);
+	CHECK_INT(store_limit_pages(s, 1), 0); /* = the current size */
+	CHECK_INT(store_begin(s), 0);
+	CHECK_INT(
+	    store_frontier_add(s, "http://a.example/x", "a.example", 1, 0), 1);
+	CHECK_INT(store_page_add(s, &big), -1);
+	CHECK(strstr(store_errmsg(s), "full") != NULL);
+	CHECK(strstr(store_errmsg(s), "what was committed is kept") != NULL);
+	store_rollback(s); /* SQLite may have rolled back already */
+	CHECK_INT(store_counts(s, &c), 0);
+	CHECK_INT(c.pages, 1);
+	CHECK_INT(c.queued, 0);
+	store_close(s);
+	check = query_text("PRAGMA integrity_check");
+	CHECK_STR(check, "ok");
+	free(check);
+	s = open_new();
+	CHECK(s != NULL);
+	if (s != NULL) {
+		CHECK_INT(store_begin(s), 0);
+		CHECK(store_page_add(s, &big) > 0);
+		CHECK_INT(store_commit(s), 0);
+	}
+	store_close(s);
+out:
+	free(text);
+	tmp_teardown();
+}
+
+static void
+test_hints(void)
+{
+	CHECK(store_hint(SQLITE_FULL) != NULL);
+	CHECK(strstr(store_hint(SQLITE_CORRUPT), "integrity_check") != NULL);
+	CHECK(store_hint(SQLITE_BUSY) != NULL);
+	CHECK(store_hint(SQLITE_READONLY_DIRECTORY) != NULL);
+	CHECK(strstr(store_hint(SQLITE_IOERR_WRITE), "full") != NULL);
+	CHECK(store_hint(SQLITE_IOERR_READ) == NULL);
+	CHECK(store_hint(SQLITE_CONSTRAINT) == NULL);
+	CHECK(store_hint(SQLITE_OK) == NULL);
+}
+
 static void
 test_readonly_beside_writer(void)
 {
@@ -1515,6 +1602,8 @@ suite_store(void)
 	RUN(test_lock_same_process);
 	RUN(test_lock_other_process);
 	RUN(test_readonly_beside_writer);
+	RUN(test_full_keeps_committed);
+	RUN(test_hints);
 	RUN(test_frontier_add_and_take_order);
 	RUN(test_frontier_requeue_not_before);
 	RUN(test_frontier_done_and_resume);
