@@ -1,6 +1,7 @@
 #!/bin/sh
-# Valgrind's view of a fixture crawl, a resume, a report and a compare with
-# the optimised binary (the rest of the suite runs under ASan+UBSan): no
+# Valgrind's view of a fixture crawl, a resume, a rank, a report and a
+# compare with the optimised binary (the rest of the suite runs under
+# ASan+UBSan): no
 # invalid access, no use of uninitialised memory, no leak.
 . tests/e2e/lib.sh
 
@@ -18,13 +19,15 @@ eq "crawl clean under valgrind" "$?" 0
 $VG "$PLAIN" crawl -d "$DB" --quiet --delay-ms 0 --max-pages 90 $R \
     2>"$E2E_TMP/vg2"
 eq "resume clean under valgrind" "$?" 0
+$VG "$PLAIN" rank -d "$DB" --quiet 2>"$E2E_TMP/vg5"
+eq "rank clean under valgrind" "$?" 0
 $VG "$PLAIN" report -d "$DB" -o "$E2E_TMP/rep" --quiet 2>"$E2E_TMP/vg3"
 eq "report clean under valgrind" "$?" 0
 S=tests/fixtures/sites/www.small.test
 $VG "$PLAIN" compare "$S/seminars.html" "$S/seminars-print.html" \
     >/dev/null 2>"$E2E_TMP/vg4"
 eq "compare clean under valgrind" "$?" 0
-for f in vg1 vg2 vg3 vg4; do
+for f in vg1 vg2 vg3 vg4 vg5; do
 	grep -q '==[0-9]*==' "$E2E_TMP/$f" && sed -n '1,30p' "$E2E_TMP/$f"
 done
 e2e_finish

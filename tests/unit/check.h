@@ -78,5 +78,6 @@ void suite_strmap(void);
 void suite_robotscache(void);
 void suite_workpool(void);
 void suite_seen(void);
+void suite_pagerank(void);
 
 #endif
