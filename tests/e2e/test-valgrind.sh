@@ -1,8 +1,7 @@
 #!/bin/sh
 # Valgrind's view of a fixture crawl, a resume, a rank, a report and a
 # compare with the optimised binary (the rest of the suite runs under
-# ASan+UBSan): no
-# invalid access, no use of uninitialised memory, no leak.
+# ASan+UBSan): no invalid access, no use of uninitialised memory, no leak.
 . tests/e2e/lib.sh
 
 PLAIN=./nearcrawl
