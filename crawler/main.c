@@ -14,6 +14,7 @@
 #include "compare.h"
 #include "config.h"
 #include "crawl.h"
+#include "eval.h"
 #include "rank.h"
 #include "report.h"
 #include "robots.h"
@@ -39,6 +40,12 @@ usage(FILE *out)
 	    "         [--top N] [--quiet]\n"
 	    "         PageRank over the crawled links; the best-ranked page\n"
 	    "         of each duplicate cluster becomes its canonical\n"
+	    "  eval   --docs DIR --pairs FILE [--methods L] [--thresholds M=L]\n"
+	    "         [--text main|body|both] [--by-class] [--csv]\n"
+	    "         precision, recall, F1 and time per page of every method\n"
+	    "         and threshold on labelled document pairs\n"
+	    "  eval   -d DB --groups FILE [--csv]\n"
+	    "         the same of a crawl's verdicts against a group file\n"
 	    "  compare [-c FILE] [options] A B\n"
 	    "         how alike files or URLs A and B are by every method,\n"
 	    "         and the verdict a crawl would give B after A (takes the\n"
@@ -238,6 +245,28 @@ cmd_rank(int argc, char **argv)
 }
 
 static int
+cmd_eval(int argc, char **argv)
+{
+	struct eval_opts o;
+	char err[1024];
+	int rc;
+
+	rc = eval_parse_args(argc, argv, &o, err, sizeof(err));
+	if (rc == 1) {
+		eval_usage(stdout);
+		return EXIT_DONE;
+	}
+	if (rc != 0) {
+		fprintf(stderr, "nearcrawl: eval: %s\n"
+		    "try `nearcrawl eval --help'\n", err);
+		return EXIT_USAGE;
+	}
+	if ((rc = eval_run(&o, stdout, err, sizeof(err))) != 0)
+		fprintf(stderr, "nearcrawl: %s\n", err);
+	return rc;
+}
+
+static int
 cmd_compare(int argc, char **argv)
 {
 	struct config cfg;
@@ -351,6 +380,8 @@ main(int argc, char **argv)
 		rc = cmd_crawl(argc - 1, argv + 1);
 	} else if (strcmp(argv[1], "report") == 0) {
 		rc = cmd_report(argc - 1, argv + 1);
+	} else if (strcmp(argv[1], "eval") == 0) {
+		rc = cmd_eval(argc - 1, argv + 1);
 	} else if (strcmp(argv[1], "rank") == 0) {
 		rc = cmd_rank(argc - 1, argv + 1);
 	} else if (strcmp(argv[1], "compare") == 0) {
