@@ -94,19 +94,21 @@ eval_usage(FILE *out)
 	    "usage: nearcrawl eval --docs DIR --pairs FILE [options]\n"
 	    "       nearcrawl eval -d DB --groups FILE [--csv]\n"
 	    "\n"
-	    "Precision, recall and F1 of each method and threshold on labelled\n"
-	    "document pairs (FILE: \"A B dup|near|distinct [CLASS]\" a line,\n"
-	    "A and B under DIR), with the time per page; or of a crawl's\n"
-	    "verdicts against a path<TAB>group<TAB>class file, scored as\n"
-	    "scripts/eval-labels.sh scores it.\n"
+	    "Precision, recall and F1 of each method and threshold on\n"
+	    "labelled document pairs (FILE: \"A B dup|near|distinct [CLASS]\"\n"
+	    "a line, A and B under DIR), with the time per page; or of a\n"
+	    "crawl's verdicts against a path<TAB>group<TAB>class file, scored\n"
+	    "as scripts/eval-labels.sh scores it.\n"
 	    "\n"
 	    "  --methods LIST       methods to evaluate (default: all)\n"
 	    "  --thresholds M=LIST  thresholds of method M (repeatable)\n"
 	    "  --text main|body|both  near methods read the main content,\n"
-	    "                       the whole body text, or each (default both)\n"
+	    "                       the whole body text, or each (default\n"
+	    "                       both)\n"
 	    "  --min-text-bytes N   near methods skip texts under N bytes\n"
-	    "  -c FILE              the crawl's INI file: its [dedup] settings\n"
-	    "                       make the \"crawl\" rows (default: defaults)\n"
+	    "  -c FILE              the crawl's INI file: its [dedup]\n"
+	    "                       settings make the \"crawl\" rows\n"
+	    "                       (default: the defaults)\n"
 	    "  --repeat N           time each step N times, keep the fastest\n"
 	    "                       (default 3)\n"
 	    "  --by-class           pairs: what each method finds per class\n"
@@ -223,8 +225,9 @@ eval_parse_args(int argc, char **argv, struct eval_opts *o, char *err,
 			n = strtol(v, &end, 10);
 			if (*v == '\0' || *end != '\0' || n < 0 ||
 			    n > 1000000000L)
-				return eval_err(err, errsz, -1, "--min-text-bytes:"
-				    " a number from 0 to 1000000000");
+				return eval_err(err, errsz, -1,
+				    "--min-text-bytes: a number from 0 to "
+				    "1000000000");
 			o->dc.min_text = (size_t)n;
 		} else if (strcmp(argv[i - 1], "--repeat") == 0) {
 			n = strtol(v, &end, 10);

@@ -173,8 +173,8 @@ parse_line(struct ev *e, char *line, const char *file, long ln)
 	if (n == 0 || w[0][0] == '#')
 		return 0;
 	if (n < 3 || n > 4)
-		return eval_err(e->err, e->errsz, EVAL_USAGE, "%s:%ld: expected "
-		    "A B LABEL [CLASS]", file, ln);
+		return eval_err(e->err, e->errsz, EVAL_USAGE,
+		    "%s:%ld: expected A B LABEL [CLASS]", file, ln);
 	if (strcmp(w[2], "dup") == 0 || strcmp(w[2], "near") == 0)
 		positive = 1;
 	else if (strcmp(w[2], "distinct") == 0)
@@ -308,8 +308,8 @@ load_doc(struct ev *e, size_t i)
 		eo.max_links = 1;
 		if (extract_html(text, len, NULL, &eo, &ex, &why) != 0) {
 			buf_free(&b);
-			return eval_err(e->err, e->errsz, EVAL_RUNTIME, "%s: %s",
-			    path, why);
+			return eval_err(e->err, e->errsz, EVAL_RUNTIME,
+			    "%s: %s", path, why);
 		}
 		html = 1;
 	}
@@ -328,10 +328,12 @@ load_doc(struct ev *e, size_t i)
 			if (!needed(e, mi))
 				continue;
 			/* MD5 always reads the whole text, as in the crawl. */
-			rc = time_fingerprint(e, mi, mi->method == DEDUP_MD5 ?
-			    (html ? ex.text : text) : near,
-			    mi->method == DEDUP_MD5 ? (html ? ex.text_len : len) :
-			    near_len, fp, &us);
+			if (mi->method == DEDUP_MD5)
+				rc = time_fingerprint(e, mi, html ? ex.text :
+				    text, html ? ex.text_len : len, fp, &us);
+			else
+				rc = time_fingerprint(e, mi, near, near_len,
+				    fp, &us);
 			e->fp_us[mode][k] += us;
 			if (rc != 0) {
 				extract_result_free(&ex);
@@ -499,8 +501,8 @@ eval_method(struct ev *e, struct eval_table *t, int mode, size_t k,
 	pair_values(e, mode, mi);
 	while ((rc = next_threshold(&s, mi, &th)) == 0) {
 		if (++n > SWEEP_MAX)
-			return eval_err(e->err, e->errsz, EVAL_USAGE, "%s: more "
-			    "than %d thresholds", mi->name, SWEEP_MAX);
+			return eval_err(e->err, e->errsz, EVAL_USAGE,
+			    "%s: more than %d thresholds", mi->name, SWEEP_MAX);
 		memset(&r, 0, sizeof(r));
 		r.text = mode == 0 ? "main" : "body";
 		r.method = mi->name;
@@ -600,7 +602,8 @@ eval_pairs(const struct eval_opts *o, FILE *out, char *err, size_t errsz)
 	for (k = 0; (mi = dedup_method_at(k)) != NULL; k++)
 		c.methods |= mi->method;
 	if ((e.names = strmap_new()) == NULL ||
-	    (e.clsmap = strmap_new()) == NULL || (e.dd = dedup_new(&c)) == NULL) {
+	    (e.clsmap = strmap_new()) == NULL ||
+	    (e.dd = dedup_new(&c)) == NULL) {
 		rc = oom(&e);
 		goto out;
 	}

@@ -14,8 +14,9 @@ pagerank_run(const struct pagerank_graph *g, const struct pagerank_opts *o,
 	uint32_t u;
 
 	/* The negated tests also refuse NaN. */
-	if (g == NULL || o == NULL || !(o->damping >= 0.0 && o->damping < 1.0) ||
-	    o->max_iter < 1 || !(o->epsilon >= 0.0))
+	if (g == NULL || o == NULL ||
+	    !(o->damping >= 0.0 && o->damping < 1.0) || o->max_iter < 1 ||
+	    !(o->epsilon >= 0.0))
 		return -1;
 	if (g->n == 0) {
 		if (st != NULL)
@@ -48,7 +49,8 @@ pagerank_run(const struct pagerank_graph *g, const struct pagerank_opts *o,
 		for (u = 0; u < g->n; u++) {
 			if (g->off[u + 1] == g->off[u])
 				continue;
-			share = d * cur[u] / (double)(g->off[u + 1] - g->off[u]);
+			share = d * cur[u] /
+			    (double)(g->off[u + 1] - g->off[u]);
 			for (e = g->off[u]; e < g->off[u + 1]; e++)
 				next[g->to[e]] += share;
 		}
