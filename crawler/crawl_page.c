@@ -306,6 +306,7 @@ crawl_record_work(struct crawl *c, struct job *j)
 	size_t nm = 0, i;
 	double t0, t1;
 	int64_t id;
+	int nofollow;
 
 	t0 = crawl_mono_ms();
 	new_row(c, j, &p);
@@ -367,6 +368,13 @@ crawl_record_work(struct crawl *c, struct job *j)
 		if (store_duplicate_add(c->st, id, m[i].original_id,
 		        dedup_method_name(m[i].method), m[i].percent) != 0)
 			return -1;
+	/* The link graph for `nearcrawl rank`: every judged page's links,
+	 * followed or not, in the page's own transaction. Not through
+	 * crawl_enqueue, whose seen-cache skips most of them. */
+	nofollow = ex->nofollow || cfg->max_links == 0 ||
+	    says_nofollow(w->x_robots_tag);
+	if (!nofollow && store_links_put(c->st, id, ex->links, ex->nlinks) != 0)
+		return -1;
 	t0 = crawl_mono_ms();
 	if (v != DEDUP_EXACT && dedup_add(c->dd, &w->fp, id) != 0)
 		return -1;
@@ -378,8 +386,7 @@ crawl_record_work(struct crawl *c, struct job *j)
 		c->n.exact++;
 	else
 		c->n.near++;
-	if ((v == DEDUP_UNIQUE || cfg->follow_duplicates) && !ex->nofollow &&
-	    cfg->max_links > 0 && !says_nofollow(w->x_robots_tag)) {
+	if ((v == DEDUP_UNIQUE || cfg->follow_duplicates) && !nofollow) {
 		c->traps.too_long += (int64_t)ex->links_too_long;
 		for (i = 0; i < ex->nlinks; i++)
 			if (crawl_enqueue(c, ex->links[i], j->it.depth + 1,
@@ -529,6 +536,10 @@ crawl_process(struct crawl *c, struct job *j, const struct fetch_result *r)
 	}
 	id = store_page_add(c->st, &p);
 	if (id <= 0)
+		goto out;
+	/* A redirect links to its target, in scope or not. */
+	if (target != NULL && strcmp(p.verdict, "redirect") == 0 &&
+	    store_links_put(c->st, id, &target, 1) != 0)
 		goto out;
 	if (follow && enqueue_redirect(c, j, target, id) != 0)
 		goto out;

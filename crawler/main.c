@@ -15,6 +15,8 @@
 #include "config.h"
 #include "crawl.h"
 #include "esc.h"
+#include "eval.h"
+#include "rank.h"
 #include "report.h"
 #include "robots.h"
 #include "url.h"
@@ -47,6 +49,17 @@ usage(FILE *out)
 	    "  report -d DB -o DIR [--quiet]\n"
 	    "         growth.csv and plot, hosts.csv, clusters.csv,\n"
 	    "         similarity.csv and plot, summary.txt (also mid-crawl)\n"
+	    "  rank   -d DB [--damping D] [--iterations N] [--epsilon E]\n"
+	    "         [--top N] [--quiet]\n"
+	    "         PageRank over the crawled links; the best-ranked page\n"
+	    "         of each duplicate cluster becomes its canonical\n"
+	    "  eval   --docs DIR --pairs FILE [--methods L]\n"
+	    "         [--thresholds M=L] [--text main|body|both] [--by-class]\n"
+	    "         [-c FILE] [--csv]\n"
+	    "         precision, recall, F1 and time per page of every method\n"
+	    "         and threshold on labelled document pairs\n"
+	    "  eval   -d DB --groups FILE [--csv]\n"
+	    "         the same of a crawl's verdicts against a group file\n"
 	    "  compare [-c FILE] [options] A B\n"
 	    "         how alike files or URLs A and B are by every method,\n"
 	    "         and the verdict a crawl would give B after A (takes the\n"
@@ -184,6 +197,108 @@ cmd_report(int argc, char **argv)
 	return rc;
 }
 
+/* A number option's value: the whole of v, within [lo, hi]. */
+static int
+number_arg(const char *v, double lo, double hi, double *out)
+{
+	char *end;
+	double d;
+
+	if (v == NULL || *v == '\0')
+		return -1;
+	d = strtod(v, &end);
+	if (*end != '\0' || !(d >= lo && d <= hi))
+		return -1;
+	*out = d;
+	return 0;
+}
+
+static int
+cmd_rank(int argc, char **argv)
+{
+	static const char use[] = "usage: nearcrawl rank -d DB [--damping D] "
+	    "[--iterations N] [--epsilon E] [--top N] [--quiet]\n"
+	    "  --damping D     share of a page's score that follows its links "
+	    "(0 to 0.99, default 0.85)\n"
+	    "  --iterations N  most rounds (1 to 100000, default 100)\n"
+	    "  --epsilon E     stop once a round changes all scores by less "
+	    "in sum (default 1e-6)\n"
+	    "  --top N         pages listed, best first (0 to 100, default "
+	    "5)\n";
+	struct rank_opts o;
+	const char *db = NULL;
+	char err[1024];
+	double v;
+	int i, quiet = 0, rc;
+
+	rank_opts_default(&o);
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "-h") == 0 ||
+		    strcmp(argv[i], "--help") == 0) {
+			fputs(use, stdout);
+			return EXIT_DONE;
+		}
+		if (strcmp(argv[i], "--quiet") == 0) {
+			quiet = 1;
+			continue;
+		}
+		if (i + 1 >= argc)
+			break;
+		if (strcmp(argv[i], "-d") == 0)
+			db = argv[++i];
+		else if (strcmp(argv[i], "--damping") == 0 &&
+		    number_arg(argv[i + 1], 0, 0.99, &o.damping) == 0)
+			i++;
+		else if (strcmp(argv[i], "--iterations") == 0 &&
+		    number_arg(argv[i + 1], 1, 100000, &v) == 0 &&
+		    v == (int)v) {
+			o.max_iter = (int)v;
+			i++;
+		} else if (strcmp(argv[i], "--epsilon") == 0 &&
+		    number_arg(argv[i + 1], 0, 1, &o.epsilon) == 0)
+			i++;
+		else if (strcmp(argv[i], "--top") == 0 &&
+		    number_arg(argv[i + 1], 0, 100, &v) == 0 && v == (int)v) {
+			o.top = (int)v;
+			i++;
+		} else
+			break;
+	}
+	if (i < argc || db == NULL) {
+		if (i < argc)
+			fprintf(stderr, "nearcrawl: rank: bad or unknown "
+			    "argument `%s'\n", argv[i]);
+		fputs(use, stderr);
+		return EXIT_USAGE;
+	}
+	if ((rc = rank_run(db, &o, quiet ? NULL : stdout, err,
+	    sizeof(err))) != 0)
+		fprintf(stderr, "nearcrawl: %s\n", err);
+	return rc;
+}
+
+static int
+cmd_eval(int argc, char **argv)
+{
+	struct eval_opts o;
+	char err[1024];
+	int rc;
+
+	rc = eval_parse_args(argc, argv, &o, err, sizeof(err));
+	if (rc == 1) {
+		eval_usage(stdout);
+		return EXIT_DONE;
+	}
+	if (rc != 0) {
+		fprintf(stderr, "nearcrawl: eval: %s\n"
+		    "try `nearcrawl eval --help'\n", err);
+		return EXIT_USAGE;
+	}
+	if ((rc = eval_run(&o, stdout, err, sizeof(err))) != 0)
+		fprintf(stderr, "nearcrawl: %s\n", err);
+	return rc;
+}
+
 static int
 cmd_compare(int argc, char **argv)
 {
@@ -300,6 +415,10 @@ main(int argc, char **argv)
 		rc = cmd_crawl(argc - 1, argv + 1);
 	} else if (strcmp(argv[1], "report") == 0) {
 		rc = cmd_report(argc - 1, argv + 1);
+	} else if (strcmp(argv[1], "eval") == 0) {
+		rc = cmd_eval(argc - 1, argv + 1);
+	} else if (strcmp(argv[1], "rank") == 0) {
+		rc = cmd_rank(argc - 1, argv + 1);
 	} else if (strcmp(argv[1], "compare") == 0) {
 		rc = cmd_compare(argc - 1, argv + 1);
 	} else if (strcmp(argv[1], "robots") == 0) {

@@ -438,21 +438,36 @@ dbfail:
 
 /*
  * clusters.csv. LEFT JOINs: a duplicates row whose page is gone still gets
- * its line (with an empty URL), so the file has one line per row.
+ * its line (with an empty URL), so the file has one line per row. The
+ * canonical comes last, so scripts reading the first four columns keep
+ * working; it is empty until `nearcrawl rank` has run (a database made
+ * before the ranks table has none to join).
  */
 static int
 write_clusters(struct rep *r)
 {
 	sqlite3_stmt *st = NULL;
 	struct out o = {NULL, NULL};
+	int64_t ranked = 0;
 	int rc;
 
+	if ((rc = query_int(r, "SELECT count(*) FROM sqlite_master "
+	    "WHERE type = 'table' AND name = 'ranks'", &ranked)) != 0)
+		return rc;
 	if ((rc = out_open(r, &o, "clusters.csv")) != 0)
 		return rc;
-	fputs("original_url,duplicate_url,method,percentage\n", o.f);
-	if (sqlite3_prepare_v2(r->h,
-	        "SELECT o.url, p.url, d.method, "
-	        "d.percentage FROM duplicates d "
+	fputs("original_url,duplicate_url,method,percentage,canonical_url\n",
+	    o.f);
+	if (sqlite3_prepare_v2(r->h, ranked ?
+	        "SELECT o.url, p.url, d.method, d.percentage, c.url "
+	        "FROM duplicates d "
+	        "LEFT JOIN pages o ON o.id = d.original_id "
+	        "LEFT JOIN pages p ON p.id = d.page_id "
+	        "LEFT JOIN ranks k ON k.page_id = d.page_id "
+	        "LEFT JOIN pages c ON c.id = k.canonical_id "
+	        "ORDER BY o.seq, d.original_id, p.seq, d.page_id, d.method" :
+	        "SELECT o.url, p.url, d.method, d.percentage, NULL "
+	        "FROM duplicates d "
 	        "LEFT JOIN pages o ON o.id = d.original_id "
 	        "LEFT JOIN pages p ON p.id = d.page_id "
 	        "ORDER BY o.seq, d.original_id, p.seq, d.page_id, d.method",
@@ -464,7 +479,9 @@ write_clusters(struct rep *r)
 		put_csv(o.f, (const char *)sqlite3_column_text(st, 1));
 		putc(',', o.f);
 		put_csv(o.f, (const char *)sqlite3_column_text(st, 2));
-		fprintf(o.f, ",%.2f\n", sqlite3_column_double(st, 3));
+		fprintf(o.f, ",%.2f,", sqlite3_column_double(st, 3));
+		put_csv(o.f, (const char *)sqlite3_column_text(st, 4));
+		putc('\n', o.f);
 	}
 	if (rc != SQLITE_DONE)
 		goto dbfail;

@@ -11,7 +11,9 @@
  *                    be edited and run again: cd DIR && gnuplot growth.gp)
  *   growth.svg/.png  unique, exact and near duplicates against pages fetched
  *   hosts.csv        host,pages,unique,exact,near,duplicate_share
- *   clusters.csv     original_url,duplicate_url,method,percentage
+ *   clusters.csv     original_url,duplicate_url,method,percentage,
+ *                    canonical_url (the cluster's canonical page once
+ *                    `nearcrawl rank` has run, else empty)
  *   similarity.csv   method,bucket,pages: percentages in 5-point buckets
  *   similarity.gp, similarity.svg/.png: the same histogram drawn per method
  *   summary.txt      the headline figures in plain words
@@ -28,6 +30,7 @@
 #define NC_REPORT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* Results of report_write, the same as nearcrawl's exit statuses. */
 enum { REPORT_OK = 0, REPORT_RUNTIME = 1, REPORT_BADDB = 2 };

@@ -44,15 +44,15 @@ struct dedup {
 	size_t count;              /* pages added */
 };
 
-static const struct {
-	const char *name;
-	enum dedup_method m;
-} method_names[] = {
-	{ "md5", DEDUP_MD5 },
-	{ "simhash", DEDUP_SIMHASH },
-	{ "ssdeep", DEDUP_SSDEEP },
-	{ "minhash", DEDUP_MINHASH },
+/* The method table: the order is the order of --methods help and eval. */
+static const struct dedup_method_info method_names[] = {
+	{ DEDUP_MD5, "md5", NULL, 0, 1, 1, "1" },
+	{ DEDUP_SIMHASH, "simhash", "k", 1, 0, SIMINDEX_MAX_K,
+	    "0,1,2,3,4,5,6,8,10" },
+	{ DEDUP_SSDEEP, "ssdeep", "T", 0, 1, 100, "1,30,50,70,80,90,95" },
+	{ DEDUP_MINHASH, "minhash", "T", 0, 1, 100, "50,60,70,80,90" },
 };
+#define NMETHODS (sizeof(method_names) / sizeof(method_names[0]))
 
 int
 dedup_parse_methods(const char *s, unsigned *methods, const char **bad)
@@ -75,17 +75,16 @@ dedup_parse_methods(const char *s, unsigned *methods, const char **bad)
 		n = (size_t)(end - start);
 		if (n == 0)
 			continue;
-		for (i = 0; i < sizeof(method_names) / sizeof(method_names[0]);
-		    i++)
+		for (i = 0; i < NMETHODS; i++)
 			if (strlen(method_names[i].name) == n &&
 			    strncasecmp(method_names[i].name, start, n) == 0)
 				break;
-		if (i == sizeof(method_names) / sizeof(method_names[0])) {
+		if (i == NMETHODS) {
 			if (bad != NULL)
 				*bad = start;
 			return -1;
 		}
-		m |= (unsigned)method_names[i].m;
+		m |= (unsigned)method_names[i].method;
 	}
 	*methods = m;
 	return 0;
@@ -96,10 +95,86 @@ dedup_method_name(enum dedup_method m)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(method_names) / sizeof(method_names[0]); i++)
-		if (method_names[i].m == m)
+	for (i = 0; i < NMETHODS; i++)
+		if (method_names[i].method == m)
 			return method_names[i].name;
 	return "unknown";
+}
+
+const struct dedup_method_info *
+dedup_method_at(size_t i)
+{
+	return i < NMETHODS ? &method_names[i] : NULL;
+}
+
+const struct dedup_method_info *
+dedup_method_info(enum dedup_method m)
+{
+	size_t i;
+
+	for (i = 0; i < NMETHODS; i++)
+		if (method_names[i].method == m)
+			return &method_names[i];
+	return NULL;
+}
+
+int
+dedup_config_threshold(struct dedup_config *cfg, enum dedup_method m,
+    double t)
+{
+	const struct dedup_method_info *mi = dedup_method_info(m);
+
+	/* Both thresholds so far are whole numbers. */
+	if (mi == NULL || mi->threshold == NULL || !(t >= mi->lo) ||
+	    !(t <= mi->hi) || t != (double)(int)t)
+		return -1;
+	switch (m) {
+	case DEDUP_SIMHASH:
+		cfg->simhash_k = (int)t;
+		return 0;
+	case DEDUP_SSDEEP:
+		cfg->ssdeep_threshold = (int)t;
+		return 0;
+	case DEDUP_MINHASH:
+		cfg->minhash_threshold = (int)t;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+int
+dedup_pair_value(enum dedup_method m, const struct dedup_fp *a,
+    const struct dedup_fp *b, double *value)
+{
+	int score;
+
+	if (!(a->have & b->have & (unsigned)m))
+		return -1;
+	switch (m) {
+	case DEDUP_MD5:
+		*value = strcmp(a->md5, b->md5) == 0;
+		return 0;
+	case DEDUP_SIMHASH:
+		*value = simhash_distance(a->simhash, b->simhash);
+		return 0;
+	case DEDUP_SSDEEP:
+		if ((score = ssdeep_score(a->ssdeep, b->ssdeep)) < 0)
+			return -1;
+		*value = score;
+		return 0;
+	case DEDUP_MINHASH:
+		/* Signatures of two lengths estimate nothing together. */
+		if (a->minhash_perms != b->minhash_perms ||
+		    a->minhash_perms <= 0)
+			return -1;
+		*value = minhash_percent((int)minhash_agree(a->minhash,
+		    b->minhash, (size_t)a->minhash_perms),
+		    (size_t)a->minhash_perms);
+		return 0;
+	default:
+		return -1;
+	}
 }
 
 const char *
@@ -298,29 +373,50 @@ dedup_fingerprint(const struct dedup *d, const char *text, size_t len,
 }
 
 int
-dedup_fingerprint_split(const struct dedup *d, const char *text, size_t len,
-    const char *near, size_t near_len, struct dedup_fp *fp)
+dedup_fingerprint_method(const struct dedup *d, enum dedup_method m,
+    const char *text, size_t len, struct dedup_fp *fp)
 {
-	memset(fp, 0, sizeof(*fp));
-	fp->text_len = near_len;
-	if (md5_of_text(text, len, fp->md5) != 0)
-		return -1;
-	fp->have = DEDUP_MD5;
-	if (d->cfg.methods & DEDUP_SIMHASH) {
-		fp->simhash = simhash_of_text(near, near_len);
-		fp->have |= DEDUP_SIMHASH;
-	}
-	if (d->cfg.methods & DEDUP_SSDEEP) {
-		if (ssdeep_of_text(near, near_len, fp->ssdeep) != 0)
+	switch (m) {
+	case DEDUP_MD5:
+		if (md5_of_text(text, len, fp->md5) != 0)
 			return -1;
-		fp->have |= DEDUP_SSDEEP;
-	}
-	if (d->cfg.methods & DEDUP_MINHASH) {
-		if (minhash_of_text(near, near_len, d->cfg.minhash_shingle,
+		break;
+	case DEDUP_SIMHASH:
+		fp->simhash = simhash_of_text(text, len);
+		break;
+	case DEDUP_SSDEEP:
+		if (ssdeep_of_text(text, len, fp->ssdeep) != 0)
+			return -1;
+		break;
+	case DEDUP_MINHASH:
+		if (minhash_of_text(text, len, d->cfg.minhash_shingle,
 		    (size_t)d->cfg.minhash_perms, fp->minhash) != 0)
 			return -1;
 		fp->minhash_perms = d->cfg.minhash_perms;
-		fp->have |= DEDUP_MINHASH;
+		break;
+	default:
+		return -1;
+	}
+	fp->have |= (unsigned)m;
+	return 0;
+}
+
+int
+dedup_fingerprint_split(const struct dedup *d, const char *text, size_t len,
+    const char *near, size_t near_len, struct dedup_fp *fp)
+{
+	size_t i;
+	enum dedup_method m;
+
+	memset(fp, 0, sizeof(*fp));
+	fp->text_len = near_len;
+	for (i = 0; i < NMETHODS; i++) {
+		m = method_names[i].method;
+		if (m != DEDUP_MD5 && !(d->cfg.methods & m))
+			continue;
+		if (dedup_fingerprint_method(d, m, m == DEDUP_MD5 ? text : near,
+		    m == DEDUP_MD5 ? len : near_len, fp) != 0)
+			return -1;
 	}
 	return 0;
 }

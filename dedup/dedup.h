@@ -84,6 +84,45 @@ int dedup_parse_methods(const char *s, unsigned *methods, const char **bad);
 /* Method name ("md5", "simhash", "ssdeep", "minhash") of one DEDUP_* bit. */
 const char *dedup_method_name(enum dedup_method m);
 
+/*
+ * One row of the method table, for tools that go over every method (eval):
+ * what the method's threshold means and which values are worth trying. A
+ * method added to the table appears in them without further change.
+ */
+struct dedup_method_info {
+	enum dedup_method method; /* its DEDUP_* bit */
+	const char *name;         /* as in --methods and duplicates.method */
+	const char *threshold;    /* its threshold ("k", "T"), or NULL when
+	                             it only tells equal from not (md5) */
+	int distance;             /* 1: alike when value <= threshold;
+	                             0: when value >= threshold */
+	double lo, hi;            /* thresholds dedup_config_threshold takes */
+	const char *sweep;        /* thresholds an evaluation tries, "a,b,c" */
+};
+
+/* Row i of the method table (md5 first), or NULL past the last. */
+const struct dedup_method_info *dedup_method_at(size_t i);
+
+/* The row of method m, or NULL for an unknown bit. */
+const struct dedup_method_info *dedup_method_info(enum dedup_method m);
+
+/*
+ * Set method m's threshold in cfg to t (simhash: simhash_k; ssdeep:
+ * ssdeep_threshold; minhash: minhash_threshold). Returns 0, or -1 when m has no threshold or t is
+ * outside [lo, hi] or not a whole number where one is needed.
+ */
+int dedup_config_threshold(struct dedup_config *cfg, enum dedup_method m,
+    double t);
+
+/*
+ * How alike fingerprints a and b are by method m, in the units of its
+ * threshold: md5 1 (equal) or 0, simhash the Hamming distance, ssdeep the
+ * fuzzy_compare score, minhash the estimated Jaccard similarity in percent. Returns 0 with *value set, or -1 when either lacks
+ * m or holds a malformed fingerprint. Cannot fail otherwise.
+ */
+int dedup_pair_value(enum dedup_method m, const struct dedup_fp *a,
+    const struct dedup_fp *b, double *value);
+
 /* Verdict name ("unique", "exact", "near"). */
 const char *dedup_verdict_name(enum dedup_verdict v);
 
@@ -107,6 +146,16 @@ int dedup_fingerprint(const struct dedup *d, const char *text, size_t len,
  */
 int dedup_fingerprint_split(const struct dedup *d, const char *text,
     size_t len, const char *near, size_t near_len, struct dedup_fp *fp);
+
+/*
+ * Compute method m's fingerprint of text[0..len) into fp, adding m to
+ * fp->have and leaving the rest of fp as it was: one method at a time, so
+ * a tool can time each (md5 reads the whole text, the near methods the
+ * near text: pass each the text it should read). m need not be in d's
+ * methods. Returns 0, or -1 for an unknown m or a library failure.
+ */
+int dedup_fingerprint_method(const struct dedup *d, enum dedup_method m,
+    const char *text, size_t len, struct dedup_fp *fp);
 
 /*
  * Judge fp against everything added so far. Writes up to max matches into

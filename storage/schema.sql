@@ -88,3 +88,21 @@ CREATE TABLE IF NOT EXISTS hosts (
 	failures INTEGER NOT NULL DEFAULT 0, -- consecutive failures
 	gave_up TEXT -- why the host was given up, NULL while crawled
 );
+
+-- The link graph and what `nearcrawl rank` makes of it: added like the
+-- politeness tables, and run again on every writer open as well.
+-- The links of each judged page that has any, followed or not, nofollow
+-- ones left out; a redirect's is its target. 8 bytes per link: the URL's
+-- store_url_hash, little-endian, in document order. One row per page keeps
+-- the write to one statement and the graph to 8 bytes a link.
+CREATE TABLE IF NOT EXISTS links (
+	page_id INTEGER PRIMARY KEY REFERENCES pages(id),
+	targets BLOB NOT NULL -- 8 bytes per link
+);
+-- Each page's PageRank and the canonical page of its duplicate cluster;
+-- every `nearcrawl rank` writes the table afresh.
+CREATE TABLE IF NOT EXISTS ranks (
+	page_id INTEGER PRIMARY KEY REFERENCES pages(id),
+	pagerank REAL NOT NULL, -- share of the whole: all pages sum to 1
+	canonical_id INTEGER REFERENCES pages(id) -- NULL: in no cluster
+);

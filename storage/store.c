@@ -42,6 +42,26 @@
 	"\tgave_up TEXT -- why the host was given up, NULL while crawled\n" \
 	");\n"
 
+/* The link graph tables: the same story as POLITENESS_SQL. */
+#define GRAPH_SQL \
+	"-- The link graph and what `nearcrawl rank` makes of it: added like the\n" \
+	"-- politeness tables, and run again on every writer open as well.\n" \
+	"-- The links of each judged page that has any, followed or not, nofollow\n" \
+	"-- ones left out; a redirect's is its target. 8 bytes per link: the URL's\n" \
+	"-- store_url_hash, little-endian, in document order. One row per page keeps\n" \
+	"-- the write to one statement and the graph to 8 bytes a link.\n" \
+	"CREATE TABLE IF NOT EXISTS links (\n" \
+	"\tpage_id INTEGER PRIMARY KEY REFERENCES pages(id),\n" \
+	"\ttargets BLOB NOT NULL -- 8 bytes per link\n" \
+	");\n" \
+	"-- Each page's PageRank and the canonical page of its duplicate cluster;\n" \
+	"-- every `nearcrawl rank` writes the table afresh.\n" \
+	"CREATE TABLE IF NOT EXISTS ranks (\n" \
+	"\tpage_id INTEGER PRIMARY KEY REFERENCES pages(id),\n" \
+	"\tpagerank REAL NOT NULL, -- share of the whole: all pages sum to 1\n" \
+	"\tcanonical_id INTEGER REFERENCES pages(id) -- NULL: in no cluster\n" \
+	");\n"
+
 /* storage/schema.sql, verbatim (tests/unit/test_store.c compares them). */
 static const char schema_sql[] =
 	"-- nearcrawl database, schema version 1 (PRAGMA user_version).\n"
@@ -114,7 +134,9 @@ static const char schema_sql[] =
 	"-- Per-host summaries and state counts read only this index.\n"
 	"CREATE INDEX frontier_queued ON frontier (state, host, not_before);\n"
 	"\n"
-	POLITENESS_SQL;
+	POLITENESS_SQL
+	"\n"
+	GRAPH_SQL;
 
 /*
  * Columns added to schema-1 tables after databases existed, as they are
@@ -162,13 +184,15 @@ enum stmt_id {
 	ST_REDIRECT_CHAIN,
 	ST_FRONTIER_VARIANTS,
 	ST_FRONTIER_KNOWN,
+	ST_LINKS_PUT,
 	ST_NUM
 };
 
 static const struct {
 	const char *name; /* for store_explain */
 	const char *sql;  /* prepared once at open */
-	const char *table; /* a POLITENESS_SQL table it needs, else NULL */
+	const char *table; /* a later table (POLITENESS_SQL, GRAPH_SQL) it
+	                      needs, else NULL */
 	const char *column; /* an added_columns column of pages it needs */
 } stmt_def[ST_NUM] = {
 	/* A writer takes the write lock at once: waiting for it inside a
@@ -256,6 +280,11 @@ static const struct {
 	    "WHERE url >= ? AND url < ? LIMIT ?)" },
 	[ST_FRONTIER_KNOWN] = { "frontier_known",
 	    "SELECT 1 FROM frontier WHERE url = ?" },
+	/* REPLACE: a page's links are written with its row, once; a replay
+	 * after a crash must not fail on the key. */
+	[ST_LINKS_PUT] = { "links_put",
+	    "INSERT OR REPLACE INTO links (page_id, targets) VALUES (?, ?)",
+	    "links" },
 };
 
 struct store {
@@ -266,6 +295,8 @@ struct store {
 	ino_t ino;                   /* ... to spot a second open in-process */
 	struct store *next_writer;   /* writers list link */
 	int created;                 /* this open made the file */
+	unsigned char *links;        /* store_links_put's blob buffer */
+	size_t links_cap;            /* its bytes */
 	char err[512];               /* last error message */
 };
 
@@ -662,18 +693,23 @@ column_exists(sqlite3 *db, const char *table, const char *name, int *exists)
 }
 
 /*
- * Give a database made before POLITENESS_SQL its tables, and before
- * added_columns its columns. Schema 1 was never released without them, so
- * this is not worth a version bump; nothing happens once they exist, and
- * tables and columns come in one transaction, all or none.
+ * Give a database made before POLITENESS_SQL or GRAPH_SQL their tables,
+ * and before added_columns its columns. Schema 1 was never released without
+ * them, so this is not worth a version bump; nothing happens once they
+ * exist, and tables and columns come in one transaction, all or none.
  */
 static int
 upgrade_schema(struct store *s, const char *path, char *err, size_t errsz)
 {
-	char *alter = NULL, *more;
+	char *alter, *more;
 	size_t i;
 	int exists, rc;
 
+	/* The graph's tables first, then whichever columns are missing. */
+	if ((alter = sqlite3_mprintf("%s", GRAPH_SQL)) == NULL) {
+		set_msg(err, errsz, "%s: out of memory", path);
+		return -1;
+	}
 	for (i = 0; i < NADDED; i++) {
 		if (column_exists(s->db, added_columns[i].table,
 		    added_columns[i].column, &exists) != SQLITE_OK) {
@@ -684,7 +720,7 @@ upgrade_schema(struct store *s, const char *path, char *err, size_t errsz)
 		if (exists)
 			continue;
 		more = sqlite3_mprintf("%sALTER TABLE %s ADD COLUMN %s %s;\n",
-		    alter != NULL ? alter : "", added_columns[i].table,
+		    alter, added_columns[i].table,
 		    added_columns[i].column, added_columns[i].decl);
 		if (more == NULL) {
 			set_msg(err, errsz, "%s: out of memory", path);
@@ -940,6 +976,7 @@ release(struct store *s)
 	sqlite3_close(s->db);
 	if (s->lockfd != -1)
 		close(s->lockfd);
+	free(s->links);
 	free(s);
 }
 
@@ -1625,6 +1662,62 @@ store_redirect_chain(struct store *s, int64_t id, const char *url, int max,
 out:
 	stmt_done(st);
 	return ret;
+}
+
+uint64_t
+store_url_hash(const char *url)
+{
+	const unsigned char *p;
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	/* FNV-1a, then splitmix64's finaliser so every byte reaches every
+	 * bit: fixed by the stored graph, never to change. */
+	for (p = (const unsigned char *)url; *p != '\0'; p++) {
+		h ^= *p;
+		h *= 0x100000001b3ULL;
+	}
+	h ^= h >> 30;
+	h *= 0xbf58476d1ce4e5b9ULL;
+	h ^= h >> 27;
+	h *= 0x94d049bb133111ebULL;
+	h ^= h >> 31;
+	return h;
+}
+
+int
+store_links_put(struct store *s, int64_t page_id, char *const *urls,
+    size_t n)
+{
+	struct binder b;
+	unsigned char *p;
+	uint64_t h;
+	size_t i, need;
+	int k;
+
+	if (s->st[ST_LINKS_PUT] == NULL)
+		return no_table(s, ST_LINKS_PUT);
+	if (n == 0)
+		return 0;
+	if (n > STORE_LINKS_MAX) {
+		snprintf(s->err, sizeof(s->err), "%zu links: more than %d",
+		    n, STORE_LINKS_MAX);
+		return -1;
+	}
+	need = n * 8;
+	if (need > s->links_cap) {
+		if ((p = realloc(s->links, need)) == NULL)
+			return oom_fail(s);
+		s->links = p;
+		s->links_cap = need;
+	}
+	/* Little-endian whatever the machine, so the file travels. */
+	for (i = 0, p = s->links; i < n; i++)
+		for (h = store_url_hash(urls[i]), k = 0; k < 8; k++, h >>= 8)
+			*p++ = (unsigned char)(h & 0xff);
+	bind_start(&b, s->st[ST_LINKS_PUT]);
+	bind_int(&b, page_id);
+	bind_blob(&b, s->links, need);
+	return exec_stmt(s, b.st, &b);
 }
 
 /* Run a one-row, one-integer statement. */

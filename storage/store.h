@@ -1,18 +1,19 @@
 /*
  * store: nearcrawl's SQLite database -- pages, duplicates, frontier, meta,
- * and the politeness state a resumed crawl must keep (robots, hosts).
+ * the politeness state a resumed crawl must keep (robots, hosts), and the
+ * link graph with what `nearcrawl rank` makes of it (links, ranks).
  *
  * The schema (storage/schema.sql, compiled in) mirrors the research's two
  * tables: pages ("Simhash Values") and duplicates ("Duplicate Value"), plus
  * the crawl's own frontier and a key/value meta table. The file is marked
  * with PRAGMA application_id so a database that is not ours is refused, and
- * PRAGMA user_version carries the schema version. The robots and hosts
- * tables came after the first schema-1 databases: a writer open adds them to
- * such a database; a STORE_READONLY open cannot, and the robots and host
- * functions then find nothing (and refuse to write). So did the
- * pages.minhash column: a writer open appends it; on a STORE_READONLY open
- * of a database without it, store_page_add and store_load_fingerprints
- * fail.
+ * PRAGMA user_version carries the schema version. The robots, hosts, links
+ * and ranks tables came after the first schema-1 databases: a writer open
+ * adds them to such a database; a STORE_READONLY open cannot, and the
+ * robots, host and links functions then find nothing (and refuse to write).
+ * So did the pages.minhash column: a writer open appends it; on a
+ * STORE_READONLY open of a database without it, store_page_add and
+ * store_load_fingerprints fail.
  *
  * WAL journal, synchronous=NORMAL, prepared statements only. Writes happen
  * inside batches (store_begin .. store_commit) chosen by the caller; a crash
@@ -310,6 +311,28 @@ void store_host_clear(struct store_host *h);
  */
 int store_redirect_chain(struct store *s, int64_t id, const char *url,
     int max, int *hops, int *seen);
+
+/* Most links store_links_put takes for one page (the crawl caps a page's
+ * links well below this). */
+#define STORE_LINKS_MAX 1000000
+
+/*
+ * The 64-bit hash the links table keeps of a normalised URL: FNV-1a 64 of
+ * its bytes, then splitmix64's finaliser. Part of the file format: a rank
+ * finds a link's page by hashing pages.url the same way. Two URLs share a
+ * hash with odds of about n * n / 2^65 for n URLs. Cannot fail.
+ */
+uint64_t store_url_hash(const char *url);
+
+/*
+ * Record the n outgoing links of page_id (normalised URLs, kept by the
+ * caller) as one links row of their hashes, replacing an earlier row of the
+ * page. n == 0 writes nothing. Returns 0, or -1 on error: more than
+ * STORE_LINKS_MAX links, out of memory, a database error, or a read-only
+ * open of a database without the table.
+ */
+int store_links_put(struct store *s, int64_t page_id, char *const *urls,
+    size_t n);
 
 /* Fill c with the current counts. */
 int store_counts(struct store *s, struct store_counts *c);

@@ -42,7 +42,10 @@ eq "hosts.csv totals equal the database" "$(awk -F, 'NR > 1 {
     END { print s[2] "," s[3] "," s[4] "," s[5] }' "$OUT/hosts.csv")" \
     "$counts"
 eq "clusters.csv header" "$(head -n 1 "$OUT/clusters.csv")" \
-    "original_url,duplicate_url,method,percentage"
+    "original_url,duplicate_url,method,percentage,canonical_url"
+eq "no canonical before nearcrawl rank" \
+    "$(awk -F, 'NR > 1 && $5 != "" { n++ } END { print n + 0 }' \
+        "$OUT/clusters.csv")" 0
 eq "clusters.csv has one row per duplicates row" \
     "$(($(wc -l <"$OUT/clusters.csv") - 1))" "$pairs"
 eq "similarity.csv header" "$(head -n 1 "$OUT/similarity.csv")" \

@@ -1,7 +1,8 @@
 #!/bin/sh
-# Valgrind's view of a fixture crawl, a resume, a report and a compare with
-# the optimised binary (the rest of the suite runs under ASan+UBSan): no
-# invalid access, no use of uninitialised memory, no leak.
+# Valgrind's view of a fixture crawl, a resume, a rank, a report, a compare
+# and both evaluations with the optimised binary (the rest of the suite runs
+# under ASan+UBSan): no invalid access, no use of uninitialised memory, no
+# leak.
 . tests/e2e/lib.sh
 
 PLAIN=./nearcrawl
@@ -18,13 +19,23 @@ eq "crawl clean under valgrind" "$?" 0
 $VG "$PLAIN" crawl -d "$DB" --quiet --delay-ms 0 --max-pages 90 $R \
     2>"$E2E_TMP/vg2"
 eq "resume clean under valgrind" "$?" 0
+$VG "$PLAIN" rank -d "$DB" --quiet 2>"$E2E_TMP/vg5"
+eq "rank clean under valgrind" "$?" 0
 $VG "$PLAIN" report -d "$DB" -o "$E2E_TMP/rep" --quiet 2>"$E2E_TMP/vg3"
 eq "report clean under valgrind" "$?" 0
 S=tests/fixtures/sites/www.small.test
 $VG "$PLAIN" compare "$S/seminars.html" "$S/seminars-print.html" \
     >/dev/null 2>"$E2E_TMP/vg4"
 eq "compare clean under valgrind" "$?" 0
-for f in vg1 vg2 vg3 vg4; do
+P=tests/fixtures/pairs
+head -n 40 $P/pairs.txt >"$E2E_TMP/pairs40"
+$VG "$PLAIN" eval --docs $P/docs --pairs "$E2E_TMP/pairs40" --repeat 1 \
+    >/dev/null 2>"$E2E_TMP/vg6"
+eq "eval of pairs clean under valgrind" "$?" 0
+$VG "$PLAIN" eval -d "$DB" --groups tests/fixtures/labelled.tsv \
+    >/dev/null 2>"$E2E_TMP/vg7"
+eq "eval of a crawl clean under valgrind" "$?" 0
+for f in vg1 vg2 vg3 vg4 vg5 vg6 vg7; do
 	grep -q '==[0-9]*==' "$E2E_TMP/$f" && sed -n '1,30p' "$E2E_TMP/$f"
 done
 e2e_finish

@@ -81,5 +81,6 @@ void suite_workpool(void);
 void suite_seen(void);
 void suite_esc(void);
 void suite_oom(void);
+void suite_pagerank(void);
 
 #endif

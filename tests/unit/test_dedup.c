@@ -552,6 +552,100 @@ test_names(void)
 	CHECK_STR(dedup_verdict_name(DEDUP_NEAR), "near");
 }
 
+/* Every row of the method table parses back to its bit, and md5 leads. */
+static void
+test_method_table(void)
+{
+	const struct dedup_method_info *mi;
+	unsigned bits, all = 0;
+	size_t i;
+
+	CHECK(dedup_method_at(0) != NULL &&
+	    dedup_method_at(0)->method == DEDUP_MD5);
+	for (i = 0; (mi = dedup_method_at(i)) != NULL; i++) {
+		CHECK_INT(dedup_parse_methods(mi->name, &bits, NULL), 0);
+		CHECK_INT(bits, DEDUP_MD5 | mi->method);
+		CHECK_STR(dedup_method_name(mi->method), mi->name);
+		CHECK(dedup_method_info(mi->method) == mi);
+		CHECK((all & mi->method) == 0);
+		all |= mi->method;
+		CHECK(mi->lo <= mi->hi && mi->sweep != NULL);
+	}
+	/* More methods may come; these three stay. */
+	CHECK((all & (DEDUP_MD5 | DEDUP_SIMHASH | DEDUP_SSDEEP)) ==
+	    (DEDUP_MD5 | DEDUP_SIMHASH | DEDUP_SSDEEP));
+	CHECK(dedup_method_info((enum dedup_method)(1 << 20)) == NULL);
+}
+
+static void
+test_config_threshold(void)
+{
+	struct dedup_config c = config(DEDUP_SIMHASH | DEDUP_SSDEEP,
+	    DEDUP_RULE_ANY, 0);
+
+	CHECK_INT(dedup_config_threshold(&c, DEDUP_SIMHASH, 7), 0);
+	CHECK_INT(c.simhash_k, 7);
+	CHECK_INT(dedup_config_threshold(&c, DEDUP_SSDEEP, 55), 0);
+	CHECK_INT(c.ssdeep_threshold, 55);
+	CHECK_INT(dedup_config_threshold(&c, DEDUP_SIMHASH, 16), -1);
+	CHECK_INT(dedup_config_threshold(&c, DEDUP_SIMHASH, 2.5), -1);
+	CHECK_INT(dedup_config_threshold(&c, DEDUP_SSDEEP, 0), -1);
+	CHECK_INT(dedup_config_threshold(&c, DEDUP_MD5, 1), -1);
+	CHECK_INT(c.simhash_k, 7);
+	CHECK_INT(c.ssdeep_threshold, 55);
+}
+
+/* One method at a time gives what the crawl's fingerprint gives; pair
+ * values are in each threshold's units. */
+static void
+test_fingerprint_method_and_pairs(void)
+{
+	static char a[TEXT_CAP], b[TEXT_CAP];
+	struct dedup_config c = config(DEDUP_SIMHASH | DEDUP_SSDEEP,
+	    DEDUP_RULE_ANY, 0);
+	struct dedup_fp all, one, fb;
+	struct dedup *d = dedup_new(&c);
+	size_t la, lb;
+	double v;
+
+	CHECK(d != NULL);
+	if (d == NULL)
+		return;
+	la = make_text(a, 11, 400, 0, 0);
+	lb = make_text(b, 11, 400, 200, 201);
+	CHECK_INT(dedup_fingerprint(d, a, la, &all), 0);
+	memset(&one, 0, sizeof(one));
+	CHECK_INT(dedup_fingerprint_method(d, DEDUP_SIMHASH, a, la, &one), 0);
+	CHECK_INT(one.have, DEDUP_SIMHASH);
+	CHECK(one.simhash == all.simhash);
+	CHECK_INT(dedup_fingerprint_method(d, DEDUP_SSDEEP, a, la, &one), 0);
+	CHECK_INT(dedup_fingerprint_method(d, DEDUP_MD5, a, la, &one), 0);
+	CHECK_STR(one.ssdeep, all.ssdeep);
+	CHECK_STR(one.md5, all.md5);
+	CHECK_INT(one.have, all.have);
+	CHECK_INT(dedup_fingerprint_method(d, (enum dedup_method)(1 << 20),
+	    a, la, &one), -1);
+
+	CHECK_INT(dedup_fingerprint(d, b, lb, &fb), 0);
+	CHECK_INT(dedup_pair_value(DEDUP_MD5, &all, &one, &v), 0);
+	CHECK(v == 1);
+	CHECK_INT(dedup_pair_value(DEDUP_MD5, &all, &fb, &v), 0);
+	CHECK(v == 0);
+	CHECK_INT(dedup_pair_value(DEDUP_SIMHASH, &all, &fb, &v), 0);
+	CHECK(v == simhash_distance(all.simhash, fb.simhash));
+	CHECK_INT(dedup_pair_value(DEDUP_SSDEEP, &all, &all, &v), 0);
+	CHECK(v == 100);
+	CHECK_INT(dedup_pair_value(DEDUP_SSDEEP, &all, &fb, &v), 0);
+	CHECK(v == ssdeep_score(all.ssdeep, fb.ssdeep));
+	/* A fingerprint without the method cannot be compared by it. */
+	fb.have &= ~(unsigned)DEDUP_SSDEEP;
+	CHECK_INT(dedup_pair_value(DEDUP_SSDEEP, &all, &fb, &v), -1);
+	snprintf(fb.ssdeep, sizeof(fb.ssdeep), "bogus");
+	fb.have |= DEDUP_SSDEEP;
+	CHECK_INT(dedup_pair_value(DEDUP_SSDEEP, &all, &fb, &v), -1);
+	dedup_free(d);
+}
+
 void
 suite_dedup(void)
 {
@@ -567,4 +661,7 @@ suite_dedup(void)
 	RUN(test_fingerprint_fields);
 	RUN(test_parse_methods);
 	RUN(test_names);
+	RUN(test_method_table);
+	RUN(test_config_threshold);
+	RUN(test_fingerprint_method_and_pairs);
 }

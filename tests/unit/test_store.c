@@ -214,7 +214,7 @@ test_create_and_reopen(void)
 	CHECK_STR(raw_text("PRAGMA user_version"), "1");
 	CHECK_STR(raw_text("PRAGMA journal_mode"), "wal");
 	CHECK_STR(raw_text("SELECT count(*) FROM sqlite_master "
-	    "WHERE type = 'table'"), "6");
+	    "WHERE type = 'table'"), "8");
 
 	s = store_open(tpath, 0, err, sizeof(err));
 	CHECK(s != NULL);
@@ -1370,7 +1370,8 @@ test_frontier_untake(void)
 	"pragma_table_info('pages') ORDER BY cid)"
 
 /*
- * A database as made before the robots and hosts tables and the
+ * A database as made before the robots, hosts, links and ranks tables
+ * and the
  * pages.minhash column existed: today's schema without them, one queued
  * URL and one page.
  */
@@ -1453,7 +1454,7 @@ test_old_db_upgraded(void)
 	/* The column is appended where a new database has it. */
 	CHECK_STR(raw_text(PAGES_COLUMNS), fresh);
 	CHECK_STR(raw_text("SELECT count(*) FROM sqlite_master "
-	    "WHERE type = 'table'"), "6");
+	    "WHERE type = 'table'"), "8");
 	CHECK_STR(raw_text("SELECT count(*) FROM frontier"), "1");
 	CHECK_STR(raw_text("SELECT backoff_ms FROM hosts"), "500");
 	CHECK_STR(raw_text("PRAGMA user_version"), "1");
@@ -1497,6 +1498,10 @@ test_old_db_readonly(void)
 	    "older database)");
 	CHECK_INT(store_robots_put(s, "http://a.example", 200, "", 0, 1, 2,
 	    0), -1);
+	CHECK_INT(store_links_put(s, 1, &(char *){ "http://a.example/" }, 1),
+	    -1);
+	CHECK_STR(store_errmsg(s), "no links table (read-only open of an "
+	    "older database)");
 	memset(&ps, 0, sizeof(ps));
 	CHECK_INT(store_host_pages(s, pages_cb, &ps), 0);
 	CHECK_INT(ps.n, 1);
@@ -1589,6 +1594,38 @@ test_redirect_chain(void)
 	tmp_teardown();
 }
 
+/* The links blob: 8 little-endian bytes per link, hashes pinned. */
+static void
+test_links(void)
+{
+	char *urls[] = { "http://a.example/", "http://a.example/b" };
+	struct store_page p;
+	struct store *s;
+	int64_t a;
+
+	CHECK(store_url_hash("http://a.example/") == 0xc56cf94f7aa81da1ULL);
+	CHECK(store_url_hash("") == 0xf52a15e9a9b5e89bULL);
+	tmp_setup();
+	s = open_new();
+	CHECK(s != NULL);
+	if (s == NULL)
+		goto out;
+	p = page("http://a.example/", "unique", 1);
+	a = store_page_add(s, &p);
+	CHECK_INT(store_links_put(s, a, urls, 0), 0);
+	CHECK_INT(store_links_put(s, a, urls, 1), 0);
+	/* A replay of the page replaces its row. */
+	CHECK_INT(store_links_put(s, a, urls, 2), 0);
+	/* The foreign key: no links of a page that is not there. */
+	CHECK_INT(store_links_put(s, a + 1, urls, 1), -1);
+	store_close(s);
+	CHECK_STR(raw_text("SELECT count(*) FROM links"), "1");
+	CHECK_STR(raw_text("SELECT hex(targets) FROM links"),
+	    "A11DA87A4FF96CC5ED9643E7FAB4F458");
+out:
+	tmp_teardown();
+}
+
 void
 suite_store(void)
 {
@@ -1625,4 +1662,5 @@ suite_store(void)
 	RUN(test_politeness_plans);
 	RUN(test_redirect_chain);
 	RUN(test_frontier_variants);
+	RUN(test_links);
 }
