@@ -10,6 +10,7 @@
  *   routes.c    scripted /__nc/ routes (prefix route_)
  *   stream.c    bodies sent piece by piece, generated documents, gzip
  *               (prefix stream_, doc_)
+ *   proc.c      the endless procedural site on hosts "proc.*" (prefix proc_)
  */
 #ifndef NC_SERVER_H
 #define NC_SERVER_H
@@ -95,6 +96,16 @@ void static_serve(struct srv_ctx *c);
  * raw). Always answers (or deliberately does not, for /__nc/silent).
  */
 void route_dispatch(struct srv_ctx *c, const char *rest);
+
+/* Does host (lowercased, port cut) serve the procedural site? */
+int proc_is_site(const char *host);
+
+/*
+ * Answer c from the procedural site: a deterministic page generated from
+ * the path (query ignored), 404 for paths the site does not have, 500 when
+ * memory runs out. See proc.c and README.md for the URL space.
+ */
+void proc_serve(struct srv_ctx *c);
 
 /*
  * Prepare what streaming needs once per process (the compressed filler
