@@ -398,6 +398,8 @@ crawl_run(const struct config *cfg, struct crawl_summary *sum, char *err,
 	sum->robots_fetches = c.robots_fetches;
 	sum->hosts_given_up = c.hosts_given_up;
 	sum->seconds = (crawl_mono_ms() - c.started) / 1e3;
+	sum->indexed = (int64_t)dedup_count(c.dd);
+	sum->index_bytes = dedup_bytes(c.dd);
 	if (store_counts(c.st, &sum->counts) != 0 && rc == 0) {
 		snprintf(err, errsz, "%s: %s", cfg->db, store_errmsg(c.st));
 		rc = 1;

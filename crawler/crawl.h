@@ -24,6 +24,8 @@ struct crawl_summary {
 	double seconds;             /* wall time of this run */
 	int interrupted;            /* stopped by a signal */
 	int saturated;              /* stopped by --stop-when-saturated */
+	int64_t indexed;            /* pages in the fingerprint indexes */
+	uint64_t index_bytes;       /* memory those indexes hold */
 };
 
 /*
