@@ -5,8 +5,8 @@
  * (ssdeep_index); the same queries are then answered by the index and by a
  * brute-force scan of all N, and the answers are checked to be the same.
  *
- *   bench_lookup [-q QUERIES] [-b BRUTE] [-B BRUTE] [-r RUNS] [-k K] [-t T]
- *                [-s SEED] N...
+ *   bench_lookup [-m simhash|ssdeep] [-q QUERIES] [-b BRUTE] [-B BRUTE]
+ *                [-r RUNS] [-k K] [-t T] [-s SEED] N...
  *
  * SimHash: random 64-bit values, a tenth of them near copies (0..k bits
  * flipped) of an earlier one. ssdeep: digests (libfuzzy's fuzzy_hash_buf)
@@ -585,9 +585,16 @@ int
 main(int argc, char **argv)
 {
 	long nq = 20000, nbs = -1, nbd = 100, runs = 3, v;
-	int ch, fd, rc = 0, r;
+	int ch, fd, rc = 0, r, sim = 1, ssd = 1;
 
-	while ((ch = getopt(argc, argv, "q:b:B:r:k:t:s:")) != -1) {
+	while ((ch = getopt(argc, argv, "m:q:b:B:r:k:t:s:")) != -1) {
+		if (ch == 'm') {
+			sim = strcmp(optarg, "ssdeep") != 0;
+			ssd = strcmp(optarg, "simhash") != 0;
+			if (!sim && !ssd)
+				goto usage;
+			continue;
+		}
 		if (optarg == NULL || number(optarg, 0, MAX_N, &v) != 0)
 			goto usage;
 		switch (ch) {
@@ -630,20 +637,25 @@ main(int argc, char **argv)
 	for (; optind < argc; optind++) {
 		if (number(argv[optind], 1, MAX_N, &v) != 0)
 			goto usage;
-		r = bench_simhash((size_t)v, (size_t)nq,
-		    (size_t)(nbs < 0 ? nq : nbs), (int)runs, fd);
-		rc = r > rc ? r : rc;
-		r = bench_ssdeep((size_t)v,
-		    (size_t)nq / 10 > 0 ? (size_t)nq / 10 : 1, (size_t)nbd,
-		    (int)runs, fd);
-		rc = r > rc ? r : rc;
+		if (sim) {
+			r = bench_simhash((size_t)v, (size_t)nq,
+			    (size_t)(nbs < 0 ? nq : nbs), (int)runs, fd);
+			rc = r > rc ? r : rc;
+		}
+		if (ssd) {
+			r = bench_ssdeep((size_t)v,
+			    (size_t)nq / 10 > 0 ? (size_t)nq / 10 : 1,
+			    (size_t)nbd, (int)runs, fd);
+			rc = r > rc ? r : rc;
+		}
 	}
 	if (fd >= 0)
 		close(fd);
 	return rc;
 usage:
 	fprintf(stderr,
-	    "usage: bench_lookup [-q QUERIES] [-b BRUTE] [-B BRUTE] "
+	    "usage: bench_lookup [-m simhash|ssdeep] [-q QUERIES] [-b BRUTE] "
+	    "[-B BRUTE] "
 	    "[-r RUNS] [-k K] [-t T] [-s SEED] N...\n");
 	return 2;
 }
