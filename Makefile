@@ -4,6 +4,7 @@
 #   make test     install what is missing, build (plain and ASan+UBSan), run
 #                 the whole suite; closes with "N passed, N failed"
 #   make demo     install what is missing, build, crawl the bundled sample site
+#   make bench-lookup  build build/plain/bench_lookup (scripts/bench-lookup.sh)
 #   make fuzz     build the libFuzzer targets (clang) and run each for
 #                 FUZZ_SECONDS (default 30); see tests/fuzz/README.md
 #   make format   clang-format every source file
@@ -35,7 +36,7 @@ BS = build/san
 
 obj  = $(patsubst %.c,$(1)/%.o,$(2))
 
-.PHONY: all deps test test-run unit demo clean format fuzz
+.PHONY: all deps test test-run unit demo clean format fuzz bench-lookup
 
 all: nearcrawl
 
@@ -66,7 +67,13 @@ $(BS)/unit: $(call obj,$(BS),$(LIB_SRC) $(UNIT_SRC))
 
 $(B)/ncserver: $(call obj,$(B),$(SRV_SRC))
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS)
+
+$(B)/bench_lookup: $(call obj,$(B),tests/bench/bench_lookup.c \
+    dedup/simindex.c dedup/ssdeep.c dedup/topk.c)
+	$(CC) $(CFLAGS) -o $@ $^ -lfuzzy -lm
 endif
+
+bench-lookup: $(B)/bench_lookup
 
 unit: $(BS)/unit
 	$(BS)/unit

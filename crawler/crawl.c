@@ -488,6 +488,8 @@ crawl_run(const struct config *cfg, struct crawl_summary *sum, char *err,
 	sum->traps = c.traps;
 	sum->seconds = (crawl_mono_ms() - c.started) / 1e3;
 	sum->stages = c.stages;
+	sum->indexed = (int64_t)dedup_count(c.dd);
+	sum->index_bytes = dedup_bytes(c.dd);
 	if (store_counts(c.st, &sum->counts) == 0)
 		sum->counted = 1;
 	else if (rc == 0) {

@@ -53,6 +53,8 @@ struct crawl_summary {
 	int saturated;              /* stopped by --stop-when-saturated */
 	struct crawl_stages stages; /* where the time went */
 	int counted;                /* counts could be read */
+	int64_t indexed;            /* pages in the fingerprint indexes */
+	uint64_t index_bytes;       /* memory those indexes hold */
 };
 
 /*

@@ -155,6 +155,12 @@ cmd_crawl(int argc, char **argv)
 			    (long long)sum.traps.trapped,
 			    (long long)sum.traps.capped,
 			    (long long)sum.traps.too_long);
+		if (sum.indexed > 0)
+			fprintf(stderr, "nearcrawl: index bytes: %llu for %lld "
+			    "pages (%.0f bytes/page)\n",
+			    (unsigned long long)sum.index_bytes,
+			    (long long)sum.indexed,
+			    (double)sum.index_bytes / (double)sum.indexed);
 		if (sum.hosts_given_up > 0)
 			fprintf(stderr, "nearcrawl: %lld hosts given up (why: "
 			    "SELECT host, gave_up FROM hosts)\n",

@@ -1,12 +1,24 @@
 /*
- * simindex: pigeonhole block index over 64-bit SimHashes.
+ * simindex: block index over 64-bit SimHashes, with lookups whose cost
+ * does not grow with the number stored.
  *
- * Layout, chosen to stay compact: the fingerprints and ids sit in one array;
- * each of the k+1 blocks has a bucket-head array and a next-index array
- * parallel to the entries, so a stored fingerprint costs 16 bytes plus
- * 4 bytes per block for its chain link plus 4-8 bytes per block of bucket
- * heads (the head arrays double when there are more entries than buckets).
- * Chains hold entry indices, newest first.
+ * The 64 bits are cut into nblocks blocks. Two fingerprints within
+ * distance k differ in at most k blocks, so they agree exactly on at least
+ * nblocks - k of them. With nblocks = k + 2 (k <= PAIR_MAX_K) they agree on
+ * some pair of blocks, and there is one table per pair (C(k+2, 2) tables,
+ * 10 for k = 3) keyed by the bits of both blocks: 26 bits for k = 3, so a
+ * key is shared by chance only once the store nears 2^26 fingerprints.
+ * Larger k would need too many pair tables; there nblocks = k + 1 and each
+ * table is keyed by one block (the plain pigeonhole index), whose buckets
+ * fill up as the store grows.
+ *
+ * Each table is an open-addressing array with linear probing, at most 75%
+ * full, of 5-byte slots: the entry number (4) and an 8-bit tag of the key's
+ * hash (1, 0 = free). A key's entries all sit in the run of filled slots
+ * from its home slot; a lookup scans that run's tags and reads a stored
+ * fingerprint only on a tag match, checking the table's bits exactly. The
+ * tables grow by half and are refilled from the stored fingerprints, in
+ * place. A stored fingerprint costs 16 bytes plus 5-9 bytes per table.
  */
 #include "simindex.h"
 
@@ -16,10 +28,17 @@
 #include "mix64.h"
 #include "topk.h"
 
-#define NIL UINT32_MAX
-#define MAX_BLOCKS (SIMINDEX_MAX_K + 1)
-#define FIRST_BUCKETS 16
+#define PAIR_MAX_K 3
+#define MAX_BLOCKS (SIMINDEX_MAX_K + 2)
+/* Enough for C(PAIR_MAX_K + 2, 2) = 10 pair tables and for the
+ * SIMINDEX_MAX_K + 1 single-block ones. */
+#define MAX_TABLES (SIMINDEX_MAX_K + 1)
+#define FIRST_SLOTS 64
 #define MAX_ENTRIES ((size_t)UINT32_MAX - 1)
+#define MAX_SLOTS ((size_t)UINT32_MAX)
+/* Filled slots at most LOAD_NUM / LOAD_DEN of a table. */
+#define LOAD_NUM 3
+#define LOAD_DEN 4
 
 struct entry {
 	uint64_t fp; /* the fingerprint */
@@ -27,29 +46,42 @@ struct entry {
 };
 
 struct simindex {
-	int k;                        /* distance bound */
-	int nblocks;                  /* k + 1 */
-	uint64_t mask[MAX_BLOCKS];    /* bits of each block */
-	struct entry *entry;          /* stored fingerprints, in add order */
-	size_t n;                     /* entries used */
-	size_t cap;                   /* entries (and next slots) allocated */
-	uint32_t *next[MAX_BLOCKS];   /* per block: chain link of each entry */
-	uint32_t *head[MAX_BLOCKS];   /* per block: first entry of a bucket */
-	size_t nbucket;               /* buckets per block, a power of two */
+	int k;                      /* distance bound */
+	int ntables;                /* tables, each keyed by mask[t] */
+	uint64_t mask[MAX_TABLES];  /* the bits a table's key is made of */
+	struct entry *entry;        /* stored fingerprints, in add order */
+	size_t n;                   /* entries used */
+	size_t cap;                 /* entries allocated */
+	uint8_t *tag[MAX_TABLES];   /* per table and slot: tag, 0 free */
+	uint32_t *slot[MAX_TABLES]; /* per table and slot: entry number */
+	size_t nslot;               /* slots per table in use */
+	size_t slot_cap;            /* slots per table allocated */
 };
 
+static uint64_t
+key_hash(const struct simindex *ix, int t, uint64_t fp)
+{
+	return mix64((fp & ix->mask[t]) ^ (uint64_t)t);
+}
 
 static size_t
-bucket_of(const struct simindex *ix, int b, uint64_t fp, size_t nbucket)
+home_of(uint64_t hash, size_t nslot)
 {
-	return (size_t)mix64(fp & ix->mask[b]) & (nbucket - 1);
+	return (size_t)(((hash >> 32) * (uint64_t)nslot) >> 32);
+}
+
+static uint8_t
+tag_of(uint64_t hash)
+{
+	return (hash & 0xff) != 0 ? (uint8_t)(hash & 0xff) : 1;
 }
 
 struct simindex *
 simindex_new(int k)
 {
 	struct simindex *ix;
-	int b, shift = 0, width;
+	uint64_t block[MAX_BLOCKS];
+	int b, c, t, nblocks, shift = 0, width;
 
 	if (k < 0 || k > SIMINDEX_MAX_K)
 		return NULL;
@@ -57,20 +89,28 @@ simindex_new(int k)
 	if (ix == NULL)
 		return NULL;
 	ix->k = k;
-	ix->nblocks = k + 1;
-	for (b = 0; b < ix->nblocks; b++) {
+	nblocks = k <= PAIR_MAX_K ? k + 2 : k + 1;
+	for (b = 0; b < nblocks; b++) {
 		/* Widths differ by at most one bit; the wider ones first. */
-		width = 64 / ix->nblocks + (b < 64 % ix->nblocks);
-		ix->mask[b] = width == 64 ? UINT64_MAX :
-		    (((uint64_t)1 << width) - 1) << shift;
+		width = 64 / nblocks + (b < 64 % nblocks);
+		block[b] = width == 64 ? UINT64_MAX
+		                       : (((uint64_t)1 << width) - 1) << shift;
 		shift += width;
 	}
-	ix->nbucket = FIRST_BUCKETS;
-	for (b = 0; b < ix->nblocks; b++) {
-		ix->head[b] = malloc(ix->nbucket * sizeof(uint32_t));
-		if (ix->head[b] == NULL)
+	if (k <= PAIR_MAX_K) {
+		for (b = 0; b < nblocks; b++)
+			for (c = b + 1; c < nblocks; c++)
+				ix->mask[ix->ntables++] = block[b] | block[c];
+	} else {
+		for (b = 0; b < nblocks; b++)
+			ix->mask[ix->ntables++] = block[b];
+	}
+	ix->nslot = ix->slot_cap = FIRST_SLOTS;
+	for (t = 0; t < ix->ntables; t++) {
+		ix->tag[t] = calloc(FIRST_SLOTS, 1);
+		ix->slot[t] = malloc(FIRST_SLOTS * sizeof(uint32_t));
+		if (ix->tag[t] == NULL || ix->slot[t] == NULL)
 			goto fail;
-		memset(ix->head[b], 0xff, ix->nbucket * sizeof(uint32_t));
 	}
 	return ix;
 fail:
@@ -81,26 +121,24 @@ fail:
 void
 simindex_free(struct simindex *ix)
 {
-	int b;
+	int t;
 
 	if (ix == NULL)
 		return;
-	for (b = 0; b < ix->nblocks; b++) {
-		free(ix->next[b]);
-		free(ix->head[b]);
+	for (t = 0; t < ix->ntables; t++) {
+		free(ix->tag[t]);
+		free(ix->slot[t]);
 	}
 	free(ix->entry);
 	free(ix);
 }
 
-/* Room for one more entry; -1 with the index unchanged when out of memory. */
+/* Room for one more entry, growing by half; -1 with nothing lost. */
 static int
 reserve_entry(struct simindex *ix)
 {
-	size_t cap = ix->cap ? ix->cap * 2 : 64;
+	size_t cap = ix->cap + ix->cap / 2 + 64;
 	struct entry *e;
-	uint32_t *nx;
-	int b;
 
 	if (ix->n < ix->cap)
 		return 0;
@@ -108,73 +146,76 @@ reserve_entry(struct simindex *ix)
 		return -1;
 	if (cap > MAX_ENTRIES)
 		cap = MAX_ENTRIES;
-	/* Arrays grown before a failure are only larger, which is harmless:
-	 * cap changes once all of them have grown. */
 	e = realloc(ix->entry, cap * sizeof(*e));
 	if (e == NULL)
 		return -1;
 	ix->entry = e;
-	for (b = 0; b < ix->nblocks; b++) {
-		nx = realloc(ix->next[b], cap * sizeof(*nx));
-		if (nx == NULL)
-			return -1;
-		ix->next[b] = nx;
-	}
 	ix->cap = cap;
 	return 0;
 }
 
-/* Twice the buckets once entries outnumber them, so chains stay short. */
-static int
-grow_buckets(struct simindex *ix)
+static void
+put(struct simindex *ix, int t, uint64_t fp, uint32_t e)
 {
-	uint32_t *head[MAX_BLOCKS];
-	size_t nbucket = ix->nbucket * 2, e, h;
-	int b;
+	uint64_t h = key_hash(ix, t, fp);
+	size_t i = home_of(h, ix->nslot);
 
-	memset(head, 0, sizeof(head));
-	for (b = 0; b < ix->nblocks; b++) {
-		head[b] = malloc(nbucket * sizeof(uint32_t));
-		if (head[b] == NULL)
-			goto fail;
-		memset(head[b], 0xff, nbucket * sizeof(uint32_t));
-	}
-	/* Relinking in add order keeps every chain newest first. */
-	for (b = 0; b < ix->nblocks; b++) {
-		for (e = 0; e < ix->n; e++) {
-			h = bucket_of(ix, b, ix->entry[e].fp, nbucket);
-			ix->next[b][e] = head[b][h];
-			head[b][h] = (uint32_t)e;
+	while (ix->tag[t][i] != 0)
+		i = i + 1 == ix->nslot ? 0 : i + 1;
+	ix->tag[t][i] = tag_of(h);
+	ix->slot[t][i] = e;
+}
+
+/*
+ * Grow every table to nslot slots (realloc: large blocks are remapped, not
+ * copied) and put the stored fingerprints back, in add order. -1 with the
+ * tables as they were when memory runs out.
+ */
+static int
+grow_tables(struct simindex *ix, size_t nslot)
+{
+	size_t e;
+	void *p;
+	int t;
+
+	if (nslot > ix->slot_cap) {
+		for (t = 0; t < ix->ntables; t++) {
+			if ((p = realloc(ix->tag[t], nslot)) == NULL)
+				return -1;
+			ix->tag[t] = p;
+			if ((p = realloc(ix->slot[t],
+			         nslot * sizeof(uint32_t))) == NULL)
+				return -1;
+			ix->slot[t] = p;
 		}
-		free(ix->head[b]);
-		ix->head[b] = head[b];
+		ix->slot_cap = nslot;
 	}
-	ix->nbucket = nbucket;
+	ix->nslot = nslot;
+	for (t = 0; t < ix->ntables; t++) {
+		memset(ix->tag[t], 0, nslot);
+		for (e = 0; e < ix->n; e++)
+			put(ix, t, ix->entry[e].fp, (uint32_t)e);
+	}
 	return 0;
-fail:
-	for (b = 0; b < ix->nblocks; b++)
-		free(head[b]);
-	return -1;
 }
 
 int
 simindex_add(struct simindex *ix, uint64_t fp, int64_t id)
 {
-	size_t e, h;
-	int b;
+	size_t want;
+	int t;
 
 	if (reserve_entry(ix) != 0)
 		return -1;
-	if (ix->n + 1 > ix->nbucket && grow_buckets(ix) != 0)
-		return -1;
-	e = ix->n;
-	ix->entry[e].fp = fp;
-	ix->entry[e].id = id;
-	for (b = 0; b < ix->nblocks; b++) {
-		h = bucket_of(ix, b, fp, ix->nbucket);
-		ix->next[b][e] = ix->head[b][h];
-		ix->head[b][h] = (uint32_t)e;
+	if ((ix->n + 1) * LOAD_DEN > ix->nslot * LOAD_NUM) {
+		want = ix->nslot + ix->nslot / 2;
+		if (want > MAX_SLOTS || grow_tables(ix, want) != 0)
+			return -1;
 	}
+	ix->entry[ix->n].fp = fp;
+	ix->entry[ix->n].id = id;
+	for (t = 0; t < ix->ntables; t++)
+		put(ix, t, fp, (uint32_t)ix->n);
 	ix->n++;
 	return 0;
 }
@@ -182,21 +223,27 @@ simindex_add(struct simindex *ix, uint64_t fp, int64_t id)
 void
 simindex_pop(struct simindex *ix)
 {
-	uint32_t *link, last;
-	int b;
+	uint64_t h, fp;
+	uint32_t last;
+	size_t i;
+	int t;
 
 	if (ix->n == 0)
 		return;
 	last = (uint32_t)(ix->n - 1);
-	for (b = 0; b < ix->nblocks; b++) {
-		link = &ix->head[b][bucket_of(ix, b, ix->entry[last].fp,
-		    ix->nbucket)];
-		/* The newest entry heads its chains; walk anyway rather than
-		 * rely on it. */
-		while (*link != NIL && *link != last)
-			link = &ix->next[b][*link];
-		if (*link == last)
-			*link = ix->next[b][last];
+	fp = ix->entry[last].fp;
+	/*
+	 * Added last, it sits at the end of its probe run: no slot was
+	 * filled after it, so freeing its slot breaks no other run.
+	 */
+	for (t = 0; t < ix->ntables; t++) {
+		h = key_hash(ix, t, fp);
+		for (i = home_of(h, ix->nslot); ix->tag[t][i] != 0;
+		     i = i + 1 == ix->nslot ? 0 : i + 1)
+			if (ix->slot[t][i] == last) {
+				ix->tag[t][i] = 0;
+				break;
+			}
 	}
 	ix->n--;
 }
@@ -211,36 +258,41 @@ better(const void *va, const void *vb)
 	return a->id < b->id;
 }
 
-
 size_t
 simindex_query(const struct simindex *ix, uint64_t fp,
     struct simindex_match *out, size_t max)
 {
 	struct simindex_match m;
-	size_t found = 0;
-	uint64_t x;
+	size_t found = 0, i;
+	uint64_t h, x;
 	uint32_t e;
-	int b, prev, earlier;
+	uint8_t tag;
+	int t, prev, earlier;
 
-	for (b = 0; b < ix->nblocks; b++) {
-		e = ix->head[b][bucket_of(ix, b, fp, ix->nbucket)];
-		for (; e != NIL; e = ix->next[b][e]) {
+	for (t = 0; t < ix->ntables; t++) {
+		h = key_hash(ix, t, fp);
+		tag = tag_of(h);
+		for (i = home_of(h, ix->nslot); ix->tag[t][i] != 0;
+		     i = i + 1 == ix->nslot ? 0 : i + 1) {
+			if (ix->tag[t][i] != tag)
+				continue;
+			e = ix->slot[t][i];
 			x = ix->entry[e].fp ^ fp;
-			if ((x & ix->mask[b]) != 0)
+			if ((x & ix->mask[t]) != 0)
 				continue;
 			m.distance = __builtin_popcountll(x);
 			if (m.distance > ix->k)
 				continue;
-			/* Once per match: in its first agreeing block. */
+			/* Once per match: in its first agreeing table. */
 			earlier = 0;
-			for (prev = 0; prev < b && !earlier; prev++)
+			for (prev = 0; prev < t && !earlier; prev++)
 				earlier = (x & ix->mask[prev]) == 0;
 			if (earlier)
 				continue;
 			m.id = ix->entry[e].id;
 			if (out != NULL && max > 0)
-				topk_insert(out, max, found, &m, sizeof(m),
-				    better);
+				topk_insert(
+				    out, max, found, &m, sizeof(m), better);
 			found++;
 		}
 	}
@@ -256,7 +308,6 @@ simindex_count(const struct simindex *ix)
 size_t
 simindex_bytes(const struct simindex *ix)
 {
-	return sizeof(*ix) + ix->cap * (sizeof(struct entry) +
-	    (size_t)ix->nblocks * sizeof(uint32_t)) +
-	    ix->nbucket * (size_t)ix->nblocks * sizeof(uint32_t);
+	return sizeof(*ix) + ix->cap * sizeof(struct entry) +
+	    ix->slot_cap * (size_t)ix->ntables * (1 + sizeof(uint32_t));
 }

@@ -2,11 +2,14 @@
  * simindex: find every stored 64-bit SimHash within Hamming distance k of a
  * query without scanning all of them.
  *
- * Pigeonhole block index: the 64 bits are cut into k+1 blocks; two
- * fingerprints within distance k agree exactly on at least one block, so
- * one table per block, keyed by that block's bits, yields a candidate set
- * that contains every answer; candidates are then checked exactly.
- * Memory is a few dozen bytes per stored fingerprint.
+ * Block index: the 64 bits are cut into blocks; two fingerprints within
+ * distance k agree exactly on all but at most k blocks. For k <= 3 there
+ * are k+2 blocks and one table per pair of blocks (10 tables of 25-26-bit
+ * keys for k = 3), so a lookup meets almost no chance candidates even with
+ * millions stored; for larger k, k+1 blocks and one table per block. The
+ * tables yield a candidate set that contains every answer; candidates are
+ * checked exactly. Memory: 16 bytes per stored fingerprint plus 5-9 per
+ * table (about 100 bytes for k = 3).
  */
 #ifndef NC_SIMINDEX_H
 #define NC_SIMINDEX_H

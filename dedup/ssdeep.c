@@ -6,14 +6,25 @@
  * a 7-character substring after runs of more than three equal characters
  * are cut to three, or if both digests are identical after that cut. So
  * every stored digest is indexed under keys (block size, gram) for each
- * 7-gram of its first part, (2 x block size, gram) for its second part and
- * one key for the whole cut digest; a query's keys formed the same way
- * reach every digest it can score with, and fuzzy_compare decides.
+ * 7-gram of its first part and (2 x block size, gram) for its second part;
+ * a digest whose parts are both too short for a gram is indexed under one
+ * key for the whole cut digest instead (only an identical digest can score
+ * with it). A query's keys formed the same way reach every digest it can
+ * score with, and fuzzy_compare decides.
  *
- * Keys are 32-bit hashes. Postings {entry, next, key} are chained per
- * bucket, newest entry first; a query merges its keys' chains in
- * descending entry order, so each candidate is compared once without any
- * allocation.
+ * Layout, chosen for bytes per digest (about 80 keys each): one
+ * open-addressing table of slots, linear probing, at most 80% full. A slot
+ * is 5 bytes: the entry number (4) and an 8-bit tag from the key's hash
+ * (1, 0 = free). The key itself is not stored: a key's occurrences all sit
+ * in the run of filled slots that starts at its home slot, a query scans
+ * that run's tags, and a slot whose tag matches is checked against the
+ * entry's stored digest (does it hold the gram at that block size?), which
+ * also throws out other keys that share the tag. The table grows by half
+ * and is refilled from the stored digests, in place (realloc), so growing
+ * never holds two tables. Each entry keeps its caller's id (8 bytes), the
+ * offset of its cut digest in one arena (4) and a query mark (4): a query
+ * stamps each entry it compared, so an entry reached through several
+ * shared grams is compared once, without the query allocating anything.
  */
 #include "ssdeep.h"
 
@@ -25,42 +36,50 @@
 #include "mix64.h"
 #include "topk.h"
 
-#define GRAM 7                       /* libfuzzy's ROLLING_WINDOW */
-#define PART_MAX SPAMSUM_LENGTH      /* longest part fuzzy_compare takes */
+#define GRAM 7                  /* libfuzzy's ROLLING_WINDOW */
+#define PART_MAX SPAMSUM_LENGTH /* longest part fuzzy_compare takes */
 #define MAX_KEYS (1 + 2 * (PART_MAX - GRAM + 1))
 #define NORM_MAX (24 + 2 * PART_MAX) /* "bs:part1:part2" */
-#define NIL UINT32_MAX
 #define MAX_ITEMS ((size_t)UINT32_MAX - 1)
-#define FIRST_BUCKETS 64
+#define MAX_SLOTS ((size_t)UINT32_MAX)
+#define FIRST_SLOTS 1024
+/* Filled slots at most LOAD_NUM / LOAD_DEN of all: runs stay short. */
+#define LOAD_NUM 4
+#define LOAD_DEN 5
 
 /* A digest as fuzzy_compare sees it: block size, both parts run-cut. */
 struct parsed {
-	unsigned long bs;   /* block size of part 1; part 2 is at 2 x bs */
-	char p1[PART_MAX];  /* first part, runs cut to three */
+	unsigned long bs;  /* block size of part 1; part 2 is at 2 x bs */
+	char p1[PART_MAX]; /* first part, runs cut to three */
 	size_t n1;
-	char p2[PART_MAX];  /* second part (up to ',' or the end), cut */
+	char p2[PART_MAX]; /* second part (up to ',' or the end), cut */
 	size_t n2;
 };
 
-struct posting {
-	uint32_t entry; /* index into id/off */
-	uint32_t next;  /* older posting in the same bucket, or NIL */
-	uint32_t key;   /* key hash, to skip other keys sharing a bucket */
+/* One key of a digest and what a stored digest must hold to share it. */
+struct key {
+	uint64_t hash;       /* home slot and tag come from it */
+	unsigned long level; /* block size the gram is compared at */
+	const char *text;    /* GRAM bytes, or the whole cut digest */
+	int whole;           /* the key of a digest without grams */
 };
 
 struct ssdeep_index {
-	int64_t *id;          /* caller's id of each entry */
-	uint32_t *off;        /* offset of each entry's cut digest in arena */
-	size_t n;             /* entries */
-	size_t cap;           /* entries allocated */
-	char *arena;          /* NUL-terminated cut digests, back to back */
-	size_t arena_len;     /* bytes used */
-	size_t arena_cap;     /* bytes allocated */
-	struct posting *post; /* all postings, in entry order */
-	size_t npost;         /* postings used */
-	size_t post_cap;      /* postings allocated */
-	uint32_t *head;       /* newest posting of each bucket, or NIL */
-	size_t nbucket;       /* buckets, a power of two */
+	int64_t *id;      /* caller's id of each entry */
+	uint32_t *off;    /* offset of each entry's cut digest in arena */
+	uint32_t *mark;   /* [0]: last query's stamp; [1 + e]: stamp of
+	                     the last query that compared entry e */
+	size_t n;         /* entries */
+	size_t cap;       /* entries allocated (mark has cap + 1) */
+	char *arena;      /* NUL-terminated cut digests, back to back */
+	size_t arena_len; /* bytes used */
+	size_t arena_cap; /* bytes allocated */
+	uint8_t *tag;     /* per slot: 8 bits of the key's hash, 0 free */
+	uint32_t *slot;   /* per slot: entry number */
+	size_t nslot;     /* slots in use by the table */
+	size_t tag_cap;   /* slots allocated in tag */
+	size_t slot_cap;  /* slots allocated in slot */
+	size_t filled;    /* slots holding a key */
 };
 
 int
@@ -71,8 +90,8 @@ ssdeep_of_text(const char *text, size_t len, char out[SSDEEP_MAX])
 		return -1;
 	if (text == NULL)
 		text = "";
-	if (fuzzy_hash_buf((const unsigned char *)text, (uint32_t)len,
-	    out) != 0) {
+	if (fuzzy_hash_buf((const unsigned char *)text, (uint32_t)len, out) !=
+	    0) {
 		out[0] = '\0';
 		return -1;
 	}
@@ -150,8 +169,7 @@ ssdeep_score(const char *a, const char *b)
 	return fuzzy_compare(a, b);
 }
 
-
-static uint32_t
+static uint64_t
 key_hash(unsigned kind, uint64_t level, const char *s, size_t n)
 {
 	uint64_t h = mix64(level * 0x9e3779b97f4a7c15ULL + kind);
@@ -161,35 +179,139 @@ key_hash(unsigned kind, uint64_t level, const char *s, size_t n)
 		h ^= (unsigned char)s[i];
 		h *= 0x100000001b3ULL;
 	}
-	return (uint32_t)mix64(h);
+	return mix64(h);
 }
 
 static int
-cmp_u32(const void *a, const void *b)
+same_key(const struct key *a, const struct key *b)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
+	if (a->hash != b->hash || a->whole != b->whole)
+		return 0;
+	if (a->whole)
+		return strcmp(a->text, b->text) == 0;
+	return a->level == b->level && memcmp(a->text, b->text, GRAM) == 0;
 }
 
-/* The distinct keys of a digest: its whole cut form and every gram of each
- * part at that part's block size. */
+/* Append k to keys[0..*nk) unless an equal key is there: a 256-slot set
+ * of key numbers + 1 (MAX_KEYS < 256) finds equals in a step or two. */
+static void
+add_key(struct key keys[MAX_KEYS], size_t *nk, uint8_t set[256],
+    const struct key *k)
+{
+	size_t i = (size_t)(k->hash >> 56);
+
+	for (; set[i] != 0; i = (i + 1) & 255)
+		if (same_key(&keys[set[i] - 1], k))
+			return;
+	keys[*nk] = *k;
+	*nk += 1;
+	set[i] = (uint8_t)*nk;
+}
+
+/*
+ * The distinct keys of a digest: every gram of each part at that part's
+ * block size, or, when neither part is long enough for a gram, its whole
+ * cut form norm. The keys point into p and norm.
+ */
 static size_t
 keys_of(const struct parsed *p, const char *norm, size_t normlen,
-    uint32_t keys[MAX_KEYS])
+    struct key keys[MAX_KEYS])
 {
-	size_t i, nk = 0, u;
+	uint8_t set[256];
+	struct key k;
+	size_t i, nk = 0;
 
-	keys[nk++] = key_hash(1, p->bs, norm, normlen);
-	for (i = 0; i + GRAM <= p->n1; i++)
-		keys[nk++] = key_hash(0, p->bs, p->p1 + i, GRAM);
-	for (i = 0; i + GRAM <= p->n2; i++)
-		keys[nk++] = key_hash(0, (uint64_t)p->bs * 2, p->p2 + i, GRAM);
-	qsort(keys, nk, sizeof(keys[0]), cmp_u32);
-	for (i = 1, u = 1; i < nk; i++)
-		if (keys[i] != keys[u - 1])
-			keys[u++] = keys[i];
-	return u;
+	memset(set, 0, sizeof(set));
+	k.whole = 0;
+	k.level = p->bs;
+	for (i = 0; i + GRAM <= p->n1; i++) {
+		k.text = p->p1 + i;
+		k.hash = key_hash(0, k.level, k.text, GRAM);
+		add_key(keys, &nk, set, &k);
+	}
+	k.level = p->bs * 2;
+	for (i = 0; i + GRAM <= p->n2; i++) {
+		k.text = p->p2 + i;
+		k.hash = key_hash(0, k.level, k.text, GRAM);
+		add_key(keys, &nk, set, &k);
+	}
+	if (nk == 0) {
+		keys[0].hash = key_hash(1, p->bs, norm, normlen);
+		keys[0].level = p->bs;
+		keys[0].text = norm;
+		keys[0].whole = 1;
+		nk = 1;
+	}
+	return nk;
+}
+
+/* Home slot of a hash: its top 32 bits scaled to the table. */
+static size_t
+home_of(uint64_t hash, size_t nslot)
+{
+	return (size_t)(((hash >> 32) * (uint64_t)nslot) >> 32);
+}
+
+/* Tag of a hash: 8 low bits, never 0 (0 marks a free slot). */
+static uint8_t
+tag_of(uint64_t hash)
+{
+	return (uint8_t)(hash & 0xff) != 0 ? (uint8_t)(hash & 0xff) : 1;
+}
+
+static void
+put_key(struct ssdeep_index *ix, uint64_t hash, uint32_t entry)
+{
+	size_t i = home_of(hash, ix->nslot);
+
+	while (ix->tag[i] != 0)
+		i = i + 1 == ix->nslot ? 0 : i + 1;
+	ix->tag[i] = tag_of(hash);
+	ix->slot[i] = entry;
+	ix->filled++;
+}
+
+/* Split a stored cut digest "bs:p1:p2" (well formed: we wrote it). */
+static void
+split_stored(const char *s, unsigned long *bs, const char **p1, size_t *n1,
+    const char **p2, size_t *n2)
+{
+	const char *c;
+
+	*bs = 0;
+	for (; *s >= '0' && *s <= '9'; s++)
+		*bs = *bs * 10 + (unsigned long)(*s - '0');
+	*p1 = s + 1;
+	c = strchr(*p1, ':');
+	*n1 = (size_t)(c - *p1);
+	*p2 = c + 1;
+	*n2 = strlen(*p2);
+}
+
+static int
+has_gram(const char *part, size_t n, const char *gram)
+{
+	size_t i;
+
+	for (i = 0; i + GRAM <= n; i++)
+		if (part[i] == gram[0] && memcmp(part + i, gram, GRAM) == 0)
+			return 1;
+	return 0;
+}
+
+/* Does stored entry e really have key k (not just its tag)? */
+static int
+entry_has_key(const struct ssdeep_index *ix, uint32_t e, const struct key *k)
+{
+	const char *s = ix->arena + ix->off[e], *p1, *p2;
+	unsigned long bs;
+	size_t n1, n2;
+
+	if (k->whole)
+		return strcmp(s, k->text) == 0;
+	split_stored(s, &bs, &p1, &n1, &p2, &n2);
+	return (bs == k->level && has_gram(p1, n1, k->text)) ||
+	    (bs * 2 == k->level && has_gram(p2, n2, k->text));
 }
 
 struct ssdeep_index *
@@ -199,11 +321,12 @@ ssdeep_index_new(void)
 
 	if (ix == NULL)
 		return NULL;
-	ix->nbucket = FIRST_BUCKETS;
-	ix->head = malloc(ix->nbucket * sizeof(*ix->head));
-	if (ix->head == NULL)
+	ix->tag = calloc(FIRST_SLOTS, 1);
+	ix->slot = malloc(FIRST_SLOTS * sizeof(*ix->slot));
+	ix->mark = calloc(1, sizeof(*ix->mark));
+	if (ix->tag == NULL || ix->slot == NULL || ix->mark == NULL)
 		goto fail;
-	memset(ix->head, 0xff, ix->nbucket * sizeof(*ix->head));
+	ix->nslot = ix->tag_cap = ix->slot_cap = FIRST_SLOTS;
 	return ix;
 fail:
 	ssdeep_index_free(ix);
@@ -217,13 +340,15 @@ ssdeep_index_free(struct ssdeep_index *ix)
 		return;
 	free(ix->id);
 	free(ix->off);
+	free(ix->mark);
 	free(ix->arena);
-	free(ix->post);
-	free(ix->head);
+	free(ix->tag);
+	free(ix->slot);
 	free(ix);
 }
 
-/* Make *cap at least need (doubling) for an array of size-byte items. */
+/* Make *cap at least need for an array of size-byte items, growing by
+ * half (not doubling), so at most a third of an array is slack. */
 static int
 reserve(void **arr, size_t *cap, size_t need, size_t size, size_t limit)
 {
@@ -235,7 +360,7 @@ reserve(void **arr, size_t *cap, size_t need, size_t size, size_t limit)
 	if (need > limit)
 		return -1;
 	while (ncap < need)
-		ncap = ncap > limit / 2 ? limit : ncap * 2;
+		ncap = ncap > limit / 3 * 2 ? limit : ncap + ncap / 2 + 16;
 	p = realloc(*arr, ncap * size);
 	if (p == NULL)
 		return -1;
@@ -244,28 +369,65 @@ reserve(void **arr, size_t *cap, size_t need, size_t size, size_t limit)
 	return 0;
 }
 
-/* Rebuild the buckets with at least need of them; chains stay newest
- * first because postings are relinked in entry order. */
+/* Room for one more entry in id, off and mark; -1 with nothing lost. */
 static int
-grow_buckets(struct ssdeep_index *ix, size_t need)
+reserve_entry(struct ssdeep_index *ix)
 {
-	size_t nbucket = ix->nbucket, i, b;
-	uint32_t *head;
+	size_t idcap = ix->cap, offcap = ix->cap, markcap = ix->cap + 1;
 
-	while (nbucket < need)
-		nbucket *= 2;
-	head = malloc(nbucket * sizeof(*head));
-	if (head == NULL)
+	if (reserve((void **)&ix->id, &idcap, ix->n + 1, sizeof(*ix->id),
+	        MAX_ITEMS) != 0 ||
+	    reserve((void **)&ix->off, &offcap, ix->n + 1, sizeof(*ix->off),
+	        MAX_ITEMS) != 0 ||
+	    reserve((void **)&ix->mark, &markcap, ix->n + 2, sizeof(*ix->mark),
+	        MAX_ITEMS + 1) != 0)
 		return -1;
-	memset(head, 0xff, nbucket * sizeof(*head));
-	for (i = 0; i < ix->npost; i++) {
-		b = ix->post[i].key & (nbucket - 1);
-		ix->post[i].next = head[b];
-		head[b] = (uint32_t)i;
+	/* Arrays grown before a failure are only larger, which is harmless. */
+	ix->cap = idcap < offcap ? idcap : offcap;
+	if (markcap - 1 < ix->cap)
+		ix->cap = markcap - 1;
+	return 0;
+}
+
+/*
+ * Grow the table to nslot slots and put every stored entry's keys back.
+ * The arrays are grown in place by realloc (large blocks are remapped, not
+ * copied), then refilled from the stored digests. -1 with the table as it
+ * was when memory runs out.
+ */
+static int
+grow_table(struct ssdeep_index *ix, size_t nslot)
+{
+	struct key keys[MAX_KEYS];
+	struct parsed p;
+	const char *s;
+	size_t e, i, nk;
+	void *t;
+
+	if (nslot > ix->tag_cap) {
+		if ((t = realloc(ix->tag, nslot)) == NULL)
+			return -1;
+		ix->tag = t;
+		ix->tag_cap = nslot;
 	}
-	free(ix->head);
-	ix->head = head;
-	ix->nbucket = nbucket;
+	if (nslot > ix->slot_cap) {
+		if ((t = realloc(ix->slot, nslot * sizeof(*ix->slot))) == NULL)
+			return -1;
+		ix->slot = t;
+		ix->slot_cap = nslot;
+	}
+	memset(ix->tag, 0, nslot);
+	ix->nslot = nslot;
+	ix->filled = 0;
+	for (e = 0; e < ix->n; e++) {
+		s = ix->arena + ix->off[e];
+		/* Stored digests parsed once already: cannot fail. */
+		if (parse_digest(s, &p) != 0)
+			continue;
+		nk = keys_of(&p, s, strlen(s), keys);
+		for (i = 0; i < nk; i++)
+			put_key(ix, keys[i].hash, (uint32_t)e);
+	}
 	return 0;
 }
 
@@ -274,8 +436,8 @@ ssdeep_index_add(struct ssdeep_index *ix, const char *digest, int64_t id)
 {
 	struct parsed p;
 	char norm[NORM_MAX];
-	uint32_t keys[MAX_KEYS];
-	size_t normlen, nk, i, b, idcap, offcap;
+	struct key keys[MAX_KEYS];
+	size_t normlen, nk, i, want;
 
 	if (parse_digest(digest, &p) != 0)
 		return -2;
@@ -283,46 +445,27 @@ ssdeep_index_add(struct ssdeep_index *ix, const char *digest, int64_t id)
 	nk = keys_of(&p, norm, normlen, keys);
 
 	/* Reserve everything first: from here on nothing can fail. */
-	idcap = ix->cap;
-	offcap = ix->cap;
-	if (reserve((void **)&ix->id, &idcap, ix->n + 1, sizeof(*ix->id),
-	    MAX_ITEMS) != 0 ||
-	    reserve((void **)&ix->off, &offcap, ix->n + 1, sizeof(*ix->off),
-	    MAX_ITEMS) != 0)
+	if (reserve_entry(ix) != 0 ||
+	    reserve((void **)&ix->arena, &ix->arena_cap,
+	        ix->arena_len + normlen + 1, 1, UINT32_MAX) != 0)
 		return -1;
-	ix->cap = idcap < offcap ? idcap : offcap;
-	if (reserve((void **)&ix->arena, &ix->arena_cap,
-	    ix->arena_len + normlen + 1, 1, UINT32_MAX) != 0 ||
-	    reserve((void **)&ix->post, &ix->post_cap, ix->npost + nk,
-	    sizeof(*ix->post), MAX_ITEMS) != 0)
-		return -1;
-	if (ix->npost + nk > ix->nbucket &&
-	    grow_buckets(ix, ix->npost + nk) != 0)
-		return -1;
+	if ((ix->filled + nk) * LOAD_DEN > ix->nslot * LOAD_NUM) {
+		want = ix->nslot + ix->nslot / 2;
+		while ((ix->filled + nk) * LOAD_DEN > want * LOAD_NUM)
+			want += want / 2;
+		if (want > MAX_SLOTS || grow_table(ix, want) != 0)
+			return -1;
+	}
 
 	ix->id[ix->n] = id;
 	ix->off[ix->n] = (uint32_t)ix->arena_len;
+	ix->mark[1 + ix->n] = 0;
 	memcpy(ix->arena + ix->arena_len, norm, normlen + 1);
 	ix->arena_len += normlen + 1;
-	for (i = 0; i < nk; i++) {
-		b = keys[i] & (ix->nbucket - 1);
-		ix->post[ix->npost].entry = (uint32_t)ix->n;
-		ix->post[ix->npost].key = keys[i];
-		ix->post[ix->npost].next = ix->head[b];
-		ix->head[b] = (uint32_t)ix->npost;
-		ix->npost++;
-	}
+	for (i = 0; i < nk; i++)
+		put_key(ix, keys[i].hash, (uint32_t)ix->n);
 	ix->n++;
 	return 0;
-}
-
-/* First posting at or after c that carries key. */
-static uint32_t
-skip_to_key(const struct ssdeep_index *ix, uint32_t c, uint32_t key)
-{
-	while (c != NIL && ix->post[c].key != key)
-		c = ix->post[c].next;
-	return c;
 }
 
 static int
@@ -335,6 +478,16 @@ better(const void *va, const void *vb)
 	return a->id < b->id;
 }
 
+/* A new stamp for a query; on wrap-around every old stamp is cleared. */
+static uint32_t
+next_stamp(const struct ssdeep_index *ix)
+{
+	if (++ix->mark[0] == 0) {
+		memset(ix->mark, 0, (ix->n + 1) * sizeof(*ix->mark));
+		ix->mark[0] = 1;
+	}
+	return ix->mark[0];
+}
 
 size_t
 ssdeep_index_query(const struct ssdeep_index *ix, const char *digest,
@@ -343,8 +496,10 @@ ssdeep_index_query(const struct ssdeep_index *ix, const char *digest,
 	struct parsed p;
 	struct ssdeep_match m;
 	char norm[NORM_MAX];
-	uint32_t keys[MAX_KEYS], cur[MAX_KEYS], best;
-	size_t normlen, nk, i, found = 0;
+	struct key keys[MAX_KEYS];
+	size_t normlen, nk, k, i, found = 0;
+	uint32_t stamp, e;
+	uint8_t tag;
 
 	if (parse_digest(digest, &p) != 0 || threshold > 100)
 		return 0;
@@ -353,30 +508,27 @@ ssdeep_index_query(const struct ssdeep_index *ix, const char *digest,
 		threshold = 1;
 	normlen = format_digest(&p, norm);
 	nk = keys_of(&p, norm, normlen, keys);
-	for (i = 0; i < nk; i++)
-		cur[i] = skip_to_key(ix, ix->head[keys[i] & (ix->nbucket - 1)],
-		    keys[i]);
-	for (;;) {
-		/* Every key's postings run newest entry first: take the
-		 * newest entry any key still points at, then step past it. */
-		best = NIL;
-		for (i = 0; i < nk; i++)
-			if (cur[i] != NIL && (best == NIL ||
-			    ix->post[cur[i]].entry > best))
-				best = ix->post[cur[i]].entry;
-		if (best == NIL)
-			break;
-		for (i = 0; i < nk; i++)
-			if (cur[i] != NIL && ix->post[cur[i]].entry == best)
-				cur[i] = skip_to_key(ix, ix->post[cur[i]].next,
-				    keys[i]);
-		m.score = fuzzy_compare(ix->arena + ix->off[best], norm);
-		if (m.score < threshold)
-			continue;
-		m.id = ix->id[best];
-		if (out != NULL && max > 0)
-			topk_insert(out, max, found, &m, sizeof(m), better);
-		found++;
+	stamp = next_stamp(ix);
+	for (k = 0; k < nk; k++) {
+		tag = tag_of(keys[k].hash);
+		for (i = home_of(keys[k].hash, ix->nslot); ix->tag[i] != 0;
+		     i = i + 1 == ix->nslot ? 0 : i + 1) {
+			if (ix->tag[i] != tag)
+				continue;
+			e = ix->slot[i];
+			if (ix->mark[1 + e] == stamp ||
+			    !entry_has_key(ix, e, &keys[k]))
+				continue;
+			ix->mark[1 + e] = stamp;
+			m.score = fuzzy_compare(ix->arena + ix->off[e], norm);
+			if (m.score < threshold)
+				continue;
+			m.id = ix->id[e];
+			if (out != NULL && max > 0)
+				topk_insert(
+				    out, max, found, &m, sizeof(m), better);
+			found++;
+		}
 	}
 	return found;
 }
@@ -391,6 +543,6 @@ size_t
 ssdeep_index_bytes(const struct ssdeep_index *ix)
 {
 	return sizeof(*ix) + ix->cap * (sizeof(*ix->id) + sizeof(*ix->off)) +
-	    ix->arena_cap + ix->post_cap * sizeof(*ix->post) +
-	    ix->nbucket * sizeof(*ix->head);
+	    (ix->cap + 1) * sizeof(*ix->mark) + ix->arena_cap + ix->tag_cap +
+	    ix->slot_cap * sizeof(*ix->slot);
 }

@@ -9,7 +9,9 @@
  * substring (or are identical). Each stored digest's 7-grams are indexed under
  * (block size, gram) for its first part and (2 x block size, gram) for its
  * second part; a query looks up its own grams the same way, and candidates
- * are verified with fuzzy_compare.
+ * are verified with fuzzy_compare, so answers equal a scan of every stored
+ * digest. About 80 keys of 5-7 bytes each plus the digest: some 500-750
+ * bytes per stored digest (ssdeep.c has the layout).
  */
 #ifndef NC_SSDEEP_H
 #define NC_SSDEEP_H
@@ -56,7 +58,9 @@ int ssdeep_index_add(struct ssdeep_index *ix, const char *digest, int64_t id);
  * to max matches best first (highest score, then smallest id) and returns the
  * number found (may exceed max); returns 0 for a malformed digest. A
  * threshold below 1 counts as 1 (score 0 means unrelated); above 100 finds
- * nothing. Cannot fail: it allocates nothing.
+ * nothing. Cannot fail: it allocates nothing. It does write scratch marks
+ * inside the index (which entries this query compared), so two queries on
+ * one index must not run at the same time, const or not.
  */
 size_t ssdeep_index_query(const struct ssdeep_index *ix, const char *digest,
     int threshold, struct ssdeep_match *out, size_t max);

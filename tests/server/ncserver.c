@@ -280,6 +280,8 @@ on_request(struct evhttp_request *req, void *arg)
 	}
 	if (strncmp(c.path, "/__nc/", 6) == 0)
 		route_dispatch(&c, c.path + 6);
+	else if (proc_is_site(c.host))
+		proc_serve(&c);
 	else
 		static_serve(&c);
 }

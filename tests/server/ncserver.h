@@ -12,6 +12,7 @@
  *               bodies cut short, link lists, nestings (prefix stream_,
  *               doc_)
  *   traps.c     scripted crawler traps under /__nc/ (prefix trap_)
+ *   proc.c      the endless procedural site on hosts "proc.*" (prefix proc_)
  */
 #ifndef NC_SERVER_H
 #define NC_SERVER_H
@@ -97,6 +98,16 @@ void static_serve(struct srv_ctx *c);
  * raw). Always answers (or deliberately does not, for /__nc/silent).
  */
 void route_dispatch(struct srv_ctx *c, const char *rest);
+
+/* Does host (lowercased, port cut) serve the procedural site? */
+int proc_is_site(const char *host);
+
+/*
+ * Answer c from the procedural site: a deterministic page generated from
+ * the path (query ignored), 404 for paths the site does not have, 500 when
+ * memory runs out. See proc.c and README.md for the URL space.
+ */
+void proc_serve(struct srv_ctx *c);
 
 /*
  * Answer the crawler-trap routes (session, sessredir, pager, facets,

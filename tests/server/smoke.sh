@@ -303,6 +303,58 @@ expect "endless?as=robots is text/plain and keeps sending" \
 expect "endless?as=robots starts with its rule" \
     "$(head -n 2 "$TMP/er" | tr '\n' ' ')" "User-agent: * Disallow: /private/ "
 
+# The procedural site on hosts proc.*: generated, deterministic, endless.
+PR=http://proc.test:$PORT
+PC="$C --resolve proc.test:$PORT:127.0.0.1"
+expect_match "proc robots.txt" "$($PC "$PR/robots.txt")" '^Disallow: /search$'
+home=$($PC "$PR/")
+expect_match "proc home links to a section" "$home" 'href="/news/"'
+first=$(printf '%s\n' "$home" | grep -o 'href="/[a-z]*/1-[a-z-]*\.html"' |
+    head -n 1 | cut -d'"' -f2)
+expect_match "proc home links to article 1" "$first" '^/[a-z]+/1-[a-z-]+\.html$'
+art=$($PC "$PR$first")
+expect_match "proc article has a heading" "$art" '^<h1>[A-Z][a-z ]+</h1>$'
+expect_match "proc article has prose" "$art" '^<p>[A-Z][a-z]+ [a-z]'
+expect "proc article is deterministic" "$($PC "$PR$first" | cksum)" \
+    "$(printf '%s\n' "$art" | cksum)"
+expect "proc ignores the query" "$($PC "$PR$first?utm_source=x" | cksum)" \
+    "$(printf '%s\n' "$art" | cksum)"
+words=$(printf '%s\n' "$art" | grep '^<p>[A-Z]' | wc -w)
+if [ "$words" -ge 250 ]; then ok "proc article has hundreds of words ($words)"
+else bad "proc article has hundreds of words" "$words"; fi
+links=$(printf '%s\n' "$art" | grep -c 'href="/[a-z]*/[0-9]*-')
+if [ "$links" -ge 10 ] && [ "$links" -le 20 ]; then
+	ok "proc article links to 10-20 articles ($links)"
+else
+	bad "proc article links to 10-20 articles" "$links"
+fi
+expect "proc wrong slug is 404" "$($PC -o /dev/null -w '%{http_code}' \
+    "${PR}${first%%-*}-no-such-slug.html")" 404
+expect "proc wrong section is 404" "$($PC -o /dev/null -w '%{http_code}' \
+    "$PR/sport/1-${first#*-}")" 404
+expect "proc unknown path is 404" \
+    "$($PC -o /dev/null -w '%{http_code}' "$PR/nope.html")" 404
+far=$(printf '%s\n' "$art" | sed -n '/More stories/,/<\/ul>/p' |
+    grep -o 'href="/[^"]*"' | head -n 1 | cut -d'"' -f2)
+expect "proc 'more stories' link far away is served" \
+    "$($PC -o /dev/null -w '%{http_code}' "$PR$far")" 200
+expect_match "proc listings never end" \
+    "$($PC "$PR/news/page/1000000.html")" 'href="/news/page/1000001.html"'
+# Articles 1..20 (group 0 and the first of group 1) hold copies: same title, same bytes (exact)
+# or other bytes (one sentence and the footer changed: near).
+printf '%s\n' "$home" | grep -o 'href="/[a-z]*/[0-9]*-[a-z-]*\.html">[^<]*' |
+    sed 's/^href="//; s/">/ /' >"$TMP/proc-teasers"
+: >"$TMP/proc-sums"
+while read -r url title; do
+	printf '%s %s\n' "$($PC "$PR$url" | cksum | cut -d' ' -f1)" "$title" \
+	    >>"$TMP/proc-sums"
+done <"$TMP/proc-teasers"
+same=$(sort "$TMP/proc-sums" | uniq -d | wc -l)
+titles=$(cut -d' ' -f2- "$TMP/proc-sums" | sort | uniq -d | wc -l)
+expect "proc group of 20 has exact copies" "$same" 2
+expect "proc group of 20 has near copies (same title, other bytes)" \
+    "$((titles - same))" 2
+
 # The access log: one line per request, host lowercased without port.
 sleep 0.2
 expect_match "log line format" "$(head -n 1 "$TMP/log")" \

@@ -188,6 +188,109 @@ out:
 	free(pool);
 }
 
+/*
+ * Crowds: every stored digest is an edit of one of three texts, so most
+ * share many grams and their keys pile up in long runs of the table; an
+ * entry reached through dozens of shared grams must still be counted once,
+ * and answers must equal the scan at every threshold.
+ */
+static void
+test_crowded_keys(void)
+{
+	enum { BASES = 3, STORED = 900, QUERIES = 120 };
+	static char dig[STORED + QUERIES][SSDEEP_MAX];
+	static char base[BASES][8000];
+	static struct ssdeep_match want[STORED];
+	static const int thresholds[] = { 1, 50, 90 };
+	struct ssdeep_match got[OUT_MAX];
+	struct ssdeep_index *ix = ssdeep_index_new();
+	char *var = malloc(TEXT_MAX);
+	uint64_t s = 77;
+	size_t i, j, t, n, n_want, n_got, mismatches = 0, big = 0;
+	int sc;
+
+	CHECK(ix != NULL && var != NULL);
+	if (ix == NULL || var == NULL)
+		goto out;
+	for (i = 0; i < BASES; i++)
+		random_text(&s, base[i], sizeof(base[i]));
+	for (i = 0; i < STORED + QUERIES; i++) {
+		n = mutate(&s, base[i % BASES], sizeof(base[0]), var);
+		CHECK_INT(ssdeep_of_text(var, n, dig[i]), 0);
+		if (i < STORED)
+			CHECK_INT(ssdeep_index_add(ix, dig[i], (int64_t)i), 0);
+	}
+	for (i = STORED; i < STORED + QUERIES; i++) {
+		for (t = 0; t < 3; t++) {
+			n_want = 0;
+			for (j = 0; j < STORED; j++) {
+				sc = fuzzy_compare(dig[j], dig[i]);
+				if (sc >= thresholds[t]) {
+					want[n_want].id = (int64_t)j;
+					want[n_want++].score = sc;
+				}
+			}
+			qsort(want, n_want, sizeof(want[0]), cmp_match);
+			n_got = ssdeep_index_query(ix, dig[i], thresholds[t],
+			    got, OUT_MAX);
+			big += n_want > STORED / BASES / 2;
+			if (n_got != n_want) {
+				mismatches++;
+				continue;
+			}
+			for (j = 0; j < n_got && j < OUT_MAX; j++)
+				if (got[j].id != want[j].id ||
+				    got[j].score != want[j].score)
+					break;
+			if (j != n_got && j != OUT_MAX)
+				mismatches++;
+		}
+	}
+	CHECK_INT(mismatches, 0);
+	/* The crowds are real: many queries match hundreds of entries. */
+	CHECK(big > QUERIES / 2);
+out:
+	ssdeep_index_free(ix);
+	free(var);
+}
+
+/* The index stays compact: digests of realistic shape (64 + 32 base64
+ * characters, about 84 grams) cost well under a kilobyte each. */
+static void
+test_bytes_per_digest(void)
+{
+	static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnop"
+	    "qrstuvwxyz0123456789+/";
+	struct ssdeep_index *ix = ssdeep_index_new();
+	struct ssdeep_match m[2];
+	char d[128];
+	uint64_t s = 9;
+	size_t i, j, per;
+
+	CHECK(ix != NULL);
+	if (ix == NULL)
+		return;
+	for (i = 0; i < 50000; i++) {
+		memcpy(d, "192:", 4);
+		for (j = 0; j < 64; j++)
+			d[4 + j] = b64[rng_next(&s) % 64];
+		d[68] = ':';
+		for (j = 0; j < 32; j++)
+			d[69 + j] = b64[rng_next(&s) % 64];
+		d[101] = '\0';
+		CHECK_INT(ssdeep_index_add(ix, d, (int64_t)i), 0);
+	}
+	per = ssdeep_index_bytes(ix) / ssdeep_index_count(ix);
+	/* 84 slots of 5 bytes at 53-80% load, 16 bytes of id, offset and
+	 * mark, 102 of digest, arrays up to half again what they hold. */
+	CHECK(per > 400);
+	CHECK(per < 1000);
+	/* The last one is found, by itself only. */
+	CHECK_INT(ssdeep_index_query(ix, d, 100, m, 2), 1);
+	CHECK_INT(m[0].id, 49999);
+	ssdeep_index_free(ix);
+}
+
 static void
 test_digest_and_score(void)
 {
@@ -298,6 +401,8 @@ void
 suite_ssdeep(void)
 {
 	RUN(test_index_equals_brute_force);
+	RUN(test_crowded_keys);
+	RUN(test_bytes_per_digest);
 	RUN(test_digest_and_score);
 	RUN(test_short_and_run_cut_digests);
 	RUN(test_malformed);
