@@ -420,6 +420,12 @@ url_base_init(struct url_base *b, const char *base)
 	p += strcspn(p, "/");
 	b->origin_len = (size_t)(p - b->norm);
 	b->path_end = b->origin_len + strcspn(p, "?");
+	/* curl merges against a path with empty segments its own way. */
+	if (memmem(p, b->path_end - b->origin_len, "//", 2) != NULL) {
+		free(b->norm);
+		b->norm = NULL;
+		return 0;
+	}
 	for (q = b->norm + b->path_end; q > p && q[-1] != '/'; q--)
 		;
 	b->dir_len = (size_t)(q - b->norm);
@@ -505,7 +511,8 @@ join_plain(const struct url_base *b, const char *ref, int *slow,
 	for (n = 0; n < rn; n++)
 		if (!plain_ref_char((unsigned char)ref[n]))
 			return NULL;
-	if (rn >= 2 && ref[0] == '/' && ref[1] == '/')
+	/* A network-path ref, and empty segments anywhere: the parse. */
+	if (memmem(ref, rn, "//", 2) != NULL)
 		return NULL;
 	if (scheme_len(ref) > 0) {
 		/* Absolute: only into the base's own origin, spelt alike. */

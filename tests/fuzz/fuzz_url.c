@@ -1,5 +1,6 @@
 /*
- * Fuzz url_resolve / url_normalize / url_host / url_origin.
+ * Fuzz url_resolve / url_base_resolve / url_normalize / url_host /
+ * url_origin.
  *
  * The input is "BASE\nREF" (split at the first NUL or newline); without a
  * separator it is a ref against a fixed base. Checks on every URL that
@@ -147,6 +148,23 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_normal(ref, out);
 	else
 		FUZZ_CHECK(why != NULL, "NULL without a reason");
+	{
+		/* The string-only join gives exactly what the parse gives. */
+		struct url_base ub;
+		const char *why2 = NULL;
+		char *fast;
+
+		FUZZ_CHECK(url_base_init(&ub, base) == 0, "url_base_init");
+		fast = url_base_resolve(&ub, ref, &why2);
+		FUZZ_CHECK((fast == NULL) == (out == NULL) &&
+		    (fast == NULL ? strcmp(why2, why) == 0 :
+		    strcmp(fast, out) == 0),
+		    "base %s ref %s: joined %s (%s), parsed %s (%s)", base,
+		    ref, fast ? fast : "-", why2 ? why2 : "",
+		    out ? out : "-", why ? why : "");
+		free(fast);
+		url_base_free(&ub);
+	}
 	free(out);
 
 	why = NULL;

@@ -219,7 +219,8 @@ test_base_resolve_agrees(void)
 		"http://a.test:8080/x/y?q=1", "https://a.test/a/b/c?",
 		"http://a.test/p", "http://A.test/Not/Normal",
 		"http://a.test:80/x/", "http://a.test/x/../y", NULL,
-		"not a url", "http://a.test/%7e/x" };
+		"not a url", "http://a.test/%7e/x", "http://a.test//x/y",
+		"http://a.test/x//y/z" };
 	char ref[256];
 	size_t i, k, bad = 0;
 
