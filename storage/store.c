@@ -669,19 +669,22 @@ create_schema(struct store *s, const char *path, char *err, size_t errsz)
 	    errsz);
 }
 
-/* Sets *exists to whether table has a column called name. */
+/*
+ * Sets *exists to whether the query sql, with text parameters a and (when
+ * not NULL) b, returns a row. Returns an SQLite result code.
+ */
 static int
-column_exists(sqlite3 *db, const char *table, const char *name, int *exists)
+row_exists(sqlite3 *db, const char *sql, const char *a, const char *b,
+    int *exists)
 {
 	sqlite3_stmt *st = NULL;
 	int rc;
 
-	rc = sqlite3_prepare_v2(db, "SELECT 1 FROM pragma_table_info(?) "
-	    "WHERE name = ?", -1, &st, NULL);
+	rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
 	if (rc == SQLITE_OK)
-		rc = sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
-	if (rc == SQLITE_OK)
-		rc = sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+		rc = sqlite3_bind_text(st, 1, a, -1, SQLITE_STATIC);
+	if (rc == SQLITE_OK && b != NULL)
+		rc = sqlite3_bind_text(st, 2, b, -1, SQLITE_STATIC);
 	if (rc == SQLITE_OK) {
 		rc = sqlite3_step(st);
 		*exists = rc == SQLITE_ROW;
@@ -690,6 +693,14 @@ column_exists(sqlite3 *db, const char *table, const char *name, int *exists)
 	}
 	sqlite3_finalize(st);
 	return rc;
+}
+
+/* Sets *exists to whether table has a column called name. */
+static int
+column_exists(sqlite3 *db, const char *table, const char *name, int *exists)
+{
+	return row_exists(db, "SELECT 1 FROM pragma_table_info(?) "
+	    "WHERE name = ?", table, name, exists);
 }
 
 /*
@@ -742,21 +753,8 @@ fail:
 static int
 table_exists(sqlite3 *db, const char *name, int *exists)
 {
-	sqlite3_stmt *st = NULL;
-	int rc;
-
-	rc = sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master "
-	    "WHERE type = 'table' AND name = ?", -1, &st, NULL);
-	if (rc == SQLITE_OK)
-		rc = sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-	if (rc == SQLITE_OK) {
-		rc = sqlite3_step(st);
-		*exists = rc == SQLITE_ROW;
-		if (rc == SQLITE_ROW || rc == SQLITE_DONE)
-			rc = SQLITE_OK;
-	}
-	sqlite3_finalize(st);
-	return rc;
+	return row_exists(db, "SELECT 1 FROM sqlite_master "
+	    "WHERE type = 'table' AND name = ?", name, NULL, exists);
 }
 
 /* The connection settings; only a writer may change the journal mode. */
