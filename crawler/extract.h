@@ -39,6 +39,8 @@
 #define EXTRACT_FIELD_MAX 2048
 /* Cap on the joined headings (bytes, cut at a character). */
 #define EXTRACT_HEADINGS_MAX 8192
+/* Cap on each of anchors_same and anchors_other (bytes, whole links). */
+#define EXTRACT_ANCHORS_MAX 16384
 
 struct extract_opts {
 	const char *charset; /* from Content-Type, or NULL: then <meta>,
@@ -58,6 +60,10 @@ struct extract_result {
 	char *headings;    /* h1..h6 texts joined by " | "; "" when none */
 	char *description; /* <meta name=description> content; "" if none */
 	char *keywords;    /* <meta name=keywords> content; "" if none */
+	char *anchors_same;  /* text of the links in main_text that lead to
+	                        the page's own host, joined by " "; "" if
+	                        none (see extract_html) */
+	char *anchors_other; /* ... and of those that lead to another host */
 	char **links;      /* absolute normalised http(s) URLs to follow, in
 	                      document order, each once; nofollow ones left out */
 	size_t nlinks;     /* entries in links */
@@ -72,6 +78,16 @@ struct extract_result {
  * from page_url and fill r. Links honour <base href>, rel=nofollow (on a and
  * area) and <meta name=robots content=nofollow>; hrefs of a, area, frame and
  * iframe are taken. page_url may be NULL: then only absolute links are kept.
+ *
+ * anchors_same and anchors_other split the text of the <a href> links
+ * whose text main_text holds (all links when main_text fell back to the
+ * whole text; nofollow ones too: their text is the page's content either
+ * way) by where they lead: each href resolved as links are, its host
+ * compared with page_url's, a leading "www." ignored. With no page_url,
+ * relative links count as the same host. Links to other schemes (mailto:,
+ * javascript:) count as neither. Only the first 4096 links with text and
+ * the first 64 KiB of link text are looked at; each string keeps whole
+ * links up to its cap.
  *
  * Charset order: a byte-order mark, then o->charset, then a <meta charset>
  * or <meta http-equiv=Content-Type> in the first 8 KiB, then UTF-8 if the

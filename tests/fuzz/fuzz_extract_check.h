@@ -75,6 +75,13 @@ fuzz_check_result(const struct extract_result *r, size_t max_text,
 	fuzz_check_field("description", r->description, EXTRACT_FIELD_MAX);
 	fuzz_check_field("keywords", r->keywords, EXTRACT_FIELD_MAX);
 	fuzz_check_field("headings", r->headings, EXTRACT_HEADINGS_MAX);
+	fuzz_check_field("anchors_same", r->anchors_same, EXTRACT_ANCHORS_MAX);
+	fuzz_check_field("anchors_other", r->anchors_other,
+	    EXTRACT_ANCHORS_MAX);
+	fuzz_check_collapsed("anchors_same", r->anchors_same,
+	    strlen(r->anchors_same));
+	fuzz_check_collapsed("anchors_other", r->anchors_other,
+	    strlen(r->anchors_other));
 	FUZZ_CHECK(memchr(r->charset, '\0', sizeof(r->charset)) != NULL,
 	    "charset not terminated");
 	FUZZ_CHECK(r->nlinks <= max_links, "%zu links over cap %zu", r->nlinks,
