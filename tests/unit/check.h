@@ -68,6 +68,7 @@ void suite_md5(void);
 void suite_simhash(void);
 void suite_simindex(void);
 void suite_ssdeep(void);
+void suite_tdw(void);
 void suite_dedup(void);
 void suite_store(void);
 void suite_config(void);

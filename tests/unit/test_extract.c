@@ -995,7 +995,7 @@ static void
 test_anchors_capped(void)
 {
 	struct extract_result r;
-	static char html[200000];
+	static char html[400000];
 	size_t i, len = 0;
 
 	/* 6000 links of 12 bytes of text each: about 64 KiB are looked at
