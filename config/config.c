@@ -140,7 +140,7 @@ static const struct opt opts[] = {
 
 	{ { "dedup", "methods", "methods", "md5,simhash,ssdeep" }, OPT_METHODS,
 	    F(methods), 0, 0, 0, 0, "LIST",
-	    "md5,simhash,ssdeep in any subset; md5 always on", NULL,
+	    "md5,simhash,ssdeep,tdw in any subset; md5 always on", NULL,
 	    NULL },
 	{ { "dedup", "simhash_k", "simhash-k", "3" }, OPT_INT, F(simhash_k),
 	    0, 0, 15, 0, "K", "near when SimHashes differ in at most K bits",
@@ -150,7 +150,7 @@ static const struct opt opts[] = {
 	    "near when the ssdeep score is at least T", NULL, NULL },
 	{ { "dedup", "near_rule", "near-rule", "any" }, OPT_STR, F(near_rule),
 	    0, 0, 0, 0, "R",
-	    "any|all near methods, or only simhash|ssdeep",
+	    "any|all near methods, or only simhash|ssdeep|tdw",
 	    NULL, check_near_rule },
 	{ { "dedup", "text", "text", "main" }, OPT_STR, F(near_text), 0, 0, 0,
 	    0, "T", "near methods read main (content) or body text",
@@ -159,6 +159,19 @@ static const struct opt opts[] = {
 	    F(min_text), 0, 0, GIGA, 0, "N",
 	    "texts under N bytes are never near duplicates", NULL,
 	    NULL },
+	{ { "dedup", "tdw_threshold", "tdw-threshold", "75" }, OPT_INT,
+	    F(tdw_threshold), 0, 1, 100, 0, "T",
+	    "near when the TDW weighted overlap is at least T %", NULL,
+	    NULL },
+	{ { "dedup", "tdw_stopwords", "tdw-stopwords", "false" }, OPT_BOOL,
+	    F(tdw_stopwords), 0, 0, 1, 0, NULL,
+	    "TDW leaves out English stop words", NULL, NULL },
+	{ { "dedup", "tdw_stem", "tdw-stem", "false" }, OPT_BOOL, F(tdw_stem),
+	    0, 0, 1, 0, NULL, "TDW strips English suffixes (-s, -ing, -ed)",
+	    NULL, NULL },
+	{ { "dedup", "tdw_max_tokens", "tdw-max-tokens", "128" }, OPT_INT,
+	    F(tdw_max_tokens), 0, 8, TDW_TOKENS_MAX, 0, "N",
+	    "TDW keeps the N heaviest tokens of a page", NULL, NULL },
 
 	{ { "storage", "db", "db", "nearcrawl.db" }, OPT_STR, F(db), 0, 0, 0,
 	    'd', "DB", "SQLite file; an existing one is resumed", NULL, NULL },
@@ -194,7 +207,7 @@ static const struct {
 /* Longest INI line: long enough for any sane URL. */
 #define INI_LINE_MAX 8192
 
-static const char *near_rules[] = { "any", "all", "simhash", "ssdeep" };
+static const char *near_rules[] = { "any", "all", "simhash", "ssdeep", "tdw" };
 
 static void
 seterr(char *err, size_t errsz, const char *fmt, ...)
@@ -228,7 +241,7 @@ check_near_rule(const char *v)
 	for (i = 0; i < sizeof(near_rules) / sizeof(near_rules[0]); i++)
 		if (strcmp(v, near_rules[i]) == 0)
 			return NULL;
-	return "must be one of any, all, simhash, ssdeep";
+	return "must be one of any, all, simhash, ssdeep, tdw";
 }
 
 static const char *
@@ -400,7 +413,7 @@ opt_set(struct config *c, const struct opt *o, const char *v, char *msg,
 	case OPT_METHODS:
 		if (dedup_parse_methods(v, &bits, &bad) == -1) {
 			seterr(msg, msgsz, "unknown method \"%.*s\" "
-			    "(known: md5, simhash, ssdeep)",
+			    "(known: md5, simhash, ssdeep, tdw)",
 			    (int)strcspn(bad ? bad : v, ","), bad ? bad : v);
 			return -1;
 		}
@@ -794,7 +807,7 @@ config_validate(const struct config *c, char *err, size_t errsz)
 {
 	if (c->near_rule == NULL || check_near_rule(c->near_rule) != NULL) {
 		seterr(err, errsz, "near_rule: must be one of any, all, "
-		    "simhash, ssdeep");
+		    "simhash, ssdeep, tdw");
 		return -1;
 	}
 	if (strcmp(c->near_rule, "simhash") == 0 &&
@@ -805,6 +818,10 @@ config_validate(const struct config *c, char *err, size_t errsz)
 	if (strcmp(c->near_rule, "ssdeep") == 0 &&
 	    (c->methods & DEDUP_SSDEEP) == 0) {
 		seterr(err, errsz, "near_rule ssdeep needs ssdeep in methods");
+		return -1;
+	}
+	if (strcmp(c->near_rule, "tdw") == 0 && (c->methods & DEDUP_TDW) == 0) {
+		seterr(err, errsz, "near_rule tdw needs tdw in methods");
 		return -1;
 	}
 	return 0;
@@ -818,6 +835,10 @@ config_dedup(const struct config *c, struct dedup_config *out)
 	out->simhash_k = c->simhash_k;
 	out->ssdeep_threshold = c->ssdeep_threshold;
 	out->min_text = (size_t)c->min_text;
+	out->tdw_threshold = c->tdw_threshold;
+	out->tdw.stopwords = c->tdw_stopwords;
+	out->tdw.stem = c->tdw_stem;
+	out->tdw.max_tokens = c->tdw_max_tokens;
 	out->rule = DEDUP_RULE_ANY;
 	if (strcmp(c->near_rule, "all") == 0) {
 		out->rule = DEDUP_RULE_ALL;
@@ -827,6 +848,9 @@ config_dedup(const struct config *c, struct dedup_config *out)
 	} else if (strcmp(c->near_rule, "ssdeep") == 0) {
 		out->rule = DEDUP_RULE_ONE;
 		out->rule_method = DEDUP_SSDEEP;
+	} else if (strcmp(c->near_rule, "tdw") == 0) {
+		out->rule = DEDUP_RULE_ONE;
+		out->rule_method = DEDUP_TDW;
 	}
 }
 

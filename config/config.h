@@ -70,10 +70,14 @@ struct config {
 	unsigned methods;     /* DEDUP_* bits of dedup/dedup.h, md5 always */
 	int simhash_k;        /* near when SimHashes differ in <= k bits */
 	int ssdeep_threshold; /* near when the ssdeep score is >= this */
-	char *near_rule;      /* "any", "all", "simhash" or "ssdeep" */
+	char *near_rule;      /* "any", "all", "simhash", "ssdeep" or "tdw" */
 	char *near_text;      /* near methods read "main" (content without
 	                         site template) or "body" (all body text) */
 	long min_text;        /* shorter texts are never near duplicates */
+	int tdw_threshold;    /* near when the TDW overlap is >= this % */
+	int tdw_stopwords;    /* TDW drops English stop words */
+	int tdw_stem;         /* TDW strips English suffixes */
+	int tdw_max_tokens;   /* TDW keeps a page's N heaviest tokens */
 	/* [storage] */
 	char *db;       /* SQLite database file */
 	int batch;      /* pages written per transaction */

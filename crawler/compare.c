@@ -111,7 +111,8 @@ load(const struct config *cfg, const struct dedup *dd, struct doc *d,
     char *err, size_t errsz)
 {
 	struct extract_opts eo;
-	const char *why = NULL, *text, *near;
+	struct tdw_fields tf, *fields = NULL;
+	const char *why = NULL, *text, *near, *url = NULL;
 	char charset[64];
 	size_t len, near_len;
 	int use_main = strcmp(cfg->near_text, "main") == 0;
@@ -120,6 +121,7 @@ load(const struct config *cfg, const struct dedup *dd, struct doc *d,
 	    strncmp(d->name, "https://", 8) == 0) {
 		if (fetch_url(cfg, d, err, errsz) != 0)
 			return 1;
+		url = d->name;
 	} else if (read_path(d, err, errsz) != 0) {
 		return 1;
 	}
@@ -133,7 +135,7 @@ load(const struct config *cfg, const struct dedup *dd, struct doc *d,
 		eo.charset = charset[0] != '\0' ? charset : NULL;
 		eo.max_text = (size_t)cfg->max_text;
 		eo.max_links = 1;
-		if (extract_html(text, len, NULL, &eo, &d->ex, &why) != 0) {
+		if (extract_html(text, len, url, &eo, &d->ex, &why) != 0) {
 			snprintf(err, errsz, "%s: %s", d->name, why);
 			d->html = 0;
 			return 1;
@@ -142,9 +144,19 @@ load(const struct config *cfg, const struct dedup *dd, struct doc *d,
 		len = d->ex.text_len;
 		near = use_main ? d->ex.main_text : d->ex.text;
 		near_len = use_main ? d->ex.main_len : d->ex.text_len;
+		/* The fields the crawl weights TDW tokens by. */
+		memset(&tf, 0, sizeof(tf));
+		tf.url = url;
+		tf.title = d->ex.title;
+		tf.headings = d->ex.headings;
+		tf.anchors_same = d->ex.anchors_same;
+		tf.anchors_other = d->ex.anchors_other;
+		tf.keywords = d->ex.keywords;
+		tf.description = d->ex.description;
+		fields = &tf;
 	}
-	if (dedup_fingerprint_split(dd, text, len, near, near_len, &d->fp) !=
-	    0) {
+	if (dedup_fingerprint_page(dd, text, len, near, near_len, fields,
+	    &d->fp) != 0) {
 		snprintf(err, errsz, "%s: cannot fingerprint", d->name);
 		return 1;
 	}
@@ -167,7 +179,7 @@ compare_run(const struct config *cfg, const char *a, const char *b,
     FILE *out, char *err, size_t errsz)
 {
 	struct dedup_config dc;
-	struct dedup_match m[3 * DEDUP_MAX_PER_METHOD];
+	struct dedup_match m[4 * DEDUP_MAX_PER_METHOD];
 	struct dedup *dd;
 	struct doc da, db;
 	enum dedup_verdict v;
@@ -209,6 +221,12 @@ compare_run(const struct config *cfg, const char *a, const char *b,
 		fprintf(out, "ssdeep:  score %d (near when >= %d)\n", score,
 		    cfg->ssdeep_threshold);
 	}
+	if (cfg->methods & DEDUP_TDW)
+		fprintf(out, "tdw:     weighted overlap %.1f %% of %u and %u "
+		    "tokens (near when >= %d %%)\n",
+		    tdw_percent(tdw_overlap(&da.fp.tdw, &db.fp.tdw)),
+		    (unsigned)da.fp.tdw.n, (unsigned)db.fp.tdw.n,
+		    cfg->tdw_threshold);
 	fprintf(out, "verdict: %s (B after A, rule %s)\n",
 	    dedup_verdict_name(v), cfg->near_rule);
 	rc = 0;

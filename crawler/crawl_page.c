@@ -135,6 +135,7 @@ crawl_page_work(void *arg)
 	struct page_work *w = j->work;
 	const struct config *cfg = j->c->cfg;
 	struct extract_opts eo;
+	struct tdw_fields tf;
 	char charset[64];
 	double t0, t1;
 	int use_main;
@@ -159,9 +160,17 @@ crawl_page_work(void *arg)
 	if (!w->extracted || w->ex.text_len == 0)
 		return;
 	use_main = strcmp(cfg->near_text, "main") == 0;
-	w->fingerprinted = dedup_fingerprint_split(j->c->dd, w->ex.text,
+	memset(&tf, 0, sizeof(tf));
+	tf.url = j->it.url;
+	tf.title = w->ex.title;
+	tf.headings = w->ex.headings;
+	tf.anchors_same = w->ex.anchors_same;
+	tf.anchors_other = w->ex.anchors_other;
+	tf.keywords = w->ex.keywords;
+	tf.description = w->ex.description;
+	w->fingerprinted = dedup_fingerprint_page(j->c->dd, w->ex.text,
 	    w->ex.text_len, use_main ? w->ex.main_text : w->ex.text,
-	    use_main ? w->ex.main_len : w->ex.text_len, &w->fp) == 0;
+	    use_main ? w->ex.main_len : w->ex.text_len, &tf, &w->fp) == 0;
 	w->fingerprint_ms = crawl_mono_ms() - t1;
 }
 
@@ -211,8 +220,9 @@ crawl_record_work(struct crawl *c, struct job *j)
 	struct page_work *w = j->work;
 	struct extract_result *ex = &w->ex;
 	struct store_page p;
-	struct dedup_match m[3 * DEDUP_MAX_PER_METHOD];
+	struct dedup_match m[4 * DEDUP_MAX_PER_METHOD];
 	enum dedup_verdict v;
+	unsigned char vec[TDW_PACKED_MAX];
 	char reason[80];
 	size_t nm = 0, i;
 	double t0, t1;
@@ -273,6 +283,10 @@ crawl_record_work(struct crawl *c, struct job *j)
 		if (store_duplicate_add(c->st, id, m[i].original_id,
 		        dedup_method_name(m[i].method), m[i].percent) != 0)
 			return -1;
+	/* What dedup_add indexes, kept for a resumed crawl's index. */
+	if (v != DEDUP_EXACT && (w->fp.have & DEDUP_TDW) && w->fp.tdw.n > 0 &&
+	    store_tdw_add(c->st, id, vec, tdw_pack(&w->fp.tdw, vec)) != 0)
+		return -1;
 	t0 = crawl_mono_ms();
 	if (v != DEDUP_EXACT && dedup_add(c->dd, &w->fp, id) != 0)
 		return -1;

@@ -128,6 +128,29 @@ set_scope(struct crawl *c)
 	return rc;
 }
 
+/* The TDW settings that decide verdicts, as check_settings does. */
+static int
+tdw_settings(struct crawl *c)
+{
+	const struct config *cfg = c->cfg;
+	char num[32];
+	int rc;
+
+	snprintf(num, sizeof(num), "%d", TDW_FEATURES_VERSION);
+	if ((rc = setting(c, "tdw_features", num, "TDW features version")) != 0)
+		return rc;
+	snprintf(num, sizeof(num), "%d", cfg->tdw_threshold);
+	if ((rc = setting(c, "tdw_threshold", num, "--tdw-threshold")) != 0)
+		return rc;
+	if ((rc = setting(c, "tdw_stopwords", cfg->tdw_stopwords ? "true" :
+	         "false", "--tdw-stopwords")) != 0 ||
+	    (rc = setting(c, "tdw_stem", cfg->tdw_stem ? "true" : "false",
+	         "--tdw-stem")) != 0)
+		return rc;
+	snprintf(num, sizeof(num), "%d", cfg->tdw_max_tokens);
+	return setting(c, "tdw_max_tokens", num, "--tdw-max-tokens");
+}
+
 /* Record the settings that decide verdicts, or check them on resume. */
 static int
 check_settings(struct crawl *c)
@@ -137,7 +160,7 @@ check_settings(struct crawl *c)
 	unsigned m;
 	int rc;
 
-	for (m = DEDUP_MD5; m <= DEDUP_SSDEEP; m <<= 1)
+	for (m = DEDUP_MD5; m <= DEDUP_TDW; m <<= 1)
 		if (cfg->methods & m) {
 			if (methods[0] != '\0')
 				strcat(methods, ",");
@@ -157,6 +180,8 @@ check_settings(struct crawl *c)
 	if ((cfg->methods & DEDUP_SSDEEP) &&
 	    (rc = setting(c, "ssdeep_threshold", num,
 	         "--ssdeep-threshold")) != 0)
+		return rc;
+	if ((cfg->methods & DEDUP_TDW) && (rc = tdw_settings(c)) != 0)
 		return rc;
 	snprintf(num, sizeof(num), "%ld", cfg->min_text);
 	if ((rc = setting(c, "min_text_bytes", num, "--min-text-bytes")) != 0)
@@ -190,6 +215,19 @@ load_one(int64_t id, const char *md5, int has_simhash, uint64_t simhash,
 	if (dedup_check(c->dd, &fp, NULL, 0, &nm) == DEDUP_EXACT)
 		return 0;
 	return dedup_add(c->dd, &fp, id) != 0 ? -1 : 0;
+}
+
+/* A stored TDW vector back into the index; a malformed one is skipped,
+ * as a malformed ssdeep digest is. */
+static int
+load_tdw(int64_t id, const void *vec, size_t len, void *arg)
+{
+	struct crawl *c = arg;
+	struct tdw_vec v;
+
+	if (tdw_unpack(vec, len, &v) != 0)
+		return 0;
+	return dedup_add_tdw(c->dd, &v, id) != 0 ? -1 : 0;
 }
 
 static int
@@ -331,7 +369,9 @@ crawl_prepare(struct crawl *c)
 	if ((requeued = store_frontier_requeue_inflight(c->st)) < 0)
 		goto dberr;
 	t0 = crawl_mono_ms();
-	if (store_load_fingerprints(c->st, load_one, c) != 0)
+	if (store_load_fingerprints(c->st, load_one, c) != 0 ||
+	    ((cfg->methods & DEDUP_TDW) &&
+	    store_load_tdw(c->st, load_tdw, c) != 0))
 		goto dberr;
 	secs = (crawl_mono_ms() - t0) / 1e3;
 	if (dedup_count(c->dd) > 0 && !cfg->quiet)

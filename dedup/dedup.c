@@ -1,6 +1,6 @@
 /*
- * dedup: MD5 map for exact copies, simindex and ssdeep_index for near ones,
- * and the rule that turns their answers into a verdict.
+ * dedup: MD5 map for exact copies, simindex, ssdeep_index and tdw_index for
+ * near ones, and the rule that turns their answers into a verdict.
  *
  * The MD5 map keeps raw 16-byte digests with their first page id in a dense
  * array (24 bytes each) and finds them through an open-addressing table of
@@ -15,8 +15,8 @@
 #include "simhash.h"
 #include "simindex.h"
 
-#define KNOWN_METHODS (DEDUP_MD5 | DEDUP_SIMHASH | DEDUP_SSDEEP)
-#define NEAR_METHODS (DEDUP_SIMHASH | DEDUP_SSDEEP)
+#define KNOWN_METHODS (DEDUP_MD5 | DEDUP_SIMHASH | DEDUP_SSDEEP | DEDUP_TDW)
+#define NEAR_METHODS (DEDUP_SIMHASH | DEDUP_SSDEEP | DEDUP_TDW)
 #define MD5_RAW 16
 #define MD5_FIRST_SLOTS 64
 #define MD5_MAX_ENTRIES ((size_t)UINT32_MAX - 1)
@@ -39,6 +39,7 @@ struct dedup {
 	struct md5_map md5;        /* exact copies */
 	struct simindex *sim;      /* when cfg.methods has DEDUP_SIMHASH */
 	struct ssdeep_index *ssd;  /* when cfg.methods has DEDUP_SSDEEP */
+	struct tdw_index *tdw;     /* when cfg.methods has DEDUP_TDW */
 	size_t count;              /* pages added */
 };
 
@@ -49,6 +50,7 @@ static const struct {
 	{ "md5", DEDUP_MD5 },
 	{ "simhash", DEDUP_SIMHASH },
 	{ "ssdeep", DEDUP_SSDEEP },
+	{ "tdw", DEDUP_TDW },
 };
 
 int
@@ -216,7 +218,10 @@ dedup_new(const struct dedup_config *cfg)
 
 	if (cfg == NULL || (cfg->methods & ~(unsigned)KNOWN_METHODS) != 0 ||
 	    cfg->simhash_k < 0 || cfg->simhash_k > SIMINDEX_MAX_K ||
-	    cfg->ssdeep_threshold < 1 || cfg->ssdeep_threshold > 100)
+	    cfg->ssdeep_threshold < 1 || cfg->ssdeep_threshold > 100 ||
+	    ((cfg->methods & DEDUP_TDW) && (cfg->tdw_threshold < 1 ||
+	    cfg->tdw_threshold > 100 || cfg->tdw.max_tokens < 1 ||
+	    cfg->tdw.max_tokens > TDW_TOKENS_MAX)))
 		return NULL;
 	switch (cfg->rule) {
 	case DEDUP_RULE_ANY:
@@ -224,7 +229,8 @@ dedup_new(const struct dedup_config *cfg)
 		break;
 	case DEDUP_RULE_ONE:
 		if ((cfg->rule_method != DEDUP_SIMHASH &&
-		    cfg->rule_method != DEDUP_SSDEEP) ||
+		    cfg->rule_method != DEDUP_SSDEEP &&
+		    cfg->rule_method != DEDUP_TDW) ||
 		    (cfg->methods & cfg->rule_method) == 0)
 			return NULL;
 		break;
@@ -246,6 +252,11 @@ dedup_new(const struct dedup_config *cfg)
 		if (d->ssd == NULL)
 			goto fail;
 	}
+	if (cfg->methods & DEDUP_TDW) {
+		d->tdw = tdw_index_new(cfg->tdw_threshold);
+		if (d->tdw == NULL)
+			goto fail;
+	}
 	return d;
 fail:
 	dedup_free(d);
@@ -259,6 +270,7 @@ dedup_free(struct dedup *d)
 		return;
 	simindex_free(d->sim);
 	ssdeep_index_free(d->ssd);
+	tdw_index_free(d->tdw);
 	free(d->md5.entry);
 	free(d->md5.slot);
 	free(d);
@@ -275,6 +287,16 @@ int
 dedup_fingerprint_split(const struct dedup *d, const char *text, size_t len,
     const char *near, size_t near_len, struct dedup_fp *fp)
 {
+	return dedup_fingerprint_page(d, text, len, near, near_len, NULL, fp);
+}
+
+int
+dedup_fingerprint_page(const struct dedup *d, const char *text, size_t len,
+    const char *near, size_t near_len, const struct tdw_fields *f,
+    struct dedup_fp *fp)
+{
+	struct tdw_fields tf;
+
 	memset(fp, 0, sizeof(*fp));
 	fp->text_len = near_len;
 	if (md5_of_text(text, len, fp->md5) != 0)
@@ -288,6 +310,17 @@ dedup_fingerprint_split(const struct dedup *d, const char *text, size_t len,
 		if (ssdeep_of_text(near, near_len, fp->ssdeep) != 0)
 			return -1;
 		fp->have |= DEDUP_SSDEEP;
+	}
+	if (d->cfg.methods & DEDUP_TDW) {
+		if (f != NULL)
+			tf = *f;
+		else
+			memset(&tf, 0, sizeof(tf));
+		tf.text = near;
+		tf.text_len = near_len;
+		if (tdw_vector(&tf, &d->cfg.tdw, &fp->tdw) != 0)
+			return -1;
+		fp->have |= DEDUP_TDW;
 	}
 	return 0;
 }
@@ -305,9 +338,10 @@ dedup_check(const struct dedup *d, const struct dedup_fp *fp,
 {
 	struct simindex_match sm[DEDUP_MAX_PER_METHOD];
 	struct ssdeep_match dm[DEDUP_MAX_PER_METHOD];
+	struct tdw_match tm[DEDUP_MAX_PER_METHOD];
 	unsigned char key[MD5_RAW];
 	const int64_t *first;
-	size_t nsim = 0, nssd = 0, n = 0, i;
+	size_t nsim = 0, nssd = 0, ntdw = 0, n = 0, i;
 	int near;
 
 	if (nout != NULL)
@@ -333,18 +367,22 @@ dedup_check(const struct dedup *d, const struct dedup_fp *fp,
 	if (usable(d, fp, DEDUP_SSDEEP))
 		nssd = ssdeep_index_query(d->ssd, fp->ssdeep,
 		    d->cfg.ssdeep_threshold, dm, DEDUP_MAX_PER_METHOD);
+	if (usable(d, fp, DEDUP_TDW))
+		ntdw = tdw_index_query(d->tdw, &fp->tdw, tm,
+		    DEDUP_MAX_PER_METHOD);
 	switch (d->cfg.rule) {
 	case DEDUP_RULE_ALL:
 		near = (d->cfg.methods & NEAR_METHODS) != 0 &&
 		    (!(d->cfg.methods & DEDUP_SIMHASH) || nsim > 0) &&
-		    (!(d->cfg.methods & DEDUP_SSDEEP) || nssd > 0);
+		    (!(d->cfg.methods & DEDUP_SSDEEP) || nssd > 0) &&
+		    (!(d->cfg.methods & DEDUP_TDW) || ntdw > 0);
 		break;
 	case DEDUP_RULE_ONE:
 		near = d->cfg.rule_method == DEDUP_SIMHASH ? nsim > 0 :
-		    nssd > 0;
+		    d->cfg.rule_method == DEDUP_SSDEEP ? nssd > 0 : ntdw > 0;
 		break;
 	default:
-		near = nsim > 0 || nssd > 0;
+		near = nsim > 0 || nssd > 0 || ntdw > 0;
 		break;
 	}
 	if (!near)
@@ -353,6 +391,8 @@ dedup_check(const struct dedup *d, const struct dedup_fp *fp,
 		nsim = DEDUP_MAX_PER_METHOD;
 	if (nssd > DEDUP_MAX_PER_METHOD)
 		nssd = DEDUP_MAX_PER_METHOD;
+	if (ntdw > DEDUP_MAX_PER_METHOD)
+		ntdw = DEDUP_MAX_PER_METHOD;
 	for (i = 0; i < nsim && out != NULL && n < max; i++, n++) {
 		out[n].original_id = sm[i].id;
 		out[n].method = DEDUP_SIMHASH;
@@ -362,6 +402,11 @@ dedup_check(const struct dedup *d, const struct dedup_fp *fp,
 		out[n].original_id = dm[i].id;
 		out[n].method = DEDUP_SSDEEP;
 		out[n].percent = dm[i].score;
+	}
+	for (i = 0; i < ntdw && out != NULL && n < max; i++, n++) {
+		out[n].original_id = tm[i].id;
+		out[n].method = DEDUP_TDW;
+		out[n].percent = tdw_percent(tm[i].overlap);
 	}
 	if (nout != NULL)
 		*nout = n;
@@ -379,6 +424,10 @@ dedup_add(struct dedup *d, const struct dedup_fp *fp, int64_t id)
 	    md5_find(&d->md5, key) == NULL;
 	if (have_md5 && md5_reserve(&d->md5) != 0)
 		return -1;
+	/* Reserved first, so the add at the end cannot fail. */
+	if (usable(d, fp, DEDUP_TDW) &&
+	    tdw_index_reserve(d->tdw, &fp->tdw) != 0)
+		return -1;
 	if (usable(d, fp, DEDUP_SIMHASH)) {
 		if (simindex_add(d->sim, fp->simhash, id) != 0)
 			return -1;
@@ -393,6 +442,10 @@ dedup_add(struct dedup *d, const struct dedup_fp *fp, int64_t id)
 			return -1;
 		}
 	}
+	/* Cannot fail now: reserved, and tdw_vector's vectors are well
+	 * formed. */
+	if (usable(d, fp, DEDUP_TDW))
+		(void)tdw_index_add(d->tdw, &fp->tdw, id);
 	if (have_md5) {
 		slot = md5_probe(&d->md5, key);
 		memcpy(d->md5.entry[d->md5.n].key, key, MD5_RAW);
@@ -402,6 +455,14 @@ dedup_add(struct dedup *d, const struct dedup_fp *fp, int64_t id)
 	}
 	d->count++;
 	return 0;
+}
+
+int
+dedup_add_tdw(struct dedup *d, const struct tdw_vec *v, int64_t id)
+{
+	if (d->tdw == NULL)
+		return 0;
+	return tdw_index_add(d->tdw, v, id);
 }
 
 size_t
@@ -420,5 +481,7 @@ dedup_bytes(const struct dedup *d)
 		b += simindex_bytes(d->sim);
 	if (d->ssd != NULL)
 		b += ssdeep_index_bytes(d->ssd);
+	if (d->tdw != NULL)
+		b += tdw_index_bytes(d->tdw);
 	return b;
 }

@@ -21,11 +21,13 @@
 
 #include "md5.h"
 #include "ssdeep.h"
+#include "tdw.h"
 
 enum dedup_method {
 	DEDUP_MD5 = 1 << 0,
 	DEDUP_SIMHASH = 1 << 1,
 	DEDUP_SSDEEP = 1 << 2,
+	DEDUP_TDW = 1 << 4, /* 1 << 3 is MinHash's */
 };
 
 enum dedup_rule {
@@ -44,12 +46,15 @@ struct dedup_config {
 	unsigned rule_method;   /* the one method for DEDUP_RULE_ONE */
 	size_t min_text;        /* texts shorter than this (bytes) are never
 	                           near duplicates: too little to judge */
+	int tdw_threshold;      /* near when the TDW overlap is >= this % */
+	struct tdw_opts tdw;    /* how TDW vectors are made */
 };
 
 struct dedup_fp {
 	char md5[MD5_HEX_LEN + 1]; /* hex MD5 of the text */
 	uint64_t simhash;          /* valid when have & DEDUP_SIMHASH */
 	char ssdeep[SSDEEP_MAX];   /* valid when have & DEDUP_SSDEEP */
+	struct tdw_vec tdw;        /* valid when have & DEDUP_TDW */
 	unsigned have;             /* methods computed */
 	size_t text_len;           /* bytes of text fingerprinted */
 };
@@ -65,12 +70,12 @@ struct dedup_match {
 
 struct dedup;
 
-/* Parse "md5,simhash,ssdeep" (any order, any subset) into DEDUP_* bits; md5
- * is added always. Returns 0, or -1 with *bad pointing into s at the unknown
- * name. */
+/* Parse "md5,simhash,ssdeep,tdw" (any order, any subset) into DEDUP_* bits;
+ * md5 is added always. Returns 0, or -1 with *bad pointing into s at the
+ * unknown name. */
 int dedup_parse_methods(const char *s, unsigned *methods, const char **bad);
 
-/* Method name ("md5", "simhash", "ssdeep") of one DEDUP_* bit. */
+/* Method name ("md5", "simhash", "ssdeep", "tdw") of one DEDUP_* bit. */
 const char *dedup_method_name(enum dedup_method m);
 
 /* Verdict name ("unique", "exact", "near"). */
@@ -97,6 +102,16 @@ int dedup_fingerprint_split(const struct dedup *d, const char *text,
     size_t len, const char *near, size_t near_len, struct dedup_fp *fp);
 
 /*
+ * The same, with the page's other fields for TDW, which weights a token by
+ * where it occurs (f->text and f->text_len are ignored: near is the main
+ * text). f may be NULL (as dedup_fingerprint_split passes): then TDW reads
+ * near alone. Pure: reads only d's settings. Returns 0 or -1 as above.
+ */
+int dedup_fingerprint_page(const struct dedup *d, const char *text,
+    size_t len, const char *near, size_t near_len, const struct tdw_fields *f,
+    struct dedup_fp *fp);
+
+/*
  * Judge fp against everything added so far. Writes up to max matches into
  * out (exact: the one MD5 match; near: every near match found, at most
  * DEDUP_MAX_PER_METHOD per method, best first) and their number into *nout.
@@ -114,6 +129,14 @@ enum dedup_verdict dedup_check(const struct dedup *d, const struct dedup_fp *fp,
  * when out of memory (state unchanged).
  */
 int dedup_add(struct dedup *d, const struct dedup_fp *fp, int64_t id);
+
+/*
+ * Resume: index page id's stored TDW vector v, for a page given to
+ * dedup_add before without it (vectors are stored apart from the other
+ * fingerprints). Nothing happens when TDW is not configured. Returns 0, or
+ * -1 when out of memory.
+ */
+int dedup_add_tdw(struct dedup *d, const struct tdw_vec *v, int64_t id);
 
 /* Pages added. */
 size_t dedup_count(const struct dedup *d);

@@ -30,6 +30,9 @@ enum {
 #define NO_ORD UINT32_MAX   /* token the index has not numbered */
 #define ORD_MAX (UINT32_MAX - 1)
 #define FIRST_SLOTS 1024
+#define COMPACT_MIN 4096    /* recent postings worth compacting */
+#define SKETCH 64           /* buckets of a vector's sketch */
+#define SKETCH_STEP 1.035   /* a sketch code's value over the one before */
 
 /* ---- words ---- */
 
@@ -55,6 +58,12 @@ static const char *const stop_words[] = {
 	"whatever", "when", "where", "whether", "which", "while", "who",
 	"whom", "whose", "why", "will", "with", "within", "without",
 	"would", "yet", "you", "your", "yours", "yourself", "yourselves",
+};
+
+/* URL words that say how a page is served, not what it holds; sorted. */
+static const char *const url_noise[] = {
+	"asp", "aspx", "cfm", "cgi", "htm", "html", "jsp", "php", "shtml",
+	"xhtml",
 };
 
 static int
@@ -339,6 +348,7 @@ struct acc {
 	size_t used;           /* slots holding a token */
 	int on_heap;           /* slot was malloc'd */
 	int nomem;             /* growing failed for want of memory */
+	int url;               /* the field being read is the URL */
 	uint64_t weight;       /* weight of the field being read */
 };
 
@@ -380,8 +390,20 @@ static void
 acc_token(void *arg, const char *tok, size_t n)
 {
 	struct acc *a = arg;
-	uint32_t id = token_id(tok, n);
-	struct acc_slot *s = acc_probe(a->slot, a->size, id);
+	uint32_t id;
+	struct acc_slot *s;
+	char w[8];
+
+	/* Every page of a site shares its file extension. */
+	if (a->url && n < sizeof(w)) {
+		memcpy(w, tok, n);
+		w[n] = '\0';
+		if (bsearch(w, url_noise, sizeof(url_noise) /
+		    sizeof(url_noise[0]), sizeof(url_noise[0]), cmp_word) != NULL)
+			return;
+	}
+	id = token_id(tok, n);
+	s = acc_probe(a->slot, a->size, id);
 
 	if (s->w == 0) {
 		/* At most half full, or probes get long; past the cap, new
@@ -535,7 +557,9 @@ tdw_vector(const struct tdw_fields *f, const struct tdw_opts *o,
 	a.size = ACC_STACK;
 	if (f->url != NULL) {
 		n = url_words(f->url, url, sizeof(url));
+		a.url = 1;
 		acc_field(&a, url, n, W_URL, &opts);
+		a.url = 0;
 	}
 	acc_field(&a, f->title, f->title ? strlen(f->title) : 0, W_TITLE,
 	    &opts);
@@ -688,12 +712,19 @@ tdw_unpack(const void *p, size_t len, struct tdw_vec *v)
 
 /* ---- the index ---- */
 
-/* A stored vector's token at a prefix position. */
+/* A stored vector's token at a prefix position, added lately. */
 struct posting {
 	uint32_t vec;  /* stored vector */
 	uint32_t next; /* older posting of the same token + 1, or 0 */
 	uint16_t pos;  /* position of the token in the vector */
 	uint16_t rest; /* weight from pos to the vector's end */
+};
+
+/* The same, compacted: the token is the group it is in. */
+struct cposting {
+	uint32_t vec;
+	uint16_t pos;
+	uint16_t rest;
 };
 
 struct slot {
@@ -715,12 +746,28 @@ struct tdw_index {
 	uint32_t *head;        /* per order number: newest posting + 1, or 0 */
 	size_t ntok;           /* order numbers given */
 	size_t ahead;          /* head entries allocated */
-	struct posting *post;  /* every posting, in add order */
+	struct posting *post;  /* postings since the last compaction, in add
+	                          order, chained per token from head */
 	size_t npost;
 	size_t apost;
+	struct cposting *cpost; /* the others, grouped by token: walking a
+	                           chain would miss the cache at every step */
+	size_t ncpost;
+	uint32_t *coff;        /* order number k's group: cpost[coff[k]] up to
+	                          cpost[coff[k + 1]], for k + 1 < ncoff */
+	size_t ncoff;
 	struct stored *vec;    /* stored vectors, in add order */
 	size_t nvec;
 	size_t avec;
+	uint8_t *sketch;       /* per stored vector, SKETCH codes: the weight
+	                          of its tokens in each bucket, rounded up */
+	size_t asketch;        /* vectors' room in sketch */
+	uint32_t code[256];    /* a code's value: 0, 1, 2 ... then growing
+	                          by SKETCH_STEP, past TDW_SCALE at 255 */
+	uint32_t *stamp;       /* per stored vector: the last query that met
+	                          it, so a query verifies it once */
+	size_t astamp;
+	uint32_t query;        /* queries made, 0 skipped on wrapping */
 	uint32_t *ord;         /* every vector's tokens' order numbers, each
 	                          vector's decreasing (newest first) ... */
 	uint16_t *w;           /* ... and their weights */
@@ -765,12 +812,18 @@ struct tdw_index *
 tdw_index_new(int percent)
 {
 	struct tdw_index *ix;
+	uint32_t c;
+	size_t i;
 
 	if (percent < 1 || percent > 100)
 		return NULL;
 	if ((ix = calloc(1, sizeof(*ix))) == NULL)
 		return NULL;
 	ix->t = tdw_threshold(percent);
+	for (i = 1; i < 256; i++) {
+		c = (uint32_t)(ix->code[i - 1] * SKETCH_STEP + 0.999);
+		ix->code[i] = c > ix->code[i - 1] ? c : ix->code[i - 1] + 1;
+	}
 	ix->nslot = FIRST_SLOTS;
 	if ((ix->slot = calloc(ix->nslot, sizeof(*ix->slot))) == NULL) {
 		free(ix);
@@ -787,7 +840,11 @@ tdw_index_free(struct tdw_index *ix)
 	free(ix->slot);
 	free(ix->head);
 	free(ix->post);
+	free(ix->cpost);
+	free(ix->coff);
 	free(ix->vec);
+	free(ix->stamp);
+	free(ix->sketch);
 	free(ix->ord);
 	free(ix->w);
 	free(ix);
@@ -814,6 +871,53 @@ reserve(void *pp, size_t *cap, size_t need, size_t size)
 	return 0;
 }
 
+/*
+ * Move the recent postings into the compacted groups. Done when they are a
+ * fifth of all, so each posting is moved a bounded number of times. Returns
+ * 0, or -1 when out of memory (nothing changed).
+ */
+static int
+compact(struct tdw_index *ix)
+{
+	struct cposting *cp;
+	struct posting *p;
+	uint32_t *off, pr;
+	size_t k, at = 0, n;
+
+	off = malloc((ix->ntok + 1) * sizeof(*off));
+	cp = malloc((ix->ncpost + ix->npost) * sizeof(*cp));
+	if (off == NULL || cp == NULL) {
+		free(off);
+		free(cp);
+		return -1;
+	}
+	for (k = 0; k < ix->ntok; k++) {
+		off[k] = (uint32_t)at;
+		if (k + 1 < ix->ncoff) {
+			n = ix->coff[k + 1] - ix->coff[k];
+			memcpy(cp + at, ix->cpost + ix->coff[k], n * sizeof(*cp));
+			at += n;
+		}
+		for (pr = ix->head[k]; pr != 0; pr = p->next) {
+			p = &ix->post[pr - 1];
+			cp[at].vec = p->vec;
+			cp[at].pos = p->pos;
+			cp[at].rest = p->rest;
+			at++;
+		}
+		ix->head[k] = 0;
+	}
+	off[ix->ntok] = (uint32_t)at;
+	free(ix->cpost);
+	free(ix->coff);
+	ix->cpost = cp;
+	ix->ncpost = at;
+	ix->coff = off;
+	ix->ncoff = ix->ntok + 1;
+	ix->npost = 0;
+	return 0;
+}
+
 int
 tdw_index_reserve(struct tdw_index *ix, const struct tdw_vec *v)
 {
@@ -823,10 +927,16 @@ tdw_index_reserve(struct tdw_index *ix, const struct tdw_vec *v)
 	if (v->n == 0)
 		return 0;
 	if (ix->nvec >= UINT32_MAX || ix->ntok + v->n > ORD_MAX ||
-	    ix->npost + v->n >= UINT32_MAX)
+	    ix->ncpost + ix->npost + v->n >= UINT32_MAX)
 		return -1;
+	/* Only for speed: without memory for it, the chains stay. */
+	if (ix->npost >= COMPACT_MIN && ix->npost * 4 >= ix->ncpost)
+		(void)compact(ix);
 	/* Each array keeps what it got even if a later one fails. */
 	if (reserve(&ix->vec, &ix->avec, ix->nvec + 1, sizeof(*ix->vec)) != 0 ||
+	    reserve(&ix->sketch, &ix->asketch, ix->nvec + 1, SKETCH) != 0 ||
+	    reserve(&ix->stamp, &ix->astamp, ix->nvec + 1,
+	    sizeof(*ix->stamp)) != 0 ||
 	    reserve(&ix->post, &ix->apost, ix->npost + v->n,
 	    sizeof(*ix->post)) != 0 ||
 	    reserve(&ix->head, &ix->ahead, ix->ntok + v->n,
@@ -849,6 +959,38 @@ tdw_index_reserve(struct tdw_index *ix, const struct tdw_vec *v)
 	ix->slot = n;
 	ix->nslot = size;
 	return 0;
+}
+
+/* The weight of v's tokens in each bucket of a sketch. */
+static void
+sketch_of(const struct tdw_vec *v, uint32_t sum[SKETCH])
+{
+	size_t i;
+
+	memset(sum, 0, SKETCH * sizeof(sum[0]));
+	for (i = 0; i < v->n; i++)
+		sum[(v->t[i].id * 0x9e3779b1u) >> 26] += v->t[i].w;
+}
+
+/* The sketch as stored: each sum's code, the least not under it. */
+static void
+sketch_codes(const struct tdw_index *ix, const struct tdw_vec *v,
+    uint8_t *out)
+{
+	uint32_t sum[SKETCH];
+	size_t b, lo, hi, mid;
+
+	sketch_of(v, sum);
+	for (b = 0; b < SKETCH; b++) {
+		for (lo = 0, hi = 255; lo < hi; ) {
+			mid = (lo + hi) / 2;
+			if (ix->code[mid] >= sum[b])
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+		out[b] = (uint8_t)lo;
+	}
 }
 
 int
@@ -885,6 +1027,8 @@ tdw_index_add(struct tdw_index *ix, const struct tdw_vec *v, int64_t id)
 	s->off = ix->nterm;
 	s->total = rest;
 	s->n = v->n;
+	ix->stamp[ix->nvec] = 0;
+	sketch_codes(ix, v, ix->sketch + ix->nvec * SKETCH);
 	for (i = 0; i < v->n; i++) {
 		ix->ord[ix->nterm + i] = (uint32_t)r[i].key;
 		ix->w[ix->nterm + i] = r[i].w;
@@ -904,34 +1048,28 @@ tdw_index_add(struct tdw_index *ix, const struct tdw_vec *v, int64_t id)
 }
 
 /*
- * The MWO of query x (n tokens ranked, weighing total) with stored vector
- * s, which the query met at its position i, or 0 when it is under the
- * threshold or the two share a token before position i (then the query
- * met the pair there, earlier).
+ * The MWO of query x (n tokens in the global order) with stored vector s,
+ * whose first token in common with x is x's position a and s's position b,
+ * with rx and ry the two vectors' weights from there on; 0 when it falls
+ * short of the threshold. No token before those positions is shared, so
+ * the merge starts there, and stops as soon as what is left of either
+ * vector cannot make up the difference (positional filtering).
  */
 static uint32_t
 verify(const struct tdw_index *ix, const struct ranked *x, size_t n,
-    uint32_t total, size_t i, const struct stored *s)
+    size_t a, uint32_t rx, const struct stored *s, size_t b, uint32_t ry)
 {
 	const uint32_t *ord = ix->ord + s->off;
 	const uint16_t *w = ix->w + s->off;
-	uint32_t acc = 0, rx = total, ry = s->total, m;
-	size_t a = 0, b = 0;
+	uint32_t acc = 0;
 
-	/* Positional filtering at every step: what the two have left bounds
-	 * what they can still share. */
 	while (a < n && b < s->n) {
-		m = rx < ry ? rx : ry;
-		if (acc + m < ix->t)
+		if (acc + (rx < ry ? rx : ry) < ix->t)
 			return 0;
 		if (x[a].key == ord[b]) {
-			if (a < i)
-				return 0;
 			acc += x[a].w < w[b] ? x[a].w : w[b];
-			rx -= x[a].w;
-			ry -= w[b];
-			a++;
-			b++;
+			rx -= x[a++].w;
+			ry -= w[b++];
 		} else if (x[a].key > ord[b]) {
 			rx -= x[a++].w;
 		} else {
@@ -950,15 +1088,62 @@ better(const void *pa, const void *pb)
 	    (a->overlap == b->overlap && a->id < b->id);
 }
 
+/* What a query carries from posting to posting. */
+struct probe {
+	uint32_t sketch[SKETCH]; /* the query's bucket weights */
+	const struct ranked *x; /* the query's tokens, in the global order */
+	size_t n;               /* how many */
+	size_t i;               /* the position being probed */
+	uint32_t rest;          /* its weight from there on */
+	struct tdw_match *out;  /* the best so far */
+	size_t max;             /* room in out */
+	size_t found;           /* matches so far */
+};
+
+/* The query meets stored vector vec, whose token at pos (weighing rest
+ * from there on) is the probed one. */
+static void
+meet(struct tdw_index *ix, struct probe *q, uint32_t vec, uint16_t pos,
+    uint16_t rest)
+{
+	struct tdw_match m;
+	const uint8_t *sk;
+	uint32_t o, bound;
+	size_t b;
+
+	/* Met first here: this is their first token in common. */
+	if (ix->stamp[vec] == ix->query)
+		return;
+	ix->stamp[vec] = ix->query;
+	/* Tokens sharing a bucket can share at most the smaller of the two
+	 * bucket weights: a bound read from 64 bytes, not from the vector. */
+	sk = ix->sketch + (size_t)vec * SKETCH;
+	for (b = 0, bound = 0; b < SKETCH; b++)
+		bound += q->sketch[b] < ix->code[sk[b]] ? q->sketch[b] :
+		    ix->code[sk[b]];
+	if (bound < ix->t)
+		return;
+	o = verify(ix, q->x, q->n, q->i, q->rest, &ix->vec[vec], pos, rest);
+	if (o == 0)
+		return;
+	m.id = ix->vec[vec].id;
+	m.overlap = o;
+	if (q->out != NULL && q->max > 0)
+		topk_insert(q->out, q->max, q->found, &m, sizeof(m), better);
+	q->found++;
+}
+
 size_t
-tdw_index_query(const struct tdw_index *ix, const struct tdw_vec *v,
+tdw_index_query(struct tdw_index *ix, const struct tdw_vec *v,
     struct tdw_match *out, size_t max)
 {
 	struct ranked x[TDW_TOKENS_MAX];
+	const struct cposting *c, *end;
 	const struct posting *p;
-	struct tdw_match m;
-	uint32_t total = 0, rest, o, ord, pr;
-	size_t i, found = 0;
+	struct probe q;
+	uint32_t total = 0, ord, pr;
+	uint64_t k;
+	size_t i;
 
 	if (v->n == 0 || ix->nvec == 0)
 		return 0;
@@ -970,24 +1155,30 @@ tdw_index_query(const struct tdw_index *ix, const struct tdw_vec *v,
 		total += v->t[i].w;
 	}
 	qsort(x, v->n, sizeof(x[0]), by_key_desc);
-	rest = total;
-	for (i = 0; i < v->n && rest >= ix->t; rest -= x[i++].w) {
-		if (x[i].key > ORD_MAX)
+	if (++ix->query == 0) {
+		memset(ix->stamp, 0, ix->nvec * sizeof(*ix->stamp));
+		ix->query = 1;
+	}
+	memset(&q, 0, sizeof(q));
+	sketch_of(v, q.sketch);
+	q.x = x;
+	q.n = v->n;
+	q.out = out;
+	q.max = max;
+	q.rest = total;
+	for (q.i = 0; q.i < v->n && q.rest >= ix->t; q.rest -= x[q.i++].w) {
+		if ((k = x[q.i].key) > ORD_MAX)
 			continue;
-		for (pr = ix->head[x[i].key]; pr != 0; pr = p->next) {
+		if (k + 1 < ix->ncoff)
+			for (c = ix->cpost + ix->coff[k],
+			    end = ix->cpost + ix->coff[k + 1]; c < end; c++)
+				meet(ix, &q, c->vec, c->pos, c->rest);
+		for (pr = ix->head[k]; pr != 0; pr = p->next) {
 			p = &ix->post[pr - 1];
-			o = verify(ix, x, v->n, total, i, &ix->vec[p->vec]);
-			if (o == 0)
-				continue;
-			m.id = ix->vec[p->vec].id;
-			m.overlap = o;
-			if (out != NULL && max > 0)
-				topk_insert(out, max, found, &m, sizeof(m),
-				    better);
-			found++;
+			meet(ix, &q, p->vec, p->pos, p->rest);
 		}
 	}
-	return found;
+	return q.found;
 }
 
 size_t
@@ -1001,6 +1192,9 @@ tdw_index_bytes(const struct tdw_index *ix)
 {
 	return sizeof(*ix) + ix->nslot * sizeof(*ix->slot) +
 	    ix->ahead * sizeof(*ix->head) + ix->apost * sizeof(*ix->post) +
-	    ix->avec * sizeof(*ix->vec) + ix->aord * sizeof(*ix->ord) +
+	    ix->ncpost * sizeof(*ix->cpost) + ix->ncoff * sizeof(*ix->coff) +
+	    ix->avec * sizeof(*ix->vec) + ix->astamp * sizeof(*ix->stamp) +
+	    ix->asketch * SKETCH +
+	    ix->aord * sizeof(*ix->ord) +
 	    ix->aw * sizeof(*ix->w);
 }

@@ -28,8 +28,8 @@
  * about 150), and a light English suffix stripper for ASCII words: plural
  * -ies/-s, then -ing/-ed when a vowel is left (a doubled final consonant
  * undoubled), then final e's, so "makes", "making" and "make" meet. The
- * URL's scheme and host are skipped (mirrors on other hosts stay alike) and
- * %XX escapes decoded. A token's id is the top 32 bits of the splitmix64
+ * URL's scheme and host are skipped (mirrors on other hosts stay alike), %XX
+ * escapes decoded, and file extensions (html, php, asp ...) left out. A token's id is the top 32 bits of the splitmix64
  * finaliser of its FNV-1a hash; a collision merges two tokens, harmlessly.
  *
  * Similarity. MWO(a, b) = sum over shared tokens of min(w_a, w_b), in
@@ -48,25 +48,37 @@
  * With T the threshold in weight units and rest(i) the weight of a vector
  * from its position i to its end (in that order), position i is in the
  * prefix when rest(i) >= T. Let z be the first token (in the order) that
- * vectors x and y share, at position i in x and j in y. Every shared token
- * is at or after i in x and at or after j in y, and min(w_x, w_y) is at
- * most either weight, so MWO(x, y) <= min(rest_x(i), rest_y(j)). Hence
- * MWO(x, y) >= T puts z in both prefixes: the pair is found through the
- * postings of z, which each stored vector makes for its prefix tokens
- * (vector, position, rest). The same bound, with the overlap found so far
- * added, holds at every later shared token (positional filtering); since
- * weights are normalised and T does not depend on the pair, it says no
- * more than prefix membership at z itself, so it is applied while the two
- * vectors are merged: a query walks the postings of its own prefix tokens
- * and merges each vector it meets with itself from the front, giving up as
- * soon as the overlap so far plus the smaller remaining weight falls short
- * of T, or when it meets a shared token before the current one (the pair
- * was met there already). What survives is the exact MWO. Each pair is
- * verified once, nothing is allocated per query, and the answers are
- * exactly those of a full scan.
+ * vectors x and y share, at position i in x and j in y. No shared token
+ * comes before, and min(w_x, w_y) is at most either weight, so
+ * MWO(x, y) <= min(rest_x(i), rest_y(j)). Hence MWO(x, y) >= T puts z in
+ * both prefixes (prefix filtering): each stored vector posts its prefix
+ * tokens (vector, position, rest), and a query walks the postings of its
+ * own prefix tokens in order. The first posting of y it meets is z, if the
+ * pair can reach T at all; later ones are skipped (a mark per stored
+ * vector). The pair is then merged from (i, j) on, and the merge gives up
+ * as soon as the overlap so far plus the smaller remaining weight falls
+ * short of T (positional filtering; with normalised weights and a fixed T
+ * the bound at z itself says no more than prefix membership). What
+ * survives is the exact MWO, and the answers are those of a full scan.
  *
- * Memory: 24 bytes per stored vector, 6 per kept token (order number and
- * weight), 12 per prefix token (posting), about 20 per distinct token.
+ * Before the merge, a cheaper bound: each stored vector keeps a 64-byte
+ * sketch, the weight of its tokens in each of 64 buckets (token id hashed),
+ * each rounded up to one of 256 codes (0, 1, 2 ... then 3.5 % apart).
+ * Tokens in one bucket share at most the smaller bucket weight, so the sum
+ * over buckets of the smaller weight bounds MWO from above. It reads one
+ * cache line where the merge reads ten; on a site whose pages share most of
+ * their vocabulary it discards most candidates. Postings are chained per
+ * token as they come, and moved into one array grouped by token once the
+ * chained ones are a fifth of all, so a walk reads memory in order.
+ *
+ * A query's cost grows with the postings of its prefix tokens: on a site
+ * whose pages draw on a small vocabulary (generated text; menus) every
+ * prefix holds common words and every query meets a good part of the
+ * index. docs/dedup.md has figures.
+ *
+ * Memory: 24 bytes per stored vector, 64 of sketch and 4 of mark, 6 per
+ * kept token (order number and weight), 8 to 12 per prefix token
+ * (posting), about 20 per distinct token.
  */
 #ifndef NC_TDW_H
 #define NC_TDW_H
@@ -184,9 +196,10 @@ int tdw_index_add(struct tdw_index *ix, const struct tdw_vec *v, int64_t id);
  * Find the stored vectors whose MWO with v reaches the threshold. Writes
  * up to max of them into out, best first (largest overlap, then smallest
  * id), and returns how many there are (may exceed max). Cannot fail: it
- * allocates nothing.
+ * allocates nothing. It changes nothing but the marks of which vectors the
+ * query met, so queries on one index must not run concurrently.
  */
-size_t tdw_index_query(const struct tdw_index *ix, const struct tdw_vec *v,
+size_t tdw_index_query(struct tdw_index *ix, const struct tdw_vec *v,
     struct tdw_match *out, size_t max);
 
 /* Vectors stored. */

@@ -87,3 +87,11 @@ CREATE TABLE IF NOT EXISTS hosts (
 	failures INTEGER NOT NULL DEFAULT 0, -- consecutive failures
 	gave_up TEXT -- why the host was given up, NULL while crawled
 );
+-- TDW vectors of the pages the tdw method indexed (every page it judged
+-- but the exact copies), for resuming; added like the tables above.
+CREATE TABLE IF NOT EXISTS page_tdw (
+	page_id INTEGER PRIMARY KEY REFERENCES pages(id),
+	vec BLOB NOT NULL -- version byte 1, then per token: id (4 bytes),
+	-- weight (2 bytes), little-endian, ids increasing, weights summing
+	-- to 65535
+);

@@ -41,6 +41,22 @@
 	"\tgave_up TEXT -- why the host was given up, NULL while crawled\n" \
 	");\n"
 
+/*
+ * Added later still, the same way: the TDW vectors (dedup/tdw.h) a resumed
+ * crawl rebuilds its tdw index from. A table of its own rather than a pages
+ * column: it needs no change to the pages statements, and a read-only open
+ * of an older database just finds no vectors.
+ */
+#define TDW_SQL \
+	"-- TDW vectors of the pages the tdw method indexed (every page it judged\n" \
+	"-- but the exact copies), for resuming; added like the tables above.\n" \
+	"CREATE TABLE IF NOT EXISTS page_tdw (\n" \
+	"\tpage_id INTEGER PRIMARY KEY REFERENCES pages(id),\n" \
+	"\tvec BLOB NOT NULL -- version byte 1, then per token: id (4 bytes),\n" \
+	"\t-- weight (2 bytes), little-endian, ids increasing, weights summing\n" \
+	"\t-- to 65535\n" \
+	");\n"
+
 /* storage/schema.sql, verbatim (tests/unit/test_store.c compares them). */
 static const char schema_sql[] =
 	"-- nearcrawl database, schema version 1 (PRAGMA user_version).\n"
@@ -112,7 +128,8 @@ static const char schema_sql[] =
 	"-- Per-host summaries and state counts read only this index.\n"
 	"CREATE INDEX frontier_queued ON frontier (state, host, not_before);\n"
 	"\n"
-	POLITENESS_SQL;
+	POLITENESS_SQL
+	TDW_SQL;
 
 enum stmt_id {
 	ST_BEGIN,
@@ -141,13 +158,15 @@ enum stmt_id {
 	ST_HOST_PUT,
 	ST_HOST_GET,
 	ST_REDIRECT_CHAIN,
+	ST_TDW_ADD,
+	ST_TDW_LOAD,
 	ST_NUM
 };
 
 static const struct {
 	const char *name; /* for store_explain */
 	const char *sql;  /* prepared once at open */
-	const char *table; /* a POLITENESS_SQL table it needs, else NULL */
+	const char *table; /* a table added later it needs, else NULL */
 } stmt_def[ST_NUM] = {
 	/* A writer takes the write lock at once: waiting for it inside a
 	 * batch would risk a deadlock with a reader upgrading. */
@@ -225,6 +244,12 @@ static const struct {
 	    "FROM pages p JOIN up ON p.id = up.parent "
 	    "WHERE p.verdict = 'redirect' AND up.n < ?2) "
 	    "SELECT coalesce(max(n), 0), coalesce(max(url = ?3), 0) FROM up" },
+	[ST_TDW_ADD] = { "tdw_add",
+	    "INSERT OR REPLACE INTO page_tdw (page_id, vec) VALUES (?, ?)",
+	    "page_tdw" },
+	/* page_id order is fetch order: ids are given as pages are added. */
+	[ST_TDW_LOAD] = { "tdw_load",
+	    "SELECT page_id, vec FROM page_tdw ORDER BY page_id", "page_tdw" },
 };
 
 struct store {
@@ -540,15 +565,16 @@ create_schema(struct store *s, const char *path, char *err, size_t errsz)
 }
 
 /*
- * Give a database made before POLITENESS_SQL its tables. Schema 1 was never
- * released without them, so this is not worth a version bump; the
+ * Give a database made before POLITENESS_SQL or TDW_SQL its tables. Schema 1
+ * was never released without the first; the second only adds a table that
+ * older versions do not read. Neither is worth a version bump; the
  * statements are no-ops once the tables exist.
  */
 static int
 upgrade_schema(struct store *s, const char *path, char *err, size_t errsz)
 {
-	return exec_atomic(s, POLITENESS_SQL, NULL, path, "add tables", err,
-	    errsz);
+	return exec_atomic(s, POLITENESS_SQL, TDW_SQL, path, "add tables",
+	    err, errsz);
 }
 
 /* Sets *exists to whether the main database has a table called name. */
@@ -1062,6 +1088,53 @@ no_table(struct store *s, int id)
 	snprintf(s->err, sizeof(s->err), "no %s table (read-only open of an "
 	    "older database)", stmt_def[id].table);
 	return -1;
+}
+
+int
+store_tdw_add(struct store *s, int64_t page_id, const void *vec, size_t len)
+{
+	struct binder b;
+
+	if (s->st[ST_TDW_ADD] == NULL)
+		return no_table(s, ST_TDW_ADD);
+	if (vec == NULL || len == 0) {
+		snprintf(s->err, sizeof(s->err), "empty TDW vector");
+		return -1;
+	}
+	bind_start(&b, s->st[ST_TDW_ADD]);
+	bind_int(&b, page_id);
+	bind_blob(&b, vec, len);
+	return exec_stmt(s, b.st, &b);
+}
+
+int
+store_load_tdw(struct store *s,
+    int (*fn)(int64_t id, const void *vec, size_t len, void *arg), void *arg)
+{
+	sqlite3_stmt *st = s->st[ST_TDW_LOAD];
+	const void *vec;
+	size_t len;
+	int rc, ret = 0;
+
+	if (st == NULL)
+		return 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		/* Blob before bytes; a NULL with bytes is SQLite's OOM. */
+		vec = sqlite3_column_blob(st, 1);
+		len = (size_t)sqlite3_column_bytes(st, 1);
+		if (vec == NULL && len > 0) {
+			ret = oom_fail(s);
+			goto out;
+		}
+		ret = fn(sqlite3_column_int64(st, 0), vec, len, arg);
+		if (ret != 0)
+			goto out;
+	}
+	if (rc != SQLITE_DONE)
+		ret = db_fail(s);
+out:
+	stmt_done(st);
+	return ret;
 }
 
 int

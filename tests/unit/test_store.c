@@ -214,7 +214,7 @@ test_create_and_reopen(void)
 	CHECK_STR(raw_text("PRAGMA user_version"), "1");
 	CHECK_STR(raw_text("PRAGMA journal_mode"), "wal");
 	CHECK_STR(raw_text("SELECT count(*) FROM sqlite_master "
-	    "WHERE type = 'table'"), "6");
+	    "WHERE type = 'table'"), "7");
 
 	s = store_open(tpath, 0, err, sizeof(err));
 	CHECK(s != NULL);
@@ -1212,7 +1212,7 @@ test_frontier_untake(void)
 	tmp_teardown();
 }
 
-/* A database as made before the robots and hosts tables existed. */
+/* A database as made before the robots, hosts and page_tdw tables. */
 static void
 make_old_db(void)
 {
@@ -1224,9 +1224,110 @@ make_old_db(void)
 		store_frontier_add(s, "http://a.example/", "a.example", 0, 0);
 		store_close(s);
 	}
-	CHECK_INT(raw_exec("DROP TABLE robots; DROP TABLE hosts"), SQLITE_OK);
+	CHECK_INT(raw_exec("DROP TABLE robots; DROP TABLE hosts; "
+	    "DROP TABLE page_tdw"), SQLITE_OK);
 	CHECK_STR(raw_text("SELECT count(*) FROM sqlite_master "
 	    "WHERE type = 'table'"), "4");
+}
+
+/* For reading an older database: any TDW vector is a failure. */
+static int
+tdw_cb(int64_t id, const void *vec, size_t len, void *arg)
+{
+	(void)id;
+	(void)vec;
+	(void)len;
+	(void)arg;
+	CHECK(0);
+	return 0;
+}
+
+struct tdw_seen {
+	int64_t id[4];     /* page ids in call order */
+	char vec[4][8];    /* their vectors, as text */
+	int n;             /* calls */
+	int stop_after;    /* return 9 on this call, 0: never */
+};
+
+static int
+tdw_seen_cb(int64_t id, const void *vec, size_t len, void *arg)
+{
+	struct tdw_seen *t = arg;
+
+	if (t->n < 4 && len < sizeof(t->vec[0])) {
+		t->id[t->n] = id;
+		memcpy(t->vec[t->n], vec, len);
+		t->vec[t->n][len] = '\0';
+	}
+	t->n++;
+	return t->n == t->stop_after ? 9 : 0;
+}
+
+static void
+test_tdw_round_trip(void)
+{
+	struct store_page p;
+	struct tdw_seen t;
+	struct store *s;
+	char url[32];
+	int i;
+
+	tmp_setup();
+	s = open_new();
+	for (i = 1; i <= 4; i++) {
+		snprintf(url, sizeof(url), "http://a.example/%d", i);
+		p = page(url, "unique", i);
+		CHECK_INT(store_page_add(s, &p), i);
+	}
+	/* Added out of order, one replaced, one page without: read back in
+	 * page order. Bytes are kept as given, NULs included. */
+	CHECK_INT(store_tdw_add(s, 3, "c\0c", 3), 0);
+	CHECK_INT(store_tdw_add(s, 1, "a", 1), 0);
+	CHECK_INT(store_tdw_add(s, 4, "x", 1), 0);
+	CHECK_INT(store_tdw_add(s, 4, "dd", 2), 0);
+	CHECK_INT(store_tdw_add(s, 2, NULL, 0), -1);
+	CHECK_INT(store_tdw_add(s, 9, "z", 1), -1); /* no such page */
+	memset(&t, 0, sizeof(t));
+	CHECK_INT(store_load_tdw(s, tdw_seen_cb, &t), 0);
+	CHECK_INT(t.n, 3);
+	CHECK_INT(t.id[0], 1);
+	CHECK_STR(t.vec[0], "a");
+	CHECK_INT(t.id[1], 3);
+	CHECK(memcmp(t.vec[1], "c\0c", 3) == 0);
+	CHECK_INT(t.id[2], 4);
+	CHECK_STR(t.vec[2], "dd");
+	memset(&t, 0, sizeof(t));
+	t.stop_after = 2;
+	CHECK_INT(store_load_tdw(s, tdw_seen_cb, &t), 9);
+	CHECK_INT(t.n, 2);
+	store_close(s);
+	CHECK_STR(raw_text("SELECT count(*) FROM page_tdw"), "3");
+	tmp_teardown();
+}
+
+/* A database of the politeness era gets page_tdw on a writer open. */
+static void
+test_tdw_table_added(void)
+{
+	struct store *s;
+	struct tdw_seen t;
+	char err[256];
+
+	tmp_setup();
+	s = open_new();
+	store_close(s);
+	CHECK_INT(raw_exec("DROP TABLE page_tdw"), SQLITE_OK);
+	s = store_open(tpath, 0, err, sizeof(err));
+	CHECK(s != NULL);
+	if (s != NULL) {
+		memset(&t, 0, sizeof(t));
+		CHECK_INT(store_load_tdw(s, tdw_seen_cb, &t), 0);
+		CHECK_INT(t.n, 0);
+		store_close(s);
+	}
+	CHECK_STR(raw_text("SELECT count(*) FROM sqlite_master WHERE "
+	    "type = 'table' AND name = 'page_tdw'"), "1");
+	tmp_teardown();
 }
 
 static void
@@ -1253,7 +1354,7 @@ test_old_db_upgraded(void)
 	}
 	store_close(s);
 	CHECK_STR(raw_text("SELECT count(*) FROM sqlite_master "
-	    "WHERE type = 'table'"), "6");
+	    "WHERE type = 'table'"), "7");
 	CHECK_STR(raw_text("SELECT count(*) FROM frontier"), "1");
 	CHECK_STR(raw_text("SELECT backoff_ms FROM hosts"), "500");
 	CHECK_STR(raw_text("PRAGMA user_version"), "1");
@@ -1299,6 +1400,10 @@ test_old_db_readonly(void)
 	CHECK_INT(store_host_pages(s, pages_cb, &ps), 0);
 	CHECK_INT(ps.n, 0);
 	CHECK_INT(store_explain(s, "host_get", err, sizeof(err)), -1);
+	CHECK_INT(store_load_tdw(s, tdw_cb, &ps), 0);
+	CHECK_INT(store_tdw_add(s, 1, "\1", 1), -1);
+	CHECK_STR(store_errmsg(s), "no page_tdw table (read-only open of an "
+	    "older database)");
 	store_close(s);
 out:
 	/* Untouched: a reader never adds the tables. */
@@ -1408,6 +1513,8 @@ suite_store(void)
 	RUN(test_host_pages);
 	RUN(test_frontier_untake);
 	RUN(test_old_db_upgraded);
+	RUN(test_tdw_round_trip);
+	RUN(test_tdw_table_added);
 	RUN(test_old_db_readonly);
 	RUN(test_politeness_plans);
 	RUN(test_redirect_chain);
