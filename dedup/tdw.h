@@ -25,12 +25,13 @@
  * words (hashes, encoded data). Every all-digit run is the one token "#",
  * so dates, counters and calendar grids do not tell pages apart (as SimHash
  * folds numbers). Options: English stop words dropped (a built-in list of
- * about 150), and a light English suffix stripper for ASCII words: plural
+ * about 160), and a light English suffix stripper for ASCII words: plural
  * -ies/-s, then -ing/-ed when a vowel is left (a doubled final consonant
  * undoubled), then final e's, so "makes", "making" and "make" meet. The
  * URL's scheme and host are skipped (mirrors on other hosts stay alike), %XX
- * escapes decoded, and file extensions (html, php, asp ...) left out. A token's id is the top 32 bits of the splitmix64
- * finaliser of its FNV-1a hash; a collision merges two tokens, harmlessly.
+ * escapes decoded, and file extensions (html, php, asp ...) left out. A
+ * token's id is the top 32 bits of the splitmix64 finaliser of its FNV-1a
+ * hash; a collision merges two tokens, harmlessly.
  *
  * Similarity. MWO(a, b) = sum over shared tokens of min(w_a, w_b), in
  * weight units: TDW_SCALE for equal vectors, 0 for disjoint ones.

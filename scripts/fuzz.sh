@@ -23,7 +23,7 @@ case $SECS in
 *[!0-9]* | '') echo "usage: scripts/fuzz.sh [SECONDS] [TARGET...]" >&2; exit 2 ;;
 esac
 
-ALL="extract extract_chunks url robots sitemap ini simhash_ssdeep"
+ALL="extract extract_chunks url robots sitemap ini simhash_ssdeep tdw"
 TARGETS=${*:-$ALL}
 CC=${CC:-clang}
 # `make` exports CC=cc; libFuzzer needs clang.
@@ -41,6 +41,7 @@ sources() {
 	    dedup/simindex.c dedup/ssdeep.c dedup/md5.c dedup/topk.c ;;
 	simhash_ssdeep) echo dedup/simhash.c dedup/ssdeep.c dedup/md5.c \
 	    dedup/topk.c ;;
+	tdw) echo dedup/tdw.c dedup/topk.c ;;
 	*) return 1 ;;
 	esac
 }

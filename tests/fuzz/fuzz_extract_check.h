@@ -127,6 +127,9 @@ fuzz_check_same(const struct extract_result *a, const struct extract_result *b)
 	FUZZ_CHECK(strcmp(a->description, b->description) == 0,
 	    "description differs");
 	FUZZ_CHECK(strcmp(a->keywords, b->keywords) == 0, "keywords differ");
+	FUZZ_CHECK(strcmp(a->anchors_same, b->anchors_same) == 0 &&
+	    strcmp(a->anchors_other, b->anchors_other) == 0,
+	    "link texts differ");
 	FUZZ_CHECK(strcmp(a->charset, b->charset) == 0, "charset differs: "
 	    "%s vs %s", a->charset, b->charset);
 	FUZZ_CHECK(a->nofollow == b->nofollow && a->noindex == b->noindex &&
