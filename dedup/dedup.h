@@ -117,7 +117,8 @@ int dedup_fingerprint_page(const struct dedup *d, const char *text,
  * DEDUP_MAX_PER_METHOD per method, best first) and their number into *nout.
  * Returns the verdict. Cannot fail. An empty text (text_len 0) can only be
  * exact, like any text shorter than cfg->min_text; near methods absent from
- * fp->have do not match.
+ * fp->have do not match. The TDW index marks the vectors a query meets, so
+ * checks on one state must not run concurrently (they run on the loop).
  */
 enum dedup_verdict dedup_check(const struct dedup *d, const struct dedup_fp *fp,
     struct dedup_match *out, size_t max, size_t *nout);

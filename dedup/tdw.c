@@ -850,25 +850,28 @@ tdw_index_free(struct tdw_index *ix)
 	free(ix);
 }
 
-/* Room for need elements of size bytes in *p (cap *cap): 0 or -1. */
-static int
-reserve(void *pp, size_t *cap, size_t need, size_t size)
+/*
+ * Room for need elements of size bytes in array p of *cap, doubling.
+ * Returns the array (moved, and *cap raised, if it had to grow), or NULL
+ * when out of memory (p and *cap unchanged).
+ */
+static void *
+grow(void *p, size_t *cap, size_t need, size_t size)
 {
-	void **p = pp, *n;
 	size_t c = *cap ? *cap : 64;
+	void *n;
 
 	if (need <= *cap)
-		return 0;
+		return p;
 	while (c < need) {
 		if (c > SIZE_MAX / 2 / size)
-			return -1;
+			return NULL;
 		c *= 2;
 	}
-	if ((n = realloc(*p, c * size)) == NULL)
-		return -1;
-	*p = n;
+	if ((n = realloc(p, c * size)) == NULL)
+		return NULL;
 	*cap = c;
-	return 0;
+	return n;
 }
 
 /*
@@ -923,6 +926,7 @@ tdw_index_reserve(struct tdw_index *ix, const struct tdw_vec *v)
 {
 	struct slot *n;
 	size_t want, size, i;
+	void *p;
 
 	if (v->n == 0)
 		return 0;
@@ -933,18 +937,33 @@ tdw_index_reserve(struct tdw_index *ix, const struct tdw_vec *v)
 	if (ix->npost >= COMPACT_MIN && ix->npost * 4 >= ix->ncpost)
 		(void)compact(ix);
 	/* Each array keeps what it got even if a later one fails. */
-	if (reserve(&ix->vec, &ix->avec, ix->nvec + 1, sizeof(*ix->vec)) != 0 ||
-	    reserve(&ix->sketch, &ix->asketch, ix->nvec + 1, SKETCH) != 0 ||
-	    reserve(&ix->stamp, &ix->astamp, ix->nvec + 1,
-	    sizeof(*ix->stamp)) != 0 ||
-	    reserve(&ix->post, &ix->apost, ix->npost + v->n,
-	    sizeof(*ix->post)) != 0 ||
-	    reserve(&ix->head, &ix->ahead, ix->ntok + v->n,
-	    sizeof(*ix->head)) != 0 ||
-	    reserve(&ix->ord, &ix->aord, ix->nterm + v->n,
-	    sizeof(*ix->ord)) != 0 ||
-	    reserve(&ix->w, &ix->aw, ix->nterm + v->n, sizeof(*ix->w)) != 0)
+	if ((p = grow(ix->vec, &ix->avec, ix->nvec + 1,
+	    sizeof(*ix->vec))) == NULL)
 		return -1;
+	ix->vec = p;
+	if ((p = grow(ix->sketch, &ix->asketch, ix->nvec + 1, SKETCH)) == NULL)
+		return -1;
+	ix->sketch = p;
+	if ((p = grow(ix->stamp, &ix->astamp, ix->nvec + 1,
+	    sizeof(*ix->stamp))) == NULL)
+		return -1;
+	ix->stamp = p;
+	if ((p = grow(ix->post, &ix->apost, ix->npost + v->n,
+	    sizeof(*ix->post))) == NULL)
+		return -1;
+	ix->post = p;
+	if ((p = grow(ix->head, &ix->ahead, ix->ntok + v->n,
+	    sizeof(*ix->head))) == NULL)
+		return -1;
+	ix->head = p;
+	if ((p = grow(ix->ord, &ix->aord, ix->nterm + v->n,
+	    sizeof(*ix->ord))) == NULL)
+		return -1;
+	ix->ord = p;
+	if ((p = grow(ix->w, &ix->aw, ix->nterm + v->n,
+	    sizeof(*ix->w))) == NULL)
+		return -1;
+	ix->w = p;
 	want = (ix->ntok + v->n) * 2;
 	if (want <= ix->nslot)
 		return 0;
