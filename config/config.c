@@ -152,7 +152,7 @@ static const struct opt opts[] = {
 
 	{ { "dedup", "methods", "methods", "md5,simhash,ssdeep" }, OPT_METHODS,
 	    F(methods), 0, 0, 0, 0, "LIST",
-	    "any of md5,simhash,ssdeep,minhash; md5 always on", NULL,
+	    "any of md5,simhash,ssdeep,minhash,tdw; md5 always on", NULL,
 	    NULL },
 	{ { "dedup", "simhash_k", "simhash-k", "3" }, OPT_INT, F(simhash_k),
 	    0, 0, 15, 0, "K", "near when SimHashes differ in at most K bits",
@@ -174,7 +174,7 @@ static const struct opt opts[] = {
 	    "near when the estimated Jaccard is at least T %", NULL, NULL },
 	{ { "dedup", "near_rule", "near-rule", "any" }, OPT_STR, F(near_rule),
 	    0, 0, 0, 0, "R",
-	    "any, all, or only simhash|ssdeep|minhash",
+	    "any, all, or only simhash|ssdeep|minhash|tdw",
 	    NULL, check_near_rule },
 	{ { "dedup", "text", "text", "main" }, OPT_STR, F(near_text), 0, 0, 0,
 	    0, "T", "near methods read main (content) or body text",
@@ -183,6 +183,19 @@ static const struct opt opts[] = {
 	    F(min_text), 0, 0, GIGA, 0, "N",
 	    "texts under N bytes are never near duplicates", NULL,
 	    NULL },
+	{ { "dedup", "tdw_threshold", "tdw-threshold", "75" }, OPT_INT,
+	    F(tdw_threshold), 0, 1, 100, 0, "T",
+	    "near when the TDW weighted overlap is at least T %", NULL,
+	    NULL },
+	{ { "dedup", "tdw_stopwords", "tdw-stopwords", "false" }, OPT_BOOL,
+	    F(tdw_stopwords), 0, 0, 1, 0, NULL,
+	    "TDW leaves out English stop words", NULL, NULL },
+	{ { "dedup", "tdw_stem", "tdw-stem", "false" }, OPT_BOOL, F(tdw_stem),
+	    0, 0, 1, 0, NULL, "TDW strips English suffixes (-s, -ing, -ed)",
+	    NULL, NULL },
+	{ { "dedup", "tdw_max_tokens", "tdw-max-tokens", "128" }, OPT_INT,
+	    F(tdw_max_tokens), 0, 8, TDW_TOKENS_MAX, 0, "N",
+	    "TDW keeps the N heaviest tokens of a page", NULL, NULL },
 
 	{ { "storage", "db", "db", "nearcrawl.db" }, OPT_STR, F(db), 0, 0, 0,
 	    'd', "DB", "SQLite file; an existing one is resumed", NULL, NULL },
@@ -218,8 +231,35 @@ static const struct {
 /* Longest INI line: long enough for any sane URL. */
 #define INI_LINE_MAX 8192
 
-static const char *near_rules[] = { "any", "all", "simhash", "ssdeep",
-	"minhash" };
+/* "md5, simhash, ..." from dedup's method table: the near ones, or all. */
+static const char *
+method_list(int near_only)
+{
+	static char list[128];
+	const struct dedup_method_info *mi;
+	size_t i, n = 0;
+
+	list[0] = '\0';
+	for (i = 0; (mi = dedup_method_at(i)) != NULL; i++)
+		if (!near_only || mi->method != DEDUP_MD5)
+			n += (size_t)snprintf(list + n, n < sizeof(list) ?
+			    sizeof(list) - n : 0, "%s%s", n > 0 ? ", " : "",
+			    mi->name);
+	return list;
+}
+
+/* The near method called v, or 0 (md5 is no near method). */
+static unsigned
+near_method(const char *v)
+{
+	const struct dedup_method_info *mi;
+	size_t i;
+
+	for (i = 0; (mi = dedup_method_at(i)) != NULL; i++)
+		if (mi->method != DEDUP_MD5 && strcmp(v, mi->name) == 0)
+			return (unsigned)mi->method;
+	return 0;
+}
 
 static void
 seterr(char *err, size_t errsz, const char *fmt, ...)
@@ -248,12 +288,13 @@ cfield(const struct config *c, const struct opt *o)
 static const char *
 check_near_rule(const char *v)
 {
-	size_t i;
+	static char msg[160];
 
-	for (i = 0; i < sizeof(near_rules) / sizeof(near_rules[0]); i++)
-		if (strcmp(v, near_rules[i]) == 0)
-			return NULL;
-	return "must be one of any, all, simhash, ssdeep, minhash";
+	if (strcmp(v, "any") == 0 || strcmp(v, "all") == 0 || near_method(v))
+		return NULL;
+	snprintf(msg, sizeof(msg), "must be one of any, all, %s",
+	    method_list(1));
+	return msg;
 }
 
 static const char *
@@ -431,8 +472,8 @@ opt_set(struct config *c, const struct opt *o, const char *v, char *msg,
 	case OPT_METHODS:
 		if (dedup_parse_methods(v, &bits, &bad) == -1) {
 			seterr(msg, msgsz, "unknown method \"%.*s\" "
-			    "(known: md5, simhash, ssdeep, minhash)",
-			    (int)strcspn(bad ? bad : v, ","), bad ? bad : v);
+			    "(known: %s)", (int)strcspn(bad ? bad : v, ","),
+			    bad ? bad : v, method_list(0));
 			return -1;
 		}
 		*(unsigned *)field(c, o) = bits;
@@ -835,24 +876,17 @@ config_parse_crawl_args(struct config *c, int argc, char **argv, char *err,
 int
 config_validate(const struct config *c, char *err, size_t errsz)
 {
+	unsigned m;
+
 	if (c->near_rule == NULL || check_near_rule(c->near_rule) != NULL) {
-		seterr(err, errsz, "near_rule: must be one of any, all, "
-		    "simhash, ssdeep, minhash");
+		seterr(err, errsz, "near_rule: must be one of any, all, %s",
+		    method_list(1));
 		return -1;
 	}
-	if (strcmp(c->near_rule, "simhash") == 0 &&
-	    (c->methods & DEDUP_SIMHASH) == 0) {
-		seterr(err, errsz, "near_rule simhash needs simhash in methods");
-		return -1;
-	}
-	if (strcmp(c->near_rule, "ssdeep") == 0 &&
-	    (c->methods & DEDUP_SSDEEP) == 0) {
-		seterr(err, errsz, "near_rule ssdeep needs ssdeep in methods");
-		return -1;
-	}
-	if (strcmp(c->near_rule, "minhash") == 0 &&
-	    (c->methods & DEDUP_MINHASH) == 0) {
-		seterr(err, errsz, "near_rule minhash needs minhash in methods");
+	m = near_method(c->near_rule);
+	if (m != 0 && (c->methods & m) == 0) {
+		seterr(err, errsz, "near_rule %s needs %s in methods",
+		    c->near_rule, c->near_rule);
 		return -1;
 	}
 	/* Bands cut the signature into equal parts. */
@@ -877,18 +911,15 @@ config_dedup(const struct config *c, struct dedup_config *out)
 	out->minhash_bands = c->minhash_bands;
 	out->minhash_shingle = c->minhash_shingle;
 	out->minhash_threshold = c->minhash_threshold;
+	out->tdw_threshold = c->tdw_threshold;
+	out->tdw.stopwords = c->tdw_stopwords;
+	out->tdw.stem = c->tdw_stem;
+	out->tdw.max_tokens = c->tdw_max_tokens;
 	out->rule = DEDUP_RULE_ANY;
 	if (strcmp(c->near_rule, "all") == 0) {
 		out->rule = DEDUP_RULE_ALL;
-	} else if (strcmp(c->near_rule, "simhash") == 0) {
+	} else if ((out->rule_method = near_method(c->near_rule)) != 0) {
 		out->rule = DEDUP_RULE_ONE;
-		out->rule_method = DEDUP_SIMHASH;
-	} else if (strcmp(c->near_rule, "ssdeep") == 0) {
-		out->rule = DEDUP_RULE_ONE;
-		out->rule_method = DEDUP_SSDEEP;
-	} else if (strcmp(c->near_rule, "minhash") == 0) {
-		out->rule = DEDUP_RULE_ONE;
-		out->rule_method = DEDUP_MINHASH;
 	}
 }
 

@@ -79,10 +79,14 @@ struct config {
 	int minhash_shingle;  /* words per MinHash shingle */
 	int minhash_threshold; /* near when estimated Jaccard >= this % */
 	char *near_rule;      /* "any", "all", or one method: "simhash",
-	                         "ssdeep", "minhash" */
+	                         "ssdeep", "minhash", "tdw" */
 	char *near_text;      /* near methods read "main" (content without
 	                         site template) or "body" (all body text) */
 	long min_text;        /* shorter texts are never near duplicates */
+	int tdw_threshold;    /* near when the TDW overlap is >= this % */
+	int tdw_stopwords;    /* TDW drops English stop words */
+	int tdw_stem;         /* TDW strips English suffixes */
+	int tdw_max_tokens;   /* TDW keeps a page's N heaviest tokens */
 	/* [storage] */
 	char *db;       /* SQLite database file */
 	int batch;      /* pages written per transaction */

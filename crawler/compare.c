@@ -16,7 +16,7 @@
  * theirs, not a crawl, so we behave like a browser would. */
 #define COMPARE_REDIRECTS 5
 
-#define ALL_NEAR (DEDUP_SIMHASH | DEDUP_SSDEEP | DEDUP_MINHASH)
+#define ALL_NEAR (DEDUP_SIMHASH | DEDUP_SSDEEP | DEDUP_MINHASH | DEDUP_TDW)
 
 /* One side of the comparison. */
 struct doc {
@@ -115,7 +115,8 @@ load(const struct config *cfg, const struct dedup *dd, struct doc *d,
     char *err, size_t errsz)
 {
 	struct extract_opts eo;
-	const char *why = NULL, *text, *near;
+	struct tdw_fields tf, *fields = NULL;
+	const char *why = NULL, *text, *near, *url = NULL;
 	char charset[64];
 	size_t len, near_len;
 	int use_main = strcmp(cfg->near_text, "main") == 0;
@@ -124,6 +125,7 @@ load(const struct config *cfg, const struct dedup *dd, struct doc *d,
 	    strncmp(d->name, "https://", 8) == 0) {
 		if (fetch_url(cfg, d, err, errsz) != 0)
 			return 1;
+		url = d->name;
 	} else if (read_path(d, err, errsz) != 0) {
 		return 1;
 	}
@@ -137,7 +139,7 @@ load(const struct config *cfg, const struct dedup *dd, struct doc *d,
 		eo.charset = charset[0] != '\0' ? charset : NULL;
 		eo.max_text = (size_t)cfg->max_text;
 		eo.max_links = 1;
-		if (extract_html(text, len, NULL, &eo, &d->ex, &why) != 0) {
+		if (extract_html(text, len, url, &eo, &d->ex, &why) != 0) {
 			snprintf(err, errsz, "%s: %s", d->name, why);
 			d->html = 0;
 			return 1;
@@ -146,9 +148,12 @@ load(const struct config *cfg, const struct dedup *dd, struct doc *d,
 		len = d->ex.text_len;
 		near = use_main ? d->ex.main_text : d->ex.text;
 		near_len = use_main ? d->ex.main_len : d->ex.text_len;
+		/* The fields the crawl weights TDW tokens by. */
+		extract_tdw_fields(&d->ex, url, &tf);
+		fields = &tf;
 	}
-	if (dedup_fingerprint_split(dd, text, len, near, near_len, &d->fp) !=
-	    0) {
+	if (dedup_fingerprint_page(dd, text, len, near, near_len, fields,
+	    &d->fp) != 0) {
 		snprintf(err, errsz, "%s: cannot fingerprint", d->name);
 		return 1;
 	}
@@ -248,6 +253,11 @@ compare_run(const struct config *cfg, const char *a, const char *b,
 	snprintf(rule, sizeof(rule), ">= %d %% and a band is equal",
 	    cfg->minhash_threshold);
 	print_rule(out, cfg, DEDUP_MINHASH, rule);
+	fprintf(out, "tdw:     weighted overlap %.1f %% of %u and %u tokens",
+	    tdw_percent(tdw_overlap(&da.fp.tdw, &db.fp.tdw)),
+	    (unsigned)da.fp.tdw.n, (unsigned)db.fp.tdw.n);
+	snprintf(rule, sizeof(rule), ">= %d %%", cfg->tdw_threshold);
+	print_rule(out, cfg, DEDUP_TDW, rule);
 	fprintf(out, "verdict: %s (B after A, rule %s)\n",
 	    dedup_verdict_name(v), cfg->near_rule);
 	rc = 0;

@@ -221,6 +221,7 @@ crawl_page_work(void *arg)
 	struct page_work *w = j->work;
 	const struct config *cfg = j->c->cfg;
 	struct extract_opts eo;
+	struct tdw_fields tf;
 	char charset[64];
 	double t0, t1;
 	int use_main;
@@ -247,9 +248,10 @@ crawl_page_work(void *arg)
 	if (!w->extracted || w->ex.text_len == 0)
 		return;
 	use_main = strcmp(cfg->near_text, "main") == 0;
-	w->fingerprinted = dedup_fingerprint_split(j->c->dd, w->ex.text,
+	extract_tdw_fields(&w->ex, j->it.url, &tf);
+	w->fingerprinted = dedup_fingerprint_page(j->c->dd, w->ex.text,
 	    w->ex.text_len, use_main ? w->ex.main_text : w->ex.text,
-	    use_main ? w->ex.main_len : w->ex.text_len, &w->fp) == 0;
+	    use_main ? w->ex.main_len : w->ex.text_len, &tf, &w->fp) == 0;
 	w->fingerprint_ms = crawl_mono_ms() - t1;
 }
 
@@ -302,6 +304,7 @@ crawl_record_work(struct crawl *c, struct job *j)
 	struct dedup_match m[DEDUP_MAX_MATCHES];
 	unsigned char minhash[MINHASH_BLOB_MAX];
 	enum dedup_verdict v;
+	unsigned char vec[TDW_PACKED_MAX];
 	char reason[80];
 	size_t nm = 0, i;
 	double t0, t1;
@@ -374,6 +377,10 @@ crawl_record_work(struct crawl *c, struct job *j)
 	nofollow = ex->nofollow || cfg->max_links == 0 ||
 	    says_nofollow(w->x_robots_tag);
 	if (!nofollow && store_links_put(c->st, id, ex->links, ex->nlinks) != 0)
+		return -1;
+	/* What dedup_add indexes, kept for a resumed crawl's index. */
+	if (v != DEDUP_EXACT && (w->fp.have & DEDUP_TDW) && w->fp.tdw.n > 0 &&
+	    store_tdw_add(c->st, id, vec, tdw_pack(&w->fp.tdw, vec)) != 0)
 		return -1;
 	t0 = crawl_mono_ms();
 	if (v != DEDUP_EXACT && dedup_add(c->dd, &w->fp, id) != 0)

@@ -204,38 +204,61 @@ check_minhash_settings(struct crawl *c)
 	return 0;
 }
 
+/* TDW's: vectors stored by other features or options differ from new
+ * ones, and the threshold decides verdicts. */
+static int
+check_tdw_settings(struct crawl *c)
+{
+	const struct config *cfg = c->cfg;
+	int rc;
+
+	if ((rc = int_setting(c, "tdw_features", TDW_FEATURES_VERSION,
+	         "TDW features version")) != 0 ||
+	    (rc = int_setting(c, "tdw_threshold", cfg->tdw_threshold,
+	         "--tdw-threshold")) != 0 ||
+	    (rc = setting(c, "tdw_stopwords", cfg->tdw_stopwords ? "true" :
+	         "false", "--tdw-stopwords")) != 0 ||
+	    (rc = setting(c, "tdw_stem", cfg->tdw_stem ? "true" : "false",
+	         "--tdw-stem")) != 0 ||
+	    (rc = int_setting(c, "tdw_max_tokens", cfg->tdw_max_tokens,
+	         "--tdw-max-tokens")) != 0)
+		return rc;
+	return 0;
+}
+
 /* Record the settings that decide verdicts, or check them on resume. */
 static int
 check_settings(struct crawl *c)
 {
 	const struct config *cfg = c->cfg;
+	const struct dedup_method_info *mi;
 	char methods[64] = "", num[32];
-	unsigned m;
+	size_t i;
 	int rc;
 
-	for (m = DEDUP_MD5; m <= DEDUP_MINHASH; m <<= 1)
-		if (cfg->methods & m) {
+	for (i = 0; (mi = dedup_method_at(i)) != NULL; i++)
+		if (cfg->methods & mi->method) {
 			if (methods[0] != '\0')
 				strcat(methods, ",");
-			strcat(methods, dedup_method_name(m));
+			strcat(methods, mi->name);
 		}
 	if ((rc = setting(c, "methods", methods, "--methods")) != 0)
 		return rc;
-	snprintf(num, sizeof(num), "%d", SIMHASH_FEATURES_VERSION);
-	if ((rc = setting(c, "simhash_features", num,
+	if ((rc = int_setting(c, "simhash_features", SIMHASH_FEATURES_VERSION,
 	         "SimHash features version")) != 0)
 		return rc;
-	snprintf(num, sizeof(num), "%d", cfg->simhash_k);
 	if ((cfg->methods & DEDUP_SIMHASH) &&
-	    (rc = setting(c, "simhash_k", num, "--simhash-k")) != 0)
+	    (rc = int_setting(c, "simhash_k", cfg->simhash_k,
+	         "--simhash-k")) != 0)
 		return rc;
-	snprintf(num, sizeof(num), "%d", cfg->ssdeep_threshold);
 	if ((cfg->methods & DEDUP_SSDEEP) &&
-	    (rc = setting(c, "ssdeep_threshold", num,
+	    (rc = int_setting(c, "ssdeep_threshold", cfg->ssdeep_threshold,
 	         "--ssdeep-threshold")) != 0)
 		return rc;
 	if ((cfg->methods & DEDUP_MINHASH) &&
 	    (rc = check_minhash_settings(c)) != 0)
+		return rc;
+	if ((cfg->methods & DEDUP_TDW) && (rc = check_tdw_settings(c)) != 0)
 		return rc;
 	snprintf(num, sizeof(num), "%ld", cfg->min_text);
 	if ((rc = setting(c, "min_text_bytes", num, "--min-text-bytes")) != 0)
@@ -283,6 +306,19 @@ load_one(const struct store_fingerprints *f, void *arg)
 	if (dedup_check(c->dd, &fp, NULL, 0, &nm) == DEDUP_EXACT)
 		return 0;
 	return dedup_add(c->dd, &fp, f->id) != 0 ? -1 : 0;
+}
+
+/* A stored TDW vector back into the index; a malformed one is skipped,
+ * as a malformed ssdeep digest is. */
+static int
+load_tdw(int64_t id, const void *vec, size_t len, void *arg)
+{
+	struct crawl *c = arg;
+	struct tdw_vec v;
+
+	if (tdw_unpack(vec, len, &v) != 0)
+		return 0;
+	return dedup_add_tdw(c->dd, &v, id) != 0 ? -1 : 0;
 }
 
 static int
@@ -432,7 +468,9 @@ crawl_prepare(struct crawl *c)
 	if ((requeued = store_frontier_requeue_inflight(c->st)) < 0)
 		goto dberr;
 	t0 = crawl_mono_ms();
-	if (store_load_fingerprints(c->st, load_one, c) != 0)
+	if (store_load_fingerprints(c->st, load_one, c) != 0 ||
+	    ((cfg->methods & DEDUP_TDW) &&
+	    store_load_tdw(c->st, load_tdw, c) != 0))
 		goto dberr;
 	secs = (crawl_mono_ms() - t0) / 1e3;
 	if (dedup_count(c->dd) > 0 && !cfg->quiet)

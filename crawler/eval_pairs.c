@@ -247,12 +247,14 @@ needed(const struct ev *e, const struct dedup_method_info *mi)
 }
 
 /*
- * Fingerprint text by mi into fp, o->repeat times: *us is the fastest run,
+ * Fingerprint text (and, for TDW, the fields f) by mi into fp, o->repeat
+ * times: *us is the fastest run,
  * the one least disturbed by the rest of the machine.
  */
 static int
 time_fingerprint(struct ev *e, const struct dedup_method_info *mi,
-    const char *text, size_t len, struct dedup_fp *fp, double *us)
+    const char *text, size_t len, const struct tdw_fields *f,
+    struct dedup_fp *fp, double *us)
 {
 	double t0, t;
 	int i;
@@ -260,7 +262,7 @@ time_fingerprint(struct ev *e, const struct dedup_method_info *mi,
 	*us = -1;
 	for (i = 0; i < e->o->repeat; i++) {
 		t0 = now_us();
-		if (dedup_fingerprint_method(e->dd, mi->method, text, len,
+		if (dedup_fingerprint_method(e->dd, mi->method, text, len, f,
 		    fp) != 0)
 			return -1;
 		t = now_us() - t0;
@@ -277,6 +279,7 @@ load_doc(struct ev *e, size_t i)
 	const struct dedup_method_info *mi;
 	struct extract_result ex;
 	struct extract_opts eo;
+	struct tdw_fields tf;
 	struct dedup_fp *fp;
 	char path[4096 + NAME_MAX_BYTES];
 	const char *why = NULL, *text, *near;
@@ -312,6 +315,8 @@ load_doc(struct ev *e, size_t i)
 			    "%s: %s", path, why);
 		}
 		html = 1;
+		/* A document has no URL: TDW weighs its other fields. */
+		extract_tdw_fields(&ex, NULL, &tf);
 	}
 	e->extract_us += now_us() - t0;
 	for (mode = 0; mode < 2; mode++) {
@@ -330,10 +335,11 @@ load_doc(struct ev *e, size_t i)
 			/* MD5 always reads the whole text, as in the crawl. */
 			if (mi->method == DEDUP_MD5)
 				rc = time_fingerprint(e, mi, html ? ex.text :
-				    text, html ? ex.text_len : len, fp, &us);
+				    text, html ? ex.text_len : len, NULL, fp,
+				    &us);
 			else
 				rc = time_fingerprint(e, mi, near, near_len,
-				    fp, &us);
+				    html ? &tf : NULL, fp, &us);
 			e->fp_us[mode][k] += us;
 			if (rc != 0) {
 				extract_result_free(&ex);

@@ -27,6 +27,11 @@
 #define CANDIDATES_MIN 4096
 #define CANDIDATES_MAX (1u << 20)
 
+/* Links whose text is kept for anchors_same/anchors_other, and the bytes of
+ * text they may take together (a template's menus come first). */
+#define ANCHOR_LINKS_MAX 4096
+#define ANCHOR_TEXT_MAX (64 * 1024)
+
 static const char WHY_NOMEM[] = "out of memory";
 static const char WHY_TOO_LONG[] = "too long"; /* url_resolve's words */
 static const char WHY_LARGE[] = "too large";
@@ -776,6 +781,14 @@ tout_cut(struct tout *t, size_t len)
 
 /* ---- the tree walk ---- */
 
+/* A link's text in walk.anchors, and whether main_text holds it. */
+struct anchor {
+	const char *href;     /* its href, in the doc */
+	size_t start, end;    /* its text: anchors.b.data[start..end) */
+	size_t main_off;      /* main text length when it opened */
+	int in_main;          /* opened in main and not cut from it since */
+};
+
 /* A block element that may turn out to be a short list of links. */
 struct block {
 	const xmlNode *node;  /* the block element */
@@ -792,6 +805,11 @@ struct walk {
 	struct tout heads;    /* h1..h6 joined by " | " */
 	struct tout desc;     /* meta description */
 	struct tout keys;     /* meta keywords */
+	struct tout anchors;  /* text of links with an href, in order */
+	struct anchor *anch;  /* those links, in document order */
+	size_t nanch;         /* entries in anch */
+	size_t aanch;         /* entries allocated */
+	int in_anchor;        /* text now also goes to anchors */
 	xmlNode *drop;        /* outermost dropped element we are in */
 	xmlNode *boiler;      /* outermost boilerplate element we are in */
 	xmlNode *link;        /* outermost <a> we are in */
@@ -1039,6 +1057,68 @@ linky_candidate(const char *name, unsigned f)
 	    strcmp(name, "hr") != 0;
 }
 
+/*
+ * An <a> opens (the outermost one): with an href, its text is kept apart
+ * too, to be split by where the link leads once the walk is over.
+ */
+static void
+anchor_open(struct walk *w, const char *href)
+{
+	struct anchor *a;
+	size_t n;
+
+	if (href == NULL || !text_active(w) || w->anchors.full ||
+	    w->nanch >= ANCHOR_LINKS_MAX)
+		return;
+	if (w->nanch == w->aanch) {
+		n = w->aanch ? w->aanch * 2 : 32;
+		a = realloc(w->anch, n * sizeof(*a));
+		if (a == NULL) {
+			w->nomem = 1;
+			return;
+		}
+		w->anch = a;
+		w->aanch = n;
+	}
+	a = &w->anch[w->nanch++];
+	a->href = href;
+	a->start = a->end = w->anchors.b.len;
+	a->main_off = w->main.b.len;
+	a->in_main = main_active(w);
+	w->in_anchor = 1;
+}
+
+/* The open link ends; one without text is forgotten. */
+static void
+anchor_close(struct walk *w)
+{
+	struct anchor *a;
+
+	if (!w->in_anchor)
+		return;
+	w->in_anchor = 0;
+	tout_break(&w->anchors);
+	a = &w->anch[w->nanch - 1];
+	a->end = w->anchors.b.len;
+	if (a->end == a->start)
+		w->nanch--;
+}
+
+/*
+ * main was cut back to len: the links that opened past it are not in main
+ * any more. Those still in main opened at increasing main lengths, and a
+ * link that opened past an earlier cut was cleared by that cut, so the
+ * walk back can stop at the first link that opened before len.
+ */
+static void
+anchors_unmain(struct walk *w, size_t len)
+{
+	size_t i = w->nanch;
+
+	while (i > 0 && w->anch[i - 1].main_off >= len)
+		w->anch[--i].in_main = 0;
+}
+
 static void
 block_open(struct walk *w, const xmlNode *n)
 {
@@ -1091,8 +1171,10 @@ block_close(struct walk *w, const xmlNode *n)
 	 * the block can make link one more than bytes: ceil, not subtract.
 	 */
 	bytes = chars + words - 1;
-	if (words < LINKY_MAX_WORDS && link >= bytes / 2 + bytes % 2)
+	if (words < LINKY_MAX_WORDS && link >= bytes / 2 + bytes % 2) {
 		tout_cut(&w->main, b->len);
+		anchors_unmain(w, b->len);
+	}
 }
 
 /* Entering node n; returns whether to walk into its children. */
@@ -1109,6 +1191,9 @@ enter(struct walk *w, xmlNode *n)
 				tout_text(&w->main, (const char *)n->content);
 			if (w->heading != NULL)
 				tout_text(&w->heads, (const char *)n->content);
+			if (w->in_anchor)
+				tout_text(&w->anchors,
+				    (const char *)n->content);
 		}
 		if (w->title_node != NULL)
 			tout_text(&w->title, (const char *)n->content);
@@ -1125,6 +1210,7 @@ enter(struct walk *w, xmlNode *n)
 		tout_break(&w->main);
 		if (w->heading != NULL)
 			tout_break(&w->heads);
+		tout_break(&w->anchors);
 	}
 	if ((f & E_HEADING) && text_active(w) && w->heading == NULL) {
 		w->heading = n;
@@ -1144,6 +1230,7 @@ enter(struct walk *w, xmlNode *n)
 		w->link = n;
 		w->main.in_link = 1;
 		w->main.link_begun = 0;
+		anchor_open(w, attr(n, "href"));
 	}
 	if (strcmp(name, "title") == 0 && !w->title_done &&
 	    w->title_node == NULL)
@@ -1181,6 +1268,7 @@ leave(struct walk *w, xmlNode *n)
 	if (w->link == n) {
 		w->link = NULL;
 		w->main.in_link = 0;
+		anchor_close(w);
 	}
 	if (n->name != NULL && w->content > 0 &&
 	    (strcmp((const char *)n->name, "article") == 0 ||
@@ -1191,6 +1279,7 @@ leave(struct walk *w, xmlNode *n)
 		tout_break(&w->main);
 		if (w->heading != NULL)
 			tout_break(&w->heads);
+		tout_break(&w->anchors);
 	}
 }
 
@@ -1235,21 +1324,57 @@ hash_str(const char *s)
 }
 
 /*
- * Resolve the candidates against the base in document order, each URL
- * once, at most max links. Returns 0 or -1 on no memory.
+ * Set up *eff, the base the page's links resolve against: its <base href>
+ * resolved against page_url, else page_url (which may be NULL). Returns 0,
+ * or -1 on no memory; either way url_base_free(eff) and free(*base) after.
  */
 static int
-make_links(struct walk *w, const char *page_url, size_t max,
+link_base(const struct walk *w, const char *page_url, struct url_base *eff,
+    char **base)
+{
+	struct url_base page;
+	const char *why;
+	int ret = -1;
+
+	memset(&page, 0, sizeof(page));
+	memset(eff, 0, sizeof(*eff));
+	*base = NULL;
+	if (url_base_init(&page, page_url) != 0)
+		goto fail;
+	if (w->base != NULL) {
+		why = NULL;
+		*base = page_url != NULL ? url_base_resolve(&page, w->base,
+		    &why) : url_normalize(w->base, &why);
+		if (*base == NULL && why != NULL &&
+		    strcmp(why, WHY_NOMEM) == 0)
+			goto fail;
+	}
+	if (*base != NULL) {
+		if (url_base_init(eff, *base) != 0)
+			goto fail;
+	} else {
+		*eff = page;
+		memset(&page, 0, sizeof(page));
+	}
+	ret = 0;
+fail:
+	url_base_free(&page);
+	return ret;
+}
+
+/*
+ * Resolve the candidates against eff in document order, each URL once, at
+ * most max links. Returns 0 or -1 on no memory.
+ */
+static int
+make_links(struct walk *w, const struct url_base *eff, size_t max,
     struct extract_result *r)
 {
-	struct url_base page, eff;
-	char *base = NULL, *u, **set = NULL;
+	char *u, **set = NULL;
 	const char *why;
 	size_t want, setsz = 16, i, slot;
 	int ret = -1;
 
-	memset(&page, 0, sizeof(page));
-	memset(&eff, 0, sizeof(eff));
 	want = w->ncand < max ? w->ncand : max;
 	if (want == 0)
 		return 0;
@@ -1259,26 +1384,9 @@ make_links(struct walk *w, const char *page_url, size_t max,
 	r->links = calloc(want, sizeof(*r->links));
 	if (set == NULL || r->links == NULL)
 		goto fail;
-	if (url_base_init(&page, page_url) != 0)
-		goto fail;
-	if (w->base != NULL) {
-		why = NULL;
-		base = page_url != NULL ? url_base_resolve(&page, w->base, &why) :
-		    url_normalize(w->base, &why);
-		if (base == NULL && why != NULL &&
-		    strcmp(why, WHY_NOMEM) == 0)
-			goto fail;
-	}
-	if (base != NULL) {
-		if (url_base_init(&eff, base) != 0)
-			goto fail;
-	} else {
-		eff = page;
-		memset(&page, 0, sizeof(page));
-	}
 	for (i = 0; i < w->ncand && r->nlinks < want; i++) {
 		why = NULL;
-		u = url_base_resolve(&eff, w->cand[i], &why);
+		u = url_base_resolve(eff, w->cand[i], &why);
 		if (u == NULL) {
 			if (why != NULL && strcmp(why, WHY_NOMEM) == 0)
 				goto fail;
@@ -1298,10 +1406,111 @@ make_links(struct walk *w, const char *page_url, size_t max,
 	}
 	ret = 0;
 fail:
-	url_base_free(&page);
-	url_base_free(&eff);
 	free(set);
-	free(base);
+	return ret;
+}
+
+/* A host without its leading "www.": www.a.org and a.org are one site. */
+static const char *
+site_of(const char *host)
+{
+	return strncmp(host, "www.", 4) == 0 ? host + 4 : host;
+}
+
+/* Whether ref names no scheme and no host: it stays on the page's host. */
+static int
+is_relative_ref(const char *ref)
+{
+	size_t n;
+
+	while (is_ws((unsigned char)*ref))
+		ref++;
+	if (ref[0] == '/' && ref[1] == '/')
+		return 0;
+	n = strcspn(ref, ":/?#");
+	return ref[n] != ':';
+}
+
+/*
+ * Where the link a leads: 1 the page's own site, 0 another, -1 nowhere a
+ * crawler goes (another scheme, malformed), -2 out of memory.
+ */
+static int
+anchor_target(const struct anchor *a, const struct url_base *eff,
+    const char *page_host)
+{
+	char host[256], *u;
+	const char *why = NULL;
+	int same;
+
+	u = url_base_resolve(eff, a->href, &why);
+	if (u == NULL) {
+		if (why != NULL && strcmp(why, WHY_NOMEM) == 0)
+			return -2;
+		return page_host[0] == '\0' && is_relative_ref(a->href) ? 1 :
+		    -1;
+	}
+	same = url_host(u, host, sizeof(host)) == 0 &&
+	    strcmp(site_of(host), site_of(page_host)) == 0;
+	free(u);
+	return same;
+}
+
+/* Append the text of a, without its edge spaces, to out; full: skip it. */
+static int
+anchor_append(struct buf *out, const struct walk *w, const struct anchor *a)
+{
+	const char *t = w->anchors.b.data + a->start;
+	size_t n = a->end - a->start;
+	int rc;
+
+	while (n > 0 && *t == ' ') {
+		t++;
+		n--;
+	}
+	while (n > 0 && t[n - 1] == ' ')
+		n--;
+	if (n == 0 || out->len + 1 + n > out->limit)
+		return 0;
+	if (out->len > 0 && (rc = buf_putc(out, ' ')) != BUF_OK)
+		return rc;
+	return buf_append(out, t, n) == BUF_OK ? 0 : -1;
+}
+
+/*
+ * Split the text of the links main_text holds (all of them when main fell
+ * back to the whole text) into anchors_same and anchors_other. Returns 0,
+ * or -1 on no memory.
+ */
+static int
+make_anchors(const struct walk *w, const struct url_base *eff,
+    const char *page_url, int fell_back, struct extract_result *r)
+{
+	struct buf same, other;
+	char page_host[256] = "";
+	size_t i;
+	int t, ret = -1;
+
+	buf_init(&same, EXTRACT_ANCHORS_MAX);
+	buf_init(&other, EXTRACT_ANCHORS_MAX);
+	if (page_url != NULL &&
+	    url_host(page_url, page_host, sizeof(page_host)) != 0)
+		page_host[0] = '\0';
+	for (i = 0; i < w->nanch; i++) {
+		if (!w->anch[i].in_main && !fell_back)
+			continue;
+		t = anchor_target(&w->anch[i], eff, page_host);
+		if (t == -2 || (t >= 0 && anchor_append(t ? &same : &other, w,
+		    &w->anch[i]) != 0))
+			goto fail;
+	}
+	if ((r->anchors_same = buf_steal(&same)) == NULL ||
+	    (r->anchors_other = buf_steal(&other)) == NULL)
+		goto fail;
+	ret = 0;
+fail:
+	buf_free(&same);
+	buf_free(&other);
 	return ret;
 }
 
@@ -1371,6 +1580,8 @@ walk_free(struct walk *w)
 	buf_free(&w->heads.b);
 	buf_free(&w->desc.b);
 	buf_free(&w->keys.b);
+	buf_free(&w->anchors.b);
+	free(w->anch);
 	free(w->cand);
 }
 
@@ -1383,12 +1594,14 @@ extract_html(const char *html, size_t len, const char *page_url,
 	size_t max_links = EXTRACT_DEFAULT_MAX_LINKS, u8len = 0;
 	unsigned char *u8 = NULL;
 	xmlDoc *doc = NULL;
+	struct url_base eff;
 	struct walk w;
-	char *t;
+	char *t, *base = NULL;
 
 	if (why == NULL)
 		why = &dummy;
 	memset(&w, 0, sizeof(w));
+	memset(&eff, 0, sizeof(eff));
 	memset(r, 0, sizeof(*r));
 	if (o != NULL && o->max_text > 0)
 		max_text = o->max_text;
@@ -1400,6 +1613,7 @@ extract_html(const char *html, size_t len, const char *page_url,
 	tout_init(&w.heads, EXTRACT_HEADINGS_MAX);
 	tout_init(&w.desc, EXTRACT_FIELD_MAX);
 	tout_init(&w.keys, EXTRACT_FIELD_MAX);
+	tout_init(&w.anchors, ANCHOR_TEXT_MAX);
 	w.maxcand = max_links > CANDIDATES_MAX / CANDIDATES_PER_LINK ?
 	    CANDIDATES_MAX : max_links * CANDIDATES_PER_LINK;
 	if (w.maxcand < CANDIDATES_MIN)
@@ -1425,12 +1639,14 @@ extract_html(const char *html, size_t len, const char *page_url,
 	if (doc != NULL)
 		walk_doc(&w, doc);
 	if (w.nomem || w.text.nomem || w.main.nomem || w.title.nomem ||
-	    w.heads.nomem || w.desc.nomem || w.keys.nomem)
+	    w.heads.nomem || w.desc.nomem || w.keys.nomem || w.anchors.nomem)
 		goto fail;
 	r->nofollow = w.nofollow;
 	r->noindex = w.noindex;
 	r->truncated = w.text.full;
-	if (!w.nofollow && make_links(&w, page_url, max_links, r) != 0)
+	if (link_base(&w, page_url, &eff, &base) != 0 ||
+	    (!w.nofollow && make_links(&w, &eff, max_links, r) != 0) ||
+	    make_anchors(&w, &eff, page_url, w.main.b.len == 0, r) != 0)
 		goto fail;
 	if ((t = buf_steal(&w.text.b)) == NULL)
 		goto fail;
@@ -1461,6 +1677,8 @@ extract_html(const char *html, size_t len, const char *page_url,
 	    (r->description = buf_steal(&w.desc.b)) == NULL ||
 	    (r->keywords = buf_steal(&w.keys.b)) == NULL)
 		goto fail;
+	url_base_free(&eff);
+	free(base);
 	xmlFreeDoc(doc);
 	free(u8);
 	walk_free(&w);
@@ -1468,6 +1686,8 @@ extract_html(const char *html, size_t len, const char *page_url,
 	return 0;
 fail:
 	extract_result_free(r);
+	url_base_free(&eff);
+	free(base);
 	xmlFreeDoc(doc);
 	free(u8);
 	walk_free(&w);
@@ -1493,6 +1713,8 @@ extract_result_free(struct extract_result *r)
 	free(r->headings);
 	free(r->description);
 	free(r->keywords);
+	free(r->anchors_same);
+	free(r->anchors_other);
 	for (i = 0; i < r->nlinks; i++)
 		free(r->links[i]);
 	free(r->links);
@@ -1536,4 +1758,18 @@ extract_charset_of(const char *ct, char *out, size_t outsz)
 		n++;
 	}
 	out[n] = '\0';
+}
+
+void
+extract_tdw_fields(const struct extract_result *r, const char *url,
+    struct tdw_fields *tf)
+{
+	memset(tf, 0, sizeof(*tf));
+	tf->url = url;
+	tf->title = r->title;
+	tf->headings = r->headings;
+	tf->anchors_same = r->anchors_same;
+	tf->anchors_other = r->anchors_other;
+	tf->keywords = r->keywords;
+	tf->description = r->description;
 }

@@ -32,6 +32,8 @@
 
 #include <stddef.h>
 
+#include "tdw.h"
+
 /* Caps used when extract_opts leaves max_text or max_links at 0. */
 #define EXTRACT_DEFAULT_MAX_TEXT  (1024 * 1024)
 #define EXTRACT_DEFAULT_MAX_LINKS 1000
@@ -39,6 +41,8 @@
 #define EXTRACT_FIELD_MAX 2048
 /* Cap on the joined headings (bytes, cut at a character). */
 #define EXTRACT_HEADINGS_MAX 8192
+/* Cap on each of anchors_same and anchors_other (bytes, whole links). */
+#define EXTRACT_ANCHORS_MAX 16384
 
 struct extract_opts {
 	const char *charset; /* from Content-Type, or NULL: then <meta>,
@@ -58,6 +62,10 @@ struct extract_result {
 	char *headings;    /* h1..h6 texts joined by " | "; "" when none */
 	char *description; /* <meta name=description> content; "" if none */
 	char *keywords;    /* <meta name=keywords> content; "" if none */
+	char *anchors_same;  /* text of the links in main_text that lead to
+	                        the page's own host, joined by " "; "" if
+	                        none (see extract_html) */
+	char *anchors_other; /* ... and of those that lead to another host */
 	char **links;      /* absolute normalised http(s) URLs to follow, in
 	                      document order, each once; nofollow ones left out */
 	size_t nlinks;     /* entries in links */
@@ -74,6 +82,16 @@ struct extract_result {
  * from page_url and fill r. Links honour <base href>, rel=nofollow (on a and
  * area) and <meta name=robots content=nofollow>; hrefs of a, area, frame and
  * iframe are taken. page_url may be NULL: then only absolute links are kept.
+ *
+ * anchors_same and anchors_other split the text of the <a href> links
+ * whose text main_text holds (all links when main_text fell back to the
+ * whole text; nofollow ones too: their text is the page's content either
+ * way) by where they lead: each href resolved as links are, its host
+ * compared with page_url's, a leading "www." ignored. With no page_url,
+ * relative links count as the same host. Links to other schemes (mailto:,
+ * javascript:) count as neither. Only the first 4096 links with text and
+ * the first 64 KiB of link text are looked at; each string keeps whole
+ * links up to its cap.
  *
  * Charset order: a byte-order mark, then o->charset, then a <meta charset>
  * or <meta http-equiv=Content-Type> in the first 8 KiB, then UTF-8 if the
@@ -105,6 +123,14 @@ void extract_charset_of(const char *ct, char *out, size_t outsz);
 
 /* Free everything r owns and zero it. Safe on a zeroed result. */
 void extract_result_free(struct extract_result *r);
+
+/*
+ * Point tf's fields at r's (URL url, which may be NULL), the way every
+ * caller weights TDW tokens; tf's text is left empty, for the caller's
+ * choice of body or main text. tf is valid while r is.
+ */
+void extract_tdw_fields(const struct extract_result *r, const char *url,
+    struct tdw_fields *tf);
 
 /*
  * Set up libxml2 once, on the main thread, before extract_html runs on

@@ -1,6 +1,6 @@
 /*
- * dedup: MD5 map for exact copies, simindex, ssdeep_index and
- * minhash_index for near ones, and the rule that turns their answers into a
+ * dedup: MD5 map for exact copies, simindex, ssdeep_index, minhash_index and
+ * tdw_index for near ones, and the rule that turns their answers into a
  * verdict.
  *
  * The MD5 map keeps raw 16-byte digests with their first page id in a dense
@@ -16,7 +16,7 @@
 #include "simhash.h"
 #include "simindex.h"
 
-#define NEAR_METHODS (DEDUP_SIMHASH | DEDUP_SSDEEP | DEDUP_MINHASH)
+#define NEAR_METHODS (DEDUP_SIMHASH | DEDUP_SSDEEP | DEDUP_MINHASH | DEDUP_TDW)
 #define KNOWN_METHODS (DEDUP_MD5 | NEAR_METHODS)
 #define MD5_RAW 16
 #define MD5_FIRST_SLOTS 64
@@ -41,6 +41,7 @@ struct dedup {
 	struct simindex *sim;      /* when cfg.methods has DEDUP_SIMHASH */
 	struct ssdeep_index *ssd;  /* when cfg.methods has DEDUP_SSDEEP */
 	struct minhash_index *mh;  /* when cfg.methods has DEDUP_MINHASH */
+	struct tdw_index *tdw;     /* when cfg.methods has DEDUP_TDW */
 	size_t count;              /* pages added */
 };
 
@@ -51,6 +52,7 @@ static const struct dedup_method_info method_names[] = {
 	    "0,1,2,3,4,5,6,8,10" },
 	{ DEDUP_SSDEEP, "ssdeep", "T", 0, 1, 100, "1,30,50,70,80,90,95" },
 	{ DEDUP_MINHASH, "minhash", "T", 0, 1, 100, "50,60,70,80,90" },
+	{ DEDUP_TDW, "tdw", "T", 0, 1, 100, "50,60,70,75,80,90" },
 };
 #define NMETHODS (sizeof(method_names) / sizeof(method_names[0]))
 
@@ -124,7 +126,7 @@ dedup_config_threshold(struct dedup_config *cfg, enum dedup_method m,
 {
 	const struct dedup_method_info *mi = dedup_method_info(m);
 
-	/* Both thresholds so far are whole numbers. */
+	/* Every threshold so far is a whole number. */
 	if (mi == NULL || mi->threshold == NULL || !(t >= mi->lo) ||
 	    !(t <= mi->hi) || t != (double)(int)t)
 		return -1;
@@ -137,6 +139,9 @@ dedup_config_threshold(struct dedup_config *cfg, enum dedup_method m,
 		return 0;
 	case DEDUP_MINHASH:
 		cfg->minhash_threshold = (int)t;
+		return 0;
+	case DEDUP_TDW:
+		cfg->tdw_threshold = (int)t;
 		return 0;
 	default:
 		return -1;
@@ -171,6 +176,9 @@ dedup_pair_value(enum dedup_method m, const struct dedup_fp *a,
 		*value = minhash_percent((int)minhash_agree(a->minhash,
 		    b->minhash, (size_t)a->minhash_perms),
 		    (size_t)a->minhash_perms);
+		return 0;
+	case DEDUP_TDW:
+		*value = tdw_percent(tdw_overlap(&a->tdw, &b->tdw));
 		return 0;
 	default:
 		return -1;
@@ -309,7 +317,10 @@ dedup_new(const struct dedup_config *cfg)
 	if (cfg == NULL || (cfg->methods & ~(unsigned)KNOWN_METHODS) != 0 ||
 	    cfg->simhash_k < 0 || cfg->simhash_k > SIMINDEX_MAX_K ||
 	    cfg->ssdeep_threshold < 1 || cfg->ssdeep_threshold > 100 ||
-	    ((cfg->methods & DEDUP_MINHASH) && !minhash_config_ok(cfg)))
+	    ((cfg->methods & DEDUP_MINHASH) && !minhash_config_ok(cfg)) ||
+	    ((cfg->methods & DEDUP_TDW) && (cfg->tdw_threshold < 1 ||
+	    cfg->tdw_threshold > 100 || cfg->tdw.max_tokens < 1 ||
+	    cfg->tdw.max_tokens > TDW_TOKENS_MAX)))
 		return NULL;
 	switch (cfg->rule) {
 	case DEDUP_RULE_ANY:
@@ -318,7 +329,8 @@ dedup_new(const struct dedup_config *cfg)
 	case DEDUP_RULE_ONE:
 		if ((cfg->rule_method != DEDUP_SIMHASH &&
 		    cfg->rule_method != DEDUP_SSDEEP &&
-		    cfg->rule_method != DEDUP_MINHASH) ||
+		    cfg->rule_method != DEDUP_MINHASH &&
+		    cfg->rule_method != DEDUP_TDW) ||
 		    (cfg->methods & cfg->rule_method) == 0)
 			return NULL;
 		break;
@@ -346,6 +358,11 @@ dedup_new(const struct dedup_config *cfg)
 		if (d->mh == NULL)
 			goto fail;
 	}
+	if (cfg->methods & DEDUP_TDW) {
+		d->tdw = tdw_index_new(cfg->tdw_threshold);
+		if (d->tdw == NULL)
+			goto fail;
+	}
 	return d;
 fail:
 	dedup_free(d);
@@ -360,6 +377,7 @@ dedup_free(struct dedup *d)
 	simindex_free(d->sim);
 	ssdeep_index_free(d->ssd);
 	minhash_index_free(d->mh);
+	tdw_index_free(d->tdw);
 	free(d->md5.entry);
 	free(d->md5.slot);
 	free(d);
@@ -374,8 +392,11 @@ dedup_fingerprint(const struct dedup *d, const char *text, size_t len,
 
 int
 dedup_fingerprint_method(const struct dedup *d, enum dedup_method m,
-    const char *text, size_t len, struct dedup_fp *fp)
+    const char *text, size_t len, const struct tdw_fields *f,
+    struct dedup_fp *fp)
 {
+	struct tdw_fields tf;
+
 	switch (m) {
 	case DEDUP_MD5:
 		if (md5_of_text(text, len, fp->md5) != 0)
@@ -394,6 +415,16 @@ dedup_fingerprint_method(const struct dedup *d, enum dedup_method m,
 			return -1;
 		fp->minhash_perms = d->cfg.minhash_perms;
 		break;
+	case DEDUP_TDW:
+		if (f != NULL)
+			tf = *f;
+		else
+			memset(&tf, 0, sizeof(tf));
+		tf.text = text;
+		tf.text_len = len;
+		if (tdw_vector(&tf, &d->cfg.tdw, &fp->tdw) != 0)
+			return -1;
+		break;
 	default:
 		return -1;
 	}
@@ -405,6 +436,14 @@ int
 dedup_fingerprint_split(const struct dedup *d, const char *text, size_t len,
     const char *near, size_t near_len, struct dedup_fp *fp)
 {
+	return dedup_fingerprint_page(d, text, len, near, near_len, NULL, fp);
+}
+
+int
+dedup_fingerprint_page(const struct dedup *d, const char *text, size_t len,
+    const char *near, size_t near_len, const struct tdw_fields *f,
+    struct dedup_fp *fp)
+{
 	size_t i;
 	enum dedup_method m;
 
@@ -415,7 +454,7 @@ dedup_fingerprint_split(const struct dedup *d, const char *text, size_t len,
 		if (m != DEDUP_MD5 && !(d->cfg.methods & m))
 			continue;
 		if (dedup_fingerprint_method(d, m, m == DEDUP_MD5 ? text : near,
-		    m == DEDUP_MD5 ? len : near_len, fp) != 0)
+		    m == DEDUP_MD5 ? len : near_len, f, fp) != 0)
 			return -1;
 	}
 	return 0;
@@ -454,9 +493,10 @@ dedup_check(const struct dedup *d, const struct dedup_fp *fp,
 	struct simindex_match sm[DEDUP_MAX_PER_METHOD];
 	struct ssdeep_match dm[DEDUP_MAX_PER_METHOD];
 	struct minhash_match mm[DEDUP_MAX_PER_METHOD];
+	struct tdw_match tm[DEDUP_MAX_PER_METHOD];
 	unsigned char key[MD5_RAW];
 	const int64_t *first;
-	size_t nsim = 0, nssd = 0, nmh = 0, n = 0, i;
+	size_t nsim = 0, nssd = 0, nmh = 0, ntdw = 0, n = 0, i;
 	unsigned matched;
 
 	if (nout != NULL)
@@ -485,8 +525,12 @@ dedup_check(const struct dedup *d, const struct dedup_fp *fp,
 	if (usable(d, fp, DEDUP_MINHASH))
 		nmh = minhash_index_query(d->mh, fp->minhash,
 		    d->cfg.minhash_threshold, mm, DEDUP_MAX_PER_METHOD);
+	if (usable(d, fp, DEDUP_TDW))
+		ntdw = tdw_index_query(d->tdw, &fp->tdw, tm,
+		    DEDUP_MAX_PER_METHOD);
 	matched = (nsim > 0 ? DEDUP_SIMHASH : 0) |
-	    (nssd > 0 ? DEDUP_SSDEEP : 0) | (nmh > 0 ? DEDUP_MINHASH : 0);
+	    (nssd > 0 ? DEDUP_SSDEEP : 0) | (nmh > 0 ? DEDUP_MINHASH : 0) |
+	    (ntdw > 0 ? DEDUP_TDW : 0);
 	if (!rule_holds(d, matched))
 		return DEDUP_UNIQUE;
 	if (nsim > DEDUP_MAX_PER_METHOD)
@@ -495,6 +539,8 @@ dedup_check(const struct dedup *d, const struct dedup_fp *fp,
 		nssd = DEDUP_MAX_PER_METHOD;
 	if (nmh > DEDUP_MAX_PER_METHOD)
 		nmh = DEDUP_MAX_PER_METHOD;
+	if (ntdw > DEDUP_MAX_PER_METHOD)
+		ntdw = DEDUP_MAX_PER_METHOD;
 	for (i = 0; i < nsim && out != NULL && n < max; i++, n++) {
 		out[n].original_id = sm[i].id;
 		out[n].method = DEDUP_SIMHASH;
@@ -510,6 +556,11 @@ dedup_check(const struct dedup *d, const struct dedup_fp *fp,
 		out[n].method = DEDUP_MINHASH;
 		out[n].percent = minhash_percent(mm[i].agree,
 		    (size_t)d->cfg.minhash_perms);
+	}
+	for (i = 0; i < ntdw && out != NULL && n < max; i++, n++) {
+		out[n].original_id = tm[i].id;
+		out[n].method = DEDUP_TDW;
+		out[n].percent = tdw_percent(tm[i].overlap);
 	}
 	if (nout != NULL)
 		*nout = n;
@@ -527,6 +578,10 @@ dedup_add(struct dedup *d, const struct dedup_fp *fp, int64_t id)
 	    md5_find(&d->md5, key) == NULL;
 	if (have_md5 && md5_reserve(&d->md5) != 0)
 		return -1;
+	/* Reserved first, so the add at the end cannot fail. */
+	if (usable(d, fp, DEDUP_TDW) &&
+	    tdw_index_reserve(d->tdw, &fp->tdw) != 0)
+		return -1;
 	if (usable(d, fp, DEDUP_SIMHASH)) {
 		if (simindex_add(d->sim, fp->simhash, id) != 0)
 			return -1;
@@ -537,13 +592,17 @@ dedup_add(struct dedup *d, const struct dedup_fp *fp, int64_t id)
 			goto undo;
 		added_mh = 1;
 	}
-	/* Last: ssdeep_index has no way to undo an add. */
+	/* Last of those that may fail: ssdeep_index cannot undo an add. */
 	if (usable(d, fp, DEDUP_SSDEEP)) {
 		/* A malformed stored digest (-2) just cannot be found. */
 		rc = ssdeep_index_add(d->ssd, fp->ssdeep, id);
 		if (rc == -1)
 			goto undo;
 	}
+	/* Cannot fail now: reserved, and tdw_vector's vectors are well
+	 * formed. */
+	if (usable(d, fp, DEDUP_TDW))
+		(void)tdw_index_add(d->tdw, &fp->tdw, id);
 	if (have_md5) {
 		slot = md5_probe(&d->md5, key);
 		memcpy(d->md5.entry[d->md5.n].key, key, MD5_RAW);
@@ -559,6 +618,14 @@ undo:
 	if (added_mh)
 		minhash_index_pop(d->mh);
 	return -1;
+}
+
+int
+dedup_add_tdw(struct dedup *d, const struct tdw_vec *v, int64_t id)
+{
+	if (d->tdw == NULL)
+		return 0;
+	return tdw_index_add(d->tdw, v, id);
 }
 
 size_t
@@ -579,5 +646,7 @@ dedup_bytes(const struct dedup *d)
 		b += ssdeep_index_bytes(d->ssd);
 	if (d->mh != NULL)
 		b += minhash_index_bytes(d->mh);
+	if (d->tdw != NULL)
+		b += tdw_index_bytes(d->tdw);
 	return b;
 }

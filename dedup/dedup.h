@@ -22,12 +22,14 @@
 #include "md5.h"
 #include "minhash.h"
 #include "ssdeep.h"
+#include "tdw.h"
 
 enum dedup_method {
 	DEDUP_MD5 = 1 << 0,
 	DEDUP_SIMHASH = 1 << 1,
 	DEDUP_SSDEEP = 1 << 2,
 	DEDUP_MINHASH = 1 << 3,
+	DEDUP_TDW = 1 << 4,
 };
 
 enum dedup_rule {
@@ -50,6 +52,8 @@ struct dedup_config {
 	int minhash_bands;      /* LSH bands b, dividing k (rows r = k / b) */
 	int minhash_shingle;    /* words per MinHash shingle */
 	int minhash_threshold;  /* near when estimated Jaccard >= this % */
+	int tdw_threshold;      /* near when the TDW overlap is >= this % */
+	struct tdw_opts tdw;    /* how TDW vectors are made */
 };
 
 struct dedup_fp {
@@ -59,6 +63,7 @@ struct dedup_fp {
 	uint32_t minhash[MINHASH_MAX_PERMS]; /* first minhash_perms valid
 	                                        when have & DEDUP_MINHASH */
 	int minhash_perms;         /* length of that signature */
+	struct tdw_vec tdw;        /* valid when have & DEDUP_TDW */
 	unsigned have;             /* methods computed */
 	size_t text_len;           /* bytes of text fingerprinted */
 };
@@ -71,17 +76,18 @@ struct dedup_match {
 
 /* Most matches one check reports per method, and over all methods. */
 #define DEDUP_MAX_PER_METHOD 8
-#define DEDUP_NEAR_METHODS 3
+#define DEDUP_NEAR_METHODS 4
 #define DEDUP_MAX_MATCHES (DEDUP_NEAR_METHODS * DEDUP_MAX_PER_METHOD)
 
 struct dedup;
 
-/* Parse "md5,simhash,ssdeep,minhash" (any order, any subset) into DEDUP_*
- * bits; md5 is added always. Returns 0, or -1 with *bad pointing into s at
- * the unknown name. */
+/* Parse "md5,simhash,ssdeep,minhash,tdw" (any order, any subset) into
+ * DEDUP_* bits; md5 is added always. Returns 0, or -1 with *bad pointing
+ * into s at the unknown name. */
 int dedup_parse_methods(const char *s, unsigned *methods, const char **bad);
 
-/* Method name ("md5", "simhash", "ssdeep", "minhash") of one DEDUP_* bit. */
+/* Method name ("md5", "simhash", "ssdeep", "minhash", "tdw") of one DEDUP_*
+ * bit. */
 const char *dedup_method_name(enum dedup_method m);
 
 /*
@@ -148,14 +154,27 @@ int dedup_fingerprint_split(const struct dedup *d, const char *text,
     size_t len, const char *near, size_t near_len, struct dedup_fp *fp);
 
 /*
+ * The same, with the page's other fields for TDW, which weights a token by
+ * where it occurs (f->text and f->text_len are ignored: near is the main
+ * text). f may be NULL (as dedup_fingerprint_split passes): then TDW reads
+ * near alone. Pure: reads only d's settings. Returns 0 or -1 as above.
+ */
+int dedup_fingerprint_page(const struct dedup *d, const char *text,
+    size_t len, const char *near, size_t near_len, const struct tdw_fields *f,
+    struct dedup_fp *fp);
+
+/*
  * Compute method m's fingerprint of text[0..len) into fp, adding m to
  * fp->have and leaving the rest of fp as it was: one method at a time, so
  * a tool can time each (md5 reads the whole text, the near methods the
- * near text: pass each the text it should read). m need not be in d's
- * methods. Returns 0, or -1 for an unknown m or a library failure.
+ * near text: pass each the text it should read). TDW also reads the page's
+ * other fields from f (NULL: none; f->text is ignored), the others ignore
+ * f. m need not be in d's methods. Returns 0, or -1 for an unknown m or a
+ * library failure.
  */
 int dedup_fingerprint_method(const struct dedup *d, enum dedup_method m,
-    const char *text, size_t len, struct dedup_fp *fp);
+    const char *text, size_t len, const struct tdw_fields *f,
+    struct dedup_fp *fp);
 
 /*
  * Judge fp against everything added so far. Writes up to max matches into
@@ -164,7 +183,9 @@ int dedup_fingerprint_method(const struct dedup *d, enum dedup_method m,
  * enough) and their number into *nout. Returns the verdict. Cannot fail.
  * An empty text (text_len 0) can only be exact, like any text shorter than
  * cfg->min_text; near methods absent from fp->have do not match, nor does a
- * MinHash signature of another length than cfg->minhash_perms.
+ * MinHash signature of another length than cfg->minhash_perms. The TDW
+ * index marks the vectors a query meets, so checks on one state must not
+ * run concurrently (they run on the loop).
  */
 enum dedup_verdict dedup_check(const struct dedup *d, const struct dedup_fp *fp,
     struct dedup_match *out, size_t max, size_t *nout);
@@ -177,6 +198,14 @@ enum dedup_verdict dedup_check(const struct dedup *d, const struct dedup_fp *fp,
  * memory (state unchanged).
  */
 int dedup_add(struct dedup *d, const struct dedup_fp *fp, int64_t id);
+
+/*
+ * Resume: index page id's stored TDW vector v, for a page given to
+ * dedup_add before without it (vectors are stored apart from the other
+ * fingerprints). Nothing happens when TDW is not configured. Returns 0, or
+ * -1 when out of memory.
+ */
+int dedup_add_tdw(struct dedup *d, const struct tdw_vec *v, int64_t id);
 
 /* Pages added. */
 size_t dedup_count(const struct dedup *d);

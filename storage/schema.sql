@@ -106,3 +106,11 @@ CREATE TABLE IF NOT EXISTS ranks (
 	pagerank REAL NOT NULL, -- share of the whole: all pages sum to 1
 	canonical_id INTEGER REFERENCES pages(id) -- NULL: in no cluster
 );
+-- TDW vectors of the pages the tdw method indexed (every page it judged
+-- but the exact copies), for resuming; added like the tables above.
+CREATE TABLE IF NOT EXISTS page_tdw (
+	page_id INTEGER PRIMARY KEY REFERENCES pages(id),
+	vec BLOB NOT NULL -- version byte 1, then per token: id (4 bytes),
+	-- weight (2 bytes), little-endian, ids increasing, weights summing
+	-- to 65535
+);

@@ -62,6 +62,22 @@
 	"\tcanonical_id INTEGER REFERENCES pages(id) -- NULL: in no cluster\n" \
 	");\n"
 
+/*
+ * Added later still, the same way: the TDW vectors (dedup/tdw.h) a resumed
+ * crawl rebuilds its tdw index from. A table of its own rather than a pages
+ * column: it needs no change to the pages statements, and a read-only open
+ * of an older database just finds no vectors.
+ */
+#define TDW_SQL \
+	"-- TDW vectors of the pages the tdw method indexed (every page it judged\n" \
+	"-- but the exact copies), for resuming; added like the tables above.\n" \
+	"CREATE TABLE IF NOT EXISTS page_tdw (\n" \
+	"\tpage_id INTEGER PRIMARY KEY REFERENCES pages(id),\n" \
+	"\tvec BLOB NOT NULL -- version byte 1, then per token: id (4 bytes),\n" \
+	"\t-- weight (2 bytes), little-endian, ids increasing, weights summing\n" \
+	"\t-- to 65535\n" \
+	");\n"
+
 /* storage/schema.sql, verbatim (tests/unit/test_store.c compares them). */
 static const char schema_sql[] =
 	"-- nearcrawl database, schema version 1 (PRAGMA user_version).\n"
@@ -136,7 +152,8 @@ static const char schema_sql[] =
 	"\n"
 	POLITENESS_SQL
 	"\n"
-	GRAPH_SQL;
+	GRAPH_SQL
+	TDW_SQL;
 
 /*
  * Columns added to schema-1 tables after databases existed, as they are
@@ -185,14 +202,16 @@ enum stmt_id {
 	ST_FRONTIER_VARIANTS,
 	ST_FRONTIER_KNOWN,
 	ST_LINKS_PUT,
+	ST_TDW_ADD,
+	ST_TDW_LOAD,
 	ST_NUM
 };
 
 static const struct {
 	const char *name; /* for store_explain */
 	const char *sql;  /* prepared once at open */
-	const char *table; /* a later table (POLITENESS_SQL, GRAPH_SQL) it
-	                      needs, else NULL */
+	const char *table; /* a later table (POLITENESS_SQL, GRAPH_SQL,
+	                      TDW_SQL) it needs, else NULL */
 	const char *column; /* an added_columns column of pages it needs */
 } stmt_def[ST_NUM] = {
 	/* A writer takes the write lock at once: waiting for it inside a
@@ -285,6 +304,12 @@ static const struct {
 	[ST_LINKS_PUT] = { "links_put",
 	    "INSERT OR REPLACE INTO links (page_id, targets) VALUES (?, ?)",
 	    "links" },
+	[ST_TDW_ADD] = { "tdw_add",
+	    "INSERT OR REPLACE INTO page_tdw (page_id, vec) VALUES (?, ?)",
+	    "page_tdw" },
+	/* page_id order is fetch order: ids are given as pages are added. */
+	[ST_TDW_LOAD] = { "tdw_load",
+	    "SELECT page_id, vec FROM page_tdw ORDER BY page_id", "page_tdw" },
 };
 
 struct store {
@@ -704,10 +729,10 @@ column_exists(sqlite3 *db, const char *table, const char *name, int *exists)
 }
 
 /*
- * Give a database made before POLITENESS_SQL or GRAPH_SQL their tables,
- * and before added_columns its columns. Schema 1 was never released without
- * them, so this is not worth a version bump; nothing happens once they
- * exist, and tables and columns come in one transaction, all or none.
+ * Give a database made before POLITENESS_SQL, GRAPH_SQL or TDW_SQL their
+ * tables, and before added_columns its columns. Schema 1 was never released
+ * without them, so this is not worth a version bump; nothing happens once
+ * they exist, and tables and columns come in one transaction, all or none.
  */
 static int
 upgrade_schema(struct store *s, const char *path, char *err, size_t errsz)
@@ -716,8 +741,8 @@ upgrade_schema(struct store *s, const char *path, char *err, size_t errsz)
 	size_t i;
 	int exists, rc;
 
-	/* The graph's tables first, then whichever columns are missing. */
-	if ((alter = sqlite3_mprintf("%s", GRAPH_SQL)) == NULL) {
+	/* The later tables first, then whichever columns are missing. */
+	if ((alter = sqlite3_mprintf("%s%s", GRAPH_SQL, TDW_SQL)) == NULL) {
 		set_msg(err, errsz, "%s: out of memory", path);
 		return -1;
 	}
@@ -1502,6 +1527,53 @@ out:
 	return ret;
 }
 
+
+int
+store_tdw_add(struct store *s, int64_t page_id, const void *vec, size_t len)
+{
+	struct binder b;
+
+	if (s->st[ST_TDW_ADD] == NULL)
+		return no_table(s, ST_TDW_ADD);
+	if (vec == NULL || len == 0) {
+		snprintf(s->err, sizeof(s->err), "empty TDW vector");
+		return -1;
+	}
+	bind_start(&b, s->st[ST_TDW_ADD]);
+	bind_int(&b, page_id);
+	bind_blob(&b, vec, len);
+	return exec_stmt(s, b.st, &b);
+}
+
+int
+store_load_tdw(struct store *s,
+    int (*fn)(int64_t id, const void *vec, size_t len, void *arg), void *arg)
+{
+	sqlite3_stmt *st = s->st[ST_TDW_LOAD];
+	const void *vec;
+	size_t len;
+	int rc, ret = 0;
+
+	if (st == NULL)
+		return 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		/* Blob before bytes; a NULL with bytes is SQLite's OOM. */
+		vec = sqlite3_column_blob(st, 1);
+		len = (size_t)sqlite3_column_bytes(st, 1);
+		if (vec == NULL && len > 0) {
+			ret = oom_fail(s);
+			goto out;
+		}
+		ret = fn(sqlite3_column_int64(st, 0), vec, len, arg);
+		if (ret != 0)
+			goto out;
+	}
+	if (rc != SQLITE_DONE)
+		ret = db_fail(s);
+out:
+	stmt_done(st);
+	return ret;
+}
 
 int
 store_robots_put(struct store *s, const char *origin, int status,

@@ -1,18 +1,19 @@
 /*
  * store: nearcrawl's SQLite database -- pages, duplicates, frontier, meta,
  * the politeness state a resumed crawl must keep (robots, hosts), and the
- * link graph with what `nearcrawl rank` makes of it (links, ranks).
+ * link graph with what `nearcrawl rank` makes of it (links, ranks), and the
+ * TDW vectors its tdw index is rebuilt from (page_tdw).
  *
  * The schema (storage/schema.sql, compiled in) mirrors the research's two
  * tables: pages ("Simhash Values") and duplicates ("Duplicate Value"), plus
  * the crawl's own frontier and a key/value meta table. The file is marked
  * with PRAGMA application_id so a database that is not ours is refused, and
- * PRAGMA user_version carries the schema version. The robots, hosts, links
- * and ranks tables came after the first schema-1 databases: a writer open
- * adds them to such a database; a STORE_READONLY open cannot, and the
- * robots, host and links functions then find nothing (and refuse to write).
- * So did the pages.minhash column: a writer open appends it; on a
- * STORE_READONLY open of a database without it, store_page_add and
+ * PRAGMA user_version carries the schema version. The robots, hosts, links,
+ * ranks and page_tdw tables came after the first schema-1 databases: a
+ * writer open adds them to such a database; a STORE_READONLY open cannot,
+ * and the robots, host, links and TDW functions then find nothing (and
+ * refuse to write). So did the pages.minhash column: a writer open appends
+ * it; on a STORE_READONLY open of a database without it, store_page_add and
  * store_load_fingerprints fail.
  *
  * WAL journal, synchronous=NORMAL, prepared statements only. Writes happen
@@ -255,6 +256,24 @@ int store_duplicate_add(struct store *s, int64_t page_id, int64_t original_id,
  */
 int store_load_fingerprints(struct store *s,
     int (*fn)(const struct store_fingerprints *f, void *arg), void *arg);
+
+/*
+ * Keep page page_id's TDW vector: len bytes of tdw_pack's output (vec not
+ * NULL, len > 0; replaces an earlier one). The caller keeps vec. Returns 0,
+ * or -1 on error (as on a read-only open of a database without the table).
+ */
+int store_tdw_add(struct store *s, int64_t page_id, const void *vec,
+    size_t len);
+
+/*
+ * Resume: call fn(page_id, vec, len, arg) for every stored TDW vector, in
+ * fetch order; vec is valid during the call only. fn returns 0 to go on,
+ * non-zero to stop (which is then returned). A read-only open of a database
+ * without the table finds none. Returns 0 or -1 on error.
+ */
+int store_load_tdw(struct store *s,
+    int (*fn)(int64_t id, const void *vec, size_t len, void *arg),
+    void *arg);
 
 /*
  * Resume: call fn(host, pages, arg) with the number of pages rows of every

@@ -37,8 +37,11 @@ eq "precision, recall and F1 as defined" "$(awk 'NR > 1 && NF == 13 {
 	f = (p + r) ? 2 * p * r / (p + r) : 0
 	if (sprintf("%.3f %.3f %.3f", p, r, f) != $8 " " $9 " " $10) n++ }
     END { print n + 0 }' "$OUT")" 0
+eq "tdw T=75, main" "$(row main tdw T=75)" "268 0 2 180"
+# Per text: md5 1, simhash 9, ssdeep 7, minhash 5 and tdw 6 thresholds, and
+# the crawl's row.
 eq "one row per text, method and default threshold, and the crawl's" \
-    "$(awk 'NR > 1 && NF == 13' "$OUT" | wc -l | tr -d ' ')" 46
+    "$(awk 'NR > 1 && NF == 13' "$OUT" | wc -l | tr -d ' ')" 58
 
 "$NEARCRAWL" eval --docs $P/docs --pairs $P/pairs.txt --text main --csv \
     --methods simhash --thresholds simhash=3,6 --repeat 1 >"$OUT" 2>&1

@@ -24,8 +24,8 @@ eq "rank clean under valgrind" "$?" 0
 $VG "$PLAIN" report -d "$DB" -o "$E2E_TMP/rep" --quiet 2>"$E2E_TMP/vg3"
 eq "report clean under valgrind" "$?" 0
 S=tests/fixtures/sites/www.small.test
-$VG "$PLAIN" compare "$S/seminars.html" "$S/seminars-print.html" \
-    >/dev/null 2>"$E2E_TMP/vg4"
+$VG "$PLAIN" compare --methods md5,simhash,ssdeep,tdw "$S/seminars.html" \
+    "$S/seminars-print.html" >/dev/null 2>"$E2E_TMP/vg4"
 eq "compare clean under valgrind" "$?" 0
 P=tests/fixtures/pairs
 head -n 40 $P/pairs.txt >"$E2E_TMP/pairs40"
@@ -35,7 +35,17 @@ eq "eval of pairs clean under valgrind" "$?" 0
 $VG "$PLAIN" eval -d "$DB" --groups tests/fixtures/labelled.tsv \
     >/dev/null 2>"$E2E_TMP/vg7"
 eq "eval of a crawl clean under valgrind" "$?" 0
-for f in vg1 vg2 vg3 vg4 vg5 vg6 vg7; do
+# TDW's vectors, index, stored vectors and their reload.
+T="--methods md5,tdw --tdw-stopwords --tdw-stem"
+# shellcheck disable=SC2086
+$VG "$PLAIN" crawl -d "$E2E_TMP/tdw.db" --quiet --delay-ms 0 --max-pages 60 \
+    $T $R "http://www.lab.test:$PORT/" 2>"$E2E_TMP/vg8"
+eq "tdw crawl clean under valgrind" "$?" 0
+# shellcheck disable=SC2086
+$VG "$PLAIN" crawl -d "$E2E_TMP/tdw.db" --quiet --delay-ms 0 --max-pages 90 \
+    $T $R 2>"$E2E_TMP/vg9"
+eq "tdw resume clean under valgrind" "$?" 0
+for f in vg1 vg2 vg3 vg4 vg5 vg6 vg7 vg8 vg9; do
 	grep -q '==[0-9]*==' "$E2E_TMP/$f" && sed -n '1,30p' "$E2E_TMP/$f"
 done
 e2e_finish

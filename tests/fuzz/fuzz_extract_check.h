@@ -75,6 +75,13 @@ fuzz_check_result(const struct extract_result *r, size_t max_text,
 	fuzz_check_field("description", r->description, EXTRACT_FIELD_MAX);
 	fuzz_check_field("keywords", r->keywords, EXTRACT_FIELD_MAX);
 	fuzz_check_field("headings", r->headings, EXTRACT_HEADINGS_MAX);
+	fuzz_check_field("anchors_same", r->anchors_same, EXTRACT_ANCHORS_MAX);
+	fuzz_check_field("anchors_other", r->anchors_other,
+	    EXTRACT_ANCHORS_MAX);
+	fuzz_check_collapsed("anchors_same", r->anchors_same,
+	    strlen(r->anchors_same));
+	fuzz_check_collapsed("anchors_other", r->anchors_other,
+	    strlen(r->anchors_other));
 	FUZZ_CHECK(memchr(r->charset, '\0', sizeof(r->charset)) != NULL,
 	    "charset not terminated");
 	FUZZ_CHECK(r->nlinks <= max_links, "%zu links over cap %zu", r->nlinks,
@@ -120,6 +127,9 @@ fuzz_check_same(const struct extract_result *a, const struct extract_result *b)
 	FUZZ_CHECK(strcmp(a->description, b->description) == 0,
 	    "description differs");
 	FUZZ_CHECK(strcmp(a->keywords, b->keywords) == 0, "keywords differ");
+	FUZZ_CHECK(strcmp(a->anchors_same, b->anchors_same) == 0 &&
+	    strcmp(a->anchors_other, b->anchors_other) == 0,
+	    "link texts differ");
 	FUZZ_CHECK(strcmp(a->charset, b->charset) == 0, "charset differs: "
 	    "%s vs %s", a->charset, b->charset);
 	FUZZ_CHECK(a->nofollow == b->nofollow && a->noindex == b->noindex &&

@@ -69,6 +69,7 @@ void suite_simhash(void);
 void suite_simindex(void);
 void suite_ssdeep(void);
 void suite_minhash(void);
+void suite_tdw(void);
 void suite_dedup(void);
 void suite_store(void);
 void suite_config(void);

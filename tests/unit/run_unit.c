@@ -13,7 +13,7 @@ main(void)
 		suite_simindex, suite_ssdeep, suite_minhash, suite_dedup,
 		suite_store, suite_config, suite_robots, suite_hostsched,
 		suite_sitemap, suite_strmap, suite_robotscache, suite_workpool,
-		suite_seen, suite_esc, suite_oom, suite_pagerank,
+		suite_seen, suite_esc, suite_oom, suite_pagerank, suite_tdw,
 	};
 	size_t i;
 

@@ -241,7 +241,7 @@ test_ini_bad_values(void)
 	CHECK_STR(err, at("2: [storage] db: must not be empty"));
 	CHECK_INT(load_text(&c, "[dedup]\nmethods = md5,winnow\n"), -1);
 	CHECK_STR(err, at("2: [dedup] methods: unknown method \"winnow\" "
-	    "(known: md5, simhash, ssdeep, minhash)"));
+	    "(known: md5, simhash, ssdeep, minhash, tdw)"));
 	/* Failed values left the defaults alone. */
 	CHECK_INT(c.simhash_k, 3);
 	CHECK_INT(c.quiet, 0);
@@ -588,8 +588,10 @@ test_methods(void)
 	CHECK_INT(c.methods, DEDUP_MD5 | DEDUP_SSDEEP);
 	CHECK_INT(parse(&c, ARGS("--methods", "md5,foo,simhash")), -1);
 	CHECK_STR(err, "--methods: unknown method \"foo\" (known: md5, "
-	    "simhash, ssdeep, minhash)");
+	    "simhash, ssdeep, minhash, tdw)");
 	CHECK_INT(c.methods, DEDUP_MD5 | DEDUP_SSDEEP);
+	CHECK_INT(parse(&c, ARGS("--methods", "tdw")), 0);
+	CHECK_INT(c.methods, DEDUP_MD5 | DEDUP_TDW);
 	config_free(&c);
 }
 
@@ -607,7 +609,7 @@ test_near_rule(void)
 	CHECK_INT(d.ssdeep_threshold, 90);
 	CHECK_INT(parse(&c, ARGS("--near-rule", "most")), -1);
 	CHECK_STR(err, "--near-rule: must be one of any, all, simhash, "
-	    "ssdeep, minhash");
+	    "ssdeep, minhash, tdw");
 	CHECK_INT(parse(&c, ARGS("--near-rule", "all", "--min-text-bytes",
 	    "50")), 0);
 	config_dedup(&c, &d);
@@ -667,6 +669,40 @@ test_minhash_settings(void)
 	/* The rule's method must be computed. */
 	CHECK_INT(parse(&c, ARGS("--methods", "md5,simhash")), -1);
 	CHECK_STR(err, "near_rule minhash needs minhash in methods");
+	config_free(&c);
+}
+
+static void
+test_tdw_settings(void)
+{
+	struct dedup_config d;
+	struct config c;
+
+	CHECK_INT(config_init(&c), 0);
+	config_dedup(&c, &d);
+	CHECK_INT(d.tdw_threshold, 75);
+	CHECK_INT(d.tdw.stopwords, 0);
+	CHECK_INT(d.tdw.stem, 0);
+	CHECK_INT(d.tdw.max_tokens, 128);
+	CHECK_INT(parse(&c, ARGS("--methods", "md5,tdw", "--near-rule", "tdw",
+	    "--tdw-threshold", "60", "--tdw-stopwords", "--tdw-stem",
+	    "--tdw-max-tokens", "256")), 0);
+	config_dedup(&c, &d);
+	CHECK_INT(d.methods, DEDUP_MD5 | DEDUP_TDW);
+	CHECK_INT(d.rule, DEDUP_RULE_ONE);
+	CHECK_INT(d.rule_method, DEDUP_TDW);
+	CHECK_INT(d.tdw_threshold, 60);
+	CHECK_INT(d.tdw.stopwords, 1);
+	CHECK_INT(d.tdw.stem, 1);
+	CHECK_INT(d.tdw.max_tokens, 256);
+	CHECK_INT(parse(&c, ARGS("--tdw-threshold", "0")), -1);
+	CHECK_STR(err, "--tdw-threshold: must be an integer from 1 to 100");
+	CHECK_INT(parse(&c, ARGS("--tdw-max-tokens", "513")), -1);
+	CHECK_STR(err, "--tdw-max-tokens: must be an integer from 8 to 512");
+	CHECK_INT(load_text(&c, "[dedup]\ntdw_stem = no\n"), 0);
+	CHECK_INT(c.tdw_stem, 0);
+	CHECK_INT(parse(&c, ARGS("--methods", "md5,simhash")), -1);
+	CHECK_STR(err, "near_rule tdw needs tdw in methods");
 	config_free(&c);
 }
 
@@ -906,6 +942,7 @@ suite_config(void)
 	RUN(test_methods);
 	RUN(test_near_rule);
 	RUN(test_minhash_settings);
+	RUN(test_tdw_settings);
 	RUN(test_example_ini);
 	RUN(test_dump_round_trip);
 	RUN(test_usage);

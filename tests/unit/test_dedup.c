@@ -62,6 +62,8 @@ config(unsigned methods, enum dedup_rule rule, unsigned rule_method)
 	c.rule = rule;
 	c.rule_method = rule_method;
 	c.min_text = 0;
+	c.tdw_threshold = 90;
+	c.tdw.max_tokens = TDW_TOKENS_DEFAULT;
 	return c;
 }
 
@@ -523,6 +525,8 @@ test_parse_methods(void)
 	CHECK_INT(m, DEDUP_MD5 | DEDUP_SSDEEP | DEDUP_SIMHASH);
 	CHECK_INT(dedup_parse_methods("minhash,md5", &m, &bad), 0);
 	CHECK_INT(m, DEDUP_MD5 | DEDUP_MINHASH);
+	CHECK_INT(dedup_parse_methods("tdw,ssdeep", &m, &bad), 0);
+	CHECK_INT(m, DEDUP_MD5 | DEDUP_SSDEEP | DEDUP_TDW);
 	CHECK_INT(dedup_parse_methods("", &m, &bad), 0);
 	CHECK_INT(m, DEDUP_MD5);
 	m = 99;
@@ -546,6 +550,7 @@ test_names(void)
 	CHECK_STR(dedup_method_name(DEDUP_SIMHASH), "simhash");
 	CHECK_STR(dedup_method_name(DEDUP_SSDEEP), "ssdeep");
 	CHECK_STR(dedup_method_name(DEDUP_MINHASH), "minhash");
+	CHECK_STR(dedup_method_name(DEDUP_TDW), "tdw");
 	CHECK_STR(dedup_method_name((enum dedup_method)64), "unknown");
 	CHECK_STR(dedup_verdict_name(DEDUP_UNIQUE), "unique");
 	CHECK_STR(dedup_verdict_name(DEDUP_EXACT), "exact");
@@ -615,16 +620,16 @@ test_fingerprint_method_and_pairs(void)
 	lb = make_text(b, 11, 400, 200, 201);
 	CHECK_INT(dedup_fingerprint(d, a, la, &all), 0);
 	memset(&one, 0, sizeof(one));
-	CHECK_INT(dedup_fingerprint_method(d, DEDUP_SIMHASH, a, la, &one), 0);
+	CHECK_INT(dedup_fingerprint_method(d, DEDUP_SIMHASH, a, la, NULL, &one), 0);
 	CHECK_INT(one.have, DEDUP_SIMHASH);
 	CHECK(one.simhash == all.simhash);
-	CHECK_INT(dedup_fingerprint_method(d, DEDUP_SSDEEP, a, la, &one), 0);
-	CHECK_INT(dedup_fingerprint_method(d, DEDUP_MD5, a, la, &one), 0);
+	CHECK_INT(dedup_fingerprint_method(d, DEDUP_SSDEEP, a, la, NULL, &one), 0);
+	CHECK_INT(dedup_fingerprint_method(d, DEDUP_MD5, a, la, NULL, &one), 0);
 	CHECK_STR(one.ssdeep, all.ssdeep);
 	CHECK_STR(one.md5, all.md5);
 	CHECK_INT(one.have, all.have);
 	CHECK_INT(dedup_fingerprint_method(d, (enum dedup_method)(1 << 20),
-	    a, la, &one), -1);
+	    a, la, NULL, &one), -1);
 
 	CHECK_INT(dedup_fingerprint(d, b, lb, &fb), 0);
 	CHECK_INT(dedup_pair_value(DEDUP_MD5, &all, &one, &v), 0);
@@ -646,6 +651,133 @@ test_fingerprint_method_and_pairs(void)
 	dedup_free(d);
 }
 
+/* TDW in the verdict: alone, with the rules, with page fields, resumed. */
+static void
+test_tdw_method(void)
+{
+	const struct pair *p = &the_pair;
+	struct dedup_config c = config(DEDUP_TDW, DEDUP_RULE_ANY, 0);
+	struct dedup_match m[16];
+	struct dedup_fp fa, fb;
+	struct tdw_fields f;
+	struct dedup *d, *r;
+	size_t n;
+
+	d = dedup_new(&c);
+	CHECK(d != NULL);
+	if (d == NULL)
+		return;
+	/* Unrelated: unique; one word changed of 600: near (of the 128
+	 * tokens kept, none or one or two differ). */
+	CHECK_INT(feed(d, p->a, p->la, 1, m, &n), DEDUP_UNIQUE);
+	CHECK_INT(feed(d, p->c, p->lc, 2, m, &n), DEDUP_UNIQUE);
+	CHECK_INT(n, 0);
+	CHECK_INT(feed(d, p->b, p->lb, 3, m, &n), DEDUP_NEAR);
+	CHECK_INT(n, 1);
+	CHECK_INT(m[0].method, DEDUP_TDW);
+	CHECK_INT(m[0].original_id, 1);
+	CHECK(m[0].percent >= 95.0 && m[0].percent <= 100.0);
+	CHECK(dedup_bytes(d) > 1000);
+	dedup_free(d);
+
+	/* Rules: with SimHash set not to match, ONE tdw and ANY say near,
+	 * ALL says unique. */
+	c = config(DEDUP_SIMHASH | DEDUP_TDW, DEDUP_RULE_ONE, DEDUP_TDW);
+	c.simhash_k = p->sim_dist - 1;
+	d = dedup_new(&c);
+	CHECK(d != NULL);
+	if (d != NULL) {
+		CHECK_INT(feed(d, p->a, p->la, 1, m, &n), DEDUP_UNIQUE);
+		CHECK_INT(feed(d, p->b, p->lb, 2, m, &n), DEDUP_NEAR);
+		CHECK_INT(n, 1);
+		CHECK_INT(m[0].method, DEDUP_TDW);
+		dedup_free(d);
+	}
+	c.rule = DEDUP_RULE_ALL;
+	d = dedup_new(&c);
+	CHECK(d != NULL);
+	if (d != NULL) {
+		CHECK_INT(feed(d, p->a, p->la, 1, m, &n), DEDUP_UNIQUE);
+		CHECK_INT(feed(d, p->b, p->lb, 2, m, &n), DEDUP_UNIQUE);
+		dedup_free(d);
+	}
+
+	/* The page's fields weigh in: same text, other titles, apart. */
+	c = config(DEDUP_TDW, DEDUP_RULE_ANY, 0);
+	c.tdw_threshold = 99;
+	d = dedup_new(&c);
+	CHECK(d != NULL);
+	if (d == NULL)
+		return;
+	memset(&f, 0, sizeof(f));
+	f.title = "alpha beta gamma delta";
+	f.url = "http://a.example/news/alpha.html";
+	CHECK_INT(dedup_fingerprint_page(d, p->a, p->la, p->a, 300, &f, &fa),
+	    0);
+	CHECK_INT(fa.have, DEDUP_MD5 | DEDUP_TDW);
+	CHECK_INT(fa.text_len, 300);
+	f.title = "epsilon zeta eta theta";
+	f.url = "http://a.example/news/epsilon.html";
+	CHECK_INT(dedup_fingerprint_page(d, p->a, p->la, p->a, 300, &f, &fb),
+	    0);
+	CHECK(tdw_overlap(&fa.tdw, &fb.tdw) < tdw_threshold(99));
+	CHECK(tdw_overlap(&fa.tdw, &fb.tdw) > tdw_threshold(50));
+
+	/* Resumed: the vector added apart from the other fingerprints. */
+	r = dedup_new(&c);
+	CHECK(r != NULL);
+	if (r != NULL) {
+		fb = fa;
+		fb.have &= ~(unsigned)DEDUP_TDW;
+		CHECK_INT(dedup_add(r, &fb, 7), 0);
+		CHECK_INT(dedup_check(r, &fa, m, 16, &n), DEDUP_EXACT);
+		CHECK_INT(dedup_add_tdw(r, &fa.tdw, 7), 0);
+		fa.md5[0] = fa.md5[0] == '0' ? '1' : '0';
+		CHECK_INT(dedup_check(r, &fa, m, 16, &n), DEDUP_NEAR);
+		CHECK_INT(m[0].original_id, 7);
+		CHECK(m[0].percent == 100.0);
+		dedup_free(r);
+	}
+	/* Without TDW configured, a stored vector is ignored. */
+	c = config(DEDUP_SIMHASH, DEDUP_RULE_ANY, 0);
+	r = dedup_new(&c);
+	CHECK(r != NULL);
+	if (r != NULL) {
+		CHECK_INT(dedup_add_tdw(r, &fa.tdw, 7), 0);
+		dedup_free(r);
+	}
+	dedup_free(d);
+}
+
+static void
+test_tdw_bad_config(void)
+{
+	struct dedup_config c = config(DEDUP_TDW, DEDUP_RULE_ANY, 0);
+	struct dedup *d;
+
+	c.tdw_threshold = 0;
+	CHECK(dedup_new(&c) == NULL);
+	c.tdw_threshold = 101;
+	CHECK(dedup_new(&c) == NULL);
+	c.tdw_threshold = 100;
+	c.tdw.max_tokens = 0;
+	CHECK(dedup_new(&c) == NULL);
+	c.tdw.max_tokens = TDW_TOKENS_MAX + 1;
+	CHECK(dedup_new(&c) == NULL);
+	c.tdw.max_tokens = TDW_TOKENS_MAX;
+	d = dedup_new(&c);
+	CHECK(d != NULL);
+	dedup_free(d);
+	/* Unchecked when TDW is off. */
+	c = config(DEDUP_SIMHASH, DEDUP_RULE_ANY, 0);
+	c.tdw_threshold = 0;
+	d = dedup_new(&c);
+	CHECK(d != NULL);
+	dedup_free(d);
+	c = config(DEDUP_SIMHASH, DEDUP_RULE_ONE, DEDUP_TDW);
+	CHECK(dedup_new(&c) == NULL); /* rule method not enabled */
+}
+
 void
 suite_dedup(void)
 {
@@ -664,4 +796,6 @@ suite_dedup(void)
 	RUN(test_method_table);
 	RUN(test_config_threshold);
 	RUN(test_fingerprint_method_and_pairs);
+	RUN(test_tdw_method);
+	RUN(test_tdw_bad_config);
 }

@@ -937,6 +937,106 @@ test_main_cap_and_utf8(void)
 	}
 }
 
+/* anchors_same and anchors_other of html on PAGE must be exactly these. */
+static void
+anchors_are(const char *html, const char *want_same, const char *want_other)
+{
+	struct extract_result r;
+
+	if (run(html, strlen(html), NULL, &r) != 0)
+		return;
+	CHECK_STR(r.anchors_same, want_same);
+	CHECK_STR(r.anchors_other, want_other);
+	extract_result_free(&r);
+}
+
+static void
+test_anchors_split_by_host(void)
+{
+	/* Relative, absolute-path, www. and same-host links are the site's
+	 * own; other hosts and subdomains are not; mailto: is neither. */
+	anchors_are("<p>The report <a href=x.html>local page</a> cites "
+	    "<a href=\"http://www.a.org/y\">www twin</a>, <a href=/z>root"
+	    "</a>, <a href=\"https://b.org/\">other site</a>, <a href="
+	    "\"http://sub.a.org/\">sub site</a> and <a href=\"mailto:x@a.org"
+	    "\">mail us</a> in a long sentence of plain words here.</p>",
+	    "local page www twin root", "other site sub site");
+	/* No href, or no text: nothing to keep. */
+	anchors_are("<p>Plain words <a name=top>named</a> and <a href=/i>"
+	    "<img src=i.png></a> and more plain words to keep it.</p>", "",
+	    "");
+	/* Nested markup inside a link is one link's text. */
+	anchors_are("<p>Some words of text here <a href=/n><b>bold</b> "
+	    "<i>it</i></a> and more words so the block stays.</p>",
+	    "bold it", "");
+}
+
+static void
+test_anchors_follow_main(void)
+{
+	/* Template links are not main content; neither is a link list. */
+	anchors_are("<nav><a href=/m>Menu</a></nav><div class=sidebar>"
+	    "<a href=\"http://ads.b.org/\">Ad</a></div><p><a href=/a>one</a>"
+	    " <a href=/b>two</a></p><p>Body words and <a href=/c>a link"
+	    "</a> inside a longer sentence of text.</p>", "a link", "");
+	/* With nothing left, main is the whole text, and so are links. */
+	anchors_are("<nav><a href=/m>Menu</a> <a href=\"http://b.org/\">"
+	    "Out</a></nav>", "Menu", "Out");
+	/* A cut block forgets its links, not those before it. */
+	anchors_are("<p>Words before <a href=/k>kept</a> and after it, many"
+	    " of them.</p><div><p><a href=/x>gone</a></p><p><a href=/y>gone"
+	    " too</a></p></div><p>Tail words <a href=\"http://c.org/\">out"
+	    "</a> with more plain words.</p>", "kept", "out");
+}
+
+static void
+test_anchors_base_nofollow_no_url(void)
+{
+	struct extract_result r;
+	const char *why = NULL;
+	static const char html[] = "<p>Text words <a href=/rel>rel</a> and "
+	    "<a href=\"http://a.org/abs\">abs</a> and more words here.</p>";
+
+	/* <base> on another host moves relative links there. */
+	anchors_are("<head><base href=\"http://b.org/\"></head><p>Words "
+	    "<a href=r.html>moved</a> and more plain words here.</p>", "",
+	    "moved");
+	/* nofollow links are still the page's content. */
+	anchors_are("<head><meta name=robots content=nofollow></head><p>"
+	    "Words <a href=/r rel=nofollow>kept</a> and more plain words."
+	    "</p>", "kept", "");
+	/* No page URL: relative links stay, absolute ones go elsewhere. */
+	CHECK_INT(extract_html(html, sizeof(html) - 1, NULL, NULL, &r, &why),
+	    0);
+	CHECK_STR(r.anchors_same, "rel");
+	CHECK_STR(r.anchors_other, "abs");
+	extract_result_free(&r);
+}
+
+static void
+test_anchors_capped(void)
+{
+	struct extract_result r;
+	static char html[400000];
+	size_t i, len = 0;
+
+	/* 6000 links of 12 bytes of text each: about 64 KiB are looked at
+	 * and each string keeps whole links under its cap. */
+	len += (size_t)snprintf(html + len, sizeof(html) - len, "<p>");
+	for (i = 0; i < 6000; i++)
+		len += (size_t)snprintf(html + len, sizeof(html) - len,
+		    "<a href=%s/%zu>link %06zu</a> ",
+		    i % 2 ? "http://b.org" : "", i, i);
+	if (run(html, len, NULL, &r) != 0)
+		return;
+	CHECK(strlen(r.anchors_same) <= EXTRACT_ANCHORS_MAX);
+	CHECK(strlen(r.anchors_other) <= EXTRACT_ANCHORS_MAX);
+	CHECK(strlen(r.anchors_same) > EXTRACT_ANCHORS_MAX - 20);
+	CHECK(strncmp(r.anchors_same, "link 000000 link 000002", 23) == 0);
+	CHECK(strncmp(r.anchors_other, "link 000001 link 000003", 23) == 0);
+	extract_result_free(&r);
+}
+
 void
 suite_extract(void)
 {
@@ -985,4 +1085,8 @@ suite_extract(void)
 	RUN(test_main_cms_page);
 	RUN(test_main_print_view);
 	RUN(test_main_cap_and_utf8);
+	RUN(test_anchors_split_by_host);
+	RUN(test_anchors_follow_main);
+	RUN(test_anchors_base_nofollow_no_url);
+	RUN(test_anchors_capped);
 }

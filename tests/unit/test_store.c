@@ -214,7 +214,7 @@ test_create_and_reopen(void)
 	CHECK_STR(raw_text("PRAGMA user_version"), "1");
 	CHECK_STR(raw_text("PRAGMA journal_mode"), "wal");
 	CHECK_STR(raw_text("SELECT count(*) FROM sqlite_master "
-	    "WHERE type = 'table'"), "8");
+	    "WHERE type = 'table'"), "9");
 
 	s = store_open(tpath, 0, err, sizeof(err));
 	CHECK(s != NULL);
@@ -1370,10 +1370,9 @@ test_frontier_untake(void)
 	"pragma_table_info('pages') ORDER BY cid)"
 
 /*
- * A database as made before the robots, hosts, links and ranks tables
- * and the
- * pages.minhash column existed: today's schema without them, one queued
- * URL and one page.
+ * A database as made before the robots, hosts, links, ranks and page_tdw
+ * tables and the pages.minhash column existed: today's schema without
+ * them, one queued URL and one page.
  */
 static void
 make_old_db(void)
@@ -1408,6 +1407,106 @@ make_old_db(void)
 	CHECK_STR(raw_text("SELECT count(*) FROM sqlite_master "
 	    "WHERE type = 'table'"), "4");
 	CHECK(strstr(raw_text(PAGES_COLUMNS), "minhash") == NULL);
+}
+
+/* For reading an older database: any TDW vector is a failure. */
+static int
+tdw_cb(int64_t id, const void *vec, size_t len, void *arg)
+{
+	(void)id;
+	(void)vec;
+	(void)len;
+	(void)arg;
+	CHECK(0);
+	return 0;
+}
+
+struct tdw_seen {
+	int64_t id[4];     /* page ids in call order */
+	char vec[4][8];    /* their vectors, as text */
+	int n;             /* calls */
+	int stop_after;    /* return 9 on this call, 0: never */
+};
+
+static int
+tdw_seen_cb(int64_t id, const void *vec, size_t len, void *arg)
+{
+	struct tdw_seen *t = arg;
+
+	if (t->n < 4 && len < sizeof(t->vec[0])) {
+		t->id[t->n] = id;
+		memcpy(t->vec[t->n], vec, len);
+		t->vec[t->n][len] = '\0';
+	}
+	t->n++;
+	return t->n == t->stop_after ? 9 : 0;
+}
+
+static void
+test_tdw_round_trip(void)
+{
+	struct store_page p;
+	struct tdw_seen t;
+	struct store *s;
+	char url[32];
+	int i;
+
+	tmp_setup();
+	s = open_new();
+	for (i = 1; i <= 4; i++) {
+		snprintf(url, sizeof(url), "http://a.example/%d", i);
+		p = page(url, "unique", i);
+		CHECK_INT(store_page_add(s, &p), i);
+	}
+	/* Added out of order, one replaced, one page without: read back in
+	 * page order. Bytes are kept as given, NULs included. */
+	CHECK_INT(store_tdw_add(s, 3, "c\0c", 3), 0);
+	CHECK_INT(store_tdw_add(s, 1, "a", 1), 0);
+	CHECK_INT(store_tdw_add(s, 4, "x", 1), 0);
+	CHECK_INT(store_tdw_add(s, 4, "dd", 2), 0);
+	CHECK_INT(store_tdw_add(s, 2, NULL, 0), -1);
+	CHECK_INT(store_tdw_add(s, 9, "z", 1), -1); /* no such page */
+	memset(&t, 0, sizeof(t));
+	CHECK_INT(store_load_tdw(s, tdw_seen_cb, &t), 0);
+	CHECK_INT(t.n, 3);
+	CHECK_INT(t.id[0], 1);
+	CHECK_STR(t.vec[0], "a");
+	CHECK_INT(t.id[1], 3);
+	CHECK(memcmp(t.vec[1], "c\0c", 3) == 0);
+	CHECK_INT(t.id[2], 4);
+	CHECK_STR(t.vec[2], "dd");
+	memset(&t, 0, sizeof(t));
+	t.stop_after = 2;
+	CHECK_INT(store_load_tdw(s, tdw_seen_cb, &t), 9);
+	CHECK_INT(t.n, 2);
+	store_close(s);
+	CHECK_STR(raw_text("SELECT count(*) FROM page_tdw"), "3");
+	tmp_teardown();
+}
+
+/* A database of the politeness era gets page_tdw on a writer open. */
+static void
+test_tdw_table_added(void)
+{
+	struct store *s;
+	struct tdw_seen t;
+	char err[256];
+
+	tmp_setup();
+	s = open_new();
+	store_close(s);
+	CHECK_INT(raw_exec("DROP TABLE page_tdw"), SQLITE_OK);
+	s = store_open(tpath, 0, err, sizeof(err));
+	CHECK(s != NULL);
+	if (s != NULL) {
+		memset(&t, 0, sizeof(t));
+		CHECK_INT(store_load_tdw(s, tdw_seen_cb, &t), 0);
+		CHECK_INT(t.n, 0);
+		store_close(s);
+	}
+	CHECK_STR(raw_text("SELECT count(*) FROM sqlite_master WHERE "
+	    "type = 'table' AND name = 'page_tdw'"), "1");
+	tmp_teardown();
 }
 
 static void
@@ -1454,7 +1553,7 @@ test_old_db_upgraded(void)
 	/* The column is appended where a new database has it. */
 	CHECK_STR(raw_text(PAGES_COLUMNS), fresh);
 	CHECK_STR(raw_text("SELECT count(*) FROM sqlite_master "
-	    "WHERE type = 'table'"), "8");
+	    "WHERE type = 'table'"), "9");
 	CHECK_STR(raw_text("SELECT count(*) FROM frontier"), "1");
 	CHECK_STR(raw_text("SELECT backoff_ms FROM hosts"), "500");
 	CHECK_STR(raw_text("PRAGMA user_version"), "1");
@@ -1506,6 +1605,10 @@ test_old_db_readonly(void)
 	CHECK_INT(store_host_pages(s, pages_cb, &ps), 0);
 	CHECK_INT(ps.n, 1);
 	CHECK_INT(store_explain(s, "host_get", err, sizeof(err)), -1);
+	CHECK_INT(store_load_tdw(s, tdw_cb, &ps), 0);
+	CHECK_INT(store_tdw_add(s, 1, "\1", 1), -1);
+	CHECK_STR(store_errmsg(s), "no page_tdw table (read-only open of an "
+	    "older database)");
 	/* Nor the minhash column: no page can be added, none loaded. */
 	p = page("http://a.example/2", "unique", 2);
 	CHECK_INT(store_page_add(s, &p), -1);
@@ -1658,6 +1761,8 @@ suite_store(void)
 	RUN(test_host_pages);
 	RUN(test_frontier_untake);
 	RUN(test_old_db_upgraded);
+	RUN(test_tdw_round_trip);
+	RUN(test_tdw_table_added);
 	RUN(test_old_db_readonly);
 	RUN(test_politeness_plans);
 	RUN(test_redirect_chain);

@@ -1,0 +1,1219 @@
+/*
+ * tdw: field-weighted token vectors, their minimum weight overlap, and the
+ * prefix-filtered index over them. The method and the proof that the index
+ * misses nothing are in tdw.h.
+ */
+#include "tdw.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "mix64.h"
+#include "topk.h"
+
+/* Field weights in half units, so that the research's 0.5 is an integer. */
+enum {
+	W_URL = 4,
+	W_TITLE = 4,
+	W_HEADINGS = 4,
+	W_ANCHORS_SAME = 2,
+	W_ANCHORS_OTHER = 1,
+	W_KEYWORDS = 6,
+	W_DESCRIPTION = 6,
+	W_TEXT = 2,
+};
+
+#define ACC_STACK 1024      /* counting slots before the heap is needed */
+#define ACC_CAP (1u << 18)  /* slots at most (4 MiB): half of them used */
+#define URL_DECODED_MAX 4096 /* bytes of a decoded URL looked at */
+#define PACK_VERSION 1
+#define NO_ORD UINT32_MAX   /* token the index has not numbered */
+#define ORD_MAX (UINT32_MAX - 1)
+#define FIRST_SLOTS 1024
+#define COMPACT_MIN 4096    /* recent postings worth compacting */
+#define SKETCH 64           /* buckets of a vector's sketch */
+#define SKETCH_STEP 1.035   /* a sketch code's value over the one before */
+
+/* ---- words ---- */
+
+/* English words too common to tell pages apart; sorted for bsearch. */
+static const char *const stop_words[] = {
+	"a", "about", "above", "after", "again", "against", "all", "also",
+	"am", "among", "an", "and", "any", "are", "as", "at", "be",
+	"because", "been", "before", "being", "below", "between", "both",
+	"but", "by", "can", "could", "d", "did", "do", "does", "doing",
+	"down", "during", "each", "either", "even", "ever", "every", "few",
+	"for", "from", "further", "had", "has", "have", "having", "he",
+	"her", "here", "hers", "herself", "him", "himself", "his", "how",
+	"however", "i", "if", "in", "into", "is", "it", "its", "itself",
+	"just", "ll", "m", "may", "me", "might", "more", "most", "much",
+	"must", "my", "myself", "neither", "no", "nor", "not", "now", "o",
+	"of", "off", "on", "once", "only", "onto", "or", "other", "others",
+	"ought", "our", "ours", "ourselves", "out", "over", "own", "per",
+	"re", "s", "same", "shall", "she", "should", "since", "so", "some",
+	"such", "t", "than", "that", "the", "their", "theirs", "them",
+	"themselves", "then", "there", "therefore", "these", "they", "this",
+	"those", "though", "through", "thus", "to", "too", "under", "until",
+	"up", "upon", "us", "ve", "very", "via", "was", "we", "were", "what",
+	"whatever", "when", "where", "whether", "which", "while", "who",
+	"whom", "whose", "why", "will", "with", "within", "without",
+	"would", "yet", "you", "your", "yours", "yourself", "yourselves",
+};
+
+/* URL words that say how a page is served, not what it holds; sorted. */
+static const char *const url_noise[] = {
+	"asp", "aspx", "cfm", "cgi", "htm", "html", "jsp", "php", "shtml",
+	"xhtml",
+};
+
+static int
+cmp_word(const void *key, const void *elem)
+{
+	return strcmp(key, *(const char *const *)elem);
+}
+
+static int
+is_stop_word(const char *w)
+{
+	return bsearch(w, stop_words, sizeof(stop_words) /
+	    sizeof(stop_words[0]), sizeof(stop_words[0]), cmp_word) != NULL;
+}
+
+/*
+ * Decode one UTF-8 character of s (n > 0 bytes left) into *cp; returns the
+ * bytes used. Anything malformed is U+FFFD for one byte, so the next byte
+ * starts afresh.
+ */
+static size_t
+utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
+{
+	uint32_t c = s[0], min;
+	size_t len, i;
+
+	if (c < 0x80) {
+		*cp = c;
+		return 1;
+	}
+	if (c >= 0xc2 && c <= 0xdf) {
+		len = 2;
+		c &= 0x1f;
+		min = 0x80;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		len = 3;
+		c &= 0x0f;
+		min = 0x800;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		len = 4;
+		c &= 0x07;
+		min = 0x10000;
+	} else {
+		goto bad;
+	}
+	if (len > n)
+		goto bad;
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			goto bad;
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+		goto bad;
+	*cp = c;
+	return len;
+bad:
+	*cp = 0xfffd;
+	return 1;
+}
+
+static size_t
+utf8_encode(uint32_t c, char *o)
+{
+	if (c < 0x80) {
+		o[0] = (char)c;
+		return 1;
+	}
+	if (c < 0x800) {
+		o[0] = (char)(0xc0 | c >> 6);
+		o[1] = (char)(0x80 | (c & 0x3f));
+		return 2;
+	}
+	if (c < 0x10000) {
+		o[0] = (char)(0xe0 | c >> 12);
+		o[1] = (char)(0x80 | (c >> 6 & 0x3f));
+		o[2] = (char)(0x80 | (c & 0x3f));
+		return 3;
+	}
+	o[0] = (char)(0xf0 | c >> 18);
+	o[1] = (char)(0x80 | (c >> 12 & 0x3f));
+	o[2] = (char)(0x80 | (c >> 6 & 0x3f));
+	o[3] = (char)(0x80 | (c & 0x3f));
+	return 4;
+}
+
+/* Whether code point c belongs inside a word (see tdw.h). */
+static int
+is_word_cp(uint32_t c)
+{
+	if (c < 0x80)
+		return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		    (c >= '0' && c <= '9');
+	if (c < 0xc0)
+		return c == 0xaa || c == 0xb5 || c == 0xba;
+	if (c == 0xd7 || c == 0xf7)
+		return 0;
+	if ((c >= 0x2000 && c <= 0x2bff) || (c >= 0x3000 && c <= 0x303f) ||
+	    (c >= 0xfe30 && c <= 0xfe6f) || (c >= 0xff00 && c <= 0xff0f) ||
+	    (c >= 0xff1a && c <= 0xff20) || (c >= 0xff3b && c <= 0xff40) ||
+	    (c >= 0xff5b && c <= 0xff65) || c >= 0xfff0)
+		return 0;
+	return !(c >= 0x1f000 && c <= 0x1faff);
+}
+
+/* Lower case for the scripts a university site mostly holds. */
+static uint32_t
+lower_cp(uint32_t c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c + 32;
+	if (c < 0xc0)
+		return c;
+	if (c <= 0xde && c != 0xd7)
+		return c + 32;
+	if (c == 0x130)
+		return 'i';
+	if (c == 0x178)
+		return 0xff;
+	if (((c >= 0x100 && c <= 0x137) || (c >= 0x14a && c <= 0x177)) &&
+	    c % 2 == 0)
+		return c + 1;
+	if (((c >= 0x139 && c <= 0x148) || (c >= 0x179 && c <= 0x17e)) &&
+	    c % 2 == 1)
+		return c + 1;
+	if (c >= 0x391 && c <= 0x3a9 && c != 0x3a2)
+		return c + 32;
+	if (c >= 0x410 && c <= 0x42f)
+		return c + 32;
+	if (c >= 0x400 && c <= 0x40f)
+		return c + 80;
+	return c;
+}
+
+static int
+is_vowel(char c)
+{
+	return c == 'a' || c == 'e' || c == 'i' || c == 'o' || c == 'u' ||
+	    c == 'y';
+}
+
+static int
+ends_with(const char *w, size_t n, const char *suffix)
+{
+	size_t k = strlen(suffix);
+
+	return n >= k && memcmp(w + n - k, suffix, k) == 0;
+}
+
+static int
+has_vowel(const char *w, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (is_vowel(w[i]))
+			return 1;
+	return 0;
+}
+
+/* "runn" -> "run", "stopp" -> "stop"; l, s and z stay doubled (fall). */
+static size_t
+undouble(const char *w, size_t n)
+{
+	if (n >= 2 && w[n - 1] == w[n - 2] && !is_vowel(w[n - 1]) &&
+	    w[n - 1] != 'l' && w[n - 1] != 's' && w[n - 1] != 'z')
+		return n - 1;
+	return n;
+}
+
+/*
+ * A light suffix stripper for lower-case ASCII words; returns the new
+ * length (w is changed in place). It need not make real stems, only make
+ * a word's common forms meet: cities/city, boxes/box, making/makes/make,
+ * stopped/stops/stop, agreed/agree.
+ */
+static size_t
+stem(char *w, size_t n)
+{
+	if (n <= 3)
+		return n;
+	if (n > 4 && ends_with(w, n, "ies") && w[n - 4] != 'a' &&
+	    w[n - 4] != 'e') {
+		w[n - 3] = 'y';
+		n -= 2;
+	} else if (w[n - 1] == 's' && w[n - 2] != 's' && w[n - 2] != 'u' &&
+	    w[n - 2] != 'i') {
+		n--;
+	}
+	if (n >= 6 && ends_with(w, n, "ing") && has_vowel(w, n - 3))
+		n = undouble(w, n - 3);
+	else if (n >= 5 && ends_with(w, n, "ed") && has_vowel(w, n - 2))
+		n = undouble(w, n - 2);
+	while (n > 3 && w[n - 1] == 'e')
+		n--;
+	return n;
+}
+
+/* A token's id: the word's FNV-1a, mixed, top 32 bits. */
+static uint32_t
+token_id(const char *w, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		h ^= (unsigned char)w[i];
+		h *= 0x100000001b3ULL;
+	}
+	return (uint32_t)(mix64(h) >> 32);
+}
+
+/*
+ * Call fn(arg, token, len) for every token of s[0..len) under o: lower-case
+ * letters and digits, numbers folded to "#", stop words dropped, stems.
+ */
+static void
+each_token(const char *s, size_t len, const struct tdw_opts *o,
+    void (*fn)(void *arg, const char *tok, size_t n), void *arg)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	char w[TDW_WORD_MAX + 1], enc[4];
+	size_t i = 0, k, n, e;
+	uint32_t c;
+	int ascii, digits, over;
+
+	while (s != NULL && i < len) {
+		n = 0;
+		ascii = digits = 1;
+		over = 0;
+		for (;;) {
+			if (i >= len) {
+				c = ' ';
+				k = 0;
+			} else if (p[i] < 0x80) {
+				c = p[i];
+				k = 1;
+			} else {
+				k = utf8_decode(p + i, len - i, &c);
+			}
+			if (!is_word_cp(c))
+				break;
+			i += k;
+			c = lower_cp(c);
+			ascii &= c < 0x80;
+			digits &= c >= '0' && c <= '9';
+			e = utf8_encode(c, enc);
+			if (n + e > TDW_WORD_MAX) {
+				over = 1;
+			} else {
+				memcpy(w + n, enc, e);
+				n += e;
+			}
+		}
+		i += k;
+		if (n == 0 || over)
+			continue;
+		if (digits) {
+			w[0] = '#';
+			n = 1;
+		}
+		w[n] = '\0';
+		if (o->stopwords && is_stop_word(w))
+			continue;
+		if (o->stem && ascii)
+			n = stem(w, n);
+		fn(arg, w, n);
+	}
+}
+
+/* ---- vectors ---- */
+
+struct acc_slot {
+	uint32_t id; /* token id */
+	uint64_t w;  /* summed weight in half units; 0 marks a free slot */
+};
+
+/* Weights per token of one page, in an open-addressing table. */
+struct acc {
+	struct acc_slot *slot; /* size slots, linear probing */
+	size_t size;           /* a power of two */
+	size_t used;           /* slots holding a token */
+	int on_heap;           /* slot was malloc'd */
+	int nomem;             /* growing failed for want of memory */
+	int url;               /* the field being read is the URL */
+	uint64_t weight;       /* weight of the field being read */
+};
+
+static struct acc_slot *
+acc_probe(struct acc_slot *slot, size_t size, uint32_t id)
+{
+	size_t i = id & (size - 1);
+
+	while (slot[i].w != 0 && slot[i].id != id)
+		i = (i + 1) & (size - 1);
+	return &slot[i];
+}
+
+/* Double the table; -1 (table unchanged) when capped or out of memory. */
+static int
+acc_grow(struct acc *a)
+{
+	struct acc_slot *n;
+	size_t i, size = a->size * 2;
+
+	if (size > ACC_CAP)
+		return -1;
+	if ((n = calloc(size, sizeof(*n))) == NULL) {
+		a->nomem = 1;
+		return -1;
+	}
+	for (i = 0; i < a->size; i++)
+		if (a->slot[i].w != 0)
+			*acc_probe(n, size, a->slot[i].id) = a->slot[i];
+	if (a->on_heap)
+		free(a->slot);
+	a->slot = n;
+	a->size = size;
+	a->on_heap = 1;
+	return 0;
+}
+
+static void
+acc_token(void *arg, const char *tok, size_t n)
+{
+	struct acc *a = arg;
+	uint32_t id;
+	struct acc_slot *s;
+	char w[8];
+
+	/* Every page of a site shares its file extension. */
+	if (a->url && n < sizeof(w)) {
+		memcpy(w, tok, n);
+		w[n] = '\0';
+		if (bsearch(w, url_noise, sizeof(url_noise) /
+		    sizeof(url_noise[0]), sizeof(url_noise[0]), cmp_word) != NULL)
+			return;
+	}
+	id = token_id(tok, n);
+	s = acc_probe(a->slot, a->size, id);
+
+	if (s->w == 0) {
+		/* At most half full, or probes get long; past the cap, new
+		 * tokens of a huge page are left out. */
+		if ((a->used + 1) * 2 > a->size) {
+			if (acc_grow(a) != 0)
+				return;
+			s = acc_probe(a->slot, a->size, id);
+		}
+		s->id = id;
+		a->used++;
+	}
+	s->w += a->weight;
+}
+
+static void
+acc_field(struct acc *a, const char *s, size_t len, uint64_t weight,
+    const struct tdw_opts *o)
+{
+	if (s == NULL || len == 0)
+		return;
+	a->weight = weight;
+	each_token(s, len, o, acc_token, a);
+}
+
+static int
+hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* The URL's path and query with %XX decoded: no scheme, host or port. */
+static size_t
+url_words(const char *url, char *out, size_t outsz)
+{
+	const char *p = url, *sep = strstr(url, "://");
+	size_t n = 0;
+	int hi, lo;
+
+	if (sep != NULL && (size_t)(sep - url) < 16) {
+		p = sep + 3;
+		p += strcspn(p, "/?#");
+	}
+	while (*p != '\0' && *p != '#' && n + 1 < outsz) {
+		if (p[0] == '%' && (hi = hex_digit(p[1])) >= 0 &&
+		    (lo = hex_digit(p[2])) >= 0) {
+			out[n++] = (char)(hi << 4 | lo);
+			p += 3;
+		} else {
+			out[n++] = *p++;
+		}
+	}
+	out[n] = '\0';
+	return n;
+}
+
+static int
+by_weight(const void *pa, const void *pb)
+{
+	const struct acc_slot *a = pa, *b = pb;
+
+	if (a->w != b->w)
+		return a->w > b->w ? -1 : 1;
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+struct share {
+	uint32_t id;   /* token id */
+	uint64_t q;    /* its scaled weight, rounded down */
+	uint64_t rem;  /* what rounding down left out */
+};
+
+static int
+by_remainder(const void *pa, const void *pb)
+{
+	const struct share *a = pa, *b = pb;
+
+	if (a->rem != b->rem)
+		return a->rem > b->rem ? -1 : 1;
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+static int
+by_id(const void *pa, const void *pb)
+{
+	const struct tdw_term *a = pa, *b = pb;
+
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+/*
+ * Keep the k heaviest of the n counted tokens (moved to the front of
+ * slot) and scale them to TDW_SCALE into v.
+ */
+static void
+scale(struct acc_slot *slot, size_t n, size_t k, struct tdw_vec *v)
+{
+	struct share sh[TDW_TOKENS_MAX];
+	uint64_t total = 0, given = 0;
+	size_t i;
+
+	qsort(slot, n, sizeof(*slot), by_weight);
+	if (k > n)
+		k = n;
+	for (i = 0; i < k; i++)
+		total += slot[i].w;
+	for (i = 0; i < k; i++) {
+		sh[i].id = slot[i].id;
+		sh[i].q = slot[i].w * TDW_SCALE / total;
+		sh[i].rem = slot[i].w * TDW_SCALE % total;
+		given += sh[i].q;
+	}
+	/* Largest remainders first get the units rounding left over. */
+	qsort(sh, k, sizeof(sh[0]), by_remainder);
+	for (i = 0; given < TDW_SCALE && i < k; i++, given++)
+		sh[i].q++;
+	v->n = 0;
+	for (i = 0; i < k; i++)
+		if (sh[i].q > 0) {
+			v->t[v->n].id = sh[i].id;
+			v->t[v->n].w = (uint16_t)sh[i].q;
+			v->n++;
+		}
+	qsort(v->t, v->n, sizeof(v->t[0]), by_id);
+}
+
+int
+tdw_vector(const struct tdw_fields *f, const struct tdw_opts *o,
+    struct tdw_vec *v)
+{
+	static const struct tdw_opts defaults = { 0, 0, TDW_TOKENS_DEFAULT };
+	struct acc_slot stack_slot[ACC_STACK];
+	struct tdw_opts opts = o != NULL ? *o : defaults;
+	char url[URL_DECODED_MAX];
+	struct acc a;
+	size_t i, n;
+	int rc = 0;
+
+	v->n = 0;
+	if (opts.max_tokens < 1 || opts.max_tokens > TDW_TOKENS_MAX)
+		opts.max_tokens = TDW_TOKENS_DEFAULT;
+	memset(&a, 0, sizeof(a));
+	memset(stack_slot, 0, sizeof(stack_slot));
+	a.slot = stack_slot;
+	a.size = ACC_STACK;
+	if (f->url != NULL) {
+		n = url_words(f->url, url, sizeof(url));
+		a.url = 1;
+		acc_field(&a, url, n, W_URL, &opts);
+		a.url = 0;
+	}
+	acc_field(&a, f->title, f->title ? strlen(f->title) : 0, W_TITLE,
+	    &opts);
+	acc_field(&a, f->headings, f->headings ? strlen(f->headings) : 0,
+	    W_HEADINGS, &opts);
+	acc_field(&a, f->anchors_same, f->anchors_same ?
+	    strlen(f->anchors_same) : 0, W_ANCHORS_SAME, &opts);
+	acc_field(&a, f->anchors_other, f->anchors_other ?
+	    strlen(f->anchors_other) : 0, W_ANCHORS_OTHER, &opts);
+	acc_field(&a, f->keywords, f->keywords ? strlen(f->keywords) : 0,
+	    W_KEYWORDS, &opts);
+	acc_field(&a, f->description, f->description ?
+	    strlen(f->description) : 0, W_DESCRIPTION, &opts);
+	acc_field(&a, f->text, f->text_len, W_TEXT, &opts);
+	if (a.nomem) {
+		rc = -1;
+		goto out;
+	}
+	/* The table is not needed any more: pack its tokens to the front. */
+	for (i = n = 0; i < a.size; i++)
+		if (a.slot[i].w != 0)
+			a.slot[n++] = a.slot[i];
+	if (n > 0)
+		scale(a.slot, n, (size_t)opts.max_tokens, v);
+out:
+	if (a.on_heap)
+		free(a.slot);
+	return rc;
+}
+
+struct token_out {
+	char *out;    /* where tokens go */
+	size_t size;  /* bytes there */
+	size_t len;   /* bytes written */
+	size_t count; /* tokens written */
+	int full;     /* a token did not fit: stop */
+};
+
+static void
+put_token(void *arg, const char *tok, size_t n)
+{
+	struct token_out *t = arg;
+	size_t sep = t->count > 0;
+
+	if (t->full || t->len + sep + n + 1 > t->size) {
+		t->full = 1;
+		return;
+	}
+	if (sep)
+		t->out[t->len++] = ' ';
+	memcpy(t->out + t->len, tok, n);
+	t->len += n;
+	t->out[t->len] = '\0';
+	t->count++;
+}
+
+size_t
+tdw_tokens(const char *s, size_t len, const struct tdw_opts *o, char *out,
+    size_t outsz)
+{
+	static const struct tdw_opts defaults = { 0, 0, TDW_TOKENS_DEFAULT };
+	struct token_out t = { out, outsz, 0, 0, 0 };
+
+	if (outsz == 0)
+		return 0;
+	out[0] = '\0';
+	each_token(s, len, o != NULL ? o : &defaults, put_token, &t);
+	return t.count;
+}
+
+uint32_t
+tdw_overlap(const struct tdw_vec *a, const struct tdw_vec *b)
+{
+	size_t i = 0, j = 0;
+	uint32_t sum = 0;
+
+	while (i < a->n && j < b->n) {
+		if (a->t[i].id == b->t[j].id) {
+			sum += a->t[i].w < b->t[j].w ? a->t[i].w : b->t[j].w;
+			i++;
+			j++;
+		} else if (a->t[i].id < b->t[j].id) {
+			i++;
+		} else {
+			j++;
+		}
+	}
+	return sum;
+}
+
+double
+tdw_percent(uint32_t overlap)
+{
+	return overlap * 100.0 / TDW_SCALE;
+}
+
+uint32_t
+tdw_threshold(int percent)
+{
+	if (percent < 0)
+		percent = 0;
+	if (percent > 100)
+		percent = 100;
+	return ((uint32_t)percent * TDW_SCALE + 99) / 100;
+}
+
+size_t
+tdw_pack(const struct tdw_vec *v, unsigned char *out)
+{
+	size_t i, n = 0;
+
+	out[n++] = PACK_VERSION;
+	for (i = 0; i < v->n && i < TDW_TOKENS_MAX; i++) {
+		out[n++] = (unsigned char)v->t[i].id;
+		out[n++] = (unsigned char)(v->t[i].id >> 8);
+		out[n++] = (unsigned char)(v->t[i].id >> 16);
+		out[n++] = (unsigned char)(v->t[i].id >> 24);
+		out[n++] = (unsigned char)v->t[i].w;
+		out[n++] = (unsigned char)(v->t[i].w >> 8);
+	}
+	return n;
+}
+
+int
+tdw_unpack(const void *p, size_t len, struct tdw_vec *v)
+{
+	const unsigned char *b = p;
+	uint32_t sum = 0;
+	size_t i, n;
+
+	v->n = 0;
+	if (b == NULL || len < 1 || b[0] != PACK_VERSION || (len - 1) % 6 != 0)
+		return -1;
+	n = (len - 1) / 6;
+	if (n > TDW_TOKENS_MAX)
+		return -1;
+	for (i = 0, b++; i < n; i++, b += 6) {
+		v->t[i].id = (uint32_t)b[0] | (uint32_t)b[1] << 8 |
+		    (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+		v->t[i].w = (uint16_t)(b[4] | b[5] << 8);
+		if (v->t[i].w == 0 || (i > 0 && v->t[i].id <= v->t[i - 1].id))
+			return -1;
+		sum += v->t[i].w;
+	}
+	if (n > 0 && sum != TDW_SCALE)
+		return -1;
+	v->n = (uint16_t)n;
+	return 0;
+}
+
+/* ---- the index ---- */
+
+/* A stored vector's token at a prefix position, added lately. */
+struct posting {
+	uint32_t vec;  /* stored vector */
+	uint32_t next; /* older posting of the same token + 1, or 0 */
+	uint16_t pos;  /* position of the token in the vector */
+	uint16_t rest; /* weight from pos to the vector's end */
+};
+
+/* The same, compacted: the token is the group it is in. */
+struct cposting {
+	uint32_t vec;
+	uint16_t pos;
+	uint16_t rest;
+};
+
+struct slot {
+	uint32_t id;   /* token id */
+	uint32_t ord1; /* its order number + 1; 0 marks a free slot */
+};
+
+struct stored {
+	int64_t id;     /* the caller's */
+	uint64_t off;   /* first token in ord and w */
+	uint32_t total; /* its weights' sum */
+	uint16_t n;     /* tokens */
+};
+
+struct tdw_index {
+	uint32_t t;            /* threshold, weight units */
+	struct slot *slot;     /* token id -> order number, at most half full */
+	size_t nslot;          /* slots, a power of two */
+	uint32_t *head;        /* per order number: newest posting + 1, or 0 */
+	size_t ntok;           /* order numbers given */
+	size_t ahead;          /* head entries allocated */
+	struct posting *post;  /* postings since the last compaction, in add
+	                          order, chained per token from head */
+	size_t npost;
+	size_t apost;
+	struct cposting *cpost; /* the others, grouped by token: walking a
+	                           chain would miss the cache at every step */
+	size_t ncpost;
+	uint32_t *coff;        /* order number k's group: cpost[coff[k]] up to
+	                          cpost[coff[k + 1]], for k + 1 < ncoff */
+	size_t ncoff;
+	struct stored *vec;    /* stored vectors, in add order */
+	size_t nvec;
+	size_t avec;
+	uint8_t *sketch;       /* per stored vector, SKETCH codes: the weight
+	                          of its tokens in each bucket, rounded up */
+	size_t asketch;        /* vectors' room in sketch */
+	uint32_t code[256];    /* a code's value: 0, 1, 2 ... then growing
+	                          by SKETCH_STEP, past TDW_SCALE at 255 */
+	uint32_t *stamp;       /* per stored vector: the last query that met
+	                          it, so a query verifies it once */
+	size_t astamp;
+	uint32_t query;        /* queries made, 0 skipped on wrapping */
+	uint32_t *ord;         /* every vector's tokens' order numbers, each
+	                          vector's decreasing (newest first) ... */
+	uint16_t *w;           /* ... and their weights */
+	size_t nterm;          /* entries used in both */
+	size_t aord;           /* entries allocated in ord */
+	size_t aw;             /* entries allocated in w */
+};
+
+/* A vector's token in the global order. */
+struct ranked {
+	uint64_t key;  /* order number; unknown tokens above every one */
+	uint16_t w;    /* weight */
+};
+
+static int
+by_key_desc(const void *pa, const void *pb)
+{
+	const struct ranked *a = pa, *b = pb;
+
+	return a->key > b->key ? -1 : a->key < b->key;
+}
+
+static struct slot *
+slot_probe(struct slot *slot, size_t nslot, uint32_t id)
+{
+	size_t i = id & (nslot - 1);
+
+	while (slot[i].ord1 != 0 && slot[i].id != id)
+		i = (i + 1) & (nslot - 1);
+	return &slot[i];
+}
+
+static uint32_t
+order_of(const struct tdw_index *ix, uint32_t id)
+{
+	const struct slot *s = slot_probe(ix->slot, ix->nslot, id);
+
+	return s->ord1 == 0 ? NO_ORD : s->ord1 - 1;
+}
+
+struct tdw_index *
+tdw_index_new(int percent)
+{
+	struct tdw_index *ix;
+	uint32_t c;
+	size_t i;
+
+	if (percent < 1 || percent > 100)
+		return NULL;
+	if ((ix = calloc(1, sizeof(*ix))) == NULL)
+		return NULL;
+	ix->t = tdw_threshold(percent);
+	for (i = 1; i < 256; i++) {
+		c = (uint32_t)(ix->code[i - 1] * SKETCH_STEP + 0.999);
+		ix->code[i] = c > ix->code[i - 1] ? c : ix->code[i - 1] + 1;
+	}
+	ix->nslot = FIRST_SLOTS;
+	if ((ix->slot = calloc(ix->nslot, sizeof(*ix->slot))) == NULL) {
+		free(ix);
+		return NULL;
+	}
+	return ix;
+}
+
+void
+tdw_index_free(struct tdw_index *ix)
+{
+	if (ix == NULL)
+		return;
+	free(ix->slot);
+	free(ix->head);
+	free(ix->post);
+	free(ix->cpost);
+	free(ix->coff);
+	free(ix->vec);
+	free(ix->stamp);
+	free(ix->sketch);
+	free(ix->ord);
+	free(ix->w);
+	free(ix);
+}
+
+/*
+ * Room for need elements of size bytes in array p of *cap, doubling.
+ * Returns the array (moved, and *cap raised, if it had to grow), or NULL
+ * when out of memory (p and *cap unchanged).
+ */
+static void *
+grow(void *p, size_t *cap, size_t need, size_t size)
+{
+	size_t c = *cap ? *cap : 64;
+	void *n;
+
+	if (need <= *cap)
+		return p;
+	while (c < need) {
+		if (c > SIZE_MAX / 2 / size)
+			return NULL;
+		c *= 2;
+	}
+	if ((n = realloc(p, c * size)) == NULL)
+		return NULL;
+	*cap = c;
+	return n;
+}
+
+/*
+ * Move the recent postings into the compacted groups. Done when they are a
+ * fifth of all, so each posting is moved a bounded number of times. Returns
+ * 0, or -1 when out of memory (nothing changed).
+ */
+static int
+compact(struct tdw_index *ix)
+{
+	struct cposting *cp;
+	struct posting *p;
+	uint32_t *off, pr;
+	size_t k, at = 0, n;
+
+	off = malloc((ix->ntok + 1) * sizeof(*off));
+	cp = malloc((ix->ncpost + ix->npost) * sizeof(*cp));
+	if (off == NULL || cp == NULL) {
+		free(off);
+		free(cp);
+		return -1;
+	}
+	for (k = 0; k < ix->ntok; k++) {
+		off[k] = (uint32_t)at;
+		if (k + 1 < ix->ncoff) {
+			n = ix->coff[k + 1] - ix->coff[k];
+			memcpy(cp + at, ix->cpost + ix->coff[k], n * sizeof(*cp));
+			at += n;
+		}
+		for (pr = ix->head[k]; pr != 0; pr = p->next) {
+			p = &ix->post[pr - 1];
+			cp[at].vec = p->vec;
+			cp[at].pos = p->pos;
+			cp[at].rest = p->rest;
+			at++;
+		}
+		ix->head[k] = 0;
+	}
+	off[ix->ntok] = (uint32_t)at;
+	free(ix->cpost);
+	free(ix->coff);
+	ix->cpost = cp;
+	ix->ncpost = at;
+	ix->coff = off;
+	ix->ncoff = ix->ntok + 1;
+	ix->npost = 0;
+	return 0;
+}
+
+int
+tdw_index_reserve(struct tdw_index *ix, const struct tdw_vec *v)
+{
+	struct slot *n;
+	size_t want, size, i;
+	void *p;
+
+	if (v->n == 0)
+		return 0;
+	if (ix->nvec >= UINT32_MAX || ix->ntok + v->n > ORD_MAX ||
+	    ix->ncpost + ix->npost + v->n >= UINT32_MAX)
+		return -1;
+	/* Only for speed: without memory for it, the chains stay. */
+	if (ix->npost >= COMPACT_MIN && ix->npost * 4 >= ix->ncpost)
+		(void)compact(ix);
+	/* Each array keeps what it got even if a later one fails. */
+	if ((p = grow(ix->vec, &ix->avec, ix->nvec + 1,
+	    sizeof(*ix->vec))) == NULL)
+		return -1;
+	ix->vec = p;
+	if ((p = grow(ix->sketch, &ix->asketch, ix->nvec + 1, SKETCH)) == NULL)
+		return -1;
+	ix->sketch = p;
+	if ((p = grow(ix->stamp, &ix->astamp, ix->nvec + 1,
+	    sizeof(*ix->stamp))) == NULL)
+		return -1;
+	ix->stamp = p;
+	if ((p = grow(ix->post, &ix->apost, ix->npost + v->n,
+	    sizeof(*ix->post))) == NULL)
+		return -1;
+	ix->post = p;
+	if ((p = grow(ix->head, &ix->ahead, ix->ntok + v->n,
+	    sizeof(*ix->head))) == NULL)
+		return -1;
+	ix->head = p;
+	if ((p = grow(ix->ord, &ix->aord, ix->nterm + v->n,
+	    sizeof(*ix->ord))) == NULL)
+		return -1;
+	ix->ord = p;
+	if ((p = grow(ix->w, &ix->aw, ix->nterm + v->n,
+	    sizeof(*ix->w))) == NULL)
+		return -1;
+	ix->w = p;
+	want = (ix->ntok + v->n) * 2;
+	if (want <= ix->nslot)
+		return 0;
+	for (size = ix->nslot; size < want; size *= 2)
+		;
+	if ((n = calloc(size, sizeof(*n))) == NULL)
+		return -1;
+	for (i = 0; i < ix->nslot; i++)
+		if (ix->slot[i].ord1 != 0)
+			*slot_probe(n, size, ix->slot[i].id) = ix->slot[i];
+	free(ix->slot);
+	ix->slot = n;
+	ix->nslot = size;
+	return 0;
+}
+
+/* The weight of v's tokens in each bucket of a sketch. */
+static void
+sketch_of(const struct tdw_vec *v, uint32_t sum[SKETCH])
+{
+	size_t i;
+
+	memset(sum, 0, SKETCH * sizeof(sum[0]));
+	for (i = 0; i < v->n; i++)
+		sum[(v->t[i].id * 0x9e3779b1u) >> 26] += v->t[i].w;
+}
+
+/* The sketch as stored: each sum's code, the least not under it. */
+static void
+sketch_codes(const struct tdw_index *ix, const struct tdw_vec *v,
+    uint8_t *out)
+{
+	uint32_t sum[SKETCH];
+	size_t b, lo, hi, mid;
+
+	sketch_of(v, sum);
+	for (b = 0; b < SKETCH; b++) {
+		for (lo = 0, hi = 255; lo < hi; ) {
+			mid = (lo + hi) / 2;
+			if (ix->code[mid] >= sum[b])
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+		out[b] = (uint8_t)lo;
+	}
+}
+
+int
+tdw_index_add(struct tdw_index *ix, const struct tdw_vec *v, int64_t id)
+{
+	struct ranked r[TDW_TOKENS_MAX];
+	struct stored *s;
+	struct posting *p;
+	struct slot *sl;
+	uint32_t rest = 0;
+	size_t i;
+
+	if (v->n == 0)
+		return 0;
+	for (i = 0; i < v->n; i++)
+		rest += v->t[i].w;
+	if (rest > TDW_SCALE || tdw_index_reserve(ix, v) != 0)
+		return -1;
+	/* New tokens are numbered in id order: a rebuilt index numbers
+	 * them as the first one did. */
+	for (i = 0; i < v->n; i++) {
+		sl = slot_probe(ix->slot, ix->nslot, v->t[i].id);
+		if (sl->ord1 == 0) {
+			sl->id = v->t[i].id;
+			sl->ord1 = (uint32_t)++ix->ntok;
+			ix->head[sl->ord1 - 1] = 0;
+		}
+		r[i].key = sl->ord1 - 1;
+		r[i].w = v->t[i].w;
+	}
+	qsort(r, v->n, sizeof(r[0]), by_key_desc);
+	s = &ix->vec[ix->nvec];
+	s->id = id;
+	s->off = ix->nterm;
+	s->total = rest;
+	s->n = v->n;
+	ix->stamp[ix->nvec] = 0;
+	sketch_codes(ix, v, ix->sketch + ix->nvec * SKETCH);
+	for (i = 0; i < v->n; i++) {
+		ix->ord[ix->nterm + i] = (uint32_t)r[i].key;
+		ix->w[ix->nterm + i] = r[i].w;
+		if (rest >= ix->t) {
+			p = &ix->post[ix->npost++];
+			p->vec = (uint32_t)ix->nvec;
+			p->pos = (uint16_t)i;
+			p->rest = (uint16_t)rest;
+			p->next = ix->head[r[i].key];
+			ix->head[r[i].key] = (uint32_t)ix->npost;
+		}
+		rest -= r[i].w;
+	}
+	ix->nterm += v->n;
+	ix->nvec++;
+	return 0;
+}
+
+/*
+ * The MWO of query x (n tokens in the global order) with stored vector s,
+ * whose first token in common with x is x's position a and s's position b,
+ * with rx and ry the two vectors' weights from there on; 0 when it falls
+ * short of the threshold. No token before those positions is shared, so
+ * the merge starts there, and stops as soon as what is left of either
+ * vector cannot make up the difference (positional filtering).
+ */
+static uint32_t
+verify(const struct tdw_index *ix, const struct ranked *x, size_t n,
+    size_t a, uint32_t rx, const struct stored *s, size_t b, uint32_t ry)
+{
+	const uint32_t *ord = ix->ord + s->off;
+	const uint16_t *w = ix->w + s->off;
+	uint32_t acc = 0;
+
+	while (a < n && b < s->n) {
+		if (acc + (rx < ry ? rx : ry) < ix->t)
+			return 0;
+		if (x[a].key == ord[b]) {
+			acc += x[a].w < w[b] ? x[a].w : w[b];
+			rx -= x[a++].w;
+			ry -= w[b++];
+		} else if (x[a].key > ord[b]) {
+			rx -= x[a++].w;
+		} else {
+			ry -= w[b++];
+		}
+	}
+	return acc >= ix->t ? acc : 0;
+}
+
+static int
+better(const void *pa, const void *pb)
+{
+	const struct tdw_match *a = pa, *b = pb;
+
+	return a->overlap > b->overlap ||
+	    (a->overlap == b->overlap && a->id < b->id);
+}
+
+/* What a query carries from posting to posting. */
+struct probe {
+	uint32_t sketch[SKETCH]; /* the query's bucket weights */
+	const struct ranked *x; /* the query's tokens, in the global order */
+	size_t n;               /* how many */
+	size_t i;               /* the position being probed */
+	uint32_t rest;          /* its weight from there on */
+	struct tdw_match *out;  /* the best so far */
+	size_t max;             /* room in out */
+	size_t found;           /* matches so far */
+};
+
+/* The query meets stored vector vec, whose token at pos (weighing rest
+ * from there on) is the probed one. */
+static void
+meet(struct tdw_index *ix, struct probe *q, uint32_t vec, uint16_t pos,
+    uint16_t rest)
+{
+	struct tdw_match m;
+	const uint8_t *sk;
+	uint32_t o, bound;
+	size_t b;
+
+	/* Met first here: this is their first token in common. */
+	if (ix->stamp[vec] == ix->query)
+		return;
+	ix->stamp[vec] = ix->query;
+	/* Tokens sharing a bucket can share at most the smaller of the two
+	 * bucket weights: a bound read from 64 bytes, not from the vector. */
+	sk = ix->sketch + (size_t)vec * SKETCH;
+	for (b = 0, bound = 0; b < SKETCH; b++)
+		bound += q->sketch[b] < ix->code[sk[b]] ? q->sketch[b] :
+		    ix->code[sk[b]];
+	if (bound < ix->t)
+		return;
+	o = verify(ix, q->x, q->n, q->i, q->rest, &ix->vec[vec], pos, rest);
+	if (o == 0)
+		return;
+	m.id = ix->vec[vec].id;
+	m.overlap = o;
+	if (q->out != NULL && q->max > 0)
+		topk_insert(q->out, q->max, q->found, &m, sizeof(m), better);
+	q->found++;
+}
+
+size_t
+tdw_index_query(struct tdw_index *ix, const struct tdw_vec *v,
+    struct tdw_match *out, size_t max)
+{
+	struct ranked x[TDW_TOKENS_MAX];
+	const struct cposting *c, *end;
+	const struct posting *p;
+	struct probe q;
+	uint32_t total = 0, ord, pr;
+	uint64_t k;
+	size_t i;
+
+	if (v->n == 0 || ix->nvec == 0)
+		return 0;
+	for (i = 0; i < v->n; i++) {
+		ord = order_of(ix, v->t[i].id);
+		x[i].key = ord != NO_ORD ? ord :
+		    ((uint64_t)1 << 32 | v->t[i].id);
+		x[i].w = v->t[i].w;
+		total += v->t[i].w;
+	}
+	qsort(x, v->n, sizeof(x[0]), by_key_desc);
+	if (++ix->query == 0) {
+		memset(ix->stamp, 0, ix->nvec * sizeof(*ix->stamp));
+		ix->query = 1;
+	}
+	memset(&q, 0, sizeof(q));
+	sketch_of(v, q.sketch);
+	q.x = x;
+	q.n = v->n;
+	q.out = out;
+	q.max = max;
+	q.rest = total;
+	for (q.i = 0; q.i < v->n && q.rest >= ix->t; q.rest -= x[q.i++].w) {
+		if ((k = x[q.i].key) > ORD_MAX)
+			continue;
+		if (k + 1 < ix->ncoff)
+			for (c = ix->cpost + ix->coff[k],
+			    end = ix->cpost + ix->coff[k + 1]; c < end; c++)
+				meet(ix, &q, c->vec, c->pos, c->rest);
+		for (pr = ix->head[k]; pr != 0; pr = p->next) {
+			p = &ix->post[pr - 1];
+			meet(ix, &q, p->vec, p->pos, p->rest);
+		}
+	}
+	return q.found;
+}
+
+size_t
+tdw_index_count(const struct tdw_index *ix)
+{
+	return ix->nvec;
+}
+
+size_t
+tdw_index_bytes(const struct tdw_index *ix)
+{
+	return sizeof(*ix) + ix->nslot * sizeof(*ix->slot) +
+	    ix->ahead * sizeof(*ix->head) + ix->apost * sizeof(*ix->post) +
+	    ix->ncpost * sizeof(*ix->cpost) + ix->ncoff * sizeof(*ix->coff) +
+	    ix->avec * sizeof(*ix->vec) + ix->astamp * sizeof(*ix->stamp) +
+	    ix->asketch * SKETCH +
+	    ix->aord * sizeof(*ix->ord) +
+	    ix->aw * sizeof(*ix->w);
+}
