@@ -403,11 +403,8 @@ load_methods(struct eg *g)
 static int
 db_fail(struct eg *g)
 {
-	int prim = sqlite3_errcode(g->h) & 0xff;
-
-	return eval_err(g->err, g->errsz, prim == SQLITE_NOMEM ||
-	    prim == SQLITE_BUSY || prim == SQLITE_IOERR ? EVAL_RUNTIME :
-	    EVAL_USAGE, "%s: %s", g->o->db, sqlite3_errmsg(g->h));
+	return store_conn_fail(g->h, g->o->db, g->err, g->errsz,
+	    EVAL_RUNTIME, EVAL_USAGE);
 }
 
 static int

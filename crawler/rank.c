@@ -73,18 +73,11 @@ set_err(struct rk *r, int code, const char *fmt, ...)
 	return code;
 }
 
-/* As report.c: a busy file, I/O or memory is run time; the rest, the file. */
 static int
 db_fail(struct rk *r)
 {
-	int prim = sqlite3_errcode(r->h) & 0xff;
-	int code = RANK_BADDB;
-
-	if (prim == SQLITE_BUSY || prim == SQLITE_LOCKED ||
-	    prim == SQLITE_NOMEM || prim == SQLITE_IOERR ||
-	    prim == SQLITE_FULL || prim == SQLITE_READONLY)
-		code = RANK_RUNTIME;
-	return set_err(r, code, "%s: %s", r->db, sqlite3_errmsg(r->h));
+	return store_conn_fail(r->h, r->db, r->err, r->errsz, RANK_RUNTIME,
+	    RANK_BADDB);
 }
 
 static int

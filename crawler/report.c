@@ -89,25 +89,11 @@ set_err(struct rep *r, int code, const char *fmt, ...)
 	return code;
 }
 
-/*
- * Why a query failed decides the exit status: a database that cannot be
- * read as ours is unusable (2); a busy file, I/O, memory or a damaged page
- * met on the way is run time (1), as it is for a crawl.
- */
 static int
 db_fail(struct rep *r)
 {
-	int prim = sqlite3_errcode(r->h) & 0xff;
-	int code = REPORT_BADDB;
-	const char *hint = store_hint(sqlite3_extended_errcode(r->h));
-
-	if (prim == SQLITE_BUSY || prim == SQLITE_LOCKED ||
-	    prim == SQLITE_NOMEM || prim == SQLITE_IOERR ||
-	    prim == SQLITE_CORRUPT)
-		code = REPORT_RUNTIME;
-	return set_err(r, code, "%s: %s%s%s%s", r->db, sqlite3_errmsg(r->h),
-	    hint != NULL ? " (" : "", hint != NULL ? hint : "",
-	    hint != NULL ? ")" : "");
+	return store_conn_fail(r->h, r->db, r->err, r->errsz, REPORT_RUNTIME,
+	    REPORT_BADDB);
 }
 
 static int

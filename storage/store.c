@@ -388,6 +388,33 @@ store_hint(int code)
 	}
 }
 
+int
+store_conn_fail(sqlite3 *h, const char *path, char *err, size_t errsz,
+    int runtime, int baddb)
+{
+	const char *hint = store_hint(sqlite3_extended_errcode(h));
+	int code = baddb;
+
+	switch (sqlite3_errcode(h) & 0xff) {
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+	case SQLITE_NOMEM:
+	case SQLITE_IOERR:
+	case SQLITE_FULL:
+	case SQLITE_READONLY:
+	case SQLITE_CORRUPT:
+		code = runtime;
+		break;
+	default:
+		break;
+	}
+	if (err != NULL && errsz > 0)
+		snprintf(err, errsz, "%s: %s%s%s%s", path, sqlite3_errmsg(h),
+		    hint != NULL ? " (" : "", hint != NULL ? hint : "",
+		    hint != NULL ? ")" : "");
+	return code;
+}
+
 /*
  * SQLite's message for db's last failure into out, with the system's
  * reason for an I/O error and store_hint's advice in parentheses.

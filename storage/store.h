@@ -168,6 +168,17 @@ int store_limit_pages(struct store *s, int64_t pages);
  */
 const char *store_hint(int code);
 
+/*
+ * For commands with an SQLite connection of their own (report, rank, eval):
+ * write "path: message (hint)" for h's last error into err and return
+ * runtime when it is an error met while working -- busy, locked, out of
+ * memory, I/O, a full disk, a read-only file, a damaged page -- or baddb
+ * for the rest (a table or column missing: not a database the command can
+ * use). The exit-status rule of docs/robustness.md.
+ */
+int store_conn_fail(struct sqlite3 *h, const char *path, char *err,
+    size_t errsz, int runtime, int baddb);
+
 /* The last error's message (never NULL). */
 const char *store_errmsg(const struct store *s);
 

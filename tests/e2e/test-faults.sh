@@ -160,6 +160,10 @@ ok "damaged page in the middle: file untouched" cmp "$E2E_TMP/mid.db" "$E2E_TMP/
     2>"$E2E_TMP/err" >/dev/null
 eq "damaged page in the middle: report exits 1" "$?" 1
 ok "damaged page in the middle: report says why" grep -q "malformed (the file is damaged" "$E2E_TMP/err"
+"$NEARCRAWL" rank -d "$E2E_TMP/mid.db" --quiet 2>"$E2E_TMP/err"
+eq "damaged page in the middle: rank exits 1" "$?" 1
+ok "damaged page in the middle: rank says why" grep -q "malformed (the file is damaged" "$E2E_TMP/err"
+ok "damaged page in the middle: rank leaves it as it was" cmp "$E2E_TMP/mid.db" "$E2E_TMP/mid.orig"
 
 # An index page read only when a page is stored: found mid-crawl.
 DB="$E2E_TMP/idx.db"

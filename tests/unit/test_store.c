@@ -508,6 +508,36 @@ test_hints(void)
 	CHECK(store_hint(SQLITE_OK) == NULL);
 }
 
+/* Commands' own connections: an error met while working is run time (1),
+ * a database without what they need is the database's fault (2). */
+static void
+test_conn_fail(void)
+{
+	sqlite3 *a = NULL, *b = NULL;
+	char err[256];
+
+	tmp_setup();
+	CHECK_INT(sqlite3_open(tpath, &a), SQLITE_OK);
+	CHECK_INT(sqlite3_open(tpath, &b), SQLITE_OK);
+	CHECK(sqlite3_exec(a, "SELECT * FROM pages", NULL, NULL, NULL) !=
+	    SQLITE_OK);
+	CHECK_INT(store_conn_fail(a, "x.db", err, sizeof(err), 1, 2), 2);
+	CHECK_STR(err, "x.db: no such table: pages");
+	/* Busy: b wants to write while a holds the lock. */
+	CHECK_INT(sqlite3_exec(a, "CREATE TABLE t (x); BEGIN IMMEDIATE; "
+	    "INSERT INTO t VALUES (1)", NULL, NULL, NULL), SQLITE_OK);
+	CHECK_INT(sqlite3_exec(b, "BEGIN IMMEDIATE", NULL, NULL, NULL),
+	    SQLITE_BUSY);
+	CHECK_INT(store_conn_fail(b, "x.db", err, sizeof(err), 1, 2), 1);
+	CHECK(strncmp(err, "x.db: database is locked (", 26) == 0);
+	CHECK(err[strlen(err) - 1] == ')');
+	/* Nowhere to write the message: only the code. */
+	CHECK_INT(store_conn_fail(b, "x.db", NULL, 0, 1, 2), 1);
+	sqlite3_close(b);
+	sqlite3_close(a);
+	tmp_teardown();
+}
+
 static void
 test_readonly_beside_writer(void)
 {
@@ -1744,6 +1774,7 @@ suite_store(void)
 	RUN(test_readonly_beside_writer);
 	RUN(test_full_keeps_committed);
 	RUN(test_hints);
+	RUN(test_conn_fail);
 	RUN(test_frontier_add_and_take_order);
 	RUN(test_frontier_requeue_not_before);
 	RUN(test_frontier_done_and_resume);
