@@ -150,7 +150,7 @@ static const struct opt opts[] = {
 	    "fetch at most N pages from one host; 0 = no limit", NULL,
 	    NULL },
 
-	{ { "dedup", "methods", "methods", "md5,simhash,ssdeep" }, OPT_METHODS,
+	{ { "dedup", "methods", "methods", "md5,simhash,ssdeep,minhash" }, OPT_METHODS,
 	    F(methods), 0, 0, 0, 0, "LIST",
 	    "any of md5,simhash,ssdeep,minhash,tdw; md5 always on", NULL,
 	    NULL },
@@ -169,7 +169,7 @@ static const struct opt opts[] = {
 	{ { "dedup", "minhash_shingle", "minhash-shingle", "3" }, OPT_INT,
 	    F(minhash_shingle), 0, 1, MINHASH_MAX_SHINGLE, 0, "N",
 	    "words per MinHash shingle", NULL, NULL },
-	{ { "dedup", "minhash_threshold", "minhash-threshold", "70" }, OPT_INT,
+	{ { "dedup", "minhash_threshold", "minhash-threshold", "60" }, OPT_INT,
 	    F(minhash_threshold), 0, 1, 100, 0, "T",
 	    "near when the estimated Jaccard is at least T %", NULL, NULL },
 	{ { "dedup", "near_rule", "near-rule", "any" }, OPT_STR, F(near_rule),
@@ -211,6 +211,16 @@ static const struct opt opts[] = {
 };
 
 #define NOPTS (sizeof(opts) / sizeof(opts[0]))
+_Static_assert(NOPTS <= CONFIG_MAX_SETTINGS, "raise CONFIG_MAX_SETTINGS");
+
+/* Note that o was given, not left at its default. */
+static void
+mark_given(struct config *c, const struct opt *o)
+{
+	size_t i = (size_t)(o - opts);
+
+	c->given[i / 64] |= (uint64_t)1 << (i % 64);
+}
 
 static const struct {
 	const char *name;  /* INI section */
@@ -674,6 +684,7 @@ ini_on_key(void *user, const char *section, const char *name,
 		ini_fail(st, "[%s] %s: %s", o->pub.section, o->pub.key, msg);
 		return 0;
 	}
+	mark_given(st->c, o);
 	return 1;
 }
 
@@ -862,6 +873,7 @@ config_parse_crawl_args(struct config *c, int argc, char **argv, char *err,
 				    msg);
 				return -1;
 			}
+			mark_given(c, o);
 		}
 	}
 	for (i = optind; i < argc; i++) {
@@ -871,6 +883,50 @@ config_parse_crawl_args(struct config *c, int argc, char **argv, char *err,
 		}
 	}
 	return config_validate(c, err, errsz);
+}
+
+/* The setting whose INI key is key, in any section; NULL if none. */
+static const struct opt *
+opt_by_any_key(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < NOPTS; i++)
+		if (strcmp(opts[i].pub.key, key) == 0)
+			return &opts[i];
+	return NULL;
+}
+
+int
+config_given(const struct config *c, const char *key)
+{
+	const struct opt *o = opt_by_any_key(key);
+	size_t i;
+
+	if (o == NULL)
+		return 0;
+	i = (size_t)(o - opts);
+	return (c->given[i / 64] >> (i % 64)) & 1;
+}
+
+int
+config_adopt(struct config *c, const char *key, const char *value,
+    char *err, size_t errsz)
+{
+	const struct opt *o = opt_by_any_key(key);
+	char msg[256];
+
+	if (o == NULL) {
+		seterr(err, errsz, "unknown setting %s", key);
+		return -1;
+	}
+	if (config_given(c, key))
+		return 0;
+	if (opt_set(c, o, value, msg, sizeof(msg)) == -1) {
+		seterr(err, errsz, "%s: %s", key, msg);
+		return -1;
+	}
+	return 1;
 }
 
 int

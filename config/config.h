@@ -20,6 +20,7 @@
 #define NC_CONFIG_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct dedup_config;
@@ -31,6 +32,9 @@ struct dedup_config;
  * Operators are asked (at start-up) to put their own contact in. */
 #define CONFIG_DEFAULT_USER_AGENT \
 	"nearcrawl/" NEARCRAWL_VERSION " (+https://github.com/nearcrawl/nearcrawl)"
+
+/* Room for this many settings in struct config's given bits. */
+#define CONFIG_MAX_SETTINGS 128
 
 struct config {
 	/* [crawl] */
@@ -92,6 +96,9 @@ struct config {
 	int batch;      /* pages written per transaction */
 	int store_text; /* also store each page's extracted text */
 	int force_settings; /* resume with changed verdict settings anyway */
+	/* which settings came from an INI file or the command line, by their
+	   place in the settings table (config_given) */
+	uint64_t given[CONFIG_MAX_SETTINGS / 64];
 };
 
 /* One row of the settings table as the outside may see it (docs, tests). */
@@ -148,6 +155,21 @@ int config_parse_crawl_args(struct config *c, int argc, char **argv,
  * crawl needs none). Returns 0, or -1 with a message.
  */
 int config_validate(const struct config *c, char *err, size_t errsz);
+
+/*
+ * Whether the setting called key (its INI key, e.g. "simhash_k") was given
+ * in an INI file or on the command line rather than left at its default.
+ */
+int config_given(const struct config *c, const char *key);
+
+/*
+ * Resume: set key to value unless it was given (config_given), checking
+ * value as a file's would be; the setting still counts as not given.
+ * Returns 1 when set, 0 when left as given, -1 with a message in err for
+ * an unknown key or a bad value. Run config_validate after the last one.
+ */
+int config_adopt(struct config *c, const char *key, const char *value,
+    char *err, size_t errsz);
 
 /* Fill a dedup configuration (dedup/dedup.h) from c's [dedup] settings;
  * c must have passed config_validate. Cannot fail. */

@@ -70,4 +70,16 @@ struct crawl_summary {
 int crawl_run(const struct config *cfg, struct crawl_summary *sum, char *err,
     size_t errsz);
 
+/*
+ * Before crawl_run on an existing database: the dedup settings the
+ * database was crawled with (its meta rows) become cfg's wherever the user
+ * gave none (config_given), so a resume keeps its settings when defaults
+ * change between versions; settings given still must match, as crawl_run
+ * checks. A database that cannot be read is left to crawl_run to report.
+ * Tells on stderr (unless cfg->quiet) which adopted values differ from
+ * the defaults. Returns 0, or 2 with err when a stored value is refused or
+ * the settings together are not valid.
+ */
+int crawl_adopt_settings(struct config *cfg, char *err, size_t errsz);
+
 #endif

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "esc.h"
 #include "testhook.h"
@@ -224,6 +225,81 @@ check_tdw_settings(struct crawl *c)
 	         "--tdw-max-tokens")) != 0)
 		return rc;
 	return 0;
+}
+
+/* The settings a resume takes from its database when not given. The
+ * feature versions are not among them: they belong to the code. */
+static const char *const adoptable[] = {
+	"methods", "simhash_k", "ssdeep_threshold", "minhash_perms",
+	"minhash_bands", "minhash_shingle", "minhash_threshold",
+	"tdw_threshold", "tdw_stopwords", "tdw_stem", "tdw_max_tokens",
+	"min_text_bytes", "text", "near_rule",
+};
+
+/* The settings table's row of key (every adoptable key has one). */
+static const struct config_setting *
+setting_of(const char *key)
+{
+	const struct config_setting *cs;
+	size_t i;
+
+	for (i = 0; (cs = config_setting_at(i)) != NULL; i++)
+		if (strcmp(cs->key, key) == 0)
+			return cs;
+	return NULL;
+}
+
+int
+crawl_adopt_settings(struct config *cfg, char *err, size_t errsz)
+{
+	const struct config_setting *cs;
+	char note[512], msg[512], *v;
+	struct store *st;
+	size_t i, n = 0;
+	int dberr = 0, rc = 0, set;
+
+	if (access(cfg->db, F_OK) != 0)
+		return 0;
+	if ((st = store_open(cfg->db, STORE_READONLY, msg, sizeof(msg))) ==
+	    NULL)
+		return 0;
+	note[0] = '\0';
+	for (i = 0; i < sizeof(adoptable) / sizeof(adoptable[0]); i++) {
+		if (config_given(cfg, adoptable[i]))
+			continue;
+		if ((v = store_meta_get(st, adoptable[i], &dberr)) == NULL)
+			continue;
+		/* Which differ from this version's default, to tell. */
+		cs = setting_of(adoptable[i]);
+		if (cs != NULL && cs->def != NULL && cs->option != NULL &&
+		    strcmp(cs->def, v) != 0 && n < sizeof(note))
+			n += (size_t)snprintf(note + n, sizeof(note) - n,
+			    "%s--%s %s", n > 0 ? "; " : "", cs->option, v);
+		set = config_adopt(cfg, adoptable[i], v, msg, sizeof(msg));
+		free(v);
+		if (set < 0) {
+			snprintf(err, errsz, "%s: stored setting %s", cfg->db,
+			    msg);
+			rc = 2;
+			break;
+		}
+	}
+	store_close(st);
+	if (rc == 0 && config_validate(cfg, msg, sizeof(msg)) != 0) {
+		snprintf(err, errsz, "%s: with the settings it was crawled "
+		    "with: %s", cfg->db, msg);
+		rc = 2;
+	}
+	if (rc == 0 && note[0] != '\0' && !cfg->quiet) {
+		/* Escaped: the path is the user's, the values the file's. */
+		fputs("nearcrawl: resuming ", stderr);
+		esc_fputs(cfg->db, stderr);
+		fputs(" with the settings it was crawled with, not today's "
+		    "defaults: ", stderr);
+		esc_fputs(note, stderr);
+		putc('\n', stderr);
+	}
+	return rc;
 }
 
 /* Record the settings that decide verdicts, or check them on resume. */

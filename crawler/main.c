@@ -119,7 +119,10 @@ cmd_crawl(int argc, char **argv)
 		fprintf(stderr, "nearcrawl: crawling as \"%s\"; please set "
 		    "--user-agent with a contact (URL or mailto) for the "
 		    "sites' administrators\n", cfg.user_agent);
-	rc = crawl_run(&cfg, &sum, err, sizeof(err));
+	memset(&sum, 0, sizeof(sum));
+	rc = crawl_adopt_settings(&cfg, err, sizeof(err));
+	if (rc == 0)
+		rc = crawl_run(&cfg, &sum, err, sizeof(err));
 	if (rc != 0)
 		say(err);
 	if (rc != EXIT_USAGE && !sum.counted) {

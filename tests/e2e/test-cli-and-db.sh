@@ -62,6 +62,38 @@ eq "--force-settings resumes anyway" "$?" 0
 eq "and records the new setting" \
     "$(q "$E2E_TMP/ini.db" "SELECT value FROM meta WHERE key = 'simhash_k'")" 5
 
+# A resume without dedup options keeps the database's, whatever today's
+# defaults are; the user is told which differ from the defaults.
+"$NEARCRAWL" crawl -d "$E2E_TMP/old.db" --quiet --max-pages 3 \
+    --methods md5,simhash --simhash-k 4 $R "$SEED" 2>/dev/null
+eq "older settings: first part exits 0" "$?" 0
+"$NEARCRAWL" crawl -d "$E2E_TMP/old.db" --max-pages 6 $R 2>"$E2E_TMP/err"
+eq "older settings: resumed without options, exits 0" "$?" 0
+ok "older settings: says which it kept" grep -q \
+    "resuming .*old.db with the settings it was crawled with, not today's defaults: --methods md5,simhash; --simhash-k 4\$" \
+    "$E2E_TMP/err"
+eq "older settings: kept, no method added" \
+    "$(q "$E2E_TMP/old.db" "SELECT group_concat(key || '=' || value, ' ') FROM
+        (SELECT * FROM meta WHERE key IN ('methods', 'simhash_k') ORDER BY key);
+        SELECT count(*) FROM pages WHERE minhash IS NOT NULL OR ssdeep IS NOT NULL")" \
+    "methods=md5,simhash simhash_k=4
+0"
+eq "older settings: the resume went on" \
+    "$(q "$E2E_TMP/old.db" "SELECT count(*) FROM pages")" 6
+printf '[dedup]\nmethods = md5,simhash,ssdeep\n' >"$E2E_TMP/m.ini"
+"$NEARCRAWL" crawl -d "$E2E_TMP/old.db" -c "$E2E_TMP/m.ini" --quiet \
+    --max-pages 8 $R 2>"$E2E_TMP/err"
+eq "older settings: a config file's value counts as given: refused" "$?" 2
+ok "older settings: refusal explained" grep -q \
+    "crawled with --methods md5,simhash; resuming with md5,simhash,ssdeep would mix" \
+    "$E2E_TMP/err"
+sqlite3 "$E2E_TMP/old.db" "UPDATE meta SET value = 'md5,winnow' WHERE key = 'methods'"
+"$NEARCRAWL" crawl -d "$E2E_TMP/old.db" --quiet --max-pages 8 $R \
+    2>"$E2E_TMP/err"
+eq "older settings: a stored value we cannot read: exits 2" "$?" 2
+ok "older settings: names it" grep -q \
+    "old.db: stored setting methods: unknown method \"winnow\"" "$E2E_TMP/err"
+
 # Two crawls never write one database.
 "$NEARCRAWL" crawl -d "$E2E_TMP/busy.db" --quiet --timeout-ms 20000 \
     --low-speed-secs 0 $R "http://$H:$PORT/__nc/silent" 2>/dev/null &

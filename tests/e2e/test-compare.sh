@@ -9,11 +9,13 @@ verdict() { "$NEARCRAWL" compare "$@" | sed -n 's/^verdict: \([a-z]*\).*/\1/p'; 
 eq "same text, other markup: exact" \
     "$(verdict tests/fixtures/sites/www.small.test/seminars.html tests/fixtures/sites/www.small.test/seminars-copy.html)" exact
 eq "print view of an article: near" "$(verdict "$S/news/$A" "$S/print/$A")" near
-eq "print view on body text: not near (the research's blind spot)" \
-    "$(verdict --text body "$S/news/$A" "$S/print/$A")" unique
+eq "print view on body text, SimHash and ssdeep: not near (the research's blind spot)" \
+    "$(verdict --text body --methods md5,simhash,ssdeep "$S/news/$A" "$S/print/$A")" unique
+eq "print view on body text with the defaults: MinHash finds it" \
+    "$(verdict --text body "$S/news/$A" "$S/print/$A")" near
 eq "two staff pages: unique" \
     "$(verdict "$S/people/amir-berg.html" "$S/people/amir-brennan.html")" unique
-"$NEARCRAWL" compare "$S/news/$A" "$S/print/$A" >"$E2E_TMP/out"
+"$NEARCRAWL" compare --methods md5,simhash,ssdeep "$S/news/$A" "$S/print/$A" >"$E2E_TMP/out"
 ok "prints the SimHash distance" grep -q '^simhash: distance [0-9]* of 64 bits' "$E2E_TMP/out"
 ok "prints the ssdeep score" grep -q '^ssdeep:  score [0-9]*' "$E2E_TMP/out"
 ok "prints the MinHash estimate, even when not in --methods" \

@@ -116,7 +116,8 @@ test_defaults(void)
 	CHECK_INT(c.timeout_ms, 30000);
 	CHECK_INT(c.low_speed_bytes, 100);
 	CHECK_INT(c.low_speed_secs, 10);
-	CHECK_INT(c.methods, DEDUP_MD5 | DEDUP_SIMHASH | DEDUP_SSDEEP);
+	CHECK_INT(c.methods, DEDUP_MD5 | DEDUP_SIMHASH | DEDUP_SSDEEP |
+	    DEDUP_MINHASH);
 	CHECK_INT(c.simhash_k, 3);
 	CHECK_INT(c.ssdeep_threshold, 90);
 	CHECK_STR(c.near_rule, "any");
@@ -604,7 +605,8 @@ test_near_rule(void)
 	CHECK_INT(config_init(&c), 0);
 	config_dedup(&c, &d);
 	CHECK_INT(d.rule, DEDUP_RULE_ANY);
-	CHECK_INT(d.methods, DEDUP_MD5 | DEDUP_SIMHASH | DEDUP_SSDEEP);
+	CHECK_INT(d.methods, DEDUP_MD5 | DEDUP_SIMHASH | DEDUP_SSDEEP |
+	    DEDUP_MINHASH);
 	CHECK_INT(d.simhash_k, 3);
 	CHECK_INT(d.ssdeep_threshold, 90);
 	CHECK_INT(parse(&c, ARGS("--near-rule", "most")), -1);
@@ -644,7 +646,7 @@ test_minhash_settings(void)
 	CHECK_INT(d.minhash_perms, 128);
 	CHECK_INT(d.minhash_bands, 32);
 	CHECK_INT(d.minhash_shingle, 3);
-	CHECK_INT(d.minhash_threshold, 70);
+	CHECK_INT(d.minhash_threshold, 60);
 	CHECK_INT(parse(&c, ARGS("--methods", "md5,minhash", "--minhash-perms",
 	    "64", "--minhash-bands", "16", "--minhash-shingle", "5",
 	    "--minhash-threshold", "85", "--near-rule", "minhash")), 0);
@@ -669,6 +671,39 @@ test_minhash_settings(void)
 	/* The rule's method must be computed. */
 	CHECK_INT(parse(&c, ARGS("--methods", "md5,simhash")), -1);
 	CHECK_STR(err, "near_rule minhash needs minhash in methods");
+	config_free(&c);
+}
+
+/* What the user gave, from a file or the command line, is kept; the rest
+ * may be adopted from a database. */
+static void
+test_given_and_adopt(void)
+{
+	struct config c;
+
+	CHECK_INT(config_init(&c), 0);
+	CHECK_INT(config_given(&c, "simhash_k"), 0);
+	CHECK_INT(config_given(&c, "no_such_key"), 0);
+	CHECK_INT(load_text(&c, "[dedup]\nssdeep_threshold = 80\n"), 0);
+	CHECK_INT(parse(&c, ARGS("--simhash-k", "5")), 0);
+	CHECK_INT(config_given(&c, "simhash_k"), 1);
+	CHECK_INT(config_given(&c, "ssdeep_threshold"), 1);
+	CHECK_INT(config_given(&c, "methods"), 0);
+	/* Given: left alone. Not given: set, and still not given. */
+	CHECK_INT(config_adopt(&c, "simhash_k", "4", err, sizeof(err)), 0);
+	CHECK_INT(c.simhash_k, 5);
+	CHECK_INT(config_adopt(&c, "methods", "md5,simhash", err,
+	    sizeof(err)), 1);
+	CHECK_INT(c.methods, DEDUP_MD5 | DEDUP_SIMHASH);
+	CHECK_INT(config_given(&c, "methods"), 0);
+	CHECK_INT(config_adopt(&c, "tdw_stem", "true", err, sizeof(err)), 1);
+	CHECK_INT(c.tdw_stem, 1);
+	/* Checked as any value. */
+	CHECK_INT(config_adopt(&c, "minhash_threshold", "0", err,
+	    sizeof(err)), -1);
+	CHECK_STR(err, "minhash_threshold: must be an integer from 1 to 100");
+	CHECK_INT(config_adopt(&c, "no_such_key", "1", err, sizeof(err)), -1);
+	CHECK_STR(err, "unknown setting no_such_key");
 	config_free(&c);
 }
 
@@ -943,6 +978,7 @@ suite_config(void)
 	RUN(test_near_rule);
 	RUN(test_minhash_settings);
 	RUN(test_tdw_settings);
+	RUN(test_given_and_adopt);
 	RUN(test_example_ini);
 	RUN(test_dump_round_trip);
 	RUN(test_usage);
