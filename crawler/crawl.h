@@ -77,7 +77,8 @@ int crawl_run(const struct config *cfg, struct crawl_summary *sum, char *err,
  * change between versions; settings given still must match, as crawl_run
  * checks. A database that cannot be read is left to crawl_run to report.
  * Tells on stderr (unless cfg->quiet) which adopted values differ from
- * the defaults. Returns 0, or 2 with err when a stored value is refused or
+ * the defaults. Returns 0, or 2 with err when a stored value is refused
+ * (with cfg->force_settings it is skipped, and crawl_run replaces it) or
  * the settings together are not valid.
  */
 int crawl_adopt_settings(struct config *cfg, char *err, size_t errsz);

@@ -269,15 +269,18 @@ crawl_adopt_settings(struct config *cfg, char *err, size_t errsz)
 			continue;
 		if ((v = store_meta_get(st, adoptable[i], &dberr)) == NULL)
 			continue;
+		set = config_adopt(cfg, adoptable[i], v, msg, sizeof(msg));
 		/* Which differ from this version's default, to tell. */
 		cs = setting_of(adoptable[i]);
-		if (cs != NULL && cs->def != NULL && cs->option != NULL &&
-		    strcmp(cs->def, v) != 0 && n < sizeof(note))
+		if (set > 0 && cs != NULL && cs->def != NULL &&
+		    cs->option != NULL && strcmp(cs->def, v) != 0 &&
+		    n < sizeof(note))
 			n += (size_t)snprintf(note + n, sizeof(note) - n,
 			    "%s--%s %s", n > 0 ? "; " : "", cs->option, v);
-		set = config_adopt(cfg, adoptable[i], v, msg, sizeof(msg));
 		free(v);
-		if (set < 0) {
+		/* --force-settings: a value we cannot take is replaced, as
+		 * crawl_run then says. */
+		if (set < 0 && !cfg->force_settings) {
 			snprintf(err, errsz, "%s: stored setting %s", cfg->db,
 			    msg);
 			rc = 2;

@@ -1,19 +1,22 @@
 #!/bin/sh
-# Speed benchmark: nearcrawl with every dedup method on against wget2, both
-# crawling the same generated CMS-like site on loopback.
+# Speed benchmark: nearcrawl with its default dedup methods on against
+# wget2, both crawling the same generated CMS-like site on loopback.
 #
 #   scripts/bench.sh [--runs N] [--pages P] [--cache] [--nearcrawl BIN]
+#                    [--methods LIST]
 #
 # --runs N: pairs of crawls (default 3); --pages P: size of the site
 # (default 12000, see scripts/gen-bench-site.sh); --cache: generate the
 # site into build/bench-site (reused by later runs with the same P) instead
-# of a temporary directory; --nearcrawl BIN: the binary (default ./nearcrawl).
+# of a temporary directory; --nearcrawl BIN: the binary (default ./nearcrawl);
+# --methods LIST: nearcrawl's --methods (default md5,simhash,ssdeep,minhash,
+# its defaults; md5,simhash,ssdeep,minhash,tdw for all five).
 # An existing build/bench-site with the same P is always reused.
 #
 # Each run crawls http://127.0.0.1:PORT/ with both tools, in turn (odd runs
 # nearcrawl first, even runs wget2 first), each from scratch:
 #   nearcrawl crawl -d FRESH.db --quiet --delay-ms 0 --per-host 8
-#       --concurrency 8 --methods md5,simhash,ssdeep
+#       --concurrency 8 --methods LIST
 #   wget2 --no-config -r -l inf --max-threads=8 -nv -P FRESH_DIR
 # Both read robots.txt; wget2 saves every page, nearcrawl stores every page
 # and its fingerprints in SQLite. Wall time is date +%s.%N around the
@@ -34,8 +37,10 @@ BIN=./nearcrawl
 RUNS=3
 PAGES=12000
 CACHE=""
+METHODS=md5,simhash,ssdeep,minhash
 usage() {
-	echo "usage: $0 [--runs N] [--pages P] [--cache] [--nearcrawl BIN]" >&2
+	echo "usage: $0 [--runs N] [--pages P] [--cache] [--nearcrawl BIN]" \
+	    "[--methods LIST]" >&2
 	exit 2
 }
 while [ $# -gt 0 ]; do
@@ -44,7 +49,8 @@ while [ $# -gt 0 ]; do
 	--pages) [ $# -ge 2 ] || usage; PAGES=$2; shift 2 ;;
 	--cache) CACHE=1; shift ;;
 	--nearcrawl) [ $# -ge 2 ] || usage; BIN=$2; shift 2 ;;
-	-h|--help) sed -n '2,30s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	--methods) [ $# -ge 2 ] || usage; METHODS=$2; shift 2 ;;
+	-h|--help) sed -n '2,33s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) usage ;;
 	esac
 done
@@ -98,6 +104,7 @@ else
 	    awk '{printf "%.1f", $2 - $1}') s"
 fi
 echo "bench: site: $(cat "$SITE/www.bench.test.manifest")"
+echo "bench: nearcrawl --methods $METHODS"
 
 LOG=$T/access.log
 : >"$LOG"
@@ -140,7 +147,7 @@ run_nearcrawl() {
 	_db=$T/nc-$1.db
 	_r0=$(requests)
 	measure "$T/m" "$BIN" crawl -d "$_db" --quiet --delay-ms 0 --per-host 8 \
-	    --concurrency 8 --methods md5,simhash,ssdeep "$URL" 2>"$T/nc.err" || {
+	    --concurrency 8 --methods "$METHODS" "$URL" 2>"$T/nc.err" || {
 		echo "bench: nearcrawl failed:" >&2
 		cat "$T/nc.err" >&2
 		exit 1

@@ -28,8 +28,13 @@ cat >"$ROOT/$H/pages.xml" <<XML
 </urlset>
 XML
 printf '%s/hidden/b.html\n' "$U" | gzip -c >"$ROOT/$H/more.xml.gz"
-for p in a b forbidden; do
-	printf '<html><body><p>Page %s, known only from the sitemap, with words of its own.</p></body></html>\n' "$p" >"$ROOT/$H/hidden/$p.html"
+# Texts of their own: one word apart, such short pages would be near
+# duplicates of each other.
+for p in "a:apples ripen slowly in northern orchards" \
+    "b:barges carry coal along quiet canals" \
+    "forbidden:fences guard the private garden beyond"; do
+	printf '<html><body><p>Known only from the sitemap: %s.</p></body></html>\n' \
+	    "${p#*:}" >"$ROOT/$H/hidden/${p%%:*}.html"
 done
 
 "$NEARCRAWL" crawl -d "$E2E_TMP/no.db" --quiet --delay-ms 0 \

@@ -118,14 +118,23 @@ eq "pager, duplicates followed: endless, cut by --max-pages" \
     "$(count pager-follow)" 60
 
 # Faceted navigation: 5 colours x 4 sizes x 3 orders x 2 views. Filters
-# change the content, so the near-duplicate stop does not bound it; only
-# the grid being finite does.
-crawl facets /__nc/facets
+# change the content, so to SimHash and ssdeep the near-duplicate stop does
+# not bound it; only the grid being finite does.
+crawl facets /__nc/facets --methods md5,simhash,ssdeep
 report facets
 ok "facets: at most the 120 combinations and the seed" \
     test "$(count facets)" -le 121
 ok "facets: more unique pages than the 20 real listings" \
     test "$(count facets "verdict = 'unique'")" -gt 20
+# MinHash (on by default) sees a narrower filter's listing as a near copy
+# of the wider one it shares most products with, so fewer pages are
+# unique, their links are not followed, and the crawl ends sooner.
+crawl facets-minhash /__nc/facets
+ok "facets, defaults with MinHash: fewer pages than without" \
+    test "$(count facets-minhash)" -lt "$(count facets)"
+ok "facets, defaults with MinHash: fewer unique pages than without" \
+    test "$(count facets-minhash "verdict = 'unique'")" -lt \
+    "$(count facets "verdict = 'unique'")"
 crawl facets-cap /__nc/facets --max-query-variants 20
 report facets-cap
 eq "facets capped: the seed and 20 queries" "$(count facets-cap)" 21
