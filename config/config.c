@@ -169,7 +169,7 @@ static const struct opt opts[] = {
 	{ { "dedup", "minhash_shingle", "minhash-shingle", "3" }, OPT_INT,
 	    F(minhash_shingle), 0, 1, MINHASH_MAX_SHINGLE, 0, "N",
 	    "words per MinHash shingle", NULL, NULL },
-	{ { "dedup", "minhash_threshold", "minhash-threshold", "60" }, OPT_INT,
+	{ { "dedup", "minhash_threshold", "minhash-threshold", "80" }, OPT_INT,
 	    F(minhash_threshold), 0, 1, 100, 0, "T",
 	    "near when the estimated Jaccard is at least T %", NULL, NULL },
 	{ { "dedup", "near_rule", "near-rule", "any" }, OPT_STR, F(near_rule),

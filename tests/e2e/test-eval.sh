@@ -28,7 +28,7 @@ eq "simhash k=3, body" "$(row body simhash k=3)" "96 0 174 180"
 eq "ssdeep T=90, main" "$(row main ssdeep T=90)" "216 0 54 180"
 eq "ssdeep T=50, body: the template makes distinct pages alike" \
     "$(row body ssdeep T=50)" "270 73 0 107"
-eq "the crawl's defaults, main" "$(row main crawl any)" "265 0 5 180"
+eq "the crawl's defaults, main" "$(row main crawl any)" "246 0 24 180"
 eq "minhash T=70, main" "$(row main minhash T=70)" "255 0 15 180"
 eq "every row sums to the 450 pairs" "$(awk 'NR > 1 && NF == 13 &&
     $4 + $5 + $6 + $7 != 450 { n++ } END { print n + 0 }' "$OUT")" 0
@@ -50,7 +50,7 @@ eq "csv: header" "$(head -n 1 "$OUT")" \
     "text,method,threshold,tp,fp,fn,tn,precision,recall,f1,fingerprint_us,lookup_us,index_bytes"
 eq "csv: md5, the chosen thresholds and the crawl row" \
     "$(cut -d, -f1-7 "$OUT" | sed 1d | tr '\n' ' ')" \
-    "main,md5,-,60,0,210,180 main,simhash,k=3,202,0,68,180 main,simhash,k=6,235,0,35,180 main,crawl,any,265,0,5,180 "
+    "main,md5,-,60,0,210,180 main,simhash,k=3,202,0,68,180 main,simhash,k=6,235,0,35,180 main,crawl,any,246,0,24,180 "
 
 "$NEARCRAWL" eval --docs $P/docs --pairs $P/pairs.txt --text main --by-class \
     --methods simhash --thresholds simhash=3 --repeat 1 >"$OUT" 2>&1

@@ -646,7 +646,7 @@ test_minhash_settings(void)
 	CHECK_INT(d.minhash_perms, 128);
 	CHECK_INT(d.minhash_bands, 32);
 	CHECK_INT(d.minhash_shingle, 3);
-	CHECK_INT(d.minhash_threshold, 60);
+	CHECK_INT(d.minhash_threshold, 80);
 	CHECK_INT(parse(&c, ARGS("--methods", "md5,minhash", "--minhash-perms",
 	    "64", "--minhash-bands", "16", "--minhash-shingle", "5",
 	    "--minhash-threshold", "85", "--near-rule", "minhash")), 0);
