@@ -1,6 +1,7 @@
 #include "extract.h"
 
 #include "buf.h"
+#include "chars.h"
 #include "url.h"
 
 #include <libxml/HTMLparser.h>
@@ -100,77 +101,6 @@ elem_flags(const xmlChar *name)
 /* ---- UTF-8 ---- */
 
 /*
- * Decode one character from s (n > 0 bytes left). Returns the bytes used
- * and sets *cp; a malformed, overlong, surrogate or out-of-range sequence
- * yields U+FFFD for its first byte only, so decoding resynchronises.
- */
-static size_t
-utf8_next(const unsigned char *s, size_t n, uint32_t *cp)
-{
-	uint32_t c = s[0], min;
-	size_t len, i;
-
-	if (c < 0x80) {
-		*cp = c;
-		return 1;
-	}
-	if (c >= 0xc2 && c <= 0xdf) {
-		len = 2;
-		c &= 0x1f;
-		min = 0x80;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		len = 3;
-		c &= 0x0f;
-		min = 0x800;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		len = 4;
-		c &= 0x07;
-		min = 0x10000;
-	} else {
-		goto bad;
-	}
-	if (len > n)
-		goto bad;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			goto bad;
-		c = (c << 6) | (s[i] & 0x3f);
-	}
-	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-		goto bad;
-	*cp = c;
-	return len;
-bad:
-	*cp = 0xfffd;
-	return 1;
-}
-
-static size_t
-utf8_put(unsigned char *o, uint32_t c)
-{
-	if (c < 0x80) {
-		o[0] = (unsigned char)c;
-		return 1;
-	}
-	if (c < 0x800) {
-		o[0] = (unsigned char)(0xc0 | (c >> 6));
-		o[1] = (unsigned char)(0x80 | (c & 0x3f));
-		return 2;
-	}
-	if (c < 0x10000) {
-		o[0] = (unsigned char)(0xe0 | (c >> 12));
-		o[1] = (unsigned char)(0x80 | ((c >> 6) & 0x3f));
-		o[2] = (unsigned char)(0x80 | (c & 0x3f));
-		return 3;
-	}
-	o[0] = (unsigned char)(0xf0 | (c >> 18));
-	o[1] = (unsigned char)(0x80 | ((c >> 12) & 0x3f));
-	o[2] = (unsigned char)(0x80 | ((c >> 6) & 0x3f));
-	o[3] = (unsigned char)(0x80 | (c & 0x3f));
-	return 4;
-}
-
-/*
  * Whether s is valid UTF-8. A sequence cut short by the very end counts as
  * valid: bodies are capped, and a cap must not turn a UTF-8 page into
  * windows-1252.
@@ -182,7 +112,7 @@ utf8_valid(const unsigned char *s, size_t n)
 	uint32_t cp;
 
 	while (i < n) {
-		k = utf8_next(s + i, n - i, &cp);
+		k = chars_utf8_decode(s + i, n - i, &cp);
 		/* A real U+FFFD takes 3 bytes; 1 byte means it was invalid. */
 		if (cp == 0xfffd && k == 1) {
 			if (s[i] >= 0xc2 && s[i] <= 0xdf)
@@ -239,8 +169,8 @@ sanitize(const unsigned char *s, size_t n, size_t *outlen)
 			i++;
 			continue;
 		}
-		i += utf8_next(s + i, n - i, &cp);
-		o += utf8_put(enc, clean_cp(cp));
+		i += chars_utf8_decode(s + i, n - i, &cp);
+		o += chars_utf8_encode(clean_cp(cp), enc);
 	}
 	out = malloc(o + 1);
 	if (out == NULL)
@@ -254,8 +184,8 @@ sanitize(const unsigned char *s, size_t n, size_t *outlen)
 			out[o++] = s[i++];
 			continue;
 		}
-		i += utf8_next(s + i, n - i, &cp);
-		o += utf8_put(out + o, clean_cp(cp));
+		i += chars_utf8_decode(s + i, n - i, &cp);
+		o += chars_utf8_encode(clean_cp(cp), out + o);
 	}
 	out[o] = '\0';
 	*outlen = o;
@@ -286,7 +216,7 @@ from_cp1252(const unsigned char *s, size_t n, size_t *outlen)
 		cp = s[i];
 		if (cp >= 0x80 && cp <= 0x9f)
 			cp = cp1252_hi[cp - 0x80];
-		o += utf8_put(out + o, clean_cp(cp));
+		o += chars_utf8_encode(clean_cp(cp), out + o);
 	}
 	out[o] = '\0';
 	*outlen = o;
@@ -728,7 +658,7 @@ tout_text(struct tout *t, const char *str)
 			i += k;
 			continue;
 		}
-		k = utf8_next(s + i, n - i, &cp);
+		k = chars_utf8_decode(s + i, n - i, &cp);
 		remap = k == 1 && cp == 0xfffd;
 		/* The raw bytes had their C1 controls blanked; one here came
 		 * from a reference like &#150;, which browsers read as
@@ -740,7 +670,7 @@ tout_text(struct tout *t, const char *str)
 		if (is_space_cp(cp))
 			t->space = 1;
 		else if (remap)
-			tout_run(t, enc, utf8_put(enc, cp), 0);
+			tout_run(t, enc, chars_utf8_encode(cp, enc), 0);
 		else
 			tout_run(t, s + i, k, 0);
 		i += k;

@@ -1,6 +1,7 @@
 #include "robots.h"
 
 #include "buf.h"
+#include "chars.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -47,18 +48,6 @@ struct robots_ctx {
 };
 
 static const char robots_hex[] = "0123456789ABCDEF";
-
-static int
-robots_hexval(unsigned char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 static int
 robots_unreserved(unsigned char c)
@@ -127,8 +116,8 @@ robots_norm(const char *s, size_t n, char *out, size_t outsz)
 		if (outsz - o < 4)
 			return SIZE_MAX;
 		if (c == '%' && n - i > 2 &&
-		    (hi = robots_hexval((unsigned char)s[i + 1])) >= 0 &&
-		    (lo = robots_hexval((unsigned char)s[i + 2])) >= 0) {
+		    (hi = chars_hex_value((unsigned char)s[i + 1])) >= 0 &&
+		    (lo = chars_hex_value((unsigned char)s[i + 2])) >= 0) {
 			c = (unsigned char)(hi << 4 | lo);
 			i += 2;
 			if (robots_unreserved(c)) {

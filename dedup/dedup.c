@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "chars.h"
 #include "simhash.h"
 #include "simindex.h"
 
@@ -199,18 +200,6 @@ dedup_verdict_name(enum dedup_verdict v)
 	return "unknown";
 }
 
-static int
-hex_value(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* 32 hex digits to 16 bytes; -1 for anything else. */
 static int
 md5_parse(const char *hex, unsigned char raw[MD5_RAW])
@@ -218,8 +207,8 @@ md5_parse(const char *hex, unsigned char raw[MD5_RAW])
 	int i, hi, lo;
 
 	for (i = 0; i < MD5_RAW; i++) {
-		hi = hex_value(hex[2 * i]);
-		lo = hi < 0 ? -1 : hex_value(hex[2 * i + 1]);
+		hi = chars_hex_value(hex[2 * i]);
+		lo = hi < 0 ? -1 : chars_hex_value(hex[2 * i + 1]);
 		if (lo < 0)
 			return -1;
 		raw[i] = (unsigned char)(hi << 4 | lo);

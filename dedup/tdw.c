@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chars.h"
 #include "mix64.h"
 #include "topk.h"
 
@@ -77,77 +78,6 @@ is_stop_word(const char *w)
 {
 	return bsearch(w, stop_words, sizeof(stop_words) /
 	    sizeof(stop_words[0]), sizeof(stop_words[0]), cmp_word) != NULL;
-}
-
-/*
- * Decode one UTF-8 character of s (n > 0 bytes left) into *cp; returns the
- * bytes used. Anything malformed is U+FFFD for one byte, so the next byte
- * starts afresh.
- */
-static size_t
-utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
-{
-	uint32_t c = s[0], min;
-	size_t len, i;
-
-	if (c < 0x80) {
-		*cp = c;
-		return 1;
-	}
-	if (c >= 0xc2 && c <= 0xdf) {
-		len = 2;
-		c &= 0x1f;
-		min = 0x80;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		len = 3;
-		c &= 0x0f;
-		min = 0x800;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		len = 4;
-		c &= 0x07;
-		min = 0x10000;
-	} else {
-		goto bad;
-	}
-	if (len > n)
-		goto bad;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			goto bad;
-		c = c << 6 | (s[i] & 0x3f);
-	}
-	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-		goto bad;
-	*cp = c;
-	return len;
-bad:
-	*cp = 0xfffd;
-	return 1;
-}
-
-static size_t
-utf8_encode(uint32_t c, char *o)
-{
-	if (c < 0x80) {
-		o[0] = (char)c;
-		return 1;
-	}
-	if (c < 0x800) {
-		o[0] = (char)(0xc0 | c >> 6);
-		o[1] = (char)(0x80 | (c & 0x3f));
-		return 2;
-	}
-	if (c < 0x10000) {
-		o[0] = (char)(0xe0 | c >> 12);
-		o[1] = (char)(0x80 | (c >> 6 & 0x3f));
-		o[2] = (char)(0x80 | (c & 0x3f));
-		return 3;
-	}
-	o[0] = (char)(0xf0 | c >> 18);
-	o[1] = (char)(0x80 | (c >> 12 & 0x3f));
-	o[2] = (char)(0x80 | (c >> 6 & 0x3f));
-	o[3] = (char)(0x80 | (c & 0x3f));
-	return 4;
 }
 
 /* Whether code point c belongs inside a word (see tdw.h). */
@@ -285,7 +215,8 @@ each_token(const char *s, size_t len, const struct tdw_opts *o,
     void (*fn)(void *arg, const char *tok, size_t n), void *arg)
 {
 	const unsigned char *p = (const unsigned char *)s;
-	char w[TDW_WORD_MAX + 1], enc[4];
+	char w[TDW_WORD_MAX + 1];
+	unsigned char enc[4];
 	size_t i = 0, k, n, e;
 	uint32_t c;
 	int ascii, digits, over;
@@ -302,7 +233,7 @@ each_token(const char *s, size_t len, const struct tdw_opts *o,
 				c = p[i];
 				k = 1;
 			} else {
-				k = utf8_decode(p + i, len - i, &c);
+				k = chars_utf8_decode(p + i, len - i, &c);
 			}
 			if (!is_word_cp(c))
 				break;
@@ -310,7 +241,7 @@ each_token(const char *s, size_t len, const struct tdw_opts *o,
 			c = lower_cp(c);
 			ascii &= c < 0x80;
 			digits &= c >= '0' && c <= '9';
-			e = utf8_encode(c, enc);
+			e = chars_utf8_encode(c, enc);
 			if (n + e > TDW_WORD_MAX) {
 				over = 1;
 			} else {
@@ -429,18 +360,6 @@ acc_field(struct acc *a, const char *s, size_t len, uint64_t weight,
 	each_token(s, len, o, acc_token, a);
 }
 
-static int
-hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* The URL's path and query with %XX decoded: no scheme, host or port. */
 static size_t
 url_words(const char *url, char *out, size_t outsz)
@@ -454,8 +373,8 @@ url_words(const char *url, char *out, size_t outsz)
 		p += strcspn(p, "/?#");
 	}
 	while (*p != '\0' && *p != '#' && n + 1 < outsz) {
-		if (p[0] == '%' && (hi = hex_digit(p[1])) >= 0 &&
-		    (lo = hex_digit(p[2])) >= 0) {
+		if (p[0] == '%' && (hi = chars_hex_value(p[1])) >= 0 &&
+		    (lo = chars_hex_value(p[2])) >= 0) {
 			out[n++] = (char)(hi << 4 | lo);
 			p += 3;
 		} else {

@@ -1,0 +1,99 @@
+/*
+ * chars: character helpers shared by the HTML extraction (crawler/) and
+ * the token reader of TDW (dedup/): hex digit values and UTF-8 decoding
+ * and encoding. Header only: both sides and their fuzz targets build it
+ * without another object file.
+ */
+#ifndef NC_CHARS_H
+#define NC_CHARS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The value of hex digit c, or -1. */
+static inline int
+chars_hex_value(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * Decode one character from s (n > 0 bytes left) into *cp; returns the
+ * bytes used. A malformed, overlong, surrogate or out-of-range sequence
+ * yields U+FFFD for its first byte only, so decoding resynchronises.
+ */
+static inline size_t
+chars_utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
+{
+	uint32_t c = s[0], min;
+	size_t len, i;
+
+	if (c < 0x80) {
+		*cp = c;
+		return 1;
+	}
+	if (c >= 0xc2 && c <= 0xdf) {
+		len = 2;
+		c &= 0x1f;
+		min = 0x80;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		len = 3;
+		c &= 0x0f;
+		min = 0x800;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		len = 4;
+		c &= 0x07;
+		min = 0x10000;
+	} else {
+		goto bad;
+	}
+	if (len > n)
+		goto bad;
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			goto bad;
+		c = (c << 6) | (s[i] & 0x3f);
+	}
+	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+		goto bad;
+	*cp = c;
+	return len;
+bad:
+	*cp = 0xfffd;
+	return 1;
+}
+
+/* Encode c (at most U+10FFFF, no surrogate) into o, 4 bytes of room;
+ * returns the bytes written. */
+static inline size_t
+chars_utf8_encode(uint32_t c, unsigned char *o)
+{
+	if (c < 0x80) {
+		o[0] = (unsigned char)c;
+		return 1;
+	}
+	if (c < 0x800) {
+		o[0] = (unsigned char)(0xc0 | (c >> 6));
+		o[1] = (unsigned char)(0x80 | (c & 0x3f));
+		return 2;
+	}
+	if (c < 0x10000) {
+		o[0] = (unsigned char)(0xe0 | (c >> 12));
+		o[1] = (unsigned char)(0x80 | ((c >> 6) & 0x3f));
+		o[2] = (unsigned char)(0x80 | (c & 0x3f));
+		return 3;
+	}
+	o[0] = (unsigned char)(0xf0 | (c >> 18));
+	o[1] = (unsigned char)(0x80 | ((c >> 12) & 0x3f));
+	o[2] = (unsigned char)(0x80 | ((c >> 6) & 0x3f));
+	o[3] = (unsigned char)(0x80 | (c & 0x3f));
+	return 4;
+}
+
+#endif
