@@ -1,17 +1,18 @@
 #!/bin/sh
 # Scale benchmark: crawl PAGES pages of ncserver's endless procedural site
-# (hosts proc.*, see tests/server/README.md) with every dedup method on and
-# politeness off, and watch nearcrawl's memory while the store and the
-# frontier grow.
+# (hosts proc.*, see tests/server/README.md) with the default dedup methods
+# on and politeness off, and watch nearcrawl's memory while the store and
+# the frontier grow.
 #
-#   scripts/bench-scale.sh [--every N] [--keep DIR] [--nearcrawl BIN] [PAGES]
+#   scripts/bench-scale.sh [--every N] [--keep DIR] [--nearcrawl BIN]
+#                          [--methods LIST] [PAGES]
 #
 # PAGES defaults to 1000000, --every to 100000 (a line every N pages),
-# --nearcrawl to ./nearcrawl. --keep DIR puts the database and logs in DIR
-# and leaves them there (default: a temporary directory, removed). The
-# crawl is
+# --nearcrawl to ./nearcrawl, --methods to md5,simhash,ssdeep,minhash.
+# --keep DIR puts the database and logs in DIR and leaves them there
+# (default: a temporary directory, removed). The crawl is
 #   nearcrawl crawl -d DB --delay-ms 0 --per-host 8 --concurrency 8
-#       --methods md5,simhash,ssdeep --max-pages PAGES
+#       --methods LIST --max-pages PAGES
 #       --resolve proc.test:PORT:127.0.0.1 http://proc.test:PORT/
 # without --quiet: its progress line (every 5 s) gives the queued count.
 # Once a second the script reads VmRSS and VmHWM from /proc/PID/status and
@@ -32,8 +33,10 @@ SRV=build/plain/ncserver
 EVERY=100000
 PAGES=1000000
 KEEP=""
+METHODS=md5,simhash,ssdeep,minhash
 usage() {
-	echo "usage: $0 [--every N] [--keep DIR] [--nearcrawl BIN] [PAGES]" >&2
+	echo "usage: $0 [--every N] [--keep DIR] [--nearcrawl BIN]" \
+	    "[--methods LIST] [PAGES]" >&2
 	exit 2
 }
 isnum() {
@@ -45,6 +48,7 @@ while [ $# -gt 0 ]; do
 	--every) [ $# -ge 2 ] && isnum "$2" || usage; EVERY=$2; shift 2 ;;
 	--keep) [ $# -ge 2 ] || usage; KEEP=$2; shift 2 ;;
 	--nearcrawl) [ $# -ge 2 ] || usage; BIN=$2; shift 2 ;;
+	--methods) [ $# -ge 2 ] || usage; METHODS=$2; shift 2 ;;
 	-*) usage ;;
 	*) isnum "$1" || usage; PAGES=$1; shift ;;
 	esac
@@ -112,10 +116,11 @@ queued() {
 	    sed -n 's/.*| queued \([0-9]*\) |.*/\1/p'
 }
 
-echo "bench-scale: $PAGES pages of $URL, a line every $EVERY; files in $T"
+echo "bench-scale: $PAGES pages of $URL, a line every $EVERY, --methods" \
+    "$METHODS; files in $T"
 start=$(now)
 "$BIN" crawl -d "$DB" --delay-ms 0 --per-host 8 --concurrency 8 \
-    --methods md5,simhash,ssdeep --max-pages "$PAGES" \
+    --methods "$METHODS" --max-pages "$PAGES" \
     --user-agent "nearcrawl-bench (loopback scale benchmark)" \
     --resolve "proc.test:$PORT:127.0.0.1" "$URL" 2>"$T/crawl.log" &
 NC_PID=$!

@@ -20,6 +20,8 @@ ok "prints the SimHash distance" grep -q '^simhash: distance [0-9]* of 64 bits' 
 ok "prints the ssdeep score" grep -q '^ssdeep:  score [0-9]*' "$E2E_TMP/out"
 ok "prints the MinHash estimate, even when not in --methods" \
     grep -q '^minhash: [0-9]* of 128 positions agree, Jaccard ~[0-9.]* %, [0-9]* of 32 bands equal (not in --methods' "$E2E_TMP/out"
+ok "prints the TDW overlap, even when not in --methods" \
+    grep -q '^tdw:     weighted overlap [0-9.]* % of [0-9]* and [0-9]* tokens (not in --methods' "$E2E_TMP/out"
 eq "print view by MinHash alone: near" \
     "$(verdict --methods md5,minhash "$S/news/$A" "$S/print/$A")" near
 eq "two staff pages by MinHash alone: unique" \
