@@ -1,5 +1,6 @@
 #include "eval_int.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,37 @@ eval_err(char *err, size_t errsz, int code, const char *fmt, ...)
 		va_end(ap);
 	}
 	return code;
+}
+
+int
+eval_read_lines(const char *file, int (*fn)(char *line, long ln, void *arg),
+    void *arg, char *err, size_t errsz)
+{
+	char line[EVAL_LINE_MAX];
+	size_t len;
+	long ln = 0;
+	FILE *f;
+	int rc = 0;
+
+	if ((f = fopen(file, "r")) == NULL)
+		return eval_err(err, errsz, EVAL_USAGE, "%s: %s", file,
+		    strerror(errno));
+	while (rc == 0 && fgets(line, sizeof(line), f) != NULL) {
+		ln++;
+		len = strlen(line);
+		if (len == sizeof(line) - 1 && line[len - 1] != '\n' &&
+		    !feof(f))
+			rc = eval_err(err, errsz, EVAL_USAGE, "%s:%ld: line "
+			    "longer than %d bytes", file, ln,
+			    EVAL_LINE_MAX - 2);
+		else
+			rc = fn(line, ln, arg);
+	}
+	if (rc == 0 && ferror(f))
+		rc = eval_err(err, errsz, EVAL_USAGE, "%s: cannot read",
+		    file);
+	fclose(f);
+	return rc;
 }
 
 double

@@ -8,7 +8,6 @@
 #include "eval_int.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +17,6 @@
 #include "store.h"
 #include "strmap.h"
 
-#define LINE_MAX_BYTES 8192 /* longest labels line */
 #define READ_BUSY_MS 5000
 
 /* A group's first judged page: its seq, or none yet. */
@@ -188,35 +186,19 @@ label_line(struct eg *g, char *line, long ln)
 	return add_line(g, (size_t)grp);
 }
 
+/* eval_read_lines' callback: a line that cannot be kept is memory. */
+static int
+labels_cb(char *line, long ln, void *arg)
+{
+	struct eg *g = arg;
+
+	return label_line(g, line, ln) != 0 ? oom(g) : 0;
+}
+
 static int
 read_labels(struct eg *g)
 {
-	char line[LINE_MAX_BYTES];
-	const char *file = g->o->groups;
-	long ln = 0;
-	size_t len;
-	FILE *f;
-	int rc = 0;
-
-	if ((f = fopen(file, "r")) == NULL)
-		return eval_err(g->err, g->errsz, EVAL_USAGE, "%s: %s", file,
-		    strerror(errno));
-	while (rc == 0 && fgets(line, sizeof(line), f) != NULL) {
-		ln++;
-		len = strlen(line);
-		if (len == sizeof(line) - 1 && line[len - 1] != '\n' &&
-		    !feof(f))
-			rc = eval_err(g->err, g->errsz, EVAL_USAGE, "%s:%ld: "
-			    "line longer than %d bytes", file, ln,
-			    LINE_MAX_BYTES - 2);
-		else if (label_line(g, line, ln) != 0)
-			rc = oom(g);
-	}
-	if (rc == 0 && ferror(f))
-		rc = eval_err(g->err, g->errsz, EVAL_USAGE, "%s: cannot read",
-		    file);
-	fclose(f);
-	return rc;
+	return eval_read_lines(g->o->groups, labels_cb, g, g->err, g->errsz);
 }
 
 /*

@@ -45,6 +45,18 @@ void eval_put_row(struct eval_table *t, const struct eval_row *r);
 int eval_err(char *err, size_t errsz, int code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* Longest line of a pairs or group file, with its newline and NUL. */
+#define EVAL_LINE_MAX 8192
+
+/*
+ * Call fn(line, lineno, arg) for each line of file in order (the line
+ * with its newline, writable), until fn returns non-zero, which is then
+ * returned. A file that cannot be opened or read, or a line longer than
+ * EVAL_LINE_MAX - 2 bytes, is EVAL_USAGE with a message in err.
+ */
+int eval_read_lines(const char *file, int (*fn)(char *line, long ln,
+    void *arg), void *arg, char *err, size_t errsz);
+
 int eval_pairs(const struct eval_opts *o, FILE *out, char *err, size_t errsz);
 int eval_groups(const struct eval_opts *o, FILE *out, char *err,
     size_t errsz);

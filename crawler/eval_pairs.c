@@ -6,7 +6,6 @@
  */
 #include "eval_int.h"
 
-#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +15,6 @@
 #include "extract.h"
 #include "strmap.h"
 
-#define LINE_MAX_BYTES 8192 /* longest pairs line */
 #define NAME_MAX_BYTES 1024 /* longest document name */
 #define CLASSES_MAX 256     /* kinds of pair */
 #define SWEEP_MAX 64        /* thresholds of one method */
@@ -161,8 +159,10 @@ add_pair(struct ev *e, long a, long b, long cls, int positive)
 
 /* One pairs line, cut into at most five words: "A B LABEL [CLASS]". */
 static int
-parse_line(struct ev *e, char *line, const char *file, long ln)
+parse_line(char *line, long ln, void *arg)
 {
+	struct ev *e = arg;
+	const char *file = e->o->pairs;
 	char *w[5], *save = NULL, *t;
 	long a, b, c;
 	int n = 0, positive;
@@ -201,34 +201,12 @@ parse_line(struct ev *e, char *line, const char *file, long ln)
 static int
 read_pairs(struct ev *e)
 {
-	char line[LINE_MAX_BYTES];
-	const char *file = e->o->pairs;
-	size_t len;
-	long ln = 0;
-	FILE *f;
-	int rc = 0;
+	int rc;
 
-	if ((f = fopen(file, "r")) == NULL)
-		return eval_err(e->err, e->errsz, EVAL_USAGE, "%s: %s", file,
-		    strerror(errno));
-	while (rc == 0 && fgets(line, sizeof(line), f) != NULL) {
-		ln++;
-		len = strlen(line);
-		if (len == sizeof(line) - 1 && line[len - 1] != '\n' &&
-		    !feof(f))
-			rc = eval_err(e->err, e->errsz, EVAL_USAGE, "%s:%ld: "
-			    "line longer than %d bytes", file, ln,
-			    LINE_MAX_BYTES - 2);
-		else
-			rc = parse_line(e, line, file, ln);
-	}
-	if (rc == 0 && ferror(f))
-		rc = eval_err(e->err, e->errsz, EVAL_USAGE, "%s: cannot read",
-		    file);
-	fclose(f);
+	rc = eval_read_lines(e->o->pairs, parse_line, e, e->err, e->errsz);
 	if (rc == 0 && e->npair == 0)
 		rc = eval_err(e->err, e->errsz, EVAL_USAGE, "%s: no pairs",
-		    file);
+		    e->o->pairs);
 	return rc;
 }
 
