@@ -33,6 +33,7 @@
 
 #include "mix64.h"
 #include "topk.h"
+#include "words.h"
 
 #define NIL UINT32_MAX
 #define MAX_POSTINGS ((size_t)UINT32_MAX - 1)
@@ -66,37 +67,6 @@ struct hashes {
 	uint32_t ahi[MINHASH_MAX_PERMS];
 	uint64_t b[MINHASH_MAX_PERMS];
 };
-
-static int
-is_word_byte(unsigned char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	    (c >= '0' && c <= '9') || c >= 0x80;
-}
-
-/* FNV-1a of the lower-cased word; all-digit words hash as "0". */
-static uint64_t
-word_hash(const unsigned char *w, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-	size_t i;
-
-	for (i = 0; i < n && w[i] >= '0' && w[i] <= '9'; i++)
-		;
-	if (i == n) {
-		w = (const unsigned char *)"0";
-		n = 1;
-	}
-	for (i = 0; i < n; i++) {
-		unsigned char c = w[i];
-
-		if (c >= 'A' && c <= 'Z')
-			c += 'a' - 'A';
-		h ^= c;
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
 
 /* 32 bits of an order-dependent hash of n word hashes from a ring. */
 static uint32_t
@@ -178,15 +148,10 @@ minhash_of_text(
 	memset(sig, 0xff, k * sizeof(*sig));
 	i = 0;
 	while (p != NULL && i < len) {
-		while (i < len && !is_word_byte(p[i]))
-			i++;
-		start = i;
-		while (i < len && is_word_byte(p[i]))
-			i++;
-		if (i == start)
+		if (words_next(p, len, &i, &start) == 0)
 			continue;
 		ring[words % MINHASH_MAX_SHINGLE] =
-		    word_hash(p + start, i - start);
+		    words_hash(p + start, i - start, 1);
 		words++;
 		if (words < sh)
 			continue;

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "mix64.h"
+#include "words.h"
 
 #define SHINGLE_MAX 8
 #define TABLE_STACK 512       /* slots counted without touching the heap */
@@ -65,42 +66,6 @@ struct counter {
 static const uint64_t spread[256] = { SPREAD64(0), SPREAD64(64),
 	SPREAD64(128), SPREAD64(192) };
 
-
-static int
-is_word_byte(unsigned char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	    (c >= '0' && c <= '9') || c >= 0x80;
-}
-
-static int
-all_digits(const unsigned char *w, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (w[i] < '0' || w[i] > '9')
-			return 0;
-	return 1;
-}
-
-/* FNV-1a of the lower-cased word. */
-static uint64_t
-word_hash(const unsigned char *w, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		unsigned char c = w[i];
-
-		if (c >= 'A' && c <= 'Z')
-			c += 'a' - 'A';
-		h ^= c;
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
 
 static int64_t
 weight_of(int weighting, uint64_t count)
@@ -272,19 +237,11 @@ simhash_of_text_opts(const char *text, size_t len,
 
 	i = 0;
 	while (p != NULL && i < len) {
-		while (i < len && !is_word_byte(p[i]))
-			i++;
-		start = i;
-		while (i < len && is_word_byte(p[i]))
-			i++;
-		if (i == start || i - start < min_word)
+		if (words_next(p, len, &i, &start) == 0 ||
+		    i - start < min_word)
 			continue;
-		if (o->fold_numbers && all_digits(p + start, i - start))
-			ring[words % SHINGLE_MAX] = word_hash(
-			    (const unsigned char *)"0", 1);
-		else
-			ring[words % SHINGLE_MAX] = word_hash(p + start,
-			    i - start);
+		ring[words % SHINGLE_MAX] = words_hash(p + start, i - start,
+		    o->fold_numbers);
 		words++;
 		if (words >= shingle)
 			count_feature(&c, shingle_hash(ring,

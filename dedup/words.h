@@ -1,0 +1,64 @@
+/*
+ * words: how SimHash and MinHash read a text into words, so the two
+ * feature schemes cannot drift apart. A word is a maximal run of ASCII
+ * letters and digits and bytes >= 0x80 (UTF-8 sequences stay whole); its
+ * hash is 64-bit FNV-1a of the word with ASCII lower-cased, and a word of
+ * digits only may be folded into the one word "0" (dates, counters).
+ * Header only, like chars.h.
+ */
+#ifndef NC_WORDS_H
+#define NC_WORDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+static inline int
+words_is_byte(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9') || c >= 0x80;
+}
+
+/*
+ * The next word of p[*i..len): sets *start to its first byte, moves *i
+ * past it and returns its length; 0 when no word is left.
+ */
+static inline size_t
+words_next(const unsigned char *p, size_t len, size_t *i, size_t *start)
+{
+	while (*i < len && !words_is_byte(p[*i]))
+		(*i)++;
+	*start = *i;
+	while (*i < len && words_is_byte(p[*i]))
+		(*i)++;
+	return *i - *start;
+}
+
+/* FNV-1a of w[0..n) lower-cased; with fold_digits, all-digit words hash
+ * as "0". */
+static inline uint64_t
+words_hash(const unsigned char *w, size_t n, int fold_digits)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	size_t i;
+
+	if (fold_digits) {
+		for (i = 0; i < n && w[i] >= '0' && w[i] <= '9'; i++)
+			;
+		if (i == n) {
+			w = (const unsigned char *)"0";
+			n = 1;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		unsigned char c = w[i];
+
+		if (c >= 'A' && c <= 'Z')
+			c += 'a' - 'A';
+		h ^= c;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+#endif
