@@ -40,8 +40,11 @@
 #define FIRST_BUCKETS 64
 #define BATCH 256 /* shingle hashes folded into the minima at once */
 
+/*
+ * Postings are stored in entry order, bands of an entry together: posting
+ * c belongs to entry c / bands, which it need not keep.
+ */
 struct posting {
-	uint32_t entry; /* index of the signature */
 	uint32_t next;  /* older posting in the same bucket, or NIL */
 	uint32_t key;   /* band key, to skip other keys sharing a bucket */
 };
@@ -343,7 +346,6 @@ minhash_index_add(struct minhash_index *ix, const uint32_t *sig, int64_t id)
 	ix->id[ix->n] = id;
 	for (j = 0; j < ix->bands; j++) {
 		p = &ix->post[npost + j];
-		p->entry = (uint32_t)ix->n;
 		p->key = band_key(sig, j, ix->rows);
 		b = p->key & (ix->nbucket - 1);
 		p->next = ix->head[b];
@@ -419,8 +421,8 @@ size_t
 minhash_index_query(const struct minhash_index *ix, const uint32_t *sig,
     int threshold, struct minhash_match *out, size_t max)
 {
-	uint32_t keys[MINHASH_MAX_PERMS], cur[MINHASH_MAX_PERMS], best;
-	size_t j, found = 0, need;
+	uint32_t keys[MINHASH_MAX_PERMS], cur[MINHASH_MAX_PERMS], top;
+	size_t j, found = 0, need, best;
 
 	if (threshold > 100 || ix->n == 0)
 		return 0;
@@ -432,16 +434,17 @@ minhash_index_query(const struct minhash_index *ix, const uint32_t *sig,
 	}
 	for (;;) {
 		/* Every band's postings run newest entry first: take the
-		 * newest entry any band still points at, then step past it. */
-		best = NIL;
+		 * newest entry any band still points at (the highest
+		 * posting's), then step past it. */
+		top = NIL;
 		for (j = 0; j < ix->bands; j++)
-			if (cur[j] != NIL &&
-			    (best == NIL || ix->post[cur[j]].entry > best))
-				best = ix->post[cur[j]].entry;
-		if (best == NIL)
+			if (cur[j] != NIL && (top == NIL || cur[j] > top))
+				top = cur[j];
+		if (top == NIL)
 			break;
+		best = top / ix->bands;
 		for (j = 0; j < ix->bands; j++)
-			if (cur[j] != NIL && ix->post[cur[j]].entry == best)
+			if (cur[j] != NIL && cur[j] / ix->bands == best)
 				cur[j] = skip_to_key(
 				    ix, ix->post[cur[j]].next, keys[j]);
 		verify(ix, best, sig, need, out, max, &found);
