@@ -98,11 +98,15 @@ ok "older settings: names it" grep -q \
 "$NEARCRAWL" crawl -d "$E2E_TMP/busy.db" --quiet --timeout-ms 20000 \
     --low-speed-secs 0 $R "http://$H:$PORT/__nc/silent" 2>/dev/null &
 first=$!
+# Wait until the first crawl has queued its seed (the silent request is
+# logged only when it ends, so the log cannot tell), then a little more for
+# it to take the URL; up to 20 s on a slow machine.
 i=0
-while [ "$i" -lt 100 ] && ! grep -q silent "$SERVER_LOG" 2>/dev/null; do
+# (No query before the file exists: sqlite3 would make an empty one.)
+while [ "$i" -lt 400 ] && ! { [ -s "$E2E_TMP/busy.db" ] && [ "$(q \
+    "$E2E_TMP/busy.db" 'SELECT count(*) FROM frontier' 2>/dev/null)" = 1 ]; }; do
 	i=$((i + 1)); sleep 0.05
 done
-# The silent request is logged only when it ends; wait for the file instead.
 sleep 0.5
 "$NEARCRAWL" crawl -d "$E2E_TMP/busy.db" --quiet $R "$SEED" 2>"$E2E_TMP/err"
 eq "locked database exits 2" "$?" 2
