@@ -1054,35 +1054,27 @@ config_usage(FILE *out)
 	}
 }
 
-/* One key's value in INI form; lists write one line per entry. */
+/* A scalar setting's value in INI form (no key, no newline). */
 static void
-write_value(FILE *out, const struct config *c, const struct opt *o,
-    int commented)
+put_value(FILE *out, const struct config *c, const struct opt *o)
 {
-	char *const *list;
 	unsigned bits, bit;
 	const char *sep = "";
-	size_t j, n;
 
 	switch (o->type) {
 	case OPT_BOOL:
-		fprintf(out, "%s = %s\n", o->pub.key,
-		    *(const int *)cfield(c, o) ? "true" : "false");
+		fputs(*(const int *)cfield(c, o) ? "true" : "false", out);
 		break;
 	case OPT_INT:
-		fprintf(out, "%s = %d\n", o->pub.key,
-		    *(const int *)cfield(c, o));
+		fprintf(out, "%d", *(const int *)cfield(c, o));
 		break;
 	case OPT_LONG:
-		fprintf(out, "%s = %ld\n", o->pub.key,
-		    *(const long *)cfield(c, o));
+		fprintf(out, "%ld", *(const long *)cfield(c, o));
 		break;
 	case OPT_STR:
-		fprintf(out, "%s = %s\n", o->pub.key,
-		    *(char *const *)cfield(c, o));
+		fputs(*(char *const *)cfield(c, o), out);
 		break;
 	case OPT_METHODS:
-		fprintf(out, "%s = ", o->pub.key);
 		bits = *(const unsigned *)cfield(c, o);
 		for (bit = 1; bit != 0; bit <<= 1) {
 			if ((bits & bit) == 0)
@@ -1091,17 +1083,51 @@ write_value(FILE *out, const struct config *c, const struct opt *o,
 			    dedup_method_name((enum dedup_method)bit));
 			sep = ",";
 		}
-		fputc('\n', out);
 		break;
 	case OPT_LIST:
-		list = *(char **const *)cfield(c, o);
-		n = *(const size_t *)((const char *)c + o->noff);
-		for (j = 0; j < n; j++)
-			fprintf(out, "%s = %s\n", o->pub.key, list[j]);
-		if (n == 0 && commented)
-			fprintf(out, "; %s = %s\n", o->pub.key, o->example);
 		break;
 	}
+}
+
+/* One key's value in INI form; lists write one line per entry. */
+static void
+write_value(FILE *out, const struct config *c, const struct opt *o,
+    int commented)
+{
+	char *const *list;
+	size_t j, n;
+
+	if (o->type != OPT_LIST) {
+		fprintf(out, "%s = ", o->pub.key);
+		put_value(out, c, o);
+		fputc('\n', out);
+		return;
+	}
+	list = *(char **const *)cfield(c, o);
+	n = *(const size_t *)((const char *)c + o->noff);
+	for (j = 0; j < n; j++)
+		fprintf(out, "%s = %s\n", o->pub.key, list[j]);
+	if (n == 0 && commented)
+		fprintf(out, "; %s = %s\n", o->pub.key, o->example);
+}
+
+char *
+config_value(const struct config *c, const char *key)
+{
+	const struct opt *o = opt_by_any_key(key);
+	char *v = NULL;
+	size_t n;
+	FILE *f;
+
+	if (o == NULL || o->type == OPT_LIST ||
+	    (f = open_memstream(&v, &n)) == NULL)
+		return NULL;
+	put_value(f, c, o);
+	if (fclose(f) != 0) {
+		free(v);
+		return NULL;
+	}
+	return v;
 }
 
 static int

@@ -163,6 +163,13 @@ int config_validate(const struct config *c, char *err, size_t errsz);
 int config_given(const struct config *c, const char *key);
 
 /*
+ * The value of the scalar setting called key as an INI file writes it
+ * ("md5,simhash", "true", "90"), malloc'd; NULL for an unknown key, a list
+ * setting, or no memory.
+ */
+char *config_value(const struct config *c, const char *key);
+
+/*
  * Resume: set key to value unless it was given (config_given), checking
  * value as a file's would be; the setting still counts as not given.
  * Returns 1 when set, 0 when left as given, -1 with a message in err for

@@ -181,62 +181,43 @@ int_setting(struct crawl *c, const char *key, int value, const char *opt)
 }
 
 /*
- * MinHash's: stored signatures are only comparable with new ones made by
- * the same features and hash functions (version, permutations, shingle
- * size), and bands and threshold decide verdicts.
+ * What decides verdicts, recorded in meta by a crawl's first run and held
+ * on every resume: settings (by their INI keys, which the meta keys are)
+ * and the code's feature versions. A resume takes the settings the user
+ * did not give from here (crawl_adopt_settings); the versions belong to
+ * the code. The order is the order of the checks.
  */
-static int
-check_minhash_settings(struct crawl *c)
-{
-	const struct config *cfg = c->cfg;
-	int rc;
-
-	if ((rc = int_setting(c, "minhash_features",
-	         MINHASH_FEATURES_VERSION, "MinHash features version")) != 0 ||
-	    (rc = int_setting(c, "minhash_perms", cfg->minhash_perms,
-	         "--minhash-perms")) != 0 ||
-	    (rc = int_setting(c, "minhash_bands", cfg->minhash_bands,
-	         "--minhash-bands")) != 0 ||
-	    (rc = int_setting(c, "minhash_shingle", cfg->minhash_shingle,
-	         "--minhash-shingle")) != 0 ||
-	    (rc = int_setting(c, "minhash_threshold", cfg->minhash_threshold,
-	         "--minhash-threshold")) != 0)
-		return rc;
-	return 0;
-}
-
-/* TDW's: vectors stored by other features or options differ from new
- * ones, and the threshold decides verdicts. */
-static int
-check_tdw_settings(struct crawl *c)
-{
-	const struct config *cfg = c->cfg;
-	int rc;
-
-	if ((rc = int_setting(c, "tdw_features", TDW_FEATURES_VERSION,
-	         "TDW features version")) != 0 ||
-	    (rc = int_setting(c, "tdw_threshold", cfg->tdw_threshold,
-	         "--tdw-threshold")) != 0 ||
-	    (rc = setting(c, "tdw_stopwords", cfg->tdw_stopwords ? "true" :
-	         "false", "--tdw-stopwords")) != 0 ||
-	    (rc = setting(c, "tdw_stem", cfg->tdw_stem ? "true" : "false",
-	         "--tdw-stem")) != 0 ||
-	    (rc = int_setting(c, "tdw_max_tokens", cfg->tdw_max_tokens,
-	         "--tdw-max-tokens")) != 0)
-		return rc;
-	return 0;
-}
-
-/* The settings a resume takes from its database when not given. The
- * feature versions are not among them: they belong to the code. */
-static const char *const adoptable[] = {
-	"methods", "simhash_k", "ssdeep_threshold", "minhash_perms",
-	"minhash_bands", "minhash_shingle", "minhash_threshold",
-	"tdw_threshold", "tdw_stopwords", "tdw_stem", "tdw_max_tokens",
-	"min_text_bytes", "text", "near_rule",
+static const struct {
+	const char *key;    /* meta key */
+	unsigned method;    /* recorded only when this method is on; 0: always */
+	int version;        /* > 0: a features version, not a setting */
+	const char *label;  /* a version's name in messages */
+} verdict_keys[] = {
+	{ "methods", 0, 0, NULL },
+	{ "simhash_features", 0, SIMHASH_FEATURES_VERSION,
+	    "SimHash features version" },
+	{ "simhash_k", DEDUP_SIMHASH, 0, NULL },
+	{ "ssdeep_threshold", DEDUP_SSDEEP, 0, NULL },
+	{ "minhash_features", DEDUP_MINHASH, MINHASH_FEATURES_VERSION,
+	    "MinHash features version" },
+	{ "minhash_perms", DEDUP_MINHASH, 0, NULL },
+	{ "minhash_bands", DEDUP_MINHASH, 0, NULL },
+	{ "minhash_shingle", DEDUP_MINHASH, 0, NULL },
+	{ "minhash_threshold", DEDUP_MINHASH, 0, NULL },
+	{ "tdw_features", DEDUP_TDW, TDW_FEATURES_VERSION,
+	    "TDW features version" },
+	{ "tdw_threshold", DEDUP_TDW, 0, NULL },
+	{ "tdw_stopwords", DEDUP_TDW, 0, NULL },
+	{ "tdw_stem", DEDUP_TDW, 0, NULL },
+	{ "tdw_max_tokens", DEDUP_TDW, 0, NULL },
+	{ "min_text_bytes", 0, 0, NULL },
+	{ "text", 0, 0, NULL },
+	{ "near_rule", 0, 0, NULL },
 };
 
-/* The settings table's row of key (every adoptable key has one). */
+#define NVERDICT_KEYS (sizeof(verdict_keys) / sizeof(verdict_keys[0]))
+
+/* The settings table's row of key, or NULL. */
 static const struct config_setting *
 setting_of(const char *key)
 {
@@ -254,6 +235,7 @@ crawl_adopt_settings(struct config *cfg, char *err, size_t errsz)
 {
 	const struct config_setting *cs;
 	char note[512], msg[512], *v;
+	const char *key;
 	struct store *st;
 	size_t i, n = 0;
 	int dberr = 0, rc = 0, set;
@@ -264,14 +246,15 @@ crawl_adopt_settings(struct config *cfg, char *err, size_t errsz)
 	    NULL)
 		return 0;
 	note[0] = '\0';
-	for (i = 0; i < sizeof(adoptable) / sizeof(adoptable[0]); i++) {
-		if (config_given(cfg, adoptable[i]))
+	for (i = 0; i < NVERDICT_KEYS; i++) {
+		key = verdict_keys[i].key;
+		if (verdict_keys[i].version > 0 || config_given(cfg, key))
 			continue;
-		if ((v = store_meta_get(st, adoptable[i], &dberr)) == NULL)
+		if ((v = store_meta_get(st, key, &dberr)) == NULL)
 			continue;
-		set = config_adopt(cfg, adoptable[i], v, msg, sizeof(msg));
+		set = config_adopt(cfg, key, v, msg, sizeof(msg));
 		/* Which differ from this version's default, to tell. */
-		cs = setting_of(adoptable[i]);
+		cs = setting_of(key);
 		if (set > 0 && cs != NULL && cs->def != NULL &&
 		    cs->option != NULL && strcmp(cs->def, v) != 0 &&
 		    n < sizeof(note))
@@ -309,43 +292,35 @@ crawl_adopt_settings(struct config *cfg, char *err, size_t errsz)
 static int
 check_settings(struct crawl *c)
 {
+	const struct config_setting *cs;
 	const struct config *cfg = c->cfg;
-	const struct dedup_method_info *mi;
-	char methods[64] = "", num[32];
+	char label[64], num[32], *v;
 	size_t i;
 	int rc;
 
-	for (i = 0; (mi = dedup_method_at(i)) != NULL; i++)
-		if (cfg->methods & mi->method) {
-			if (methods[0] != '\0')
-				strcat(methods, ",");
-			strcat(methods, mi->name);
+	for (i = 0; i < NVERDICT_KEYS; i++) {
+		if (verdict_keys[i].method != 0 &&
+		    (cfg->methods & verdict_keys[i].method) == 0)
+			continue;
+		if (verdict_keys[i].version > 0) {
+			rc = int_setting(c, verdict_keys[i].key,
+			    verdict_keys[i].version, verdict_keys[i].label);
+		} else {
+			cs = setting_of(verdict_keys[i].key);
+			if ((v = config_value(cfg, verdict_keys[i].key)) ==
+			    NULL) {
+				snprintf(c->err, c->errsz, "out of memory");
+				return 1;
+			}
+			snprintf(label, sizeof(label), "--%s",
+			    cs != NULL && cs->option != NULL ? cs->option :
+			    verdict_keys[i].key);
+			rc = setting(c, verdict_keys[i].key, v, label);
+			free(v);
 		}
-	if ((rc = setting(c, "methods", methods, "--methods")) != 0)
-		return rc;
-	if ((rc = int_setting(c, "simhash_features", SIMHASH_FEATURES_VERSION,
-	         "SimHash features version")) != 0)
-		return rc;
-	if ((cfg->methods & DEDUP_SIMHASH) &&
-	    (rc = int_setting(c, "simhash_k", cfg->simhash_k,
-	         "--simhash-k")) != 0)
-		return rc;
-	if ((cfg->methods & DEDUP_SSDEEP) &&
-	    (rc = int_setting(c, "ssdeep_threshold", cfg->ssdeep_threshold,
-	         "--ssdeep-threshold")) != 0)
-		return rc;
-	if ((cfg->methods & DEDUP_MINHASH) &&
-	    (rc = check_minhash_settings(c)) != 0)
-		return rc;
-	if ((cfg->methods & DEDUP_TDW) && (rc = check_tdw_settings(c)) != 0)
-		return rc;
-	snprintf(num, sizeof(num), "%ld", cfg->min_text);
-	if ((rc = setting(c, "min_text_bytes", num, "--min-text-bytes")) != 0)
-		return rc;
-	if ((rc = setting(c, "text", cfg->near_text, "--text")) != 0)
-		return rc;
-	if ((rc = setting(c, "near_rule", cfg->near_rule, "--near-rule")) != 0)
-		return rc;
+		if (rc != 0)
+			return rc;
+	}
 	if ((rc = note_setting(
 	         c, "strip_params", cfg->strip_params, "--strip-params")) != 0)
 		return rc;
