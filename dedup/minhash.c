@@ -71,16 +71,14 @@ struct hashes {
 	uint64_t b[MINHASH_MAX_PERMS];
 };
 
+_Static_assert(MINHASH_MAX_SHINGLE == WORDS_RING, "one ring of words");
+
 /* 32 bits of an order-dependent hash of n word hashes from a ring. */
 static uint32_t
 shingle_hash(const uint64_t *ring, size_t first, size_t n)
 {
-	uint64_t h = 0x243f6a8885a308d3ULL ^ n;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		h = mix64(h ^ ring[(first + i) % MINHASH_MAX_SHINGLE]);
-	return (uint32_t)(h >> 32);
+	return (uint32_t)(words_shingle_hash(ring, first, n,
+	    0x243f6a8885a308d3ULL) >> 32);
 }
 
 static void

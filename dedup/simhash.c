@@ -19,10 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mix64.h"
 #include "words.h"
 
-#define SHINGLE_MAX 8
+#define SHINGLE_MAX WORDS_RING
+#define SHINGLE_SEED 0x9e3779b97f4a7c15ULL
 #define TABLE_STACK 512       /* slots counted without touching the heap */
 #define TABLE_CAP (1u << 20)  /* slots at most: 16 MiB */
 #define LOGTF_SCALE 1000.0    /* fixed point for 1 + ln(count) */
@@ -200,18 +200,6 @@ count_feature(struct counter *c, uint64_t h)
 	c->used++;
 }
 
-/* Order-dependent combination of the last n word hashes. */
-static uint64_t
-shingle_hash(const uint64_t *ring, size_t first, size_t n)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		h = mix64(h ^ ring[(first + i) % SHINGLE_MAX]);
-	return h;
-}
-
 uint64_t
 simhash_of_text_opts(const char *text, size_t len,
     const struct simhash_opts *o)
@@ -244,11 +232,13 @@ simhash_of_text_opts(const char *text, size_t len,
 		    o->fold_numbers);
 		words++;
 		if (words >= shingle)
-			count_feature(&c, shingle_hash(ring,
-			    (words - shingle) % SHINGLE_MAX, shingle));
+			count_feature(&c, words_shingle_hash(ring,
+			    (words - shingle) % SHINGLE_MAX, shingle,
+			    SHINGLE_SEED));
 	}
 	if (words > 0 && words < shingle)
-		count_feature(&c, shingle_hash(ring, 0, words));
+		count_feature(&c, words_shingle_hash(ring, 0, words,
+		    SHINGLE_SEED));
 	flush(&c);
 	drain_lanes(&c);
 	for (bit = 0; bit < 64; bit++)

@@ -3,7 +3,8 @@
  * feature schemes cannot drift apart. A word is a maximal run of ASCII
  * letters and digits and bytes >= 0x80 (UTF-8 sequences stay whole); its
  * hash is 64-bit FNV-1a of the word with ASCII lower-cased, and a word of
- * digits only may be folded into the one word "0" (dates, counters).
+ * digits only may be folded into the one word "0" (dates, counters). A
+ * shingle is a run of words whose hashes sit in a ring of WORDS_RING.
  * Header only, like chars.h.
  */
 #ifndef NC_WORDS_H
@@ -11,6 +12,11 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "mix64.h"
+
+/* Word hashes a shingle ring holds: the longest shingle, in words. */
+#define WORDS_RING 8
 
 static inline int
 words_is_byte(unsigned char c)
@@ -58,6 +64,22 @@ words_hash(const unsigned char *w, size_t n, int fold_digits)
 		h ^= c;
 		h *= 0x100000001b3ULL;
 	}
+	return h;
+}
+
+/*
+ * Order-dependent hash of the n word hashes of ring from slot first on
+ * (wrapping at WORDS_RING), started from seed: each method its own seed.
+ */
+static inline uint64_t
+words_shingle_hash(const uint64_t *ring, size_t first, size_t n,
+    uint64_t seed)
+{
+	uint64_t h = seed ^ n;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = mix64(h ^ ring[(first + i) % WORDS_RING]);
 	return h;
 }
 
