@@ -1194,3 +1194,11 @@ config_setting_at(size_t i)
 {
 	return i < NOPTS ? &opts[i].pub : NULL;
 }
+
+const struct config_setting *
+config_setting_of(const char *key)
+{
+	const struct opt *o = opt_by_any_key(key);
+
+	return o != NULL ? &o->pub : NULL;
+}

@@ -212,4 +212,7 @@ int config_dump(const struct config *c, FILE *out);
 /* The i-th row of the settings table in help order, or NULL past the end. */
 const struct config_setting *config_setting_at(size_t i);
 
+/* The row of the setting whose INI key is key, or NULL. */
+const struct config_setting *config_setting_of(const char *key);
+
 #endif

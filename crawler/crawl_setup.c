@@ -217,19 +217,6 @@ static const struct {
 
 #define NVERDICT_KEYS (sizeof(verdict_keys) / sizeof(verdict_keys[0]))
 
-/* The settings table's row of key, or NULL. */
-static const struct config_setting *
-setting_of(const char *key)
-{
-	const struct config_setting *cs;
-	size_t i;
-
-	for (i = 0; (cs = config_setting_at(i)) != NULL; i++)
-		if (strcmp(cs->key, key) == 0)
-			return cs;
-	return NULL;
-}
-
 int
 crawl_adopt_settings(struct config *cfg, char *err, size_t errsz)
 {
@@ -254,7 +241,7 @@ crawl_adopt_settings(struct config *cfg, char *err, size_t errsz)
 			continue;
 		set = config_adopt(cfg, key, v, msg, sizeof(msg));
 		/* Which differ from this version's default, to tell. */
-		cs = setting_of(key);
+		cs = config_setting_of(key);
 		if (set > 0 && cs != NULL && cs->def != NULL &&
 		    cs->option != NULL && strcmp(cs->def, v) != 0 &&
 		    n < sizeof(note))
@@ -306,7 +293,7 @@ check_settings(struct crawl *c)
 			rc = int_setting(c, verdict_keys[i].key,
 			    verdict_keys[i].version, verdict_keys[i].label);
 		} else {
-			cs = setting_of(verdict_keys[i].key);
+			cs = config_setting_of(verdict_keys[i].key);
 			if ((v = config_value(cfg, verdict_keys[i].key)) ==
 			    NULL) {
 				snprintf(c->err, c->errsz, "out of memory");

@@ -680,6 +680,7 @@ static void
 test_given_and_adopt(void)
 {
 	struct config c;
+	char *v;
 
 	CHECK_INT(config_init(&c), 0);
 	CHECK_INT(config_given(&c, "simhash_k"), 0);
@@ -704,6 +705,20 @@ test_given_and_adopt(void)
 	CHECK_STR(err, "minhash_threshold: must be an integer from 1 to 100");
 	CHECK_INT(config_adopt(&c, "no_such_key", "1", err, sizeof(err)), -1);
 	CHECK_STR(err, "unknown setting no_such_key");
+	/* Values as an INI file writes them, which meta holds. */
+	v = config_value(&c, "methods");
+	CHECK_STR(v != NULL ? v : "(null)", "md5,simhash");
+	free(v);
+	v = config_value(&c, "tdw_stem");
+	CHECK_STR(v != NULL ? v : "(null)", "true");
+	free(v);
+	v = config_value(&c, "min_text_bytes");
+	CHECK_STR(v != NULL ? v : "(null)", "0");
+	free(v);
+	CHECK(config_value(&c, "seed") == NULL);
+	CHECK(config_value(&c, "no_such_key") == NULL);
+	CHECK_STR(config_setting_of("simhash_k")->option, "simhash-k");
+	CHECK(config_setting_of("no_such_key") == NULL);
 	config_free(&c);
 }
 
