@@ -183,6 +183,14 @@ static const struct opt opts[] = {
 	    F(min_text), 0, 0, GIGA, 0, "N",
 	    "texts under N bytes are never near duplicates", NULL,
 	    NULL },
+	{ { "dedup", "min_shingles", "min-shingles", "20" }, OPT_INT,
+	    F(min_shingles), 0, 0, 1000000, 0, "N",
+	    "near needs N distinct word 3-shingles on both pages", NULL,
+	    NULL },
+	{ { "dedup", "max_novel_words", "max-novel-words", "8" }, OPT_INT,
+	    F(max_novel_words), 0, -1, 1000000, 0, "N",
+	    "near page has at most N words its original lacks; -1 = off",
+	    NULL, NULL },
 	{ { "dedup", "tdw_threshold", "tdw-threshold", "75" }, OPT_INT,
 	    F(tdw_threshold), 0, 1, 100, 0, "T",
 	    "near when the TDW weighted overlap is at least T %", NULL,
@@ -963,6 +971,8 @@ config_dedup(const struct config *c, struct dedup_config *out)
 	out->simhash_k = c->simhash_k;
 	out->ssdeep_threshold = c->ssdeep_threshold;
 	out->min_text = (size_t)c->min_text;
+	out->min_shingles = (size_t)c->min_shingles;
+	out->max_novel_words = c->max_novel_words;
 	out->minhash_perms = c->minhash_perms;
 	out->minhash_bands = c->minhash_bands;
 	out->minhash_shingle = c->minhash_shingle;

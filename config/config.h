@@ -87,6 +87,10 @@ struct config {
 	char *near_text;      /* near methods read "main" (content without
 	                         site template) or "body" (all body text) */
 	long min_text;        /* shorter texts are never near duplicates */
+	int min_shingles;     /* evidence floor: distinct word shingles both
+	                         pages of a near verdict need */
+	int max_novel_words;  /* words a near page may hold that its original
+	                         lacks; -1 = no such check */
 	int tdw_threshold;    /* near when the TDW overlap is >= this % */
 	int tdw_stopwords;    /* TDW drops English stop words */
 	int tdw_stem;         /* TDW strips English suffixes */

@@ -7,6 +7,7 @@
 
 #include "buf.h"
 #include "dedup.h"
+#include "digest.h"
 #include "esc.h"
 #include "extract.h"
 #include "minhash.h"
@@ -23,9 +24,8 @@ struct doc {
 	const char *name;      /* as given */
 	struct buf raw;        /* bytes read or fetched */
 	char ctype[128];       /* Content-Type of a URL, "" for a file */
-	struct extract_result ex; /* when HTML */
-	int html;              /* ex is set */
-	struct dedup_fp fp;    /* fingerprints */
+	int html;              /* read as HTML */
+	struct digest dg;      /* texts and fingerprints, as a crawl has */
 };
 
 static size_t
@@ -109,17 +109,14 @@ read_path(struct doc *d, char *err, size_t errsz)
 	return 1;
 }
 
-/* Read or fetch d, extract its text and fingerprint it as the crawl would. */
+/* Read or fetch d, and digest it as the crawl would. */
 static int
 load(const struct config *cfg, const struct dedup *dd, struct doc *d,
     char *err, size_t errsz)
 {
-	struct extract_opts eo;
-	struct tdw_fields tf, *fields = NULL;
-	const char *why = NULL, *text, *near, *url = NULL;
+	struct digest_opts o;
+	const char *why = NULL, *url = NULL, *data;
 	char charset[64];
-	size_t len, near_len;
-	int use_main = strcmp(cfg->near_text, "main") == 0;
 
 	if (strncmp(d->name, "http://", 7) == 0 ||
 	    strncmp(d->name, "https://", 8) == 0) {
@@ -129,34 +126,36 @@ load(const struct config *cfg, const struct dedup *dd, struct doc *d,
 	} else if (read_path(d, err, errsz) != 0) {
 		return 1;
 	}
-	text = d->raw.data != NULL ? d->raw.data : "";
-	len = near_len = d->raw.len;
-	near = text;
-	d->html = extract_is_html(d->ctype[0] != '\0' ? d->ctype : NULL, text,
-	    len);
-	if (d->html) {
-		extract_charset_of(d->ctype, charset, sizeof(charset));
-		eo.charset = charset[0] != '\0' ? charset : NULL;
-		eo.max_text = (size_t)cfg->max_text;
-		eo.max_links = 1;
-		if (extract_html(text, len, url, &eo, &d->ex, &why) != 0) {
-			snprintf(err, errsz, "%s: %s", d->name, why);
-			d->html = 0;
-			return 1;
-		}
-		text = d->ex.text;
-		len = d->ex.text_len;
-		near = use_main ? d->ex.main_text : d->ex.text;
-		near_len = use_main ? d->ex.main_len : d->ex.text_len;
-		/* The fields the crawl weights TDW tokens by. */
-		extract_tdw_fields(&d->ex, url, &tf);
-		fields = &tf;
-	}
-	if (dedup_fingerprint_page(dd, text, len, near, near_len, fields,
-	    &d->fp) != 0) {
-		snprintf(err, errsz, "%s: cannot fingerprint", d->name);
+	data = d->raw.data != NULL ? d->raw.data : "";
+	d->html = extract_is_html(d->ctype[0] != '\0' ? d->ctype : NULL, data,
+	    d->raw.len);
+	extract_charset_of(d->ctype, charset, sizeof(charset));
+	o.charset = charset[0] != '\0' ? charset : NULL;
+	o.max_text = (size_t)cfg->max_text;
+	o.max_links = 1;
+	o.use_main = strcmp(cfg->near_text, "main") == 0;
+	if (digest_page(dd, &o, data, d->raw.len, d->html, url, &d->dg,
+	    &why) != 0) {
+		snprintf(err, errsz, "%s: %s", d->name, why);
 		return 1;
 	}
+	return 0;
+}
+
+/* dedup_set_fn for compare: page 1 is A, whose set is in memory. */
+static int
+set_of_a(void *ctx, int64_t id, uint32_t **set, size_t *n)
+{
+	const struct shingles *sh = ctx;
+
+	*set = NULL;
+	*n = 0;
+	if (id != 1 || sh->distinct == 0)
+		return 0;
+	if ((*set = malloc(sh->distinct * sizeof(**set))) == NULL)
+		return -1;
+	memcpy(*set, sh->set, sh->distinct * sizeof(**set));
+	*n = sh->distinct;
 	return 0;
 }
 
@@ -191,8 +190,10 @@ print_doc(FILE *out, const char *label, const struct doc *d)
 	    d->raw.len);
 	if (d->html)
 		fprintf(out, ", text %zu bytes, main text %zu bytes",
-		    d->ex.text_len, d->ex.main_len);
-	fprintf(out, "\n");
+		    d->dg.ex.text_len, d->dg.ex.main_len);
+	fprintf(out, "\n   near methods read the %s text: %zu words, %zu "
+	    "distinct shingles\n", d->dg.near_main ? "main" : "body",
+	    d->dg.sh.words, d->dg.sh.distinct);
 }
 
 int
@@ -201,12 +202,14 @@ compare_run(const struct config *cfg, const char *a, const char *b,
 {
 	struct dedup_config dc;
 	struct dedup_match m[DEDUP_MAX_MATCHES];
+	struct dedup_veto veto;
+	struct tmpl *site = NULL;
 	struct dedup *dd, *all = NULL;
 	struct doc da, db;
 	enum dedup_verdict v;
 	char rule[64];
 	size_t nm;
-	int rc = 1, dist, score, agree, k = cfg->minhash_perms;
+	int rc = 1, dist, score, agree, k = cfg->minhash_perms, fail = 0;
 
 	memset(&da, 0, sizeof(da));
 	memset(&db, 0, sizeof(db));
@@ -226,44 +229,64 @@ compare_run(const struct config *cfg, const char *a, const char *b,
 	if (load(cfg, all, &da, err, errsz) != 0 ||
 	    load(cfg, all, &db, err, errsz) != 0)
 		goto out;
-	if (dedup_add(dd, &da.fp, 1) != 0) {
+	if ((site = tmpl_new()) == NULL ||
+	    digest_add(dd, site, "", &da.dg, 1) != 0) {
 		snprintf(err, errsz, "out of memory");
 		goto out;
 	}
-	v = dedup_check(dd, &db.fp, m, sizeof(m) / sizeof(m[0]), &nm);
+	v = digest_judge(dd, site, "", &db.dg, set_of_a, &da.dg.sh, m,
+	    sizeof(m) / sizeof(m[0]), &nm, &veto, &fail);
+	if (fail) {
+		snprintf(err, errsz, "out of memory");
+		goto out;
+	}
 	print_doc(out, "A", &da);
 	print_doc(out, "B", &db);
-	fprintf(out, "near methods read: %s text\n", cfg->near_text);
-	fprintf(out, "md5:     %s\n", strcmp(da.fp.md5, db.fp.md5) == 0
+	fprintf(out, "near methods read: %s text (--text %s)\n",
+	    da.dg.near_main && db.dg.near_main ? "main" :
+	    !da.dg.near_main && !db.dg.near_main ? "body" : "main or body",
+	    cfg->near_text);
+	fprintf(out, "md5:     %s\n", strcmp(da.dg.fp.md5, db.dg.fp.md5) == 0
 	    ? "equal texts" : "different texts");
-	dist = simhash_distance(da.fp.simhash, db.fp.simhash);
+	dist = simhash_distance(da.dg.fp.simhash, db.dg.fp.simhash);
 	fprintf(out, "simhash: distance %d of 64 bits, %.1f %%", dist,
 	    simhash_percent(dist));
 	snprintf(rule, sizeof(rule), "<= %d", cfg->simhash_k);
 	print_rule(out, cfg, DEDUP_SIMHASH, rule);
-	score = ssdeep_score(da.fp.ssdeep, db.fp.ssdeep);
+	score = ssdeep_score(da.dg.fp.ssdeep, db.dg.fp.ssdeep);
 	fprintf(out, "ssdeep:  score %d", score);
 	snprintf(rule, sizeof(rule), ">= %d", cfg->ssdeep_threshold);
 	print_rule(out, cfg, DEDUP_SSDEEP, rule);
-	agree = (int)minhash_agree(da.fp.minhash, db.fp.minhash, (size_t)k);
+	agree = (int)minhash_agree(da.dg.fp.minhash, db.dg.fp.minhash, (size_t)k);
 	fprintf(out, "minhash: %d of %d positions agree, Jaccard ~%.1f %%, "
 	    "%d of %d bands equal", agree, k, minhash_percent(agree,
-	    (size_t)k), equal_bands(da.fp.minhash, db.fp.minhash, k,
+	    (size_t)k), equal_bands(da.dg.fp.minhash, db.dg.fp.minhash, k,
 	    cfg->minhash_bands), cfg->minhash_bands);
 	snprintf(rule, sizeof(rule), ">= %d %% and a band is equal",
 	    cfg->minhash_threshold);
 	print_rule(out, cfg, DEDUP_MINHASH, rule);
 	fprintf(out, "tdw:     weighted overlap %.1f %% of %u and %u tokens",
-	    tdw_percent(tdw_overlap(&da.fp.tdw, &db.fp.tdw)),
-	    (unsigned)da.fp.tdw.n, (unsigned)db.fp.tdw.n);
+	    tdw_percent(tdw_overlap(&da.dg.fp.tdw, &db.dg.fp.tdw)),
+	    (unsigned)da.dg.fp.tdw.n, (unsigned)db.dg.fp.tdw.n);
 	snprintf(rule, sizeof(rule), ">= %d %%", cfg->tdw_threshold);
 	print_rule(out, cfg, DEDUP_TDW, rule);
-	fprintf(out, "verdict: %s (B after A, rule %s)\n",
-	    dedup_verdict_name(v), cfg->near_rule);
+	fprintf(out, "novel:   %zu of B's %zu words are not in A (near "
+	    "needs at most %d, and %d distinct shingles on each side)\n",
+	    shingles_novel_words(&db.dg.sh, da.dg.sh.set, da.dg.sh.distinct,
+	    NULL),
+	    db.dg.sh.words, cfg->max_novel_words, cfg->min_shingles);
+	fprintf(out, "verdict: %s (B after A, rule %s)", dedup_verdict_name(v),
+	    cfg->near_rule);
+	if (v == DEDUP_UNIQUE && veto.floor)
+		fprintf(out, ": too little text to judge near");
+	else if (v == DEDUP_UNIQUE && veto.original_id > 0)
+		fprintf(out, ": B has %zu words A lacks", veto.novel);
+	fprintf(out, "\n");
 	rc = 0;
 out:
-	extract_result_free(&da.ex);
-	extract_result_free(&db.ex);
+	digest_free(&da.dg);
+	digest_free(&db.dg);
+	tmpl_free(site);
 	buf_free(&da.raw);
 	buf_free(&db.raw);
 	dedup_free(dd);

@@ -422,6 +422,7 @@ teardown(struct crawl *c)
 	free(c->sat_ring);
 	seen_free(c->settled);
 	dedup_free(c->dd);
+	tmpl_free(c->site);
 	store_close(c->st);
 	for (i = 0; i < c->ndomains; i++)
 		free(c->domains[i]);

@@ -25,6 +25,7 @@
 #include <event2/event.h>
 
 #include "dedup.h"
+#include "digest.h"
 #include "extract.h"
 #include "fetch.h"
 #include "hostsched.h"
@@ -62,6 +63,7 @@ struct crawl {
 	const struct config *cfg;
 	struct store *st;
 	struct dedup *dd;
+	struct tmpl *site;       /* each host's template, as learnt */
 	struct hostsched *sc;
 	struct robotscache *rc;  /* robots.txt per origin */
 	struct strmap *sitemaps; /* host -> struct sitemap_queue (--sitemaps) */
@@ -117,11 +119,9 @@ struct page_work {
 	char *content_type;       /* Content-Type or NULL; owned */
 	char *x_robots_tag;       /* X-Robots-Tag or NULL; owned */
 	double elapsed_ms;        /* the transfer's time */
-	struct extract_result ex; /* extraction */
-	struct dedup_fp fp;       /* fingerprints */
-	const char *why;          /* extraction failed: why (static) */
-	int extracted;            /* ex is valid */
-	int fingerprinted;        /* fp is valid */
+	struct digest dg;         /* extraction, near text, fingerprints */
+	const char *why;          /* digesting failed: why (static) */
+	int extracted;            /* dg is valid */
 	int links_cut;            /* the page had more links than the cap */
 	double extract_ms;        /* time spent extracting */
 	double fingerprint_ms;    /* time spent fingerprinting */

@@ -202,7 +202,7 @@ crawl_job_free(struct job *j)
 		buf_free(&w->body);
 		free(w->content_type);
 		free(w->x_robots_tag);
-		extract_result_free(&w->ex);
+		digest_free(&w->dg);
 		free(w);
 	}
 	store_item_clear(&j->it);
@@ -220,39 +220,30 @@ crawl_page_work(void *arg)
 	struct job *j = arg;
 	struct page_work *w = j->work;
 	const struct config *cfg = j->c->cfg;
-	struct extract_opts eo;
-	struct tdw_fields tf;
+	struct digest_opts o;
 	char charset[64];
-	double t0, t1;
-	int use_main;
+	double t0;
 
 	t0 = crawl_mono_ms();
 	extract_charset_of(w->content_type, charset, sizeof(charset));
-	eo.charset = charset[0] != '\0' ? charset : NULL;
-	eo.max_text = (size_t)cfg->max_text;
+	o.charset = charset[0] != '\0' ? charset : NULL;
+	o.max_text = (size_t)cfg->max_text;
 	/* One more than the cap tells a page at the cap from one over it. */
-	eo.max_links = (size_t)cfg->max_links + (cfg->max_links > 0);
+	o.max_links = (size_t)cfg->max_links + (cfg->max_links > 0);
+	o.use_main = strcmp(cfg->near_text, "main") == 0;
 	testhook_page_begin(j->it.url);
-	w->extracted = extract_html(w->body.data, w->body.len, j->it.url, &eo,
-	    &w->ex, &w->why) == 0;
+	w->extracted = digest_page(j->c->dd, &o, w->body.data, w->body.len, 1,
+	    j->it.url, &w->dg, &w->why) == 0;
 	testhook_page_end();
 	if (w->extracted && cfg->max_links > 0 &&
-	    w->ex.nlinks > (size_t)cfg->max_links) {
-		free(w->ex.links[--w->ex.nlinks]);
+	    w->dg.ex.nlinks > (size_t)cfg->max_links) {
+		free(w->dg.ex.links[--w->dg.ex.nlinks]);
 		w->links_cut = 1;
 	}
 	/* The body is not needed any more: give its memory back now. */
 	buf_free(&w->body);
-	t1 = crawl_mono_ms();
-	w->extract_ms = t1 - t0;
-	if (!w->extracted || w->ex.text_len == 0)
-		return;
-	use_main = strcmp(cfg->near_text, "main") == 0;
-	extract_tdw_fields(&w->ex, j->it.url, &tf);
-	w->fingerprinted = dedup_fingerprint_page(j->c->dd, w->ex.text,
-	    w->ex.text_len, use_main ? w->ex.main_text : w->ex.text,
-	    use_main ? w->ex.main_len : w->ex.text_len, &tf, &w->fp) == 0;
-	w->fingerprint_ms = crawl_mono_ms() - t1;
+	w->extract_ms = w->dg.extract_ms;
+	w->fingerprint_ms = crawl_mono_ms() - t0 - w->dg.extract_ms;
 }
 
 /* Hand a fetched HTML page to the pool; 0, or -1 when out of memory. */
@@ -289,6 +280,65 @@ submit_page(struct crawl *c, struct job *j, const struct fetch_result *r)
 	return 0;
 }
 
+/* dedup_set_fn over the crawl's database. */
+static int
+stored_set(void *ctx, int64_t id, uint32_t **set, size_t *n)
+{
+	struct crawl *c = ctx;
+	void *blob;
+	size_t len;
+
+	*set = NULL;
+	*n = 0;
+	if (store_shingles_get(c->st, id, &blob, &len) != 0)
+		return -1;
+	/* A malformed set confirms nothing, as a missing one. */
+	if (blob != NULL && shingles_decode(blob, len, set, n) != 0)
+		*n = 0;
+	free(blob);
+	return 0;
+}
+
+static int
+keep_shingles(struct crawl *c, const struct shingles *sh, int64_t id)
+{
+	unsigned char *blob;
+	size_t len;
+	int rc;
+
+	if ((blob = shingles_encode(sh, &len)) == NULL)
+		return -1;
+	rc = store_shingles_add(c->st, id, blob, len);
+	free(blob);
+	return rc;
+}
+
+/*
+ * The verdict on w's page, with why a near candidate was turned down in
+ * veto ("" when none was). Returns 0, or -1 on a database failure.
+ */
+static int
+judge(struct crawl *c, const struct job *j, struct dedup_match *m,
+    size_t *nm, enum dedup_verdict *v, char *veto, size_t vetosz)
+{
+	struct page_work *w = j->work;
+	struct dedup_veto why;
+	int err = 0;
+
+	*v = digest_judge(c->dd, c->site, j->host, &w->dg, stored_set, c, m,
+	    DEDUP_MAX_MATCHES, nm, &why, &err);
+	if (err)
+		return -1;
+	veto[0] = '\0';
+	if (*v == DEDUP_UNIQUE && why.floor)
+		snprintf(veto, vetosz, "too little text to judge near (%zu "
+		    "shingles)", w->dg.sh.distinct);
+	else if (*v == DEDUP_UNIQUE && why.original_id > 0)
+		snprintf(veto, vetosz, "not near page %lld: %zu words it "
+		    "lacks", (long long)why.original_id, why.novel);
+	return 0;
+}
+
 /*
  * Back on the loop: the page's verdict against everything seen before, its
  * pages and duplicates rows, and its links. Returns 0, or -1 on a database
@@ -299,13 +349,13 @@ crawl_record_work(struct crawl *c, struct job *j)
 {
 	const struct config *cfg = c->cfg;
 	struct page_work *w = j->work;
-	struct extract_result *ex = &w->ex;
+	struct extract_result *ex = &w->dg.ex;
 	struct store_page p;
 	struct dedup_match m[DEDUP_MAX_MATCHES];
 	unsigned char minhash[MINHASH_BLOB_MAX];
 	enum dedup_verdict v;
 	unsigned char vec[TDW_PACKED_MAX];
-	char reason[80];
+	char reason[80], veto[96];
 	size_t nm = 0, i;
 	double t0, t1;
 	int64_t id;
@@ -338,29 +388,27 @@ crawl_record_work(struct crawl *c, struct job *j)
 		p.reason = "no text in body";
 		goto store_plain;
 	}
-	if (!w->fingerprinted) {
-		p.verdict = "error";
-		p.reason = "fingerprinting failed";
-		goto store_plain;
-	}
-	v = dedup_check(c->dd, &w->fp, m, sizeof(m) / sizeof(m[0]), &nm);
+	if (judge(c, j, m, &nm, &v, veto, sizeof(veto)) != 0)
+		return -1;
 	t1 = crawl_mono_ms();
 	c->stages.lookup_ms += t1 - t0;
 	p.verdict = dedup_verdict_name(v);
-	p.md5 = w->fp.md5;
-	p.has_simhash = (w->fp.have & DEDUP_SIMHASH) != 0;
-	p.simhash = w->fp.simhash;
-	p.ssdeep = (w->fp.have & DEDUP_SSDEEP) ? w->fp.ssdeep : NULL;
+	p.md5 = w->dg.fp.md5;
+	p.has_simhash = (w->dg.fp.have & DEDUP_SIMHASH) != 0;
+	p.simhash = w->dg.fp.simhash;
+	p.ssdeep = (w->dg.fp.have & DEDUP_SSDEEP) ? w->dg.fp.ssdeep : NULL;
 	if (w->links_cut) {
 		snprintf(reason, sizeof(reason), "%slinks cut at %ld",
 		    ex->truncated ? "text truncated; " : "", cfg->max_links);
 		p.reason = reason;
 	} else if (ex->truncated) {
 		p.reason = "text truncated";
+	} else if (veto[0] != '\0') {
+		p.reason = veto;
 	}
-	if (w->fp.have & DEDUP_MINHASH) {
-		p.minhash_len = minhash_encode(w->fp.minhash,
-		    (size_t)w->fp.minhash_perms, minhash);
+	if (w->dg.fp.have & DEDUP_MINHASH) {
+		p.minhash_len = minhash_encode(w->dg.fp.minhash,
+		    (size_t)w->dg.fp.minhash_perms, minhash);
 		p.minhash = minhash;
 	}
 	if (cfg->store_text)
@@ -379,11 +427,16 @@ crawl_record_work(struct crawl *c, struct job *j)
 	if (!nofollow && store_links_put(c->st, id, ex->links, ex->nlinks) != 0)
 		return -1;
 	/* What dedup_add indexes, kept for a resumed crawl's index. */
-	if (v != DEDUP_EXACT && (w->fp.have & DEDUP_TDW) && w->fp.tdw.n > 0 &&
-	    store_tdw_add(c->st, id, vec, tdw_pack(&w->fp.tdw, vec)) != 0)
+	if (v != DEDUP_EXACT && (w->dg.fp.have & DEDUP_TDW) &&
+	    w->dg.fp.tdw.n > 0 &&
+	    store_tdw_add(c->st, id, vec, tdw_pack(&w->dg.fp.tdw, vec)) != 0)
+		return -1;
+	/* The shingle set a later near verdict is confirmed against. */
+	if (v != DEDUP_EXACT && keep_shingles(c, &w->dg.sh, id) != 0)
 		return -1;
 	t0 = crawl_mono_ms();
-	if (v != DEDUP_EXACT && dedup_add(c->dd, &w->fp, id) != 0)
+	if (v != DEDUP_EXACT &&
+	    digest_add(c->dd, c->site, j->host, &w->dg, id) != 0)
 		return -1;
 	c->stages.lookup_ms += crawl_mono_ms() - t0;
 	note_saturation(c, v == DEDUP_UNIQUE);

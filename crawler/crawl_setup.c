@@ -192,30 +192,55 @@ static const struct {
 	unsigned method;    /* recorded only when this method is on; 0: always */
 	int version;        /* > 0: a features version, not a setting */
 	const char *label;  /* a version's name in messages */
+	const char *legacy; /* the value that describes a crawl recorded
+	                       before the key existed, or NULL */
 } verdict_keys[] = {
-	{ "methods", 0, 0, NULL },
+	{ "methods", 0, 0, NULL, NULL },
 	{ "simhash_features", 0, SIMHASH_FEATURES_VERSION,
-	    "SimHash features version" },
-	{ "simhash_k", DEDUP_SIMHASH, 0, NULL },
-	{ "ssdeep_threshold", DEDUP_SSDEEP, 0, NULL },
+	    "SimHash features version", NULL },
+	{ "simhash_k", DEDUP_SIMHASH, 0, NULL, NULL },
+	{ "ssdeep_threshold", DEDUP_SSDEEP, 0, NULL, NULL },
 	{ "minhash_features", DEDUP_MINHASH, MINHASH_FEATURES_VERSION,
-	    "MinHash features version" },
-	{ "minhash_perms", DEDUP_MINHASH, 0, NULL },
-	{ "minhash_bands", DEDUP_MINHASH, 0, NULL },
-	{ "minhash_shingle", DEDUP_MINHASH, 0, NULL },
-	{ "minhash_threshold", DEDUP_MINHASH, 0, NULL },
+	    "MinHash features version", NULL },
+	{ "minhash_perms", DEDUP_MINHASH, 0, NULL, NULL },
+	{ "minhash_bands", DEDUP_MINHASH, 0, NULL, NULL },
+	{ "minhash_shingle", DEDUP_MINHASH, 0, NULL, NULL },
+	{ "minhash_threshold", DEDUP_MINHASH, 0, NULL, NULL },
 	{ "tdw_features", DEDUP_TDW, TDW_FEATURES_VERSION,
-	    "TDW features version" },
-	{ "tdw_threshold", DEDUP_TDW, 0, NULL },
-	{ "tdw_stopwords", DEDUP_TDW, 0, NULL },
-	{ "tdw_stem", DEDUP_TDW, 0, NULL },
-	{ "tdw_max_tokens", DEDUP_TDW, 0, NULL },
-	{ "min_text_bytes", 0, 0, NULL },
-	{ "text", 0, 0, NULL },
-	{ "near_rule", 0, 0, NULL },
+	    "TDW features version", NULL },
+	{ "tdw_threshold", DEDUP_TDW, 0, NULL, NULL },
+	{ "tdw_stopwords", DEDUP_TDW, 0, NULL, NULL },
+	{ "tdw_stem", DEDUP_TDW, 0, NULL, NULL },
+	{ "tdw_max_tokens", DEDUP_TDW, 0, NULL, NULL },
+	{ "min_text_bytes", 0, 0, NULL, NULL },
+	/* Crawls before the confirmation step stored no shingle sets:
+	 * resumed, they keep judging as they did. */
+	{ "min_shingles", 0, 0, NULL, "0" },
+	{ "max_novel_words", 0, 0, NULL, "-1" },
+	{ "text", 0, 0, NULL, NULL },
+	{ "near_rule", 0, 0, NULL, NULL },
 };
 
 #define NVERDICT_KEYS (sizeof(verdict_keys) / sizeof(verdict_keys[0]))
+
+/*
+ * The value meta holds for verdict key i; for a key that came later, in a
+ * crawl recorded before it (one with "methods"), the key's legacy value.
+ * NULL when neither (or on a database error: *dberr). Freed by the caller.
+ */
+static char *
+stored_value(struct store *st, size_t i, int *dberr)
+{
+	char *v;
+
+	if ((v = store_meta_get(st, verdict_keys[i].key, dberr)) != NULL ||
+	    *dberr || verdict_keys[i].legacy == NULL)
+		return v;
+	if ((v = store_meta_get(st, "methods", dberr)) == NULL)
+		return NULL;
+	free(v);
+	return strdup(verdict_keys[i].legacy);
+}
 
 int
 crawl_adopt_settings(struct config *cfg, char *err, size_t errsz)
@@ -237,7 +262,7 @@ crawl_adopt_settings(struct config *cfg, char *err, size_t errsz)
 		key = verdict_keys[i].key;
 		if (verdict_keys[i].version > 0 || config_given(cfg, key))
 			continue;
-		if ((v = store_meta_get(st, key, &dberr)) == NULL)
+		if ((v = stored_value(st, i, &dberr)) == NULL)
 			continue;
 		set = config_adopt(cfg, key, v, msg, sizeof(msg));
 		/* Which differ from this version's default, to tell. */
@@ -347,6 +372,28 @@ load_one(const struct store_fingerprints *f, void *arg)
 	if (dedup_check(c->dd, &fp, NULL, 0, &nm) == DEDUP_EXACT)
 		return 0;
 	return dedup_add(c->dd, &fp, f->id) != 0 ? -1 : 0;
+}
+
+/* A page's blocks back into its host's template, in fetch order; a
+ * malformed set is skipped, like a malformed ssdeep digest. */
+static int
+load_blocks(const char *host, const void *blob, size_t len, void *arg)
+{
+	struct crawl *c = arg;
+	const unsigned char *b;
+	uint32_t *blocks;
+	size_t n, i;
+	int rc;
+
+	if (shingles_blocks(blob, len, &b, &n) != 0 || n == 0)
+		return 0;
+	if ((blocks = malloc(n * sizeof(*blocks))) == NULL)
+		return -1;
+	for (i = 0; i < n; i++)
+		blocks[i] = shingles_block_at(b, i);
+	rc = tmpl_learn(c->site, host, blocks, n);
+	free(blocks);
+	return rc;
 }
 
 /* A stored TDW vector back into the index; a malformed one is skipped,
@@ -483,6 +530,7 @@ crawl_prepare(struct crawl *c)
 	c->strip =
 	    strcmp(cfg->strip_params, "none") == 0 ? NULL : cfg->strip_params;
 	c->dd = new_dedup(cfg);
+	c->site = tmpl_new();
 	c->sc = hostsched_new(cfg->per_host, cfg->delay_ms);
 	if (robots_product_token(cfg->user_agent, token, sizeof(token)) != 0) {
 		snprintf(c->err, c->errsz, "--user-agent %s: no product token "
@@ -501,8 +549,8 @@ crawl_prepare(struct crawl *c)
 		snprintf(c->err, c->errsz, "out of memory");
 		return 1;
 	}
-	if (c->dd == NULL || c->sc == NULL || c->rc == NULL ||
-	    c->sitemaps == NULL) {
+	if (c->dd == NULL || c->site == NULL || c->sc == NULL ||
+	    c->rc == NULL || c->sitemaps == NULL) {
 		snprintf(c->err, c->errsz, "out of memory");
 		return 1;
 	}
@@ -510,6 +558,7 @@ crawl_prepare(struct crawl *c)
 		goto dberr;
 	t0 = crawl_mono_ms();
 	if (store_load_fingerprints(c->st, load_one, c) != 0 ||
+	    store_load_blocks(c->st, load_blocks, c) != 0 ||
 	    ((cfg->methods & DEDUP_TDW) &&
 	    store_load_tdw(c->st, load_tdw, c) != 0))
 		goto dberr;

@@ -556,6 +556,76 @@ dedup_check(const struct dedup *d, const struct dedup_fp *fp,
 	return DEDUP_NEAR;
 }
 
+/* Whether page p holds up as a near copy of the page with set q. */
+static int
+confirmed(const struct dedup *d, const struct shingles *p,
+    const unsigned char *tmpl, const uint32_t *q, size_t nq, size_t *novel)
+{
+	if (nq < d->cfg.min_shingles || (q == NULL && d->cfg.min_shingles > 0))
+		return 0;
+	*novel = shingles_novel_words(p, q, nq, tmpl);
+	return d->cfg.max_novel_words < 0 ||
+	    *novel <= (size_t)d->cfg.max_novel_words;
+}
+
+enum dedup_verdict
+dedup_confirm(const struct dedup *d, const struct shingles *p,
+    const unsigned char *tmpl, enum dedup_verdict v, struct dedup_match *m,
+    size_t *nm, dedup_set_fn fn, void *ctx, struct dedup_veto *veto,
+    int *err)
+{
+	int64_t seen[DEDUP_CONFIRM_MAX], ok[DEDUP_CONFIRM_MAX];
+	size_t nseen = 0, nok = 0, i, j, k, nq, novel, best = SIZE_MAX;
+	unsigned kept = 0;
+	uint32_t *q;
+	int is_seen, is_ok;
+
+	if (veto != NULL)
+		memset(veto, 0, sizeof(*veto));
+	if (v != DEDUP_NEAR ||
+	    (d->cfg.min_shingles == 0 && d->cfg.max_novel_words < 0))
+		return v;
+	if (p->distinct < d->cfg.min_shingles) {
+		if (veto != NULL)
+			veto->floor = 1;
+		*nm = 0;
+		return DEDUP_UNIQUE;
+	}
+	for (i = 0; i < *nm && nseen < DEDUP_CONFIRM_MAX; i++) {
+		for (j = 0, is_seen = 0; j < nseen; j++)
+			is_seen |= seen[j] == m[i].original_id;
+		if (is_seen)
+			continue;
+		seen[nseen++] = m[i].original_id;
+		if (fn(ctx, m[i].original_id, &q, &nq) != 0) {
+			*err = 1;
+			return v;
+		}
+		novel = SIZE_MAX;
+		if (confirmed(d, p, tmpl, q, nq, &novel))
+			ok[nok++] = m[i].original_id;
+		else if (veto != NULL && novel < best) {
+			best = novel;
+			veto->original_id = m[i].original_id;
+			veto->novel = novel;
+		}
+		free(q);
+	}
+	for (i = 0, k = 0; i < *nm; i++) {
+		for (j = 0, is_ok = 0; j < nok; j++)
+			is_ok |= ok[j] == m[i].original_id;
+		if (is_ok) {
+			kept |= m[i].method;
+			m[k++] = m[i];
+		}
+	}
+	*nm = k;
+	if (k > 0 && rule_holds(d, kept))
+		return DEDUP_NEAR;
+	*nm = 0;
+	return DEDUP_UNIQUE;
+}
+
 int
 dedup_add(struct dedup *d, const struct dedup_fp *fp, int64_t id)
 {
@@ -615,6 +685,12 @@ dedup_add_tdw(struct dedup *d, const struct tdw_vec *v, int64_t id)
 	if (d->tdw == NULL)
 		return 0;
 	return tdw_index_add(d->tdw, v, id);
+}
+
+size_t
+dedup_min_shingles(const struct dedup *d)
+{
+	return d->cfg.min_shingles;
 }
 
 size_t

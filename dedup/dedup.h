@@ -21,6 +21,7 @@
 
 #include "md5.h"
 #include "minhash.h"
+#include "shingles.h"
 #include "ssdeep.h"
 #include "tdw.h"
 
@@ -54,6 +55,10 @@ struct dedup_config {
 	int minhash_threshold;  /* near when estimated Jaccard >= this % */
 	int tdw_threshold;      /* near when the TDW overlap is >= this % */
 	struct tdw_opts tdw;    /* how TDW vectors are made */
+	size_t min_shingles;    /* evidence floor: a near verdict needs this
+	                           many distinct shingles on both pages */
+	long max_novel_words;   /* a near page may hold at most this many
+	                           words its original lacks; -1: no check */
 };
 
 struct dedup_fp {
@@ -191,6 +196,44 @@ enum dedup_verdict dedup_check(const struct dedup *d, const struct dedup_fp *fp,
     struct dedup_match *out, size_t max, size_t *nout);
 
 /*
+ * Where dedup_confirm finds an earlier page's shingle set: sets *set to a
+ * malloc'd sorted array of *n values (the caller of fn frees it), or to
+ * NULL with *n 0 when none is stored for id. Returns 0, or -1 on a failure
+ * (database, memory) that must stop the caller.
+ */
+typedef int (*dedup_set_fn)(void *ctx, int64_t id, uint32_t **set,
+    size_t *n);
+
+/* Why dedup_confirm turned a near verdict into unique. */
+struct dedup_veto {
+	int floor;           /* 1: too few shingles on this page to judge */
+	int64_t original_id; /* else the best candidate looked at, or 0 */
+	size_t novel;        /* and this page's words it lacks */
+};
+
+/* Candidates dedup_confirm loads at most (best first). */
+#define DEDUP_CONFIRM_MAX 4
+
+/*
+ * Confirm a near verdict v of dedup_check (its matches m[0..*nm)) against
+ * the page's shingles p: the page needs cfg->min_shingles distinct
+ * shingles, and so does the original; and the page may hold at most
+ * cfg->max_novel_words words the original lacks (shingles.h), words in
+ * blocks flagged in tmpl (one byte per block of p, or NULL) not counted. Each of the
+ * first DEDUP_CONFIRM_MAX distinct originals is loaded through fn; matches
+ * with an original that fails (or has no stored set) are dropped, and the
+ * near rule is applied again to what is left. Returns the confirmed
+ * verdict (v itself unless v is near), with m and *nm cut to the kept
+ * matches; when it says unique, *veto (if not NULL) says why. Returns v
+ * unchanged when v is not near or both checks are off (min_shingles 0,
+ * max_novel_words -1). On a failure of fn sets *err to 1 and returns v.
+ */
+enum dedup_verdict dedup_confirm(const struct dedup *d,
+    const struct shingles *p, const unsigned char *tmpl, enum dedup_verdict v,
+    struct dedup_match *m, size_t *nm, dedup_set_fn fn, void *ctx,
+    struct dedup_veto *veto, int *err);
+
+/*
  * Remember fp as page id for later checks. An MD5 already known keeps its
  * first page. Only methods both configured and in fp->have are indexed; a
  * malformed MD5 or ssdeep digest, or a MinHash signature of another length
@@ -206,6 +249,9 @@ int dedup_add(struct dedup *d, const struct dedup_fp *fp, int64_t id);
  * -1 when out of memory.
  */
 int dedup_add_tdw(struct dedup *d, const struct tdw_vec *v, int64_t id);
+
+/* The evidence floor of d's settings (dedup_config.min_shingles). */
+size_t dedup_min_shingles(const struct dedup *d);
 
 /* Pages added. */
 size_t dedup_count(const struct dedup *d);

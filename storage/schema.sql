@@ -114,3 +114,11 @@ CREATE TABLE IF NOT EXISTS page_tdw (
 	-- weight (2 bytes), little-endian, ids increasing, weights summing
 	-- to 65535
 );
+-- Word 3-shingle sets of the pages a near verdict may point at (every
+-- judged page but the exact copies): a later page is confirmed near only
+-- when few of its words are missing from its original's set.
+CREATE TABLE IF NOT EXISTS page_shingles (
+	page_id INTEGER PRIMARY KEY REFERENCES pages(id),
+	shingles BLOB NOT NULL -- version byte 1, the count, then the sorted
+	-- 32-bit hashes as LEB128 varint differences
+);

@@ -78,6 +78,20 @@
 	"\t-- to 65535\n" \
 	");\n"
 
+/*
+ * And the word-shingle sets (dedup/shingles.h) that confirm a near verdict
+ * against its original, in a table of their own for the same reasons.
+ */
+#define SHINGLES_SQL \
+	"-- Word 3-shingle sets of the pages a near verdict may point at (every\n" \
+	"-- judged page but the exact copies): a later page is confirmed near only\n" \
+	"-- when few of its words are missing from its original's set.\n" \
+	"CREATE TABLE IF NOT EXISTS page_shingles (\n" \
+	"\tpage_id INTEGER PRIMARY KEY REFERENCES pages(id),\n" \
+	"\tshingles BLOB NOT NULL -- version byte 1, the count, then the sorted\n" \
+	"\t-- 32-bit hashes as LEB128 varint differences\n" \
+	");\n"
+
 /* storage/schema.sql, verbatim (tests/unit/test_store.c compares them). */
 static const char schema_sql[] =
 	"-- nearcrawl database, schema version 1 (PRAGMA user_version).\n"
@@ -153,7 +167,8 @@ static const char schema_sql[] =
 	POLITENESS_SQL
 	"\n"
 	GRAPH_SQL
-	TDW_SQL;
+	TDW_SQL
+	SHINGLES_SQL;
 
 /*
  * Columns added to schema-1 tables after databases existed, as they are
@@ -204,6 +219,9 @@ enum stmt_id {
 	ST_LINKS_PUT,
 	ST_TDW_ADD,
 	ST_TDW_LOAD,
+	ST_SHINGLES_ADD,
+	ST_SHINGLES_GET,
+	ST_SHINGLES_LOAD,
 	ST_NUM
 };
 
@@ -310,6 +328,16 @@ static const struct {
 	/* page_id order is fetch order: ids are given as pages are added. */
 	[ST_TDW_LOAD] = { "tdw_load",
 	    "SELECT page_id, vec FROM page_tdw ORDER BY page_id", "page_tdw" },
+	[ST_SHINGLES_ADD] = { "shingles_add",
+	    "INSERT OR REPLACE INTO page_shingles (page_id, shingles) "
+	    "VALUES (?, ?)", "page_shingles" },
+	[ST_SHINGLES_GET] = { "shingles_get",
+	    "SELECT shingles FROM page_shingles WHERE page_id = ?",
+	    "page_shingles" },
+	[ST_SHINGLES_LOAD] = { "shingles_load",
+	    "SELECT p.host, s.shingles FROM page_shingles s "
+	    "JOIN pages p ON p.id = s.page_id ORDER BY p.seq",
+	    "page_shingles" },
 };
 
 struct store {
@@ -769,7 +797,8 @@ upgrade_schema(struct store *s, const char *path, char *err, size_t errsz)
 	int exists, rc;
 
 	/* The later tables first, then whichever columns are missing. */
-	if ((alter = sqlite3_mprintf("%s%s", GRAPH_SQL, TDW_SQL)) == NULL) {
+	if ((alter = sqlite3_mprintf("%s%s%s", GRAPH_SQL, TDW_SQL,
+	    SHINGLES_SQL)) == NULL) {
 		set_msg(err, errsz, "%s: out of memory", path);
 		return -1;
 	}
@@ -1592,6 +1621,91 @@ store_load_tdw(struct store *s,
 			goto out;
 		}
 		ret = fn(sqlite3_column_int64(st, 0), vec, len, arg);
+		if (ret != 0)
+			goto out;
+	}
+	if (rc != SQLITE_DONE)
+		ret = db_fail(s);
+out:
+	stmt_done(st);
+	return ret;
+}
+
+int
+store_shingles_add(struct store *s, int64_t page_id, const void *blob,
+    size_t len)
+{
+	struct binder b;
+
+	if (s->st[ST_SHINGLES_ADD] == NULL)
+		return no_table(s, ST_SHINGLES_ADD);
+	bind_start(&b, s->st[ST_SHINGLES_ADD]);
+	bind_int(&b, page_id);
+	bind_blob(&b, blob, len);
+	return exec_stmt(s, b.st, &b);
+}
+
+int
+store_shingles_get(struct store *s, int64_t page_id, void **blob,
+    size_t *len)
+{
+	sqlite3_stmt *st = s->st[ST_SHINGLES_GET];
+	const void *v;
+	int rc, ret = 0;
+
+	*blob = NULL;
+	*len = 0;
+	if (st == NULL)
+		return 0;
+	if (sqlite3_bind_int64(st, 1, page_id) != SQLITE_OK) {
+		ret = db_fail(s);
+		goto out;
+	}
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		v = sqlite3_column_blob(st, 0);
+		*len = (size_t)sqlite3_column_bytes(st, 0);
+		if (v == NULL && *len > 0) {
+			ret = oom_fail(s);
+			goto out;
+		}
+		if (*len > 0 && (*blob = malloc(*len)) == NULL) {
+			*len = 0;
+			ret = oom_fail(s);
+			goto out;
+		}
+		if (*len > 0)
+			memcpy(*blob, v, *len);
+	} else if (rc != SQLITE_DONE) {
+		ret = db_fail(s);
+	}
+out:
+	stmt_done(st);
+	return ret;
+}
+
+int
+store_load_blocks(struct store *s,
+    int (*fn)(const char *host, const void *blob, size_t len, void *arg),
+    void *arg)
+{
+	sqlite3_stmt *st = s->st[ST_SHINGLES_LOAD];
+	const unsigned char *host;
+	const void *blob;
+	size_t len;
+	int rc, ret = 0;
+
+	if (st == NULL)
+		return 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		host = sqlite3_column_text(st, 0);
+		blob = sqlite3_column_blob(st, 1);
+		len = (size_t)sqlite3_column_bytes(st, 1);
+		if (blob == NULL && len > 0) {
+			ret = oom_fail(s);
+			goto out;
+		}
+		ret = fn(host != NULL ? (const char *)host : "", blob, len,
+		    arg);
 		if (ret != 0)
 			goto out;
 	}

@@ -287,6 +287,32 @@ int store_load_tdw(struct store *s,
     void *arg);
 
 /*
+ * Keep page page_id's shingle set: len bytes of shingles_encode's output
+ * (replaces an earlier one). The caller keeps blob. Returns 0, or -1 on
+ * error (as on a read-only open of a database without the table).
+ */
+int store_shingles_add(struct store *s, int64_t page_id, const void *blob,
+    size_t len);
+
+/*
+ * Page page_id's stored shingle set: *blob malloc'd (the caller frees it)
+ * with *len bytes, or NULL with *len 0 when none is stored (or the
+ * database has no such table). Returns 0, or -1 on error.
+ */
+int store_shingles_get(struct store *s, int64_t page_id, void **blob,
+    size_t *len);
+
+/*
+ * Resume: call fn(host, blob, len, arg) for every stored shingle set, with
+ * its page's host, in fetch order; blob is valid during the call only. fn
+ * returns 0 to go on, non-zero to stop (which is then returned). A
+ * database without the table finds none. Returns 0 or -1 on error.
+ */
+int store_load_blocks(struct store *s,
+    int (*fn)(const char *host, const void *blob, size_t len, void *arg),
+    void *arg);
+
+/*
  * Resume: call fn(host, pages, arg) with the number of pages rows of every
  * host that has any, for per-host page caps. fn returns 0 to go on, non-zero
  * to stop (which is then returned). Returns 0 or -1 on error.

@@ -83,5 +83,6 @@ void suite_seen(void);
 void suite_esc(void);
 void suite_oom(void);
 void suite_pagerank(void);
+void suite_shingles(void);
 
 #endif

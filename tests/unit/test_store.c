@@ -214,7 +214,7 @@ test_create_and_reopen(void)
 	CHECK_STR(raw_text("PRAGMA user_version"), "1");
 	CHECK_STR(raw_text("PRAGMA journal_mode"), "wal");
 	CHECK_STR(raw_text("SELECT count(*) FROM sqlite_master "
-	    "WHERE type = 'table'"), "9");
+	    "WHERE type = 'table'"), "10");
 
 	s = store_open(tpath, 0, err, sizeof(err));
 	CHECK(s != NULL);
@@ -1514,6 +1514,62 @@ test_tdw_round_trip(void)
 	tmp_teardown();
 }
 
+struct blocks_seen {
+	char host[4][16]; /* hosts in call order */
+	size_t len[4];    /* blob lengths */
+	int n;            /* calls */
+};
+
+static int
+blocks_cb(const char *host, const void *blob, size_t len, void *arg)
+{
+	struct blocks_seen *b = arg;
+
+	(void)blob;
+	if (b->n < 4) {
+		snprintf(b->host[b->n], sizeof(b->host[0]), "%s", host);
+		b->len[b->n] = len;
+	}
+	b->n++;
+	return 0;
+}
+
+/* Shingle sets: kept per page, read back by id and, for the template,
+ * in fetch order with the page's host. */
+static void
+test_shingles_round_trip(void)
+{
+	struct store_page p;
+	struct blocks_seen b;
+	struct store *s;
+	void *blob;
+	size_t len;
+
+	tmp_setup();
+	s = open_new();
+	p = page("http://a.example/1", "unique", 2);
+	CHECK_INT(store_page_add(s, &p), 1);
+	p = page("http://b.example/2", "near", 1);
+	p.host = "b.example";
+	CHECK_INT(store_page_add(s, &p), 2);
+	CHECK_INT(store_shingles_add(s, 1, "one", 3), 0);
+	CHECK_INT(store_shingles_add(s, 2, "two!", 4), 0);
+	CHECK_INT(store_shingles_add(s, 9, "x", 1), -1); /* no such page */
+	CHECK_INT(store_shingles_get(s, 1, &blob, &len), 0);
+	CHECK(blob != NULL && len == 3 && memcmp(blob, "one", 3) == 0);
+	free(blob);
+	CHECK_INT(store_shingles_get(s, 3, &blob, &len), 0);
+	CHECK(blob == NULL && len == 0);
+	memset(&b, 0, sizeof(b));
+	CHECK_INT(store_load_blocks(s, blocks_cb, &b), 0);
+	CHECK_INT(b.n, 2);
+	CHECK_STR(b.host[0], "b.example"); /* seq 1 first */
+	CHECK_INT(b.len[0], 4);
+	CHECK_STR(b.host[1], "a.example");
+	store_close(s);
+	tmp_teardown();
+}
+
 /* A database of the politeness era gets page_tdw on a writer open. */
 static void
 test_tdw_table_added(void)
@@ -1583,7 +1639,7 @@ test_old_db_upgraded(void)
 	/* The column is appended where a new database has it. */
 	CHECK_STR(raw_text(PAGES_COLUMNS), fresh);
 	CHECK_STR(raw_text("SELECT count(*) FROM sqlite_master "
-	    "WHERE type = 'table'"), "9");
+	    "WHERE type = 'table'"), "10");
 	CHECK_STR(raw_text("SELECT count(*) FROM frontier"), "1");
 	CHECK_STR(raw_text("SELECT backoff_ms FROM hosts"), "500");
 	CHECK_STR(raw_text("PRAGMA user_version"), "1");
@@ -1793,6 +1849,7 @@ suite_store(void)
 	RUN(test_frontier_untake);
 	RUN(test_old_db_upgraded);
 	RUN(test_tdw_round_trip);
+	RUN(test_shingles_round_trip);
 	RUN(test_tdw_table_added);
 	RUN(test_old_db_readonly);
 	RUN(test_politeness_plans);

@@ -1,0 +1,163 @@
+/*
+ * digest: page bytes -> texts, shingles, fingerprints, verdict; see
+ * digest.h.
+ */
+#include "digest.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char WHY_FP[] = "cannot fingerprint";
+static const char WHY_NOMEM[] = "out of memory";
+
+static double
+mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/*
+ * MD5 reads the body text as one line: paragraph breaks are spaces, so the
+ * digest of a page does not depend on how its blocks were split. Returns
+ * text itself when it has no break, else a malloc'd copy in *copy.
+ */
+static const char *
+flat_text(const char *text, size_t len, char **copy)
+{
+	size_t i;
+
+	*copy = NULL;
+	if (memchr(text, '\n', len) == NULL)
+		return text;
+	if ((*copy = malloc(len + 1)) == NULL)
+		return NULL;
+	for (i = 0; i < len; i++)
+		(*copy)[i] = text[i] == '\n' ? ' ' : text[i];
+	(*copy)[len] = '\0';
+	return *copy;
+}
+
+/* Take the main text as the near text when it holds enough to judge. */
+static int
+choose_near(const struct dedup *d, const struct digest_opts *o,
+    struct digest *g)
+{
+	g->near = g->text;
+	g->near_len = g->text_len;
+	g->near_main = 0;
+	if (g->html && o->use_main && g->ex.main_len > 0 &&
+	    g->ex.main_len < g->ex.text_len) {
+		if (shingles_of_text(g->ex.main_text, g->ex.main_len, &g->sh) !=
+		    0)
+			return -1;
+		if (g->sh.distinct >= dedup_min_shingles(d)) {
+			g->near = g->ex.main_text;
+			g->near_len = g->ex.main_len;
+			g->near_main = 1;
+			return 0;
+		}
+		shingles_free(&g->sh);
+	}
+	return shingles_of_text(g->near, g->near_len, &g->sh);
+}
+
+int
+digest_page(const struct dedup *d, const struct digest_opts *o,
+    const char *data, size_t len, int html, const char *url,
+    struct digest *g, const char **why)
+{
+	struct extract_opts eo;
+	struct tdw_fields tf, *fields = NULL;
+	const char *flat;
+	char *copy = NULL;
+	double t0 = mono_ms(), t1;
+	int rc;
+
+	memset(g, 0, sizeof(*g));
+	g->html = html;
+	g->text = data != NULL ? data : "";
+	g->text_len = data != NULL ? len : 0;
+	if (html) {
+		eo.charset = o->charset;
+		eo.max_text = o->max_text;
+		eo.max_links = o->max_links;
+		if (extract_html(data, len, url, &eo, &g->ex, why) != 0) {
+			g->html = 0;
+			return -1;
+		}
+		g->text = g->ex.text;
+		g->text_len = g->ex.text_len;
+		/* The fields the crawl weights TDW tokens by. */
+		extract_tdw_fields(&g->ex, url, &tf);
+		fields = &tf;
+	}
+	t1 = mono_ms();
+	g->extract_ms = t1 - t0;
+	if (choose_near(d, o, g) != 0) {
+		*why = WHY_NOMEM;
+		goto fail;
+	}
+	if ((flat = flat_text(g->text, g->text_len, &copy)) == NULL) {
+		*why = WHY_NOMEM;
+		goto fail;
+	}
+	rc = dedup_fingerprint_page(d, flat, g->text_len, g->near, g->near_len,
+	    fields, &g->fp);
+	free(copy);
+	if (rc != 0) {
+		*why = WHY_FP;
+		goto fail;
+	}
+	g->fingerprint_ms = mono_ms() - t1;
+	return 0;
+fail:
+	digest_free(g);
+	return -1;
+}
+
+void
+digest_free(struct digest *g)
+{
+	if (g->html)
+		extract_result_free(&g->ex);
+	shingles_free(&g->sh);
+	memset(g, 0, sizeof(*g));
+}
+
+enum dedup_verdict
+digest_judge(const struct dedup *d, const struct tmpl *t, const char *host,
+    const struct digest *g, dedup_set_fn fn, void *ctx,
+    struct dedup_match *m, size_t max, size_t *nm, struct dedup_veto *veto,
+    int *err)
+{
+	enum dedup_verdict v;
+	unsigned char *flags = NULL;
+
+	v = dedup_check(d, &g->fp, m, max, nm);
+	if (v != DEDUP_NEAR)
+		return dedup_confirm(d, &g->sh, NULL, v, m, nm, fn, ctx, veto,
+		    err);
+	if (t != NULL && g->sh.nblocks > 0) {
+		if ((flags = malloc(g->sh.nblocks)) == NULL) {
+			*err = 1;
+			return v;
+		}
+		tmpl_mark(t, host, g->sh.block, g->sh.nblocks, flags);
+	}
+	v = dedup_confirm(d, &g->sh, flags, v, m, nm, fn, ctx, veto, err);
+	free(flags);
+	return v;
+}
+
+int
+digest_add(struct dedup *d, struct tmpl *t, const char *host,
+    const struct digest *g, int64_t id)
+{
+	if (t != NULL && tmpl_learn(t, host, g->sh.block, g->sh.nblocks) != 0)
+		return -1;
+	return dedup_add(d, &g->fp, id);
+}

@@ -1,0 +1,98 @@
+/*
+ * shingles: a text's word 3-shingles, for verifying a near-duplicate
+ * verdict by containment (Broder 1997: the share of one document's
+ * shingles found in another) rather than by a sketch's estimate.
+ *
+ * Words are what words.h reads (runs of ASCII letters and digits and bytes
+ * >= 0x80, ASCII lower-cased), here NOT folded: numbers are words like any
+ * other, so two timetables or result tables with other figures do not
+ * share their shingles. Each shingle is the 32-bit top of words.h's
+ * shingle hash (its own seed). A text of one or two words is one shingle.
+ *
+ * The index methods (SimHash, ssdeep, MinHash, TDW) find candidates; this
+ * module answers the question a crawler cares about: how much of page P is
+ * text that candidate Q does not have? A word of P is "covered" when some
+ * shingle holding it is also one of Q's, or when its block (a line of the
+ * text: extract.c puts one block element a line) is known template of the
+ * site (template.h); the rest are P's novel words, where a run of novel
+ * all-digit words counts once (a changed date "2026 11 24" is one change,
+ * a table of other figures many). One changed word costs one novel word, a
+ * new sentence of n words n, and text P shares with Q (its template, a long
+ * policy paragraph) costs nothing, wherever it sits.
+ */
+#ifndef NC_SHINGLES_H
+#define NC_SHINGLES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Most shingles read from one text; the rest of a longer text is left
+ * out of both the sequence and the set (about 1.5 MB of prose). */
+#define SHINGLES_MAX 262144
+/* The first byte of an encoded set. */
+#define SHINGLES_BLOB_VERSION 1
+
+struct shingles {
+	uint32_t *seq;   /* shingle hashes in text order, n of them; NULL
+	                    when n is 0 */
+	size_t n;        /* entries in seq */
+	size_t words;    /* words read: n + 2 for three words or more */
+	uint32_t *set;   /* seq sorted, each value once; NULL when n is 0 */
+	size_t distinct; /* entries in set */
+	uint32_t *word;  /* per word read: its block's index << 1, | 1 when
+	                    the word is all digits */
+	uint32_t *block; /* per block (line with words), a 32-bit hash of
+	                    its words */
+	size_t nblocks;  /* entries in block */
+};
+
+/*
+ * Read text[0..len) into s (which need not be initialised). Returns 0, or
+ * -1 when out of memory, when s is left empty (safe to free).
+ */
+int shingles_of_text(const char *text, size_t len, struct shingles *s);
+
+/* Free what s owns and zero it. Safe on a zeroed s. */
+void shingles_free(struct shingles *s);
+
+/*
+ * Novel words of p against q's set (qset sorted ascending, nq values, as
+ * shingles.set or shingles_decode gives): words of p that no shingle of p
+ * found in qset holds, nor a block whose tmpl flag is set (tmpl: one byte
+ * per block of p, or NULL), a run of all-digit ones counted once. Cannot
+ * fail. A p with no words has none.
+ */
+size_t shingles_novel_words(const struct shingles *p, const uint32_t *qset,
+    size_t nq, const unsigned char *tmpl);
+
+/*
+ * s's set as a blob for the database: the version byte, the count, then
+ * the sorted values as differences, each an unsigned LEB128 varint (about
+ * 3.5 bytes a shingle); then the number of blocks and each block hash as
+ * four bytes, little-endian, in text order (for rebuilding the site
+ * template on resume). Returns a malloc'd blob with its length in *len
+ * (the caller frees it), or NULL when out of memory. An empty set encodes
+ * to two bytes.
+ */
+unsigned char *shingles_encode(const struct shingles *s, size_t *len);
+
+/*
+ * Decode a blob of shingles_encode into a malloc'd sorted array *set of
+ * *n values (NULL when *n is 0; the caller frees it). Returns 0, or -1 on a
+ * malformed blob (wrong version, truncated, values not increasing, count
+ * past SHINGLES_MAX) or when out of memory; then *set is NULL.
+ */
+int shingles_decode(const void *blob, size_t len, uint32_t **set, size_t *n);
+
+/*
+ * The block hashes of a blob of shingles_encode: *blocks points into blob
+ * (four bytes each, little-endian: read them with shingles_block_at) and
+ * *n is their number. Returns 0, or -1 on a malformed blob.
+ */
+int shingles_blocks(const void *blob, size_t len, const unsigned char **blocks,
+    size_t *n);
+
+/* Block i of what shingles_blocks found. */
+uint32_t shingles_block_at(const unsigned char *blocks, size_t i);
+
+#endif

@@ -1,0 +1,281 @@
+/*
+ * Shingle sets, novel words, the site template and the confirmation of
+ * near verdicts (dedup_confirm).
+ */
+#include "check.h"
+#include "dedup.h"
+#include "shingles.h"
+#include "template.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+static const char ARTICLE[] =
+    "The committee met on Tuesday to review the budget for the new "
+    "library wing and agreed to fund the reading rooms first.\n"
+    "Students asked for longer opening hours during the examination "
+    "period and the board promised an answer within a month.\n"
+    "The architect presented three designs and the second one won "
+    "a clear majority of the votes cast by the members present.";
+
+/* Novel words of text b against text a, with b's template flags. */
+static size_t
+novel(const char *a, const char *b, const unsigned char *tmpl)
+{
+	struct shingles sa, sb;
+	size_t n;
+
+	CHECK(shingles_of_text(a, strlen(a), &sa) == 0);
+	CHECK(shingles_of_text(b, strlen(b), &sb) == 0);
+	n = shingles_novel_words(&sb, sa.set, sa.distinct, tmpl);
+	shingles_free(&sa);
+	shingles_free(&sb);
+	return n;
+}
+
+static void
+test_novel_words(void)
+{
+	char buf[2048];
+
+	CHECK_INT(novel(ARTICLE, ARTICLE, NULL), 0);
+	/* One word changed in the middle: one novel word. */
+	snprintf(buf, sizeof(buf), "%s", ARTICLE);
+	memcpy(strstr(buf, "budget"), "gadget", 6);
+	CHECK_INT(novel(ARTICLE, buf, NULL), 1);
+	/* A new sentence of eleven words: eleven. */
+	snprintf(buf, sizeof(buf), "%s\nEvery course page repeats this "
+	    "line of ten fresh words here.", ARTICLE);
+	CHECK_INT(novel(ARTICLE, buf, NULL), 11);
+	/* The page's text contained in a longer one: nothing new. */
+	CHECK_INT(novel(buf, ARTICLE, NULL), 0);
+	/* A changed date is one change, however many digit words: here the
+	 * date, the time and the "at" between them. */
+	CHECK_INT(novel("Page footer. Last updated 2026 11 24 at 10 32 by the "
+	    "web team", "Page footer. Last updated 2025 03 07 at 09 15 by the "
+	    "web team", NULL), 3);
+	/* At the very start a change also takes the words before it (no
+	 * shingle holds them without it). */
+	CHECK_INT(novel("Updated 2026 11 24 by the web team",
+	    "Updated 2025 03 07 by the web team", NULL), 2);
+	/* A table of other figures: every cell counts. */
+	CHECK(novel("Team A 3 Team B 1 Team C 2 Team D 0 Team E 4 Team F 1",
+	    "Team A 1 Team B 2 Team C 0 Team D 3 Team E 1 Team F 2",
+	    NULL) >= 5);
+	/* Nothing in common: every word. */
+	CHECK_INT(novel("alpha beta gamma delta", "one two three four five",
+	    NULL), 5);
+	CHECK_INT(novel("alpha beta", "", NULL), 0);
+}
+
+static void
+test_blocks_and_template(void)
+{
+	struct shingles s;
+	const char *page = "Menu Home News\nA distinct paragraph of words\n"
+	    "Footer contact line";
+	unsigned char flags[3] = { 1, 0, 1 };
+	struct tmpl *t = tmpl_new();
+	unsigned char got[3];
+
+	CHECK(shingles_of_text(page, strlen(page), &s) == 0);
+	CHECK_INT(s.nblocks, 3);
+	CHECK_INT(s.words, 11);
+	/* Blocks 0 and 2 are template: only block 1's words are new. */
+	CHECK_INT(shingles_novel_words(&s, NULL, 0, flags), 5);
+	CHECK(t != NULL);
+	tmpl_mark(t, "www.uni.test", s.block, s.nblocks, got);
+	CHECK(got[0] == 0 && got[1] == 0 && got[2] == 0);
+	CHECK(tmpl_learn(t, "www.uni.test", s.block, s.nblocks) == 0);
+	tmpl_mark(t, "www.uni.test", s.block, s.nblocks, got);
+	CHECK(got[0] == 0); /* one page is not a template */
+	/* The same block twice on one page counts once. */
+	{
+		uint32_t twice[2] = { s.block[0], s.block[0] };
+
+		CHECK(tmpl_learn(t, "www.uni.test", twice, 2) == 0);
+	}
+	tmpl_mark(t, "www.uni.test", s.block, s.nblocks, got);
+	CHECK(got[0] == 1 && got[1] == 0 && got[2] == 0);
+	/* Another host knows nothing of it. */
+	tmpl_mark(t, "lib.uni.test", s.block, s.nblocks, got);
+	CHECK(got[0] == 0);
+	CHECK(tmpl_bytes(t) > 0);
+	tmpl_free(t);
+	shingles_free(&s);
+}
+
+static void
+test_template_bounded(void)
+{
+	struct tmpl *t = tmpl_new();
+	uint32_t b[1], keep = 0xdeadbeef;
+	unsigned char f;
+	size_t i, before;
+
+	CHECK(t != NULL);
+	/* A block on every page survives a flood of one-page blocks. */
+	for (i = 0; i < 4 * TMPL_HOST_MAX; i++) {
+		b[0] = (uint32_t)(i * 2654435761u) | 1;
+		CHECK(tmpl_learn(t, "h", b, 1) == 0);
+		if (i % 64 == 0)
+			CHECK(tmpl_learn(t, "h", &keep, 1) == 0);
+	}
+	tmpl_mark(t, "h", &keep, 1, &f);
+	CHECK(f == 1);
+	before = tmpl_bytes(t);
+	for (i = 0; i < TMPL_HOST_MAX; i++) {
+		b[0] = (uint32_t)(i * 40503u) ^ 0x55555555u;
+		CHECK(tmpl_learn(t, "h", b, 1) == 0);
+	}
+	CHECK(tmpl_bytes(t) == before);
+	CHECK(tmpl_bytes(t) <= 2 * TMPL_HOST_MAX * 8 + 4096);
+	tmpl_free(t);
+}
+
+static void
+test_encode_decode(void)
+{
+	struct shingles s;
+	const unsigned char *blocks;
+	unsigned char *blob;
+	uint32_t *set;
+	size_t len, n, nb, i;
+
+	CHECK(shingles_of_text(ARTICLE, strlen(ARTICLE), &s) == 0);
+	CHECK((blob = shingles_encode(&s, &len)) != NULL);
+	CHECK(shingles_decode(blob, len, &set, &n) == 0);
+	CHECK_INT(n, s.distinct);
+	for (i = 0; i < n && set != NULL; i++)
+		CHECK(set[i] == s.set[i]);
+	free(set);
+	CHECK(shingles_blocks(blob, len, &blocks, &nb) == 0);
+	CHECK_INT(nb, 3);
+	for (i = 0; i < nb; i++)
+		CHECK(shingles_block_at(blocks, i) == s.block[i]);
+	/* Damage of every kind is refused, never read past. */
+	CHECK(shingles_decode(blob, len - 1, &set, &n) == -1 && set == NULL);
+	CHECK(shingles_decode(blob, 1, &set, &n) == -1);
+	blob[0] = 9;
+	CHECK(shingles_decode(blob, len, &set, &n) == -1);
+	CHECK(shingles_blocks(blob, len, &blocks, &nb) == -1);
+	free(blob);
+	shingles_free(&s);
+	/* An empty text: two bytes, and an empty set back. */
+	CHECK(shingles_of_text("", 0, &s) == 0);
+	CHECK((blob = shingles_encode(&s, &len)) != NULL);
+	CHECK_INT(len, 3);
+	CHECK(shingles_decode(blob, len, &set, &n) == 0 && n == 0);
+	free(blob);
+	shingles_free(&s);
+}
+
+/* dedup_set_fn: page 1's set is the article's; page 2 has none. */
+static struct shingles fn_article;
+static int fn_fail;
+
+static int
+set_fn(void *ctx, int64_t id, uint32_t **set, size_t *n)
+{
+	(void)ctx;
+	*set = NULL;
+	*n = 0;
+	if (fn_fail)
+		return -1;
+	if (id != 1)
+		return 0;
+	*set = malloc(fn_article.distinct * sizeof(**set));
+	memcpy(*set, fn_article.set, fn_article.distinct * sizeof(**set));
+	*n = fn_article.distinct;
+	return 0;
+}
+
+static void
+test_confirm(void)
+{
+	struct dedup_config c;
+	struct dedup_match m[4];
+	struct dedup_veto veto;
+	struct shingles p;
+	struct dedup *d;
+	char buf[2048];
+	size_t nm;
+	int err = 0;
+
+	memset(&c, 0, sizeof(c));
+	c.methods = DEDUP_MD5 | DEDUP_SIMHASH;
+	c.simhash_k = 3;
+	c.ssdeep_threshold = 90;
+	c.min_shingles = 20;
+	c.max_novel_words = 8;
+	CHECK((d = dedup_new(&c)) != NULL);
+	CHECK(shingles_of_text(ARTICLE, strlen(ARTICLE), &fn_article) == 0);
+	m[0].original_id = 1;
+	m[0].method = DEDUP_SIMHASH;
+	m[0].percent = 98;
+	/* The article again with a changed word: confirmed. */
+	snprintf(buf, sizeof(buf), "%s", ARTICLE);
+	memcpy(strstr(buf, "budget"), "gadget", 6);
+	CHECK(shingles_of_text(buf, strlen(buf), &p) == 0);
+	nm = 1;
+	CHECK(dedup_confirm(d, &p, NULL, DEDUP_NEAR, m, &nm, set_fn, NULL,
+	    &veto, &err) == DEDUP_NEAR);
+	CHECK_INT(nm, 1);
+	/* Not near is left alone. */
+	CHECK(dedup_confirm(d, &p, NULL, DEDUP_EXACT, m, &nm, set_fn, NULL,
+	    &veto, &err) == DEDUP_EXACT);
+	shingles_free(&p);
+	/* A course page: the shared text plus its own description. */
+	snprintf(buf, sizeof(buf), "%s\nCourse CS101 introduces programming "
+	    "in C with weekly laboratory sessions and a final project.",
+	    ARTICLE);
+	CHECK(shingles_of_text(buf, strlen(buf), &p) == 0);
+	nm = 1;
+	CHECK(dedup_confirm(d, &p, NULL, DEDUP_NEAR, m, &nm, set_fn, NULL,
+	    &veto, &err) == DEDUP_UNIQUE);
+	CHECK_INT(nm, 0);
+	CHECK(veto.original_id == 1 && veto.novel == 14 && !veto.floor);
+	/* Its description known as the host's template: near again. */
+	{
+		unsigned char flags[4] = { 0, 0, 0, 1 };
+
+		nm = 1;
+		CHECK(dedup_confirm(d, &p, flags, DEDUP_NEAR, m, &nm, set_fn,
+		    NULL, &veto, &err) == DEDUP_NEAR);
+	}
+	/* An original with no stored set confirms nothing. */
+	m[0].original_id = 2;
+	nm = 1;
+	CHECK(dedup_confirm(d, &p, NULL, DEDUP_NEAR, m, &nm, set_fn, NULL,
+	    &veto, &err) == DEDUP_UNIQUE);
+	shingles_free(&p);
+	/* Below the evidence floor a page cannot be near. */
+	CHECK(shingles_of_text("News page 2", 11, &p) == 0);
+	m[0].original_id = 1;
+	nm = 1;
+	CHECK(dedup_confirm(d, &p, NULL, DEDUP_NEAR, m, &nm, set_fn, NULL,
+	    &veto, &err) == DEDUP_UNIQUE);
+	CHECK(veto.floor == 1);
+	/* A failing look-up is reported, the verdict left. */
+	fn_fail = 1;
+	shingles_free(&p);
+	CHECK(shingles_of_text(ARTICLE, strlen(ARTICLE), &p) == 0);
+	nm = 1;
+	CHECK(dedup_confirm(d, &p, NULL, DEDUP_NEAR, m, &nm, set_fn, NULL,
+	    &veto, &err) == DEDUP_NEAR);
+	CHECK(err == 1);
+	fn_fail = 0;
+	shingles_free(&p);
+	shingles_free(&fn_article);
+	dedup_free(d);
+}
+
+void
+suite_shingles(void)
+{
+	RUN(test_novel_words);
+	RUN(test_blocks_and_template);
+	RUN(test_template_bounded);
+	RUN(test_encode_decode);
+	RUN(test_confirm);
+}
