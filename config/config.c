@@ -41,6 +41,7 @@ struct opt {
 static const char *check_resolve(const char *v);
 static const char *check_near_rule(const char *v);
 static const char *check_near_text(const char *v);
+static const char *check_numbers(const char *v);
 static const char *check_saturation(const char *v);
 static const char *check_strip_params(const char *v);
 
@@ -183,6 +184,10 @@ static const struct opt opts[] = {
 	    F(min_text), 0, 0, GIGA, 0, "N",
 	    "texts under N bytes are never near duplicates", NULL,
 	    NULL },
+	{ { "dedup", "numbers", "numbers", "keep" }, OPT_STR, F(numbers), 0,
+	    0, 0, 0, "keep|fold",
+	    "SimHash/MinHash read numbers as words, or fold them into one",
+	    NULL, check_numbers },
 	{ { "dedup", "min_shingles", "min-shingles", "20" }, OPT_INT,
 	    F(min_shingles), 0, 0, 1000000, 0, "N",
 	    "near needs N distinct word 3-shingles on both pages", NULL,
@@ -321,6 +326,14 @@ check_near_text(const char *v)
 	if (strcmp(v, "main") == 0 || strcmp(v, "body") == 0)
 		return NULL;
 	return "must be main or body";
+}
+
+static const char *
+check_numbers(const char *v)
+{
+	if (strcmp(v, "keep") == 0 || strcmp(v, "fold") == 0)
+		return NULL;
+	return "must be keep or fold";
 }
 
 static const char *
@@ -972,6 +985,7 @@ config_dedup(const struct config *c, struct dedup_config *out)
 	out->ssdeep_threshold = c->ssdeep_threshold;
 	out->min_text = (size_t)c->min_text;
 	out->min_shingles = (size_t)c->min_shingles;
+	out->fold_numbers = strcmp(c->numbers, "fold") == 0;
 	out->max_novel_words = c->max_novel_words;
 	out->minhash_perms = c->minhash_perms;
 	out->minhash_bands = c->minhash_bands;

@@ -87,6 +87,8 @@ struct config {
 	char *near_text;      /* near methods read "main" (content without
 	                         site template) or "body" (all body text) */
 	long min_text;        /* shorter texts are never near duplicates */
+	char *numbers;        /* SimHash and MinHash read all-digit words
+	                         "keep" (as they are) or "fold" (as one) */
 	int min_shingles;     /* evidence floor: distinct word shingles both
 	                         pages of a near verdict need */
 	int max_novel_words;  /* words a near page may hold that its original

@@ -213,8 +213,9 @@ static const struct {
 	{ "tdw_stem", DEDUP_TDW, 0, NULL, NULL },
 	{ "tdw_max_tokens", DEDUP_TDW, 0, NULL, NULL },
 	{ "min_text_bytes", 0, 0, NULL, NULL },
-	/* Crawls before the confirmation step stored no shingle sets:
-	 * resumed, they keep judging as they did. */
+	/* Crawls from before these keys folded numbers and stored no
+	 * shingle sets: resumed, they keep judging as they did. */
+	{ "numbers", 0, 0, NULL, "fold" },
 	{ "min_shingles", 0, 0, NULL, "0" },
 	{ "max_novel_words", 0, 0, NULL, "-1" },
 	{ "text", 0, 0, NULL, NULL },

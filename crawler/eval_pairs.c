@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "buf.h"
+#include "digest.h"
 #include "extract.h"
 #include "strmap.h"
 
@@ -22,6 +23,9 @@
 struct doc {
 	char *name;              /* as in the pairs file */
 	struct dedup_fp fp[2];   /* [0] main text, [1] body text */
+	struct dedup_fp cfp[2];  /* as the crawl digests it, asked for main
+	                            [0] or body [1] text */
+	struct shingles sh[2];   /* and the shingles it confirms by */
 };
 
 struct pair {
@@ -46,6 +50,7 @@ struct ev {
 	const char *clslabel[CLASSES_MAX]; /* ... as first given */
 	size_t ncls;
 	struct dedup *dd;        /* every method, to fingerprint */
+	struct dedup *crawl_dd;  /* the crawl's settings, to digest */
 	double fp_us[2][EVAL_MAX_METHODS]; /* summed, per text and row */
 	double extract_us;       /* summed */
 	double *val;             /* per pair: the method's value */
@@ -250,6 +255,37 @@ time_fingerprint(struct ev *e, const struct dedup_method_info *mi,
 	return 0;
 }
 
+/*
+ * Document i (len bytes of data) as the crawl digests it, for the crawl's
+ * row: the near text chosen as the crawl chooses it, its shingles.
+ */
+static int
+crawl_digest(struct ev *e, size_t i, const char *data, size_t len)
+{
+	struct digest_opts o;
+	struct digest g;
+	const char *why;
+	int mode;
+
+	for (mode = 0; mode < 2; mode++) {
+		if (!(e->o->text & (mode == 0 ? EVAL_MAIN : EVAL_BODY)))
+			continue;
+		memset(&o, 0, sizeof(o));
+		o.max_text = (size_t)e->o->max_text;
+		o.max_links = 1;
+		o.use_main = mode == 0;
+		if (digest_page(e->crawl_dd, &o, data, len,
+		    extract_is_html(NULL, data, len), NULL, &g, &why) != 0)
+			return eval_err(e->err, e->errsz, EVAL_RUNTIME,
+			    "%s: %s", e->doc[i].name, why);
+		e->doc[i].cfp[mode] = g.fp;
+		e->doc[i].sh[mode] = g.sh;
+		memset(&g.sh, 0, sizeof(g.sh));
+		digest_free(&g);
+	}
+	return 0;
+}
+
 /* Read, extract and fingerprint document i, timing each method. */
 static int
 load_doc(struct ev *e, size_t i)
@@ -329,8 +365,9 @@ load_doc(struct ev *e, size_t i)
 		}
 	}
 	extract_result_free(&ex);
+	rc = crawl_digest(e, i, text, len);
 	buf_free(&b);
-	return 0;
+	return rc;
 }
 
 /* The next threshold of a sweep list at *s; 0, 1 at the end, -1 bad. */
@@ -515,6 +552,23 @@ eval_method(struct ev *e, struct eval_table *t, int mode, size_t k,
 	return 0;
 }
 
+/* dedup_set_fn: page 1 is document A, whose shingles are ctx. */
+static int
+set_of_a(void *ctx, int64_t id, uint32_t **set, size_t *n)
+{
+	const struct shingles *sh = ctx;
+
+	*set = NULL;
+	*n = 0;
+	if (id != 1 || sh->distinct == 0)
+		return 0;
+	if ((*set = malloc(sh->distinct * sizeof(**set))) == NULL)
+		return -1;
+	memcpy(*set, sh->set, sh->distinct * sizeof(**set));
+	*n = sh->distinct;
+	return 0;
+}
+
 /*
  * The row of the crawl's own rule ([dedup] settings): a pair is predicted
  * when B checked after A is exact or near, as `nearcrawl compare` says.
@@ -523,19 +577,48 @@ static int
 eval_crawl(struct ev *e, struct eval_table *t, int mode)
 {
 	const struct dedup_method_info *mi;
+	struct dedup_match m[DEDUP_MAX_MATCHES];
+	struct doc *a, *b;
 	struct eval_row r;
 	struct dedup *d;
-	size_t i, k;
+	struct tmpl *site;
+	enum dedup_verdict v;
+	unsigned char *flags;
+	size_t i, k, nm;
+	int err = 0;
 
 	for (i = 0; i < e->npair; i++) {
-		if ((d = dedup_new(&e->o->dc)) == NULL ||
-		    dedup_add(d, &e->doc[e->pair[i].a].fp[mode], 1) != 0) {
+		a = &e->doc[e->pair[i].a];
+		b = &e->doc[e->pair[i].b];
+		site = tmpl_new();
+		if ((d = dedup_new(&e->o->dc)) == NULL || site == NULL ||
+		    tmpl_learn(site, "", a->sh[mode].block,
+		        a->sh[mode].nblocks) != 0 ||
+		    dedup_add(d, &a->cfp[mode], 1) != 0) {
 			dedup_free(d);
+			tmpl_free(site);
 			return oom(e);
 		}
-		e->pred[i] = dedup_check(d, &e->doc[e->pair[i].b].fp[mode],
-		    NULL, 0, NULL) != DEDUP_UNIQUE;
+		/* As digest_judge on the two pages: B checked after A. */
+		nm = 0;
+		v = dedup_check(d, &b->cfp[mode], m, DEDUP_MAX_MATCHES, &nm);
+		if (v == DEDUP_NEAR) {
+			if ((flags = malloc(b->sh[mode].nblocks + 1)) == NULL) {
+				dedup_free(d);
+				tmpl_free(site);
+				return oom(e);
+			}
+			tmpl_mark(site, "", b->sh[mode].block,
+			    b->sh[mode].nblocks, flags);
+			v = dedup_confirm(d, &b->sh[mode], flags, v, m, &nm,
+			    set_of_a, &a->sh[mode], NULL, &err);
+			free(flags);
+		}
+		e->pred[i] = v != DEDUP_UNIQUE;
 		dedup_free(d);
+		tmpl_free(site);
+		if (err)
+			return oom(e);
 	}
 	memset(&r, 0, sizeof(r));
 	r.text = mode == 0 ? "main" : "body";
@@ -553,8 +636,11 @@ free_ev(struct ev *e)
 {
 	size_t i;
 
-	for (i = 0; i < e->ndoc; i++)
+	for (i = 0; i < e->ndoc; i++) {
 		free(e->doc[i].name);
+		shingles_free(&e->doc[i].sh[0]);
+		shingles_free(&e->doc[i].sh[1]);
+	}
 	for (i = 0; i < e->ncls; i++)
 		free(e->cls[i]);
 	free(e->doc);
@@ -565,6 +651,7 @@ free_ev(struct ev *e)
 	strmap_free(e->names, NULL);
 	strmap_free(e->clsmap, NULL);
 	dedup_free(e->dd);
+	dedup_free(e->crawl_dd);
 }
 
 int
@@ -587,7 +674,8 @@ eval_pairs(const struct eval_opts *o, FILE *out, char *err, size_t errsz)
 		c.methods |= mi->method;
 	if ((e.names = strmap_new()) == NULL ||
 	    (e.clsmap = strmap_new()) == NULL ||
-	    (e.dd = dedup_new(&c)) == NULL) {
+	    (e.dd = dedup_new(&c)) == NULL ||
+	    (e.crawl_dd = dedup_new(&o->dc)) == NULL) {
 		rc = oom(&e);
 		goto out;
 	}

@@ -384,6 +384,7 @@ dedup_fingerprint_method(const struct dedup *d, enum dedup_method m,
     const char *text, size_t len, const struct tdw_fields *f,
     struct dedup_fp *fp)
 {
+	struct simhash_opts so;
 	struct tdw_fields tf;
 
 	switch (m) {
@@ -392,15 +393,18 @@ dedup_fingerprint_method(const struct dedup *d, enum dedup_method m,
 			return -1;
 		break;
 	case DEDUP_SIMHASH:
-		fp->simhash = simhash_of_text(text, len);
+		so = simhash_default_opts;
+		so.fold_numbers = d->cfg.fold_numbers;
+		fp->simhash = simhash_of_text_opts(text, len, &so);
 		break;
 	case DEDUP_SSDEEP:
 		if (ssdeep_of_text(text, len, fp->ssdeep) != 0)
 			return -1;
 		break;
 	case DEDUP_MINHASH:
-		if (minhash_of_text(text, len, d->cfg.minhash_shingle,
-		    (size_t)d->cfg.minhash_perms, fp->minhash) != 0)
+		if (minhash_of_text_digits(text, len, d->cfg.minhash_shingle,
+		    (size_t)d->cfg.minhash_perms, fp->minhash,
+		    d->cfg.fold_numbers) != 0)
 			return -1;
 		fp->minhash_perms = d->cfg.minhash_perms;
 		break;

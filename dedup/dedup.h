@@ -55,6 +55,8 @@ struct dedup_config {
 	int minhash_threshold;  /* near when estimated Jaccard >= this % */
 	int tdw_threshold;      /* near when the TDW overlap is >= this % */
 	struct tdw_opts tdw;    /* how TDW vectors are made */
+	int fold_numbers;       /* SimHash and MinHash read every all-digit
+	                           word as one word (1) or as it is (0) */
 	size_t min_shingles;    /* evidence floor: a near verdict needs this
 	                           many distinct shingles on both pages */
 	long max_novel_words;   /* a near page may hold at most this many

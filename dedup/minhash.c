@@ -135,6 +135,13 @@ int
 minhash_of_text(
     const char *text, size_t len, int shingle, size_t k, uint32_t *sig)
 {
+	return minhash_of_text_digits(text, len, shingle, k, sig, 1);
+}
+
+int
+minhash_of_text_digits(const char *text, size_t len, int shingle, size_t k,
+    uint32_t *sig, int fold_digits)
+{
 	struct hashes hs;
 	const unsigned char *p = (const unsigned char *)text;
 	uint64_t ring[MINHASH_MAX_SHINGLE];
@@ -152,7 +159,7 @@ minhash_of_text(
 		if (words_next(p, len, &i, &start) == 0)
 			continue;
 		ring[words % MINHASH_MAX_SHINGLE] =
-		    words_hash(p + start, i - start, 1);
+		    words_hash(p + start, i - start, fold_digits);
 		words++;
 		if (words < sh)
 			continue;

@@ -49,6 +49,11 @@ struct minhash_match {
 int minhash_of_text(
     const char *text, size_t len, int shingle, size_t k, uint32_t *sig);
 
+/* The same, with all-digit words folded into one (fold_digits 1, as
+ * minhash_of_text does) or read as they are (0). */
+int minhash_of_text_digits(const char *text, size_t len, int shingle,
+    size_t k, uint32_t *sig, int fold_digits);
+
 /* Positions where a[0..k) and b[0..k) agree, 0..k. */
 size_t minhash_agree(const uint32_t *a, const uint32_t *b, size_t k);
 
