@@ -23,7 +23,8 @@ case $SECS in
 *[!0-9]* | '') echo "usage: scripts/fuzz.sh [SECONDS] [TARGET...]" >&2; exit 2 ;;
 esac
 
-ALL="extract extract_chunks url robots sitemap ini simhash_ssdeep minhash tdw"
+ALL="extract extract_chunks url robots sitemap ini simhash_ssdeep minhash tdw
+shingles"
 TARGETS=${*:-$ALL}
 CC=${CC:-clang}
 # `make` exports CC=cc; libFuzzer needs clang.
@@ -39,11 +40,12 @@ sources() {
 	sitemap) echo crawler/sitemap.c crawler/url.c crawler/buf.c ;;
 	ini) echo config/config.c crawler/url.c dedup/dedup.c dedup/simhash.c \
 	    dedup/simindex.c dedup/ssdeep.c dedup/md5.c dedup/topk.c \
-	    dedup/minhash.c dedup/tdw.c ;;
+	    dedup/minhash.c dedup/tdw.c dedup/shingles.c ;;
 	simhash_ssdeep) echo dedup/simhash.c dedup/ssdeep.c dedup/md5.c \
 	    dedup/topk.c ;;
 	minhash) echo dedup/minhash.c dedup/topk.c ;;
 	tdw) echo dedup/tdw.c dedup/topk.c ;;
+	shingles) echo dedup/shingles.c ;;
 	*) return 1 ;;
 	esac
 }
