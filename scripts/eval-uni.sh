@@ -68,6 +68,10 @@ LC_ALL=C awk -v src=tests/fixtures/sites -v dst="$TMP/sites" -v port="$PORT" '
 	if (r < 0) { print "eval-uni: cannot read " from > "/dev/stderr"; exit 1 }
 	close(from); close(to)
 }' "$TMP/files" || exit 1
+if grep -rl NCPORT "$TMP/sites" >/dev/null 2>&1; then
+	echo "eval-uni: a placeholder port was left in the copied sites" >&2
+	exit 1
+fi
 
 set --  "$@" --allow-domain uni.test
 seeds=""
