@@ -112,7 +112,7 @@ function lookup(url,   path, hpath, i, best, subj) {
 			best = i
 	}
 	if (best) { G = PG[best]; C = PC[best]; K = "*" best; return 1 }
-	G = "unlabelled " hpath; C = "unlabelled"; K = ""
+	G = "unlabelled " path; C = "unlabelled"; K = ""
 	return 0
 }
 function ratio(a, b) { return (b == 0) ? 1 : a / b }

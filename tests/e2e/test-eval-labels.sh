@@ -219,7 +219,8 @@ fi
 #   a/y.html  unique 5  Y (plain)    b/y.html  near   6  YB (host label): FP
 #   a/cal/1   unique 7  CA (host *)  b/cal/1   unique 8  C (plain *)
 #   b/cal/2   near   9  C: TP
-#   c/z.html  unique 10, d/z.html near 11: unlabelled, one group per host: FP
+#   c/z.html  unique 10, d/w.html near 11: unlabelled, a group each: FP
+#   (an unlabelled page's group is its path, whatever the host, as before)
 # TP 2, FP 2, FN 0: precision 0.500, recall 1.000; 7 of 7 groups; 8 of 8.
 printf 'path\tgroup\tclass\n' >"$tmp/l6b"
 cat >>"$tmp/l6b" <<'EOF'
@@ -244,7 +245,7 @@ INSERT INTO pages(id, url, verdict, seq) VALUES
  (8, 'http://b.test:82/cal/1', 'unique', 8),
  (9, 'http://b.test:82/cal/2', 'near', 9),
  (10, 'http://c.test/z.html', 'unique', 10),
- (11, 'http://d.test/z.html', 'near', 11);
+ (11, 'http://d.test/w.html', 'near', 11);
 INSERT INTO duplicates(page_id, original_id, method, percentage) VALUES
  (4, 3, 'simhash', 95), (6, 5, 'simhash', 95), (9, 8, 'ssdeep', 90),
  (11, 10, 'simhash', 95);"
