@@ -619,8 +619,8 @@ def tpl_mobile(here, title, content, r):
 # --------------------------------------------------------------- www.uni
 NEWS_TAGS = W("research students campus teaching international awards "
               "sustainability culture")
-N_NEWS = 160
-NEWS_PER_PAGE = 8
+N_NEWS = 200
+NEWS_PER_PAGE = 10
 N_NOTES = 40
 LANG_PAGES = W("about admissions campus history research international")
 OFFICES = [("admissions", "Admissions office"),

@@ -71,10 +71,10 @@ eq "no error and no redirect" \
     "$(q "$E2E_TMP/keep/uni.db" \
         "SELECT count(*) FROM pages WHERE verdict IN ('error', 'redirect')")" 0
 
-# Measured when the fixture came in (defaults: precision 0.756, recall
-# 0.968, coverage 0.878; --text body: 0.720, 0.720, 0.973).
+# Measured when the fixture came in (defaults: precision 0.790, recall
+# 0.964, coverage 0.885; --text body: 0.756, 0.723, 0.974).
 # target (issue 12): precision >= 0.99, recall >= 0.97, coverage 1.00
-ok "precision >= 0.74" awk "BEGIN { exit !($(val precision) >= 0.74) }"
+ok "precision >= 0.77" awk "BEGIN { exit !($(val precision) >= 0.77) }"
 ok "recall >= 0.95" awk "BEGIN { exit !($(val recall) >= 0.95) }"
-ok "coverage >= 0.868" awk "BEGIN { exit !($(val coverage) >= 0.868) }"
+ok "coverage >= 0.875" awk "BEGIN { exit !($(val coverage) >= 0.875) }"
 e2e_finish
