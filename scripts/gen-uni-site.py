@@ -691,8 +691,11 @@ def gen_www(S, arts):
     for a in arts:
         here = Page(WWW)
         body = article_body(a, here, True)
-        rel = [arts[(a["i"] + k * 37) % N_NEWS] for k in (1, 2, 3)]
-        body += "\n<h2>Related</h2>\n<ul>%s</ul>" % "".join(
+        # "Most read": three of the ten newest stories, so an older story
+        # is linked from its listing page (and maybe a tag page) only.
+        rel = [b for b in (arts[(a["i"] * 7 + k * 3) % 10] for k in (1, 2, 3))
+               if b is not a]
+        body += "\n<h2>Most read</h2>\n<ul>%s</ul>" % "".join(
             "<li>%s</li>" % link(WWW, "/news/%s.html" % b["slug"], b["title"],
                                  here) for b in rel)
         page = tpl_www(here, a["title"], body, Rng("www-tpl", a["i"]),
@@ -1373,13 +1376,15 @@ def gen_events(S):
                              Rng("ev-" + kind, v)),
                   here.links, g("%s-%s" % (kind, v)), "tag")
 
-    # Calendar archive: one month grid per month with events.
+    # Calendar archive: a month grid per recent month.
     months = []
     for e in evs:
         ym = e["date"][:2]
         if ym not in months:
             months.append(ym)
-    months.sort()
+    # The archive keeps seven months: older events are linked from their
+    # listing page only (tag and category pages show the newest ten).
+    months = sorted(months)[-7:]
     for y, m in months:
         here = Page(EV)
         mlen = MDAYS[m - 1] + (1 if m == 2 and y % 4 == 0 else 0)
@@ -1602,20 +1607,35 @@ def check(S):
             ls = set(served(k)[1])
             common = ls if common is None else common & ls
         follow[gr] = common or set()
-    reached = set()
-    todo = ["//%s/" % h for h in HOSTS]
-    while todo:
-        u = todo.pop()
-        if u in reached:
-            continue
-        reached.add(u)
-        gr = labelled[u][0]
-        todo.extend(sorted(follow[gr] | (set(served(u)[1]) if labelled[u][1]
-                                         in ("print", "variant") else set())))
+
+    def reach(blocked):
+        """Labelled URLs reached when the page blocked is judged near."""
+        reached = set()
+        todo = ["//%s/" % h for h in HOSTS]
+        while todo:
+            u = todo.pop()
+            if u in reached:
+                continue
+            reached.add(u)
+            if u == blocked:
+                continue
+            gr = labelled[u][0]
+            todo.extend(sorted(follow[gr] | (
+                set(served(u)[1]) if labelled[u][1] in ("print", "variant")
+                else set())))
+        return reached
+
+    reached = reach(None)
     missing = [k for k, _, _ in S.labels if k not in reached]
     if missing:
         raise SystemExit("gen-uni-site: not reachable through unique pages: "
                          "%s" % ", ".join(missing[:10]))
+    # What one wrong near verdict on a listing page costs.
+    lost = []
+    for k, _, c in S.labels:
+        if c in ("listing", "titlelist"):
+            lost.append((k, len(reached) - len(reach(k))))
+    return lost
 
 
 # ---------------------------------------------------------------- output
@@ -1630,7 +1650,7 @@ def main():
     gen_lib(S)
     gen_events(S)
     gen_sport(S)
-    check(S)
+    lost = check(S)
 
     for h in HOSTS:
         shutil.rmtree(os.path.join(out, "sites", h), ignore_errors=True)
@@ -1662,6 +1682,9 @@ def main():
           (len(written), nbytes, len(S.labels), groups))
     for c in sorted(counts):
         print("  %-15s %4d" % (c, counts[c]))
+    print("labelled URLs lost when one listing page is judged near:")
+    for k, n in lost:
+        print("  %-40s %4d" % (k, n))
 
 
 if __name__ == "__main__":

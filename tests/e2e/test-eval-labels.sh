@@ -289,7 +289,10 @@ if [ -f "$fix" ]; then
 		u = "http://" substr(h, 1, p - 1) ":8080" substr(h, p)
 		printf "INSERT INTO pages(id, url, verdict, seq) VALUES (%d, %s%s%s, %s%s%s, %d);\n", n, q, u, q, q, v, q, n
 	}' "$fix" >"$tmp/oracle-uni.sql"
-	newdb d6u "BEGIN; $(cat "$tmp/oracle-uni.sql") COMMIT;"
+	newdb d6u ""
+	# On stdin: the statements are longer than one argument may be.
+	{ echo "BEGIN;"; cat "$tmp/oracle-uni.sql"; echo "COMMIT;"; } |
+	    sqlite3 -batch "$tmp/d6u"
 	cp "$fix" "$tmp/fix-uni.tsv"
 	lines=$(awk 'END { print NR - 1 }' "$fix")
 	expect "multi-host fixture labels, oracle crawl" d6u fix-uni.tsv \

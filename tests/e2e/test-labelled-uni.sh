@@ -71,10 +71,10 @@ eq "no error and no redirect" \
     "$(q "$E2E_TMP/keep/uni.db" \
         "SELECT count(*) FROM pages WHERE verdict IN ('error', 'redirect')")" 0
 
-# Measured when the fixture came in (defaults: precision 0.790, recall
-# 0.964, coverage 0.885; --text body: 0.756, 0.723, 0.974).
+# Measured when the fixture came in (defaults: precision 0.800, recall
+# 0.961, coverage 0.884; --text body: 0.746, 0.724, 0.903).
 # target (issue 12): precision >= 0.99, recall >= 0.97, coverage 1.00
-ok "precision >= 0.77" awk "BEGIN { exit !($(val precision) >= 0.77) }"
-ok "recall >= 0.95" awk "BEGIN { exit !($(val recall) >= 0.95) }"
-ok "coverage >= 0.875" awk "BEGIN { exit !($(val coverage) >= 0.875) }"
+ok "precision >= 0.78" awk "BEGIN { exit !($(val precision) >= 0.78) }"
+ok "recall >= 0.94" awk "BEGIN { exit !($(val recall) >= 0.94) }"
+ok "coverage >= 0.874" awk "BEGIN { exit !($(val coverage) >= 0.874) }"
 e2e_finish
