@@ -13,7 +13,7 @@
 # home page. The last line is machine-readable:
 #   precision=P recall=R coverage=C pages=N seconds=S
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 
 BIN=./nearcrawl
 KEEP=""

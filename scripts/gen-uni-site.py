@@ -254,10 +254,6 @@ def person(r):
     return r.pick(FIRST), r.pick(LAST)
 
 
-def wc(text):
-    return len(text.split())
-
-
 E = html.escape
 
 # ------------------------------------------------------------------- dates
@@ -871,9 +867,6 @@ def gen_www(S, arts):
 
 
 # ---------------------------------------------------------------- cs.uni
-SHARED_RULES = None
-
-
 def shared_rules():
     """The long assessment-regulations paragraph on every course page."""
     r = Rng("cs-rules")

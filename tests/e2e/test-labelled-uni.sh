@@ -48,6 +48,7 @@ missing=$(awk -F '\t' -v root="$F/sites/" '
 	END { print n + 0 }' "$E2E_TMP/label-files")
 eq "every labelled URL has a file" "$missing" 0
 # ... and every file has a label.
+# shellcheck disable=SC2086 # one word per host
 (cd "$F/sites" && find $HOSTS -type f) | sort >"$E2E_TMP/files"
 awk -F '\t' '{ print $1; print $2 }' "$E2E_TMP/label-files" | sort -u \
     >"$E2E_TMP/named"
