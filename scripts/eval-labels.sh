@@ -1,7 +1,7 @@
 #!/bin/sh
 # eval-labels.sh -- score a crawl database against ground-truth labels.
 #
-#   scripts/eval-labels.sh DB LABELS
+#   scripts/eval-labels.sh [--failures] DB LABELS
 #
 # DB is a nearcrawl SQLite database (tables pages and duplicates); LABELS is
 # a path<TAB>group<TAB>class file such as tests/fixtures/labelled.tsv (see
@@ -10,6 +10,11 @@
 # Judged pages: verdict unique, exact or near. Each gets the group of its
 # path (URL without scheme://host[:port], query kept): the exact label, else
 # the longest "*" prefix label, else (unlabelled) a group of its own.
+# A label starting with "//" names the host too, "//host/path?query", and
+# is matched against the URL without scheme and port (a site of several
+# hosts); a plain "/path" label matches that path on any host. An exact
+# "//host" label beats an exact plain one, any exact label beats a pattern,
+# and of the patterns (both kinds) the longest wins.
 #   expected duplicate: an earlier judged page (smaller seq) has the same group
 #   predicted duplicate: verdict exact or near
 #   TP expected and predicted, FP predicted only, FN expected only
@@ -17,6 +22,10 @@
 #   coverage = labelled groups reached by judged pages / groups in LABELS
 #   distinct pages reached = labelled paths matched by judged pages (a "*"
 #                            pattern counts once) / label lines
+# --failures adds, before the last line, where the failures fall: false
+# positives counted by the class of the page and of its recorded original
+# (the class "unique" when no original was recorded), and the labelled
+# groups not reached, by class (the class of the group's first label line).
 # The last line is machine-readable:
 #   precision=0.xxx recall=0.xxx coverage=0.xxx
 # Exit status: 0 scored, 1 the database could not be read, 2 bad usage or a
@@ -24,8 +33,13 @@
 set -u
 
 me=eval-labels
+failures=0
+if [ $# -gt 0 ] && [ "$1" = --failures ]; then
+	failures=1
+	shift
+fi
 if [ $# -ne 2 ]; then
-	echo "usage: $0 DB LABELS" >&2
+	echo "usage: $0 [--failures] DB LABELS" >&2
 	exit 2
 fi
 db=$1
@@ -63,7 +77,8 @@ if ! sqlite3 -batch -noheader -init /dev/null -separator "$tab" "$db" \
 	exit 1
 fi
 
-LC_ALL=C awk -F "$tab" -v dbname="$db" -v labname="$labels" '
+LC_ALL=C awk -F "$tab" -v dbname="$db" -v labname="$labels" \
+    -v failures="$failures" '
 function strip(u,   p) {
 	p = u
 	if (match(p, /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\/?#]*/))
@@ -73,13 +88,29 @@ function strip(u,   p) {
 	else if (substr(p, 1, 1) == "?") p = "/" p
 	return p
 }
+# "//host/path?query": the URL without scheme, user and port.
+function hoststrip(u,   a, s) {
+	a = ""
+	if (match(u, /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\/?#]*/)) {
+		s = index(u, "://")
+		a = tolower(substr(u, s + 3, RLENGTH - s - 2))
+		sub(/^.*@/, "", a)
+		sub(/:[0-9]*$/, "", a)
+	}
+	return "//" a strip(u)
+}
 # Sets G (group), C (class), K (key of the label line, "" if unlabelled).
-function lookup(path,   i, best) {
+function lookup(url,   path, hpath, i, best, subj) {
+	path = strip(url)
+	hpath = hoststrip(url)
+	if (hpath in EG) { G = EG[hpath]; C = EC[hpath]; K = "=" hpath; return 1 }
 	if (path in EG) { G = EG[path]; C = EC[path]; K = "=" path; return 1 }
 	best = 0
-	for (i = 1; i <= npat; i++)
-		if (index(path, PPRE[i]) == 1 && (best == 0 || length(PPRE[i]) > length(PPRE[best])))
+	for (i = 1; i <= npat; i++) {
+		subj = (substr(PPRE[i], 1, 2) == "//") ? hpath : path
+		if (index(subj, PPRE[i]) == 1 && (best == 0 || length(PPRE[i]) > length(PPRE[best])))
 			best = i
+	}
 	if (best) { G = PG[best]; C = PC[best]; K = "*" best; return 1 }
 	G = "unlabelled " path; C = "unlabelled"; K = ""
 	return 0
@@ -97,7 +128,10 @@ FILENAME == ARGV[1] {                           # the labels
 		printf "%s:%d: ignored, not path<TAB>group<TAB>class\n", labname, FNR > "/dev/stderr"
 		next
 	}
-	if (!($2 in LGROUP)) { LGROUP[$2] = 1; nlgroups++ }
+	if (!($2 in LGROUP)) {
+		LGROUP[$2] = 1; nlgroups++
+		GLIST[nlgroups] = $2; GCLASS[$2] = $3; GFIRST[$2] = $1
+	}
 	addclass($3)
 	if ($1 ~ /\*$/) {
 		npat++; nlabelled++
@@ -113,8 +147,7 @@ FILENAME == ARGV[1] {                           # the labels
 	url = $2; verdict = $3; seq = $4; orig = $5
 	njudged++
 	VCOUNT[verdict]++
-	path = strip(url)
-	if (!lookup(path)) {
+	if (!lookup(url)) {
 		nunl++
 		if (nunl <= 10) UNL[nunl] = url
 	} else {
@@ -141,10 +174,16 @@ FILENAME == ARGV[1] {                           # the labels
 		FN[C]++; nfn++
 		if (nfn <= 20) FNL[nfn] = url "  " verdict "  earlier=" FIRSTURL[G]
 	}
+	fpkey = C " <- unique"
 	if (pred && orig != "") {
-		g = G
-		lookup(strip(orig))
+		g = G; c = C
+		lookup(orig)
 		if (G != g) wrongorig++
+		fpkey = c " <- " C
+	}
+	if (pred && !isexp) {
+		if (!(fpkey in FPBY)) { nfpby++; FPKEYS[nfpby] = fpkey }
+		FPBY[fpkey]++
 	}
 }
 
@@ -167,6 +206,27 @@ END {
 	for (i = 1; i <= nfp && i <= 20; i++) printf "  %s\n", FPL[i]
 	printf "false negatives (%d, first 20):\n", nfn
 	for (i = 1; i <= nfn && i <= 20; i++) printf "  %s\n", FNL[i]
+	if (failures) {
+		printf "\nfalse positives by class (page <- its original):\n"
+		for (i = 1; i <= nfpby; i++)
+			printf "  %-30s %5d\n", FPKEYS[i], FPBY[FPKEYS[i]]
+		if (nfpby == 0) printf "  (none)\n"
+		printf "groups not reached, by class:\n"
+		for (i = 1; i <= nlgroups; i++) {
+			g = GLIST[i]
+			if (g in GREACHED) continue
+			c = GCLASS[g]
+			if (!(c in MISSBY)) { nmissby++; MISSKEYS[nmissby] = c }
+			MISSBY[c]++
+			nmiss++
+			if (nmiss <= 20) MISSL[nmiss] = g "  (" c ")  " GFIRST[g]
+		}
+		for (i = 1; i <= nmissby; i++)
+			printf "  %-30s %5d\n", MISSKEYS[i], MISSBY[MISSKEYS[i]]
+		if (nmissby == 0) printf "  (none)\n"
+		printf "groups not reached (%d, first 20):\n", nmiss
+		for (i = 1; i <= nmiss && i <= 20; i++) printf "  %s\n", MISSL[i]
+	}
 	printf "\nprecision=%.3f recall=%.3f coverage=%.3f\n",
 	    ratio(tp, tp + fp), ratio(tp, tp + fn), ratio(ngreached, nlgroups)
 }

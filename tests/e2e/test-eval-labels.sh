@@ -211,10 +211,102 @@ else
 	ko "fixture labels missing: $fix"
 fi
 
+# ---- 6b. labels of several hosts: "//host/path" ------------------------
+# Matched against the URL without scheme and port; an exact host label
+# beats an exact plain one; plain labels match on any host.
+#   a/        unique 1  HA           b/        unique 2  HB
+#   a/x.html  unique 3  X first      b/x.html  near   4  X: TP (mirror)
+#   a/y.html  unique 5  Y (plain)    b/y.html  near   6  YB (host label): FP
+#   a/cal/1   unique 7  CA (host *)  b/cal/1   unique 8  C (plain *)
+#   b/cal/2   near   9  C: TP
+#   c/z.html  unique 10, d/w.html near 11: unlabelled, a group each: FP
+#   (an unlabelled page's group is its path, whatever the host, as before)
+# TP 2, FP 2, FN 0: precision 0.500, recall 1.000; 7 of 7 groups; 8 of 8.
+printf 'path\tgroup\tclass\n' >"$tmp/l6b"
+cat >>"$tmp/l6b" <<'EOF'
+//a.test/	HA	listing
+//b.test/	HB	listing
+//a.test/x.html	X	article
+//b.test/x.html	X	mirror
+/y.html	Y	article
+//b.test/y.html	YB	article
+//a.test/cal/*	CA	calendar
+/cal/*	C	calendar
+EOF
+newdb d6b "
+INSERT INTO pages(id, url, verdict, seq) VALUES
+ (1, 'http://a.test:81/', 'unique', 1),
+ (2, 'http://b.test:82/', 'unique', 2),
+ (3, 'http://a.test:81/x.html', 'unique', 3),
+ (4, 'https://b.test/x.html', 'near', 4),
+ (5, 'http://a.test:81/y.html', 'unique', 5),
+ (6, 'http://b.test:82/y.html', 'near', 6),
+ (7, 'http://a.test:81/cal/1', 'unique', 7),
+ (8, 'http://b.test:82/cal/1', 'unique', 8),
+ (9, 'http://b.test:82/cal/2', 'near', 9),
+ (10, 'http://c.test/z.html', 'unique', 10),
+ (11, 'http://d.test/w.html', 'near', 11);
+INSERT INTO duplicates(page_id, original_id, method, percentage) VALUES
+ (4, 3, 'simhash', 95), (6, 5, 'simhash', 95), (9, 8, 'ssdeep', 90),
+ (11, 10, 'simhash', 95);"
+expect "host labels" d6b l6b "precision=0.500 recall=1.000 coverage=1.000" \
+	"distinct pages reached: 8 of 8" \
+	"groups reached: 7 of 7" \
+	"mirror            1        1         1      1      0      0" \
+	"predicted duplicates whose original is in another group: 2"
+"$EVAL" --failures "$tmp/d6b" "$tmp/l6b" >"$tmp/out6b" 2>&1
+if grep -qx "  article <- article                 1" "$tmp/out6b" &&
+    grep -qx "  unlabelled <- unlabelled           1" "$tmp/out6b" &&
+    grep -qx "groups not reached (0, first 20):" "$tmp/out6b" &&
+    [ "$(tail -n 1 "$tmp/out6b")" = "precision=0.500 recall=1.000 coverage=1.000" ]; then
+	ok "--failures: false positives by class"
+else
+	ko "--failures: false positives by class"
+	sed 's/^/     /' "$tmp/out6b"
+fi
+# A group never reached is named with its class and first label.
+newdb d6c "INSERT INTO pages(id, url, verdict, seq) VALUES (1, 'http://a.test/', 'unique', 1);"
+"$EVAL" --failures "$tmp/d6c" "$tmp/l6b" >"$tmp/out6c" 2>&1
+if grep -qx "  calendar                           2" "$tmp/out6c" &&
+    grep -qx "  X  (article)  //a.test/x.html" "$tmp/out6c"; then
+	ok "--failures: groups not reached by class"
+else
+	ko "--failures: groups not reached by class"
+	sed 's/^/     /' "$tmp/out6c"
+fi
+
+# ---- 6c. the multi-host fixture's labels against an oracle crawl --------
+# Every labelled URL, "http:" and a port in front, fetched in file order;
+# the first of each group unique, the rest near: all 1.000.
+fix=$top/tests/fixtures/labelled-uni.tsv
+if [ -f "$fix" ]; then
+	awk -F '\t' -v q="'" '
+	NR == 1 { next }
+	{
+		v = ($2 in seen) ? "near" : "unique"; seen[$2] = 1; n++
+		u = $1; gsub(q, q q, u)
+		h = substr(u, 3); p = index(h, "/")
+		u = "http://" substr(h, 1, p - 1) ":8080" substr(h, p)
+		printf "INSERT INTO pages(id, url, verdict, seq) VALUES (%d, %s%s%s, %s%s%s, %d);\n", n, q, u, q, q, v, q, n
+	}' "$fix" >"$tmp/oracle-uni.sql"
+	newdb d6u ""
+	# On stdin: the statements are longer than one argument may be.
+	{ echo "BEGIN;"; cat "$tmp/oracle-uni.sql"; echo "COMMIT;"; } |
+	    sqlite3 -batch "$tmp/d6u"
+	cp "$fix" "$tmp/fix-uni.tsv"
+	lines=$(awk 'END { print NR - 1 }' "$fix")
+	expect "multi-host fixture labels, oracle crawl" d6u fix-uni.tsv \
+		"precision=1.000 recall=1.000 coverage=1.000" \
+		"distinct pages reached: $lines of $lines"
+else
+	ko "fixture labels missing: $fix"
+fi
+
 # ---- 7. usage and missing files ------------------------------------------
 status "no arguments: exit 2" 2
 status "one argument: exit 2" 2 "$tmp/d1"
 status "three arguments: exit 2" 2 "$tmp/d1" "$tmp/l1" extra
+status "--failures and one argument: exit 2" 2 --failures "$tmp/d1"
 status "missing database: exit 2" 2 "$tmp/none.db" "$tmp/l1"
 status "missing labels: exit 2" 2 "$tmp/d1" "$tmp/none.tsv"
 printf 'not a database at all, just text\n' >"$tmp/bogus.db"

@@ -75,6 +75,8 @@ printf 'Content-Type: text/html; charset=iso-8859-1\nX-Robots-Tag: nofollow\n' \
     >"$ROOT/site-a.test/latin.html.headers"
 printf '<html><body><p>site B home</p></body></html>\n' \
     >"$ROOT/site-b.test/index.html"
+printf '<html><body><p>results for thesis</p></body></html>\n' \
+    >"$ROOT/site-a.test/docs/index.html?q=thesis"
 printf 'User-agent: *\nDisallow: /private/\n' >"$ROOT/site-b.test/robots.txt"
 printf 'secret\n' >"$TMP/outside.txt"
 # A .route file makes a fixed path play a scripted route.
@@ -127,6 +129,14 @@ expect "directory without slash redirects" \
 plain=$($C "$A/docs/" | cksum)
 tracked=$($C "$A/docs/?utm_source=x&sessionid=42" | cksum)
 expect "query string ignored" "$tracked" "$plain"
+# ... unless a file is named for that exact query.
+expect_match "a file named for the query answers it" \
+    "$($C "$A/docs/?q=thesis")" "results for thesis"
+expect "the query file keeps its path's type" \
+    "$($C -o /dev/null -w '%{content_type}' "$A/docs/?q=thesis")" \
+    "text/html; charset=utf-8"
+expect "another query gets the plain file" \
+    "$($C "$A/docs/?q=thesis&page=2" | cksum)" "$plain"
 
 # A .headers file overrides response headers.
 hdrs=$($C -D - -o /dev/null "$A/latin.html" | tr -d '\r')

@@ -2,7 +2,8 @@
  * static: fixture files below the root, one directory per virtual host,
  * with optional .headers (extra headers, status) and .route (a scripted
  * route answers for a missing file) companions.
- * The query string never matters, so URLs that differ only in tracking
+ * The query string does not matter unless a file is named for it
+ * ("search/index.html?q=thesis"), so URLs that differ only in tracking
  * parameters get the very same bytes, which is what the duplicate tests
  * need.
  */
@@ -212,6 +213,8 @@ static_serve(struct srv_ctx *c)
 {
 	struct evkeyvalq *out = evhttp_request_get_output_headers(c->req);
 	char *decoded = NULL, *file = NULL, *real = NULL, *hostdir = NULL;
+	char *qfile = NULL;         /* the query-less name when a query file won */
+	char *swap;
 	struct evbuffer_file_segment *seg;
 	struct evbuffer *body = NULL;
 	struct stat st;
@@ -261,6 +264,28 @@ static_serve(struct srv_ctx *c)
 		srv_reply_page(c, 404, "The requested URL was not found.");
 		goto out;
 	}
+	/*
+	 * "<file>?<query>" answers for that exact query (search results that
+	 * differ by query); any other query gets <file>. Its type is still
+	 * the one of <file>'s name.
+	 */
+	if (c->query != NULL && c->query[0] != '\0' &&
+	    strchr(c->query, '/') == NULL) {
+		if (asprintf(&qfile, "%s?%s", file, c->query) < 0) {
+			qfile = NULL;
+			srv_reply_page(c, 500, "Out of memory.");
+			goto out;
+		}
+		if (stat(qfile, &st) != 0 || !S_ISREG(st.st_mode)) {
+			free(qfile);
+			qfile = NULL;
+		}
+	}
+	if (qfile != NULL) {
+		swap = file;
+		file = qfile;
+		qfile = swap;
+	}
 	if (stat(file, &st) != 0) {
 		if (!serve_route_file(c, file))
 			srv_reply_page(c, 404,
@@ -284,7 +309,8 @@ static_serve(struct srv_ctx *c)
 		goto out;
 	}
 
-	evhttp_add_header(out, "Content-Type", static_type(file));
+	evhttp_add_header(out, "Content-Type",
+	    static_type(qfile != NULL ? qfile : file));
 	apply_headers_file(file, out, &code);
 	body = evbuffer_new();
 	if (body == NULL) {
@@ -318,6 +344,7 @@ out:
 		evbuffer_free(body);
 	free(real);
 	free(file);
+	free(qfile);
 	free(hostdir);
 	free(decoded);
 }
