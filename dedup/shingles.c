@@ -94,16 +94,6 @@ push_block(struct shingles *s, size_t *cap, uint64_t h)
 	return 0;
 }
 
-static int
-all_digits(const unsigned char *w, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n && w[i] >= '0' && w[i] <= '9'; i++)
-		;
-	return i == n;
-}
-
 int
 shingles_of_text(const char *text, size_t len, struct shingles *s)
 {
@@ -127,8 +117,7 @@ shingles_of_text(const char *text, size_t len, struct shingles *s)
 		open = 1;
 		wh = words_hash(p + start, i - start, 0);
 		bh = mix64(bh ^ wh);
-		if (push_word(s, &wcap, (uint32_t)(blk << 1) |
-		    (uint32_t)all_digits(p + start, i - start)) != 0)
+		if (push_word(s, &wcap, (uint32_t)blk) != 0)
 			goto fail;
 		ring[s->words % WORDS_RING] = wh;
 		s->words++;
@@ -193,7 +182,7 @@ shingles_novel_words(const struct shingles *p, const uint32_t *qset,
 	 * shingles j - span + 1 .. j: a window of the last span answers. */
 	int win[SHINGLE_WORDS] = { 0 };
 	size_t j, k, span, novel = 0;
-	int covered, digits, run = 0;
+	int covered;
 
 	span = p->words < SHINGLE_WORDS ? p->words : SHINGLE_WORDS;
 	for (j = 0; j < p->words; j++) {
@@ -201,12 +190,9 @@ shingles_novel_words(const struct shingles *p, const uint32_t *qset,
 		    shared(p, 0, qset, nq) : shared(p, j, qset, nq);
 		for (k = 0, covered = 0; k < span && k <= j; k++)
 			covered |= win[(j - k) % SHINGLE_WORDS];
-		if (tmpl != NULL && tmpl[p->word[j] >> 1])
+		if (tmpl != NULL && tmpl[p->word[j]])
 			covered = 1;
-		digits = (int)(p->word[j] & 1);
-		if (!covered && !(digits && run))
-			novel++;
-		run = !covered && digits;
+		novel += !covered;
 	}
 	return novel;
 }

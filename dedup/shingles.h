@@ -14,10 +14,9 @@
  * text that candidate Q does not have? A word of P is "covered" when some
  * shingle holding it is also one of Q's, or when its block (a line of the
  * text: extract.c puts one block element a line) is known template of the
- * site (template.h); the rest are P's novel words, where a run of novel
- * all-digit words counts once (a changed date "2026 11 24" is one change,
- * a table of other figures many). One changed word costs one novel word, a
- * new sentence of n words n, and text P shares with Q (its template, a long
+ * site (template.h); the rest are P's novel words. One changed word
+ * costs one novel word, a new sentence of n words n, a table of other
+ * figures one a figure, and text P shares with Q (its template, a long
  * policy paragraph) costs nothing, wherever it sits.
  */
 #ifndef NC_SHINGLES_H
@@ -39,8 +38,7 @@ struct shingles {
 	size_t words;    /* words read: n + 2 for three words or more */
 	uint32_t *set;   /* seq sorted, each value once; NULL when n is 0 */
 	size_t distinct; /* entries in set */
-	uint32_t *word;  /* per word read: its block's index << 1, | 1 when
-	                    the word is all digits */
+	uint32_t *word;  /* per word read: its block's index */
 	uint32_t *block; /* per block (line with words), a 32-bit hash of
 	                    its words */
 	size_t nblocks;  /* entries in block */
@@ -59,8 +57,7 @@ void shingles_free(struct shingles *s);
  * Novel words of p against q's set (qset sorted ascending, nq values, as
  * shingles.set or shingles_decode gives): words of p that no shingle of p
  * found in qset holds, nor a block whose tmpl flag is set (tmpl: one byte
- * per block of p, or NULL), a run of all-digit ones counted once. Cannot
- * fail. A p with no words has none.
+ * per block of p, or NULL). Cannot fail. A p with no words has none.
  */
 size_t shingles_novel_words(const struct shingles *p, const uint32_t *qset,
     size_t nq, const unsigned char *tmpl);
