@@ -20,6 +20,9 @@
 #   TP expected and predicted, FP predicted only, FN expected only
 #   precision = TP/(TP+FP), recall = TP/(TP+FN), 1.000 when the sum is 0
 #   coverage = labelled groups reached by judged pages / groups in LABELS
+#   --failures also tabulates the counts by a page's position in its
+#   host's crawl (1-10, 11-50, 51-200, 201-): early pages are judged before
+#   the host's template is known
 #   distinct pages reached = labelled paths matched by judged pages (a "*"
 #                            pattern counts once) / label lines
 # --failures adds, before the last line, where the failures fall: false
@@ -174,6 +177,15 @@ FILENAME == ARGV[1] {                           # the labels
 		FN[C]++; nfn++
 		if (nfn <= 20) FNL[nfn] = url "  " verdict "  earlier=" FIRSTURL[G]
 	}
+	# Where the page stands in the crawl of its host: early pages are judged
+	# before the template of the host is known.
+	h = hoststrip(url); sub(/^\/\//, "", h); sub(/\/.*/, "", h)
+	r = ++HOSTN[h]
+	b = (r <= 10) ? 1 : (r <= 50) ? 2 : (r <= 200) ? 3 : 4
+	BJ[b]++
+	if (isexp && pred) BTP[b]++
+	if (pred && !isexp) BFP[b]++
+	if (isexp && !pred) BFN[b]++
 	fpkey = C " <- unique"
 	if (pred && orig != "") {
 		g = G; c = C
@@ -226,6 +238,13 @@ END {
 		if (nmissby == 0) printf "  (none)\n"
 		printf "groups not reached (%d, first 20):\n", nmiss
 		for (i = 1; i <= nmiss && i <= 20; i++) printf "  %s\n", MISSL[i]
+		printf "\nby position in the crawl of its host (n-th judged page there):\n"
+		printf "  %-9s %6s %6s %6s %6s %9s %7s\n", "position", "pages", "TP", "FP", "FN", "precision", "recall"
+		split("1-10 11-50 51-200 201-", BNAME, " ")
+		for (b = 1; b <= 4; b++)
+			if (BJ[b] > 0)
+				printf "  %-9s %6d %6d %6d %6d %9.3f %7.3f\n", BNAME[b], BJ[b], BTP[b], BFP[b], BFN[b],
+				    ratio(BTP[b], BTP[b] + BFP[b]), ratio(BTP[b], BTP[b] + BFN[b])
 	}
 	printf "\nprecision=%.3f recall=%.3f coverage=%.3f\n",
 	    ratio(tp, tp + fp), ratio(tp, tp + fn), ratio(ngreached, nlgroups)
