@@ -63,7 +63,7 @@ struct crawl {
 	const struct config *cfg;
 	struct store *st;
 	struct dedup *dd;
-	struct tmpl *site;       /* each host's template, as learnt */
+	struct tmpl *site;       /* each site's template, as learnt */
 	struct hostsched *sc;
 	struct robotscache *rc;  /* robots.txt per origin */
 	struct strmap *sitemaps; /* host -> struct sitemap_queue (--sitemaps) */
@@ -171,6 +171,7 @@ int crawl_prepare(struct crawl *c);
 int crawl_process(struct crawl *c, struct job *j, const struct fetch_result *r);
 void crawl_page_work(void *arg);
 int crawl_record_work(struct crawl *c, struct job *j);
+const char *crawl_site_of(const struct crawl *c, const char *host);
 void crawl_job_free(struct job *j);
 int crawl_record_unfetched(struct crawl *c, struct job *j, const char *reason);
 int crawl_resolve_list(struct crawl *c);

@@ -280,6 +280,28 @@ submit_page(struct crawl *c, struct job *j, const struct fetch_result *r)
 	return 0;
 }
 
+/*
+ * The site whose template a page of host shares: the longest domain of the
+ * crawl's scope that holds it (--allow-domain uni.example: every server of
+ * the university, which one CMS usually dresses alike), else the host.
+ */
+const char *
+crawl_site_of(const struct crawl *c, const char *host)
+{
+	const char *best = host, *d;
+	size_t i, bl = 0;
+
+	for (i = 0; i < c->ndomains; i++) {
+		d = c->domains[i][0] == '.' ? c->domains[i] + 1 : c->domains[i];
+		if (strlen(d) > bl &&
+		    url_host_in_domains(host, &c->domains[i], 1)) {
+			best = d;
+			bl = strlen(d);
+		}
+	}
+	return best;
+}
+
 /* dedup_set_fn over the crawl's database. */
 static int
 stored_set(void *ctx, int64_t id, uint32_t **set, size_t *n)
@@ -325,7 +347,8 @@ judge(struct crawl *c, const struct job *j, struct dedup_match *m,
 	struct dedup_veto why;
 	int err = 0;
 
-	*v = digest_judge(c->dd, c->site, j->host, &w->dg, stored_set, c, m,
+	*v = digest_judge(c->dd, c->site, crawl_site_of(c, j->host), &w->dg,
+	    stored_set, c, m,
 	    DEDUP_MAX_MATCHES, nm, &why, &err);
 	if (err)
 		return -1;
@@ -436,7 +459,8 @@ crawl_record_work(struct crawl *c, struct job *j)
 		return -1;
 	t0 = crawl_mono_ms();
 	if (v != DEDUP_EXACT &&
-	    digest_add(c->dd, c->site, j->host, &w->dg, id) != 0)
+	    digest_add(c->dd, c->site, crawl_site_of(c, j->host), &w->dg,
+	        id) != 0)
 		return -1;
 	c->stages.lookup_ms += crawl_mono_ms() - t0;
 	note_saturation(c, v == DEDUP_UNIQUE);

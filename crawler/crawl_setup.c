@@ -375,7 +375,7 @@ load_one(const struct store_fingerprints *f, void *arg)
 	return dedup_add(c->dd, &fp, f->id) != 0 ? -1 : 0;
 }
 
-/* A page's blocks back into its host's template, in fetch order; a
+/* A page's blocks back into its site's template, in fetch order; a
  * malformed set is skipped, like a malformed ssdeep digest. */
 static int
 load_blocks(const char *host, const void *blob, size_t len, void *arg)
@@ -392,7 +392,7 @@ load_blocks(const char *host, const void *blob, size_t len, void *arg)
 		return -1;
 	for (i = 0; i < n; i++)
 		blocks[i] = shingles_block_at(b, i);
-	rc = tmpl_learn(c->site, host, blocks, n);
+	rc = tmpl_learn(c->site, crawl_site_of(c, host), blocks, n);
 	free(blocks);
 	return rc;
 }

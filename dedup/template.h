@@ -7,18 +7,22 @@
  * applications", WWW 2002) and the paragraph-level deduplication of
  * web-corpus pipelines (e.g. CCNet, Wenzek et al. 2019: a paragraph seen
  * in other documents is not the document's own text), a block whose hash
- * was seen on at least TMPL_PAGES earlier judged pages of the same host is
+ * was seen on at least TMPL_PAGES earlier judged pages of the same site is
  * template there, whatever element holds it: menus and footers that
  * escaped the extractor, a policy paragraph under every course, a
  * disclaimer. Template words do not count as a page's novel words
  * (shingles.h); nothing else about a verdict changes.
  *
- * Before a host's template is known its pages only lose that allowance:
+ * Before a site's template is known its pages only lose that allowance:
  * they need more of their own text to be called near copies, never less.
  *
- * Memory is bounded: each host keeps at most TMPL_HOST_MAX blocks; when
+ * A site is a name the caller chooses: the crawl takes the domain of its
+ * scope that holds the page's host (the servers of one university share
+ * one CMS template), else the host.
+ *
+ * Memory is bounded: each site keeps at most TMPL_HOST_MAX blocks; when
  * its table is full, the blocks seen on one page only are dropped (a
- * count that is too low errs toward "not template", the safe side). Hosts
+ * count that is too low errs toward "not template", the safe side). Sites
  * are told apart by a 64-bit hash of their name.
  */
 #ifndef NC_TEMPLATE_H
@@ -27,7 +31,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Earlier pages a block must be on to be template. */
+/* Earlier pages a block must be on to be template. The functions below
+ * name the site "host". */
 #define TMPL_PAGES 2
 /* Blocks remembered per host at most (8 bytes each). */
 #define TMPL_HOST_MAX 16384
