@@ -589,9 +589,7 @@ dedup_confirm(const struct dedup *d, const struct shingles *p,
 	if (v != DEDUP_NEAR ||
 	    (d->cfg.min_shingles == 0 && d->cfg.max_novel_words < 0))
 		return v;
-	/* Template is no evidence: the floor counts the page's own text. */
-	if (p->distinct < d->cfg.min_shingles ||
-	    shingles_content(p, tmpl) < d->cfg.min_shingles) {
+	if (p->distinct < d->cfg.min_shingles) {
 		if (veto != NULL)
 			veto->floor = 1;
 		*nm = 0;

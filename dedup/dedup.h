@@ -219,8 +219,7 @@ struct dedup_veto {
 /*
  * Confirm a near verdict v of dedup_check (its matches m[0..*nm)) against
  * the page's shingles p: the page needs cfg->min_shingles distinct
- * shingles, as many outside the blocks flagged in tmpl, and the original
- * needs as many distinct ones; and the page may hold at most
+ * shingles, and so does the original; and the page may hold at most
  * cfg->max_novel_words words the original lacks (shingles.h), words in
  * blocks flagged in tmpl (one byte per block of p, or NULL) not counted. Each of the
  * first DEDUP_CONFIRM_MAX distinct originals is loaded through fn; matches

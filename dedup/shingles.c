@@ -197,18 +197,6 @@ shingles_novel_words(const struct shingles *p, const uint32_t *qset,
 	return novel;
 }
 
-size_t
-shingles_content(const struct shingles *p, const unsigned char *tmpl)
-{
-	size_t i, n = 0;
-
-	if (tmpl == NULL)
-		return p->n;
-	for (i = 0; i < p->n; i++)
-		n += !tmpl[p->word[i]];
-	return n;
-}
-
 static unsigned char *
 put_varint(unsigned char *o, uint32_t v)
 {

@@ -63,13 +63,6 @@ size_t shingles_novel_words(const struct shingles *p, const uint32_t *qset,
     size_t nq, const unsigned char *tmpl);
 
 /*
- * Shingles of p that start in a block whose tmpl flag is clear (tmpl: one
- * byte per block, or NULL: all of them), repeats included: how much text
- * p has outside its site's template. Cannot fail.
- */
-size_t shingles_content(const struct shingles *p, const unsigned char *tmpl);
-
-/*
  * s's set as a blob for the database: the version byte, the count, then
  * the sorted values as differences, each an unsigned LEB128 varint (about
  * 3.5 bytes a shingle); then the number of blocks and each block hash as

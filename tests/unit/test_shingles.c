@@ -243,19 +243,6 @@ test_confirm(void)
 		CHECK(dedup_confirm(d, &p, flags, DEDUP_NEAR, m, &nm, set_fn,
 		    NULL, &veto, &err) == DEDUP_NEAR);
 	}
-	/* Template is no evidence: a page whose own text is its last block
-	 * alone (14 words, 12 shingles that start in it) is below the floor,
-	 * however long the rest. */
-	{
-		unsigned char flags[4] = { 1, 1, 1, 0 };
-
-		nm = 1;
-		CHECK(dedup_confirm(d, &p, flags, DEDUP_NEAR, m, &nm, set_fn,
-		    NULL, &veto, &err) == DEDUP_UNIQUE);
-		CHECK(veto.floor == 1);
-		CHECK_INT(shingles_content(&p, flags), 12);
-		CHECK_INT(shingles_content(&p, NULL), p.n);
-	}
 	/* An original with no stored set confirms nothing. */
 	m[0].original_id = 2;
 	nm = 1;
