@@ -422,7 +422,7 @@ add_seeds(struct crawl *c)
 			snprintf(c->err, c->errsz,
 			    "seed %s is outside the crawl's domains", u);
 			rc = 2;
-		} else if (store_frontier_add(c->st, u, host, 0, 0) < 0) {
+		} else if (store_frontier_add(c->st, u, host, 0, 0, 0) < 0) {
 			snprintf(c->err, c->errsz, "%s: %s", cfg->db,
 			    store_errmsg(c->st));
 			rc = 1;
