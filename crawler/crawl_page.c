@@ -345,14 +345,14 @@ static int
 links_followed(struct crawl *c, const struct job *j, enum dedup_verdict v,
     int *hops)
 {
-	long budget = c->cfg->dup_hops;
+	int budget = c->cfg->dup_hops;
 	int run = j->it.dup_hops;
 
 	*hops = 0;
 	if (v == DEDUP_UNIQUE)
 		return 1;
 	if (v == DEDUP_NEAR && budget > 0 && run >= budget &&
-	    dup_run(c, j, (int)budget, &run) != 0)
+	    dup_run(c, j, budget, &run) != 0)
 		return -1;
 	*hops = run < DUP_HOPS_CAP ? run + 1 : DUP_HOPS_CAP;
 	if (c->cfg->follow_duplicates)
@@ -370,8 +370,9 @@ credit_linker(struct crawl *c, const struct job *j)
 {
 	struct store_lineage l;
 	int64_t at = j->it.parent;
-	int steps = 0, r;
+	int steps = 0, r = 0;
 
+	memset(&l, 0, sizeof(l));
 	/* dup_hops 0: linked from new content, nothing to learn. */
 	if (j->it.dup_hops == 0 || c->cfg->dup_hops == 0)
 		return 0;

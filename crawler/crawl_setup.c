@@ -312,8 +312,12 @@ check_settings(struct crawl *c)
 	         c, "strip_params", cfg->strip_params, "--strip-params")) != 0)
 		return rc;
 	snprintf(num, sizeof(num), "%ld", cfg->max_query_variants);
-	return note_setting(
-	    c, "max_query_variants", num, "--max-query-variants");
+	if ((rc = note_setting(
+	         c, "max_query_variants", num, "--max-query-variants")) != 0)
+		return rc;
+	/* Like the two above it decides what is queued, not verdicts. */
+	snprintf(num, sizeof(num), "%d", cfg->dup_hops);
+	return note_setting(c, "dup_hops", num, "--dup-hops");
 }
 
 static int
