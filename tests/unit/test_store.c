@@ -1793,6 +1793,13 @@ test_politeness_plans(void)
 	CHECK(strstr(plan, "TEMP B-TREE") == NULL);
 	CHECK_INT(store_explain(s, "frontier_untake", plan, sizeof(plan)), 0);
 	CHECK(strstr(plan, "SCAN") == NULL);
+	/* The link rule's look-ups, once per duplicate, are key look-ups. */
+	CHECK_INT(store_explain(s, "frontier_lower", plan, sizeof(plan)), 0);
+	CHECK(strstr(plan, "SEARCH frontier USING INDEX") != NULL);
+	CHECK(strstr(plan, "SCAN") == NULL);
+	CHECK_INT(store_explain(s, "lineage", plan, sizeof(plan)), 0);
+	CHECK(strstr(plan, "SEARCH pages USING INTEGER PRIMARY KEY") != NULL);
+	CHECK(strstr(plan, "SCAN") == NULL);
 	store_close(s);
 	tmp_teardown();
 }
