@@ -152,7 +152,8 @@ struct sitemap_queue {
 int crawl_admit(struct crawl *c, struct job *j, double now);
 int crawl_commit(struct crawl *c);
 void crawl_count_page(struct crawl *c, const char *host);
-int crawl_enqueue(struct crawl *c, const char *url, int depth, int64_t parent);
+int crawl_enqueue(struct crawl *c, const char *url, int depth, int64_t parent,
+    int dup_hops);
 void crawl_fail(struct crawl *c, const char *what);
 void crawl_free_sitemap_queue(void *p);
 void crawl_give_up(struct crawl *c, const char *host, const char *why);

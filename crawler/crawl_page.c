@@ -64,9 +64,10 @@ over_query_cap(struct crawl *c, const char *url)
 }
 
 /* Queue url (normalised, already stripped) unless it is out of scope, too
- * deep or caught by a trap defence. */
+ * deep or caught by a trap defence; dup_hops as in store_item. */
 static int
-enqueue_as_is(struct crawl *c, const char *url, int depth, int64_t parent)
+enqueue_as_is(struct crawl *c, const char *url, int depth, int64_t parent,
+    int dup_hops)
 {
 	char host[HOST_MAX];
 	const char *why;
@@ -94,10 +95,13 @@ enqueue_as_is(struct crawl *c, const char *url, int depth, int64_t parent)
 		seen_add(c->settled, h);
 		return 0;
 	}
-	r = store_frontier_add(c->st, url, host, depth, parent);
+	r = store_frontier_add(c->st, url, host, depth, parent, dup_hops);
 	if (r < 0)
 		return -1;
-	seen_add(c->settled, h);
+	/* Queued behind duplicates, a URL may yet be offered by a page
+	 * fewer duplicates behind, which lowers its count: not settled. */
+	if (dup_hops == 0)
+		seen_add(c->settled, h);
 	if (r == 1) {
 		c->n.queued++;
 		if (hostsched_add(c->sc, host, 1, 0) != 0)
@@ -106,16 +110,18 @@ enqueue_as_is(struct crawl *c, const char *url, int depth, int64_t parent)
 	return 0;
 }
 
-/* Queue url (normalised) found on a page at depth; parent is that page. */
+/* Queue url (normalised) found on a page at depth; parent is that page,
+ * and dup_hops what the link rule gives its links (0 for seeds). */
 int
-crawl_enqueue(struct crawl *c, const char *url, int depth, int64_t parent)
+crawl_enqueue(struct crawl *c, const char *url, int depth, int64_t parent,
+    int dup_hops)
 {
 	char buf[URL_MAX_LEN + 1];
 	const char *u = crawl_strip(c, url, buf, sizeof(buf));
 
 	if (u != url)
 		c->traps.stripped++;
-	return enqueue_as_is(c, u, depth, parent);
+	return enqueue_as_is(c, u, depth, parent, dup_hops);
 }
 
 /*
@@ -137,7 +143,9 @@ enqueue_redirect(
 		u = target;
 	else if (u != target)
 		c->traps.stripped++;
-	return enqueue_as_is(c, u, j->it.depth + 1, id);
+	/* A redirect is no page of its own: its target stands where it
+	 * stood in a run of duplicates. */
+	return enqueue_as_is(c, u, j->it.depth + 1, id, j->it.dup_hops);
 }
 
 static int
@@ -363,6 +371,98 @@ judge(struct crawl *c, const struct job *j, struct dedup_match *m,
 }
 
 /*
+ * The link rule (docs/dedup.md, "Links of duplicates"). A page is new
+ * content when it is unique, or when it is a duplicate one of whose links
+ * led to a unique page (store_fruitful_add): the verdict hid something
+ * new. A near copy's links are followed while fewer than --dup-hops
+ * duplicates that are not new content stand in a row between it and the
+ * nearest new content (or seed) that led to it, so a false near verdict
+ * cannot cut off what lies behind it, and a run of duplicates that yields
+ * nothing new ends after --dup-hops pages. An exact copy's links are not
+ * followed: its text, anchor text included, is the original's, so its
+ * links are the original's spelt otherwise (session ids, mirrors).
+ */
+
+/* Counts of dup_hops stop here: a frontier column, not to overflow. */
+#define DUP_HOPS_CAP 1000
+
+/*
+ * How many duplicates that are not new content lead in a row to j's page,
+ * up the pages' parent links (redirects do not count), counted up to cap:
+ * *run. Returns 0, or -1 on a database error.
+ */
+static int
+dup_run(struct crawl *c, const struct job *j, int cap, int *run)
+{
+	struct store_lineage l;
+	int64_t at = j->it.parent;
+	int steps = 0, r;
+
+	*run = 0;
+	while (at > 0 && *run < cap && steps++ < cap + REDIRECTS_MAX) {
+		if ((r = store_page_lineage(c->st, at, &l)) < 0)
+			return -1;
+		if (r == 0 || l.fruitful || !(l.duplicate || l.redirect))
+			break;
+		*run += l.duplicate;
+		at = l.parent;
+	}
+	return 0;
+}
+
+/*
+ * Whether the links of j's page, judged v, are followed, and the dup_hops
+ * they are queued with: 1 with *hops set, 0, or -1 on a database error.
+ */
+static int
+links_followed(struct crawl *c, const struct job *j, enum dedup_verdict v,
+    int *hops)
+{
+	int budget = c->cfg->dup_hops;
+	int run = j->it.dup_hops;
+
+	*hops = 0;
+	if (v == DEDUP_UNIQUE)
+		return 1;
+	if (v == DEDUP_NEAR && budget > 0 && run >= budget &&
+	    dup_run(c, j, budget, &run) != 0)
+		return -1;
+	*hops = run < DUP_HOPS_CAP ? run + 1 : DUP_HOPS_CAP;
+	if (c->cfg->follow_duplicates)
+		return 1;
+	return v == DEDUP_NEAR && run < budget;
+}
+
+/*
+ * j's page is unique: when what linked to it (through redirects) is a
+ * duplicate, that duplicate becomes new content. Returns 0, or -1 on a
+ * database error.
+ */
+static int
+credit_linker(struct crawl *c, const struct job *j)
+{
+	struct store_lineage l;
+	int64_t at = j->it.parent;
+	int steps = 0, r = 0;
+
+	memset(&l, 0, sizeof(l));
+	/* dup_hops 0: linked from new content, nothing to learn. */
+	if (j->it.dup_hops == 0 || c->cfg->dup_hops == 0)
+		return 0;
+	while (at > 0 && steps++ <= REDIRECTS_MAX) {
+		if ((r = store_page_lineage(c->st, at, &l)) < 0)
+			return -1;
+		if (r == 0 || !l.redirect)
+			break;
+		at = l.parent;
+	}
+	if (at > 0 && r == 1 && l.duplicate && !l.fruitful &&
+	    store_fruitful_add(c->st, at) != 0)
+		return -1;
+	return 0;
+}
+
+/*
  * Back on the loop: the page's verdict against everything seen before, its
  * pages and duplicates rows, and its links. Returns 0, or -1 on a database
  * or memory failure.
@@ -382,7 +482,7 @@ crawl_record_work(struct crawl *c, struct job *j)
 	size_t nm = 0, i;
 	double t0, t1;
 	int64_t id;
-	int nofollow;
+	int nofollow, follow, hops;
 
 	t0 = crawl_mono_ms();
 	new_row(c, j, &p);
@@ -470,11 +570,15 @@ crawl_record_work(struct crawl *c, struct job *j)
 		c->n.exact++;
 	else
 		c->n.near++;
-	if ((v == DEDUP_UNIQUE || cfg->follow_duplicates) && !nofollow) {
+	if (v == DEDUP_UNIQUE && credit_linker(c, j) != 0)
+		return -1;
+	if ((follow = links_followed(c, j, v, &hops)) < 0)
+		return -1;
+	if (follow && !nofollow) {
 		c->traps.too_long += (int64_t)ex->links_too_long;
 		for (i = 0; i < ex->nlinks; i++)
 			if (crawl_enqueue(c, ex->links[i], j->it.depth + 1,
-			        id) != 0)
+			        id, hops) != 0)
 				return -1;
 	}
 	c->n.pages++;

@@ -300,7 +300,7 @@ crawl_on_sitemap(struct crawl *c, struct job *j, const struct fetch_result *r)
 		return 0;
 	}
 	for (i = 0; i < sm.nurls && rc == 0; i++)
-		rc = crawl_enqueue(c, sm.urls[i], 0, 0);
+		rc = crawl_enqueue(c, sm.urls[i], 0, 0, 0);
 	for (i = 0; i < sm.nsitemaps && rc == 0; i++)
 		rc = queue_sitemap(c, sm.sitemaps[i]);
 	sitemap_free(&sm);

@@ -338,8 +338,12 @@ check_settings(struct crawl *c)
 	         c, "strip_params", cfg->strip_params, "--strip-params")) != 0)
 		return rc;
 	snprintf(num, sizeof(num), "%ld", cfg->max_query_variants);
-	return note_setting(
-	    c, "max_query_variants", num, "--max-query-variants");
+	if ((rc = note_setting(
+	         c, "max_query_variants", num, "--max-query-variants")) != 0)
+		return rc;
+	/* Like the two above it decides what is queued, not verdicts. */
+	snprintf(num, sizeof(num), "%d", cfg->dup_hops);
+	return note_setting(c, "dup_hops", num, "--dup-hops");
 }
 
 static int
@@ -470,7 +474,7 @@ add_seeds(struct crawl *c)
 			snprintf(c->err, c->errsz,
 			    "seed %s is outside the crawl's domains", u);
 			rc = 2;
-		} else if (store_frontier_add(c->st, u, host, 0, 0) < 0) {
+		} else if (store_frontier_add(c->st, u, host, 0, 0, 0) < 0) {
 			snprintf(c->err, c->errsz, "%s: %s", cfg->db,
 			    store_errmsg(c->st));
 			rc = 1;

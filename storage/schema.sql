@@ -60,7 +60,8 @@ CREATE TABLE frontier (
 	state INTEGER NOT NULL DEFAULT 0, -- 0 queued, 1 in flight, 2 done
 	not_before REAL NOT NULL DEFAULT 0, -- Unix time it may be taken
 	tries INTEGER NOT NULL DEFAULT 0, -- earlier attempts requeued
-	parent_id INTEGER -- pages.id of the linking page, NULL for seeds
+	parent_id INTEGER, -- pages.id of the linking page, NULL for seeds
+	dup_hops INTEGER NOT NULL DEFAULT 0 -- duplicates in a row behind it
 );
 -- Taking a host's oldest entry: entries of (host, state) are in id order
 -- in this index, so the first due one is found without sorting.
@@ -121,4 +122,10 @@ CREATE TABLE IF NOT EXISTS page_shingles (
 	page_id INTEGER PRIMARY KEY REFERENCES pages(id),
 	shingles BLOB NOT NULL -- version byte 1, the count, then the sorted
 	-- 32-bit hashes as LEB128 varint differences
+);
+-- Duplicate pages one of whose links led to a unique page: the link rule
+-- counts them as new content (crawler/crawl_page.c); added like the
+-- tables above.
+CREATE TABLE IF NOT EXISTS fruitful (
+	page_id INTEGER PRIMARY KEY REFERENCES pages(id)
 );

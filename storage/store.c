@@ -92,6 +92,18 @@
 	"\t-- 32-bit hashes as LEB128 varint differences\n" \
 	");\n"
 
+/*
+ * The link rule's memory (crawler/crawl_page.c): the duplicates that led
+ * to new content. Added like TDW_SQL, for the same reasons.
+ */
+#define FRUITFUL_SQL \
+	"-- Duplicate pages one of whose links led to a unique page: the link rule\n" \
+	"-- counts them as new content (crawler/crawl_page.c); added like the\n" \
+	"-- tables above.\n" \
+	"CREATE TABLE IF NOT EXISTS fruitful (\n" \
+	"\tpage_id INTEGER PRIMARY KEY REFERENCES pages(id)\n" \
+	");\n"
+
 /* storage/schema.sql, verbatim (tests/unit/test_store.c compares them). */
 static const char schema_sql[] =
 	"-- nearcrawl database, schema version 1 (PRAGMA user_version).\n"
@@ -156,7 +168,8 @@ static const char schema_sql[] =
 	"\tstate INTEGER NOT NULL DEFAULT 0, -- 0 queued, 1 in flight, 2 done\n"
 	"\tnot_before REAL NOT NULL DEFAULT 0, -- Unix time it may be taken\n"
 	"\ttries INTEGER NOT NULL DEFAULT 0, -- earlier attempts requeued\n"
-	"\tparent_id INTEGER -- pages.id of the linking page, NULL for seeds\n"
+	"\tparent_id INTEGER, -- pages.id of the linking page, NULL for seeds\n"
+	"\tdup_hops INTEGER NOT NULL DEFAULT 0 -- duplicates in a row behind it\n"
 	");\n"
 	"-- Taking a host's oldest entry: entries of (host, state) are in id order\n"
 	"-- in this index, so the first due one is found without sorting.\n"
@@ -168,7 +181,8 @@ static const char schema_sql[] =
 	"\n"
 	GRAPH_SQL
 	TDW_SQL
-	SHINGLES_SQL;
+	SHINGLES_SQL
+	FRUITFUL_SQL;
 
 /*
  * Columns added to schema-1 tables after databases existed, as they are
@@ -183,6 +197,7 @@ static const struct {
 	const char *decl;   /* its type and constraints */
 } added_columns[] = {
 	{ "pages", "minhash", "BLOB" },
+	{ "frontier", "dup_hops", "INTEGER NOT NULL DEFAULT 0" },
 };
 
 #define NADDED (sizeof(added_columns) / sizeof(added_columns[0]))
@@ -222,6 +237,9 @@ enum stmt_id {
 	ST_SHINGLES_ADD,
 	ST_SHINGLES_GET,
 	ST_SHINGLES_LOAD,
+	ST_FRONTIER_LOWER,
+	ST_FRUITFUL_ADD,
+	ST_LINEAGE,
 	ST_NUM
 };
 
@@ -229,8 +247,9 @@ static const struct {
 	const char *name; /* for store_explain */
 	const char *sql;  /* prepared once at open */
 	const char *table; /* a later table (POLITENESS_SQL, GRAPH_SQL,
-	                      TDW_SQL) it needs, else NULL */
-	const char *column; /* an added_columns column of pages it needs */
+	                      TDW_SQL, SHINGLES_SQL, FRUITFUL_SQL) it needs,
+	                      else NULL */
+	const char *column; /* an added_columns column it needs, else NULL */
 } stmt_def[ST_NUM] = {
 	/* A writer takes the write lock at once: waiting for it inside a
 	 * batch would risk a deadlock with a reader upgrading. */
@@ -241,15 +260,15 @@ static const struct {
 	    "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)" },
 	[ST_META_GET] = { "meta_get", "SELECT value FROM meta WHERE key = ?" },
 	[ST_FRONTIER_ADD] = { "frontier_add",
-	    "INSERT OR IGNORE INTO frontier (url, host, depth, parent_id) "
-	    "VALUES (?, ?, ?, ?)" },
+	    "INSERT OR IGNORE INTO frontier (url, host, depth, parent_id, "
+	    "dup_hops) VALUES (?, ?, ?, ?, ?)", NULL, "dup_hops" },
 	/* The unary + keeps the planner on frontier_take, whose (host,
 	 * state) entries are already in id order; a range on not_before
 	 * would make it sort every due entry of the host. */
 	[ST_FRONTIER_TAKE] = { "frontier_take",
-	    "SELECT id, url, depth, parent_id, tries FROM frontier "
+	    "SELECT id, url, depth, parent_id, tries, dup_hops FROM frontier "
 	    "WHERE host = ? AND state = 0 AND +not_before <= ? "
-	    "ORDER BY id LIMIT 1" },
+	    "ORDER BY id LIMIT 1", NULL, "dup_hops" },
 	[ST_FRONTIER_MARK] = { "frontier_mark",
 	    "UPDATE frontier SET state = 1 WHERE id = ?" },
 	[ST_FRONTIER_DONE] = { "frontier_done",
@@ -338,6 +357,19 @@ static const struct {
 	    "SELECT p.host, s.shingles FROM page_shingles s "
 	    "JOIN pages p ON p.id = s.page_id ORDER BY p.seq",
 	    "page_shingles" },
+	/* A queued URL offered again by a page fewer duplicates behind
+	 * takes that page's count and becomes its child. */
+	[ST_FRONTIER_LOWER] = { "frontier_lower",
+	    "UPDATE frontier SET dup_hops = ?1, parent_id = ?2 "
+	    "WHERE url = ?3 AND state = 0 AND dup_hops > ?1", NULL,
+	    "dup_hops" },
+	[ST_FRUITFUL_ADD] = { "fruitful_add",
+	    "INSERT OR IGNORE INTO fruitful (page_id) VALUES (?)",
+	    "fruitful" },
+	[ST_LINEAGE] = { "lineage",
+	    "SELECT coalesce(parent_id, 0), verdict, EXISTS (SELECT 1 FROM "
+	    "fruitful WHERE page_id = pages.id) FROM pages WHERE id = ?",
+	    "fruitful" },
 };
 
 struct store {
@@ -797,8 +829,8 @@ upgrade_schema(struct store *s, const char *path, char *err, size_t errsz)
 	int exists, rc;
 
 	/* The later tables first, then whichever columns are missing. */
-	if ((alter = sqlite3_mprintf("%s%s%s", GRAPH_SQL, TDW_SQL,
-	    SHINGLES_SQL)) == NULL) {
+	if ((alter = sqlite3_mprintf("%s%s%s%s", GRAPH_SQL, TDW_SQL,
+	    SHINGLES_SQL, FRUITFUL_SQL)) == NULL) {
 		set_msg(err, errsz, "%s: out of memory", path);
 		return -1;
 	}
@@ -855,6 +887,18 @@ configure(struct store *s, const char *path, int readonly, char *err,
 	return 0;
 }
 
+/* The table of an added_columns column. */
+static const char *
+column_table(const char *column)
+{
+	size_t i;
+
+	for (i = 0; i < NADDED; i++)
+		if (strcmp(added_columns[i].column, column) == 0)
+			return added_columns[i].table;
+	return "pages";
+}
+
 static int
 prepare_all(struct store *s, const char *path, int readonly, char *err,
     size_t errsz)
@@ -879,8 +923,8 @@ prepare_all(struct store *s, const char *path, int readonly, char *err,
 		}
 		/* Nor the columns: the statements naming one stay NULL. */
 		if (readonly && stmt_def[i].column != NULL) {
-			if (column_exists(s->db, "pages", stmt_def[i].column,
-			    &exists) != SQLITE_OK) {
+			if (column_exists(s->db, column_table(stmt_def[i].column),
+			    stmt_def[i].column, &exists) != SQLITE_OK) {
 				set_msg(err, errsz, "%s: %s", path,
 				    sqlite3_errmsg(s->db));
 				return -1;
@@ -1235,20 +1279,32 @@ out:
 	return value;
 }
 
+static int no_table(struct store *s, int id);
+static int no_column(struct store *s, int id);
+
 int
 store_frontier_add(struct store *s, const char *url, const char *host,
-    int depth, int64_t parent)
+    int depth, int64_t parent, int dup_hops)
 {
 	struct binder b;
 
+	if (s->st[ST_FRONTIER_ADD] == NULL || s->st[ST_FRONTIER_LOWER] == NULL)
+		return no_column(s, ST_FRONTIER_ADD);
 	bind_start(&b, s->st[ST_FRONTIER_ADD]);
 	bind_text(&b, url);
 	bind_text(&b, host);
 	bind_int(&b, depth);
 	bind_ref(&b, parent);
+	bind_int(&b, dup_hops);
 	if (exec_stmt(s, b.st, &b) == -1)
 		return -1;
-	return sqlite3_changes(s->db) == 1;
+	if (sqlite3_changes(s->db) == 1)
+		return 1;
+	bind_start(&b, s->st[ST_FRONTIER_LOWER]);
+	bind_int(&b, dup_hops);
+	bind_ref(&b, parent);
+	bind_text(&b, url);
+	return exec_stmt(s, b.st, &b) == -1 ? -1 : 0;
 }
 
 int64_t
@@ -1325,9 +1381,11 @@ store_frontier_take(struct store *s, const char *host, double now,
 	const char *url;
 	char *copy = NULL;
 	int64_t id = 0;
-	int depth = 0, tries = 0, rc, ret = -1;
+	int depth = 0, tries = 0, hops = 0, rc, ret = -1;
 	int64_t parent = 0;
 
+	if (st == NULL)
+		return no_column(s, ST_FRONTIER_TAKE);
 	bind_start(&b, st);
 	bind_text(&b, host);
 	bind_double(&b, now);
@@ -1353,6 +1411,7 @@ store_frontier_take(struct store *s, const char *host, double now,
 	depth = sqlite3_column_int(st, 2);
 	parent = sqlite3_column_int64(st, 3);
 	tries = sqlite3_column_int(st, 4);
+	hops = sqlite3_column_int(st, 5);
 	stmt_done(st);
 
 	bind_start(&b, s->st[ST_FRONTIER_MARK]);
@@ -1366,6 +1425,7 @@ store_frontier_take(struct store *s, const char *host, double now,
 	it->depth = depth;
 	it->parent = parent;
 	it->tries = tries;
+	it->dup_hops = hops;
 	return 1;
 out:
 	stmt_done(st);
@@ -1460,8 +1520,9 @@ no_table(struct store *s, int id)
 static int
 no_column(struct store *s, int id)
 {
-	snprintf(s->err, sizeof(s->err), "no pages.%s column (read-only open "
-	    "of an older database)", stmt_def[id].column);
+	snprintf(s->err, sizeof(s->err), "no %s.%s column (read-only open "
+	    "of an older database)", column_table(stmt_def[id].column),
+	    stmt_def[id].column);
 	return -1;
 }
 
@@ -1583,6 +1644,60 @@ out:
 	return ret;
 }
 
+
+int
+store_fruitful_add(struct store *s, int64_t page_id)
+{
+	struct binder b;
+
+	if (s->st[ST_FRUITFUL_ADD] == NULL)
+		return no_table(s, ST_FRUITFUL_ADD);
+	bind_start(&b, s->st[ST_FRUITFUL_ADD]);
+	bind_int(&b, page_id);
+	return exec_stmt(s, b.st, &b);
+}
+
+int
+store_page_lineage(struct store *s, int64_t page_id, struct store_lineage *l)
+{
+	sqlite3_stmt *st = s->st[ST_LINEAGE];
+	struct binder b;
+	const char *v;
+	int rc, ret = -1;
+
+	memset(l, 0, sizeof(*l));
+	if (st == NULL)
+		return no_table(s, ST_LINEAGE);
+	bind_start(&b, st);
+	bind_int(&b, page_id);
+	if (b.rc != SQLITE_OK) {
+		bind_fail(s, &b);
+		goto out;
+	}
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_DONE) {
+		ret = 0;
+		goto out;
+	}
+	if (rc != SQLITE_ROW) {
+		db_fail(s);
+		goto out;
+	}
+	l->parent = sqlite3_column_int64(st, 0);
+	v = (const char *)sqlite3_column_text(st, 1);
+	if (v == NULL) {
+		oom_fail(s);
+		goto out;
+	}
+	l->unique = strcmp(v, "unique") == 0;
+	l->duplicate = strcmp(v, "exact") == 0 || strcmp(v, "near") == 0;
+	l->redirect = strcmp(v, "redirect") == 0;
+	l->fruitful = sqlite3_column_int(st, 2) != 0;
+	ret = 1;
+out:
+	stmt_done(st);
+	return ret;
+}
 
 int
 store_tdw_add(struct store *s, int64_t page_id, const void *vec, size_t len)

@@ -1,20 +1,23 @@
 /*
  * store: nearcrawl's SQLite database -- pages, duplicates, frontier, meta,
  * the politeness state a resumed crawl must keep (robots, hosts), and the
- * link graph with what `nearcrawl rank` makes of it (links, ranks), and the
- * TDW vectors its tdw index is rebuilt from (page_tdw).
+ * link graph with what `nearcrawl rank` makes of it (links, ranks), the
+ * TDW vectors its tdw index is rebuilt from (page_tdw), and the duplicates
+ * the link rule counts as new content (fruitful).
  *
  * The schema (storage/schema.sql, compiled in) mirrors the research's two
  * tables: pages ("Simhash Values") and duplicates ("Duplicate Value"), plus
  * the crawl's own frontier and a key/value meta table. The file is marked
  * with PRAGMA application_id so a database that is not ours is refused, and
  * PRAGMA user_version carries the schema version. The robots, hosts, links,
- * ranks and page_tdw tables came after the first schema-1 databases: a
- * writer open adds them to such a database; a STORE_READONLY open cannot,
- * and the robots, host, links and TDW functions then find nothing (and
- * refuse to write). So did the pages.minhash column: a writer open appends
- * it; on a STORE_READONLY open of a database without it, store_page_add and
- * store_load_fingerprints fail.
+ * ranks, page_tdw and fruitful tables came after the first schema-1
+ * databases: a writer open adds them to such a database; a STORE_READONLY
+ * open cannot, and the robots, host, links, TDW and link-rule functions
+ * then find nothing (and refuse to write). So did the pages.minhash and
+ * frontier.dup_hops columns: a writer open appends them (dup_hops as 0 for
+ * the URLs already queued); on a STORE_READONLY open of a database without
+ * them, store_page_add and store_load_fingerprints, or store_frontier_add
+ * and store_frontier_take, fail.
  *
  * WAL journal, synchronous=NORMAL, prepared statements only. Writes happen
  * inside batches (store_begin .. store_commit) chosen by the caller; a crash
@@ -49,6 +52,8 @@ struct store_item {
 	int depth;        /* links followed from a seed (seeds: 0) */
 	int64_t parent;   /* pages.id of the page linking here, 0 for seeds */
 	int tries;        /* earlier attempts that were requeued */
+	int dup_hops;     /* duplicate pages in a row on the way here (the
+	                     link rule, crawler/crawl_page.c); seeds: 0 */
 };
 
 struct store_page {
@@ -195,11 +200,13 @@ char *store_meta_get(struct store *s, const char *key, int *err);
 
 /*
  * Queue url (normalised) of host at depth, linked from page parent (0 for a
- * seed). Returns 1 when newly queued, 0 when the URL was already known (in
- * any state), -1 on error.
+ * seed), dup_hops duplicates behind the last new content. A URL already
+ * known keeps its row, except that one still queued with a larger dup_hops
+ * takes this dup_hops and parent. Returns 1 when newly queued, 0 when the
+ * URL was already known (in any state), -1 on error.
  */
 int store_frontier_add(struct store *s, const char *url, const char *host,
-    int depth, int64_t parent);
+    int depth, int64_t parent, int dup_hops);
 
 /*
  * How many frontier URLs (in any state) share url's part up to and with its
@@ -254,6 +261,24 @@ void store_item_clear(struct store_item *it);
 /* Insert a pages row. Returns its id (> 0), or -1 on error (as on a
  * read-only open of a database older than the minhash column). */
 int64_t store_page_add(struct store *s, const struct store_page *p);
+
+/* What the link rule asks about a pages row. */
+struct store_lineage {
+	int64_t parent; /* pages.id of its linking page, 0 for a seed */
+	int unique;     /* verdict unique */
+	int duplicate;  /* verdict exact or near */
+	int redirect;   /* verdict redirect */
+	int fruitful;   /* marked by store_fruitful_add */
+};
+
+/* Mark duplicate page_id as one whose links led to a unique page; marking
+ * it again does nothing. 0, or -1 on error. */
+int store_fruitful_add(struct store *s, int64_t page_id);
+
+/* Fill l for pages row page_id. Returns 1, 0 when there is no such row
+ * (l zeroed), -1 on error. */
+int store_page_lineage(struct store *s, int64_t page_id,
+    struct store_lineage *l);
 
 /* Insert a duplicates row. */
 int store_duplicate_add(struct store *s, int64_t page_id, int64_t original_id,

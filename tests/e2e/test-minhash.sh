@@ -13,8 +13,13 @@ M="--methods md5,minhash"
 counts() {
 	q "$1" "SELECT verdict || '=' || count(*) FROM pages GROUP BY verdict ORDER BY verdict" | tr '\n' ' '
 }
+# Matches per method, the calendar's left out: its last months, one each
+# way, are fetched back to back and the worker threads may judge them in
+# either order, so the one judged second finds one earlier month more.
 methods() {
-	q "$1" "SELECT method || '=' || count(*) FROM duplicates GROUP BY method ORDER BY method" | tr '\n' ' '
+	q "$1" "SELECT method || '=' || count(*) FROM duplicates d JOIN pages p
+	    ON p.id = d.page_id WHERE p.url NOT LIKE '%/__nc/calendar/%'
+	    GROUP BY method ORDER BY method" | tr '\n' ' '
 }
 
 "$NEARCRAWL" crawl -d "$E2E_TMP/whole.db" --quiet --delay-ms 0 $M $R "$SEED" 2>/dev/null

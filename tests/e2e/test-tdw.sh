@@ -40,11 +40,14 @@ SEED="http://$H:$PORT/"
 counts() {
 	q "$1" "SELECT verdict || '=' || count(*) FROM pages GROUP BY verdict
 	    ORDER BY verdict" | tr '\n' ' '
-	q "$1" "SELECT method || '=' || count(*) FROM duplicates
+	q "$1" "SELECT method || '=' || count(*) FROM duplicates d JOIN pages p
+	    ON p.id = d.page_id WHERE p.url NOT LIKE '%/__nc/calendar/%'
 	    GROUP BY method ORDER BY method" | tr '\n' ' '
 }
 # Workers finish pages in any order, so which copy comes first (and is the
-# original) may differ from run to run; the counts may not.
+# original) may differ from run to run; the counts may not. The calendar's
+# matches are left out: its last months, one each way, are fetched back to
+# back, and the one judged second finds one earlier month more.
 "$NEARCRAWL" crawl -d "$E2E_TMP/whole.db" --quiet --delay-ms 0 $M $R \
     "$SEED" 2>/dev/null
 eq "uninterrupted crawl exits 0" "$?" 0

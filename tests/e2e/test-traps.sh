@@ -128,13 +128,20 @@ ok "facets: more unique pages than the 20 real listings" \
     test "$(count facets "verdict = 'unique'")" -gt 20
 # MinHash (on by default) sees a narrower filter's listing as a near copy
 # of the wider one it shares most products with, so fewer pages are
-# unique, their links are not followed, and the crawl ends sooner.
-crawl facets-minhash /__nc/facets
-ok "facets, defaults with MinHash: fewer pages than without" \
+# unique; with --dup-hops 0 their links are not followed, and the crawl
+# ends sooner. By default near copies' links are followed two duplicate
+# hops on, so the grid's end bounds it again.
+crawl facets-minhash /__nc/facets --dup-hops 0
+ok "facets, MinHash, --dup-hops 0: fewer pages than without" \
     test "$(count facets-minhash)" -lt "$(count facets)"
-ok "facets, defaults with MinHash: fewer unique pages than without" \
+ok "facets, MinHash, --dup-hops 0: fewer unique pages than without" \
     test "$(count facets-minhash "verdict = 'unique'")" -lt \
     "$(count facets "verdict = 'unique'")"
+crawl facets-default /__nc/facets
+report facets-default
+ok "facets, defaults: at most the 120 combinations and the seed" \
+    test "$(count facets-default)" -le 121
+eq "facets, defaults: ended by itself" "$(queued facets-default)" 0
 crawl facets-cap /__nc/facets --max-query-variants 20
 report facets-cap
 eq "facets capped: the seed and 20 queries" "$(count facets-cap)" 21
@@ -167,11 +174,20 @@ ok "ever longer URLs: none over 2048 bytes" test \
 eq "ever longer URLs: by the length cap" "$(defence long too_long)" 1
 
 # The endless calendar: near duplicates, or the per-host cap when they are
-# followed anyway.
+# followed anyway. By default a near copy's links are followed two
+# duplicate hops past new content: three months past the last unique one,
+# each way.
 crawl calendar /__nc/calendar/2026/11
 report calendar
 ok "calendar: near-duplicate stop ends it within 15 pages" \
     test "$(count calendar "url LIKE '%calendar%'")" -le 15
+eq "calendar: no month more than three past a unique one" \
+    "$(q "$E2E_TMP/calendar.db" "WITH m AS (SELECT verdict,
+        CAST(substr(url, -7, 4) AS INTEGER) * 12 +
+        CAST(substr(url, -2) AS INTEGER) AS k FROM pages
+        WHERE url LIKE '%/__nc/calendar/%')
+        SELECT max((SELECT min(abs(a.k - u.k)) FROM m u
+        WHERE u.verdict = 'unique')) FROM m a")" 3
 eq "calendar: ended by itself" "$(queued calendar)" 0
 crawl calendar-cap /__nc/calendar/2026/11 --follow-duplicates \
     --max-pages-per-host 40

@@ -214,7 +214,7 @@ test_create_and_reopen(void)
 	CHECK_STR(raw_text("PRAGMA user_version"), "1");
 	CHECK_STR(raw_text("PRAGMA journal_mode"), "wal");
 	CHECK_STR(raw_text("SELECT count(*) FROM sqlite_master "
-	    "WHERE type = 'table'"), "10");
+	    "WHERE type = 'table'"), "11");
 
 	s = store_open(tpath, 0, err, sizeof(err));
 	CHECK(s != NULL);
@@ -374,7 +374,7 @@ test_lock_same_process(void)
 	/* The refused open must not have cost the writer its locks. */
 	CHECK_INT(posix_locks_held(), held);
 	CHECK_INT(store_frontier_add(s, "http://a.example/", "a.example", 0,
-	    0), 1);
+	    0, 0), 1);
 	store_close(s);
 	t = store_open(tpath, 0, err, sizeof(err));
 	CHECK(t != NULL);
@@ -470,7 +470,7 @@ test_full_keeps_committed(void)
 	CHECK_INT(store_limit_pages(s, 1), 0); /* = the current size */
 	CHECK_INT(store_begin(s), 0);
 	CHECK_INT(
-	    store_frontier_add(s, "http://a.example/x", "a.example", 1, 0), 1);
+	    store_frontier_add(s, "http://a.example/x", "a.example", 1, 0, 0), 1);
 	CHECK_INT(store_page_add(s, &big), -1);
 	CHECK(strstr(store_errmsg(s), "full") != NULL);
 	CHECK(strstr(store_errmsg(s), "what was committed is kept") != NULL);
@@ -575,13 +575,13 @@ test_frontier_add_and_take_order(void)
 	tmp_setup();
 	s = open_new();
 	CHECK_INT(store_frontier_add(s, "http://a.example/1", "a.example", 0,
-	    0), 1);
+	    0, 0), 1);
 	CHECK_INT(store_frontier_add(s, "http://b.example/", "b.example", 0,
-	    0), 1);
+	    0, 0), 1);
 	CHECK_INT(store_frontier_add(s, "http://a.example/2", "a.example", 3,
-	    0), 1);
+	    0, 0), 1);
 	CHECK_INT(store_frontier_add(s, "http://a.example/1", "a.example", 5,
-	    0), 0);
+	    0, 0), 0);
 
 	memset(&it, 0, sizeof(it));
 	CHECK_INT(store_frontier_take(s, "a.example", 0, &it), 1);
@@ -604,10 +604,83 @@ test_frontier_add_and_take_order(void)
 	store_item_clear(&it);
 	/* Known in any state: taken, or done. */
 	CHECK_INT(store_frontier_add(s, "http://b.example/", "b.example", 0,
-	    0), 0);
+	    0, 0), 0);
 	CHECK_INT(store_frontier_done(s, 2), 0);
 	CHECK_INT(store_frontier_add(s, "http://b.example/", "b.example", 0,
-	    0), 0);
+	    0, 0), 0);
+	store_close(s);
+	tmp_teardown();
+}
+
+/* dup_hops goes in and comes out; a queued URL offered again by a page
+ * fewer duplicates behind takes its count and parent, a taken one not. */
+static void
+test_frontier_dup_hops(void)
+{
+	struct store_item it;
+	struct store *s;
+
+	tmp_setup();
+	s = open_new();
+	CHECK_INT(store_frontier_add(s, "http://a.example/1", "a.example", 1,
+	    0, 3), 1);
+	CHECK_INT(store_frontier_add(s, "http://a.example/2", "a.example", 1,
+	    0, 2), 1);
+	CHECK_INT(store_frontier_add(s, "http://a.example/1", "a.example", 1,
+	    0, 5), 0);
+	CHECK_STR(raw_text("SELECT dup_hops FROM frontier WHERE id = 1"), "3");
+	CHECK_INT(store_frontier_add(s, "http://a.example/1", "a.example", 1,
+	    7, 1), 0);
+	CHECK_STR(raw_text("SELECT dup_hops || ' ' || parent_id FROM frontier "
+	    "WHERE id = 1"), "1 7");
+	memset(&it, 0, sizeof(it));
+	CHECK_INT(store_frontier_take(s, "a.example", 0, &it), 1);
+	CHECK_INT(it.dup_hops, 1);
+	CHECK_INT(it.parent, 7);
+	store_item_clear(&it);
+	CHECK_INT(store_frontier_add(s, "http://a.example/1", "a.example", 1,
+	    0, 0), 0);
+	CHECK_STR(raw_text("SELECT dup_hops FROM frontier WHERE id = 1"), "1");
+	CHECK_INT(store_frontier_take(s, "a.example", 0, &it), 1);
+	CHECK_INT(it.dup_hops, 2);
+	store_item_clear(&it);
+	store_close(s);
+	tmp_teardown();
+}
+
+/* What the link rule reads of a page, and the fruitful mark. */
+static void
+test_page_lineage(void)
+{
+	struct store_lineage l;
+	struct store_page p;
+	struct store *s;
+
+	tmp_setup();
+	s = open_new();
+	p = page("http://a.example/", "unique", 1);
+	CHECK_INT(store_page_add(s, &p), 1);
+	p = page("http://a.example/r", "redirect", 2);
+	p.parent = 1;
+	CHECK_INT(store_page_add(s, &p), 2);
+	p = page("http://a.example/n", "near", 3);
+	p.parent = 2;
+	CHECK_INT(store_page_add(s, &p), 3);
+	CHECK_INT(store_page_lineage(s, 1, &l), 1);
+	CHECK(l.unique && !l.duplicate && !l.redirect && !l.fruitful);
+	CHECK_INT(l.parent, 0);
+	CHECK_INT(store_page_lineage(s, 2, &l), 1);
+	CHECK(l.redirect && !l.unique && !l.duplicate);
+	CHECK_INT(l.parent, 1);
+	CHECK_INT(store_page_lineage(s, 3, &l), 1);
+	CHECK(l.duplicate && !l.fruitful);
+	CHECK_INT(l.parent, 2);
+	CHECK_INT(store_fruitful_add(s, 3), 0);
+	CHECK_INT(store_fruitful_add(s, 3), 0);
+	CHECK_INT(store_page_lineage(s, 3, &l), 1);
+	CHECK(l.duplicate && l.fruitful);
+	CHECK_INT(store_page_lineage(s, 9, &l), 0);
+	CHECK_INT(l.parent, 0);
 	store_close(s);
 	tmp_teardown();
 }
@@ -621,8 +694,8 @@ test_frontier_requeue_not_before(void)
 	tmp_setup();
 	s = open_new();
 	memset(&it, 0, sizeof(it));
-	store_frontier_add(s, "http://a.example/1", "a.example", 1, 0);
-	store_frontier_add(s, "http://a.example/2", "a.example", 1, 0);
+	store_frontier_add(s, "http://a.example/1", "a.example", 1, 0, 0);
+	store_frontier_add(s, "http://a.example/2", "a.example", 1, 0, 0);
 	CHECK_INT(store_frontier_take(s, "a.example", 10, &it), 1);
 	CHECK_INT(it.id, 1);
 	CHECK_INT(store_frontier_requeue(s, it.id, 100), 0);
@@ -667,7 +740,7 @@ test_frontier_variants(void)
 	tmp_setup();
 	s = open_new();
 	for (i = 0; i < sizeof(urls) / sizeof(urls[0]); i++)
-		CHECK_INT(store_frontier_add(s, urls[i], "h", 0, 0), 1);
+		CHECK_INT(store_frontier_add(s, urls[i], "h", 0, 0, 0), 1);
 	/* Only the three queries of that path on that host and scheme. */
 	CHECK_INT(store_frontier_variants(s, "http://a.example/p?z=9", 100), 3);
 	CHECK_INT(store_frontier_variants(s, "http://a.example/p?x=1", 100), 3);
@@ -701,10 +774,10 @@ test_frontier_done_and_resume(void)
 	tmp_setup();
 	s = open_new();
 	memset(&it, 0, sizeof(it));
-	store_frontier_add(s, "http://a.example/1", "a.example", 0, 0);
-	store_frontier_add(s, "http://a.example/2", "a.example", 0, 0);
-	store_frontier_add(s, "http://a.example/3", "a.example", 0, 0);
-	store_frontier_add(s, "http://b.example/1", "b.example", 0, 0);
+	store_frontier_add(s, "http://a.example/1", "a.example", 0, 0, 0);
+	store_frontier_add(s, "http://a.example/2", "a.example", 0, 0, 0);
+	store_frontier_add(s, "http://a.example/3", "a.example", 0, 0, 0);
+	store_frontier_add(s, "http://b.example/1", "b.example", 0, 0, 0);
 	store_frontier_take(s, "a.example", 0, &it);
 	CHECK_INT(store_frontier_done(s, it.id), 0);
 	store_item_clear(&it);
@@ -766,11 +839,11 @@ test_frontier_hosts(void)
 	tmp_setup();
 	s = open_new();
 	memset(&it, 0, sizeof(it));
-	store_frontier_add(s, "http://b.example/1", "b.example", 0, 0);
-	store_frontier_add(s, "http://a.example/1", "a.example", 0, 0);
-	store_frontier_add(s, "http://a.example/2", "a.example", 0, 0);
-	store_frontier_add(s, "http://a.example/3", "a.example", 0, 0);
-	store_frontier_add(s, "http://c.example/1", "c.example", 0, 0);
+	store_frontier_add(s, "http://b.example/1", "b.example", 0, 0, 0);
+	store_frontier_add(s, "http://a.example/1", "a.example", 0, 0, 0);
+	store_frontier_add(s, "http://a.example/2", "a.example", 0, 0, 0);
+	store_frontier_add(s, "http://a.example/3", "a.example", 0, 0, 0);
+	store_frontier_add(s, "http://c.example/1", "c.example", 0, 0, 0);
 	/* a: 1 and 2 requeued later, 3 still at 0 -> min 0 after this */
 	store_frontier_take(s, "a.example", 0, &it);
 	store_frontier_requeue(s, it.id, 30);
@@ -1033,7 +1106,7 @@ test_rollback_and_commit(void)
 	CHECK_INT(store_begin(s), 0);
 	CHECK_INT(store_page_add(s, &p), 1);
 	CHECK_INT(store_frontier_add(s, "http://a.example/x", "a.example", 1,
-	    1), 1);
+	    1, 0), 1);
 	CHECK_INT(store_meta_set(s, "pages", "1"), 0);
 	CHECK_INT(store_begin(s), -1);
 	CHECK_INT(store_rollback(s), 0);
@@ -1357,8 +1430,8 @@ test_frontier_untake(void)
 	tmp_setup();
 	s = open_new();
 	memset(&it, 0, sizeof(it));
-	store_frontier_add(s, "http://a.example/1", "a.example", 0, 0);
-	store_frontier_add(s, "http://a.example/2", "a.example", 1, 0);
+	store_frontier_add(s, "http://a.example/1", "a.example", 0, 0, 0);
+	store_frontier_add(s, "http://a.example/2", "a.example", 1, 0, 0);
 	CHECK_INT(store_frontier_take(s, "a.example", 10, &it), 1);
 	CHECK_INT(store_frontier_requeue(s, it.id, 20), 0);
 	store_item_clear(&it);
@@ -1398,11 +1471,30 @@ test_frontier_untake(void)
 #define PAGES_COLUMNS \
 	"SELECT group_concat(name, ',') FROM (SELECT name FROM " \
 	"pragma_table_info('pages') ORDER BY cid)"
+/* ... and of frontier. */
+#define FRONTIER_COLUMNS \
+	"SELECT group_concat(name, ',') FROM (SELECT name FROM " \
+	"pragma_table_info('frontier') ORDER BY cid)"
+
+/* In s, the first occurrence of from (which must be there) becomes to. */
+static void
+replace_in(char *s, size_t size, const char *from, const char *to)
+{
+	char *at = strstr(s, from);
+
+	CHECK(at != NULL);
+	if (at == NULL)
+		return;
+	CHECK(strlen(s) - strlen(from) + strlen(to) < size);
+	memmove(at + strlen(to), at + strlen(from),
+	    strlen(at + strlen(from)) + 1);
+	memcpy(at, to, strlen(to));
+}
 
 /*
- * A database as made before the robots, hosts, links, ranks and page_tdw
- * tables and the pages.minhash column existed: today's schema without
- * them, one queued URL and one page.
+ * A database as made before the robots, hosts, links, ranks, page_tdw and
+ * fruitful tables and the pages.minhash and frontier.dup_hops columns
+ * existed: today's schema without them, one queued URL and one page.
  */
 static void
 make_old_db(void)
@@ -1412,20 +1504,26 @@ make_old_db(void)
 	    "\tminhash BLOB -- MinHash signature: k 32-bit minima, "
 	    "little-endian\n";
 	static const char then[] = "\ttext TEXT -- extracted text, when kept\n";
-	char sql[8192], *at, *tail;
+	static const char fnow[] =
+	    "\tparent_id INTEGER, -- pages.id of the linking page, NULL for "
+	    "seeds\n"
+	    "\tdup_hops INTEGER NOT NULL DEFAULT 0 -- duplicates in a row "
+	    "behind it\n";
+	static const char fthen[] =
+	    "\tparent_id INTEGER -- pages.id of the linking page, NULL for "
+	    "seeds\n";
+	char sql[8192], *tail;
 	size_t n;
 
 	n = (size_t)snprintf(sql, sizeof(sql), "%s", store_schema());
 	CHECK(n < sizeof(sql));
-	at = strstr(sql, now);
 	tail = strstr(sql, "-- Politeness state");
-	CHECK(at != NULL && tail != NULL && at < tail);
-	if (at == NULL || tail == NULL)
+	CHECK(tail != NULL);
+	if (tail == NULL)
 		return;
 	*tail = '\0';
-	memmove(at + strlen(then), at + strlen(now), strlen(at + strlen(now)) +
-	    1);
-	memcpy(at, then, strlen(then));
+	replace_in(sql, sizeof(sql), now, then);
+	replace_in(sql, sizeof(sql), fnow, fthen);
 	CHECK_INT(raw_exec(sql), SQLITE_OK);
 	CHECK_INT(raw_exec("PRAGMA application_id = 1313034828; "
 	    "PRAGMA user_version = 1; "
@@ -1602,14 +1700,17 @@ test_old_db_upgraded(void)
 	struct store_host h;
 	struct store_page p;
 	struct fp_seen f;
+	struct store_item it;
 	struct store *s;
-	char err[256], fresh[256];
+	char err[256], fresh[256], ffresh[256];
 
-	/* What a new database's pages look like. */
+	/* What a new database's pages and frontier look like. */
 	tmp_setup();
 	store_close(open_new());
 	snprintf(fresh, sizeof(fresh), "%s", raw_text(PAGES_COLUMNS));
 	CHECK(strstr(fresh, ",text,minhash") != NULL);
+	snprintf(ffresh, sizeof(ffresh), "%s", raw_text(FRONTIER_COLUMNS));
+	CHECK(strstr(ffresh, ",parent_id,dup_hops") != NULL);
 	tmp_teardown();
 
 	tmp_setup();
@@ -1634,13 +1735,23 @@ test_old_db_upgraded(void)
 		CHECK_INT(f.n, 2);
 		CHECK_STR(f.minhash[0], "(null)");
 		CHECK_STR(f.minhash[1], "sig");
+		memset(&it, 0, sizeof(it));
+		CHECK_INT(store_frontier_take(s, "a.example", 0, &it), 1);
+		CHECK_INT(it.dup_hops, 0);
+		store_item_clear(&it);
+		CHECK_INT(store_frontier_add(s, "http://a.example/3",
+		    "a.example", 1, 2, 1), 1);
+		CHECK_INT(store_fruitful_add(s, 2), 0);
 	}
 	store_close(s);
-	/* The column is appended where a new database has it. */
+	/* The columns are appended where a new database has them; the URL
+	 * queued before counts as linked from new content. */
 	CHECK_STR(raw_text(PAGES_COLUMNS), fresh);
+	CHECK_STR(raw_text(FRONTIER_COLUMNS), ffresh);
 	CHECK_STR(raw_text("SELECT count(*) FROM sqlite_master "
-	    "WHERE type = 'table'"), "10");
-	CHECK_STR(raw_text("SELECT count(*) FROM frontier"), "1");
+	    "WHERE type = 'table'"), "11");
+	CHECK_STR(raw_text("SELECT group_concat(dup_hops, ' ') FROM frontier"),
+	    "0 1");
 	CHECK_STR(raw_text("SELECT backoff_ms FROM hosts"), "500");
 	CHECK_STR(raw_text("PRAGMA user_version"), "1");
 	/* The next open finds them and leaves them be. */
@@ -1703,12 +1814,21 @@ test_old_db_readonly(void)
 	memset(&f, 0, sizeof(f));
 	CHECK_INT(store_load_fingerprints(s, fp_cb, &f), -1);
 	CHECK_INT(f.n, 0);
+	/* Nor frontier.dup_hops, nor the fruitful table. */
+	CHECK_INT(store_frontier_add(s, "http://a.example/9", "a.example", 1,
+	    0, 0), -1);
+	CHECK_STR(store_errmsg(s), "no frontier.dup_hops column (read-only "
+	    "open of an older database)");
+	CHECK_INT(store_fruitful_add(s, 1), -1);
+	CHECK_STR(store_errmsg(s), "no fruitful table (read-only open of an "
+	    "older database)");
 	store_close(s);
 out:
 	/* Untouched: a reader never adds the tables or the column. */
 	CHECK_STR(raw_text("SELECT count(*) FROM sqlite_master "
 	    "WHERE type = 'table'"), "4");
 	CHECK(strstr(raw_text(PAGES_COLUMNS), "minhash") == NULL);
+	CHECK(strstr(raw_text(FRONTIER_COLUMNS), "dup_hops") == NULL);
 	tmp_teardown();
 }
 
@@ -1728,6 +1848,13 @@ test_politeness_plans(void)
 	CHECK(strstr(plan, "COVERING INDEX pages_host") != NULL);
 	CHECK(strstr(plan, "TEMP B-TREE") == NULL);
 	CHECK_INT(store_explain(s, "frontier_untake", plan, sizeof(plan)), 0);
+	CHECK(strstr(plan, "SCAN") == NULL);
+	/* The link rule's look-ups, once per duplicate, are key look-ups. */
+	CHECK_INT(store_explain(s, "frontier_lower", plan, sizeof(plan)), 0);
+	CHECK(strstr(plan, "SEARCH frontier USING INDEX") != NULL);
+	CHECK(strstr(plan, "SCAN") == NULL);
+	CHECK_INT(store_explain(s, "lineage", plan, sizeof(plan)), 0);
+	CHECK(strstr(plan, "SEARCH pages USING INTEGER PRIMARY KEY") != NULL);
 	CHECK(strstr(plan, "SCAN") == NULL);
 	store_close(s);
 	tmp_teardown();
@@ -1832,6 +1959,8 @@ suite_store(void)
 	RUN(test_hints);
 	RUN(test_conn_fail);
 	RUN(test_frontier_add_and_take_order);
+	RUN(test_frontier_dup_hops);
+	RUN(test_page_lineage);
 	RUN(test_frontier_requeue_not_before);
 	RUN(test_frontier_done_and_resume);
 	RUN(test_frontier_hosts);
