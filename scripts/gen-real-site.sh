@@ -56,32 +56,65 @@ trap 'exit 1' INT TERM HUP
 # Only what this script writes is removed: OUTDIR may be a server's root.
 rm -rf "$out"/*.real.test "$out/labels.tsv"
 
-# The group of a page: its own name, except for captures of one article.
-# The corpus README: lifehacker-working and lifehacker-post-comment-load are
-# two captures of the same article.
-group_of() {
+# The group and host of a page: its own name, and the name less a trailing
+# -N, except for two captures of one article (the corpus README):
+# lifehacker-working and lifehacker-post-comment-load are one group on one
+# host, as a site that serves a story twice.
+set_names() {
+	group=article-$1
+	suffix=${1##*-}
 	case $1 in
-	lifehacker-working | lifehacker-post-comment-load) echo article-lifehacker ;;
-	*) echo "article-$1" ;;
+	lifehacker-working | lifehacker-post-comment-load)
+		group=article-lifehacker host=lifehacker.real.test ;;
+	*-*) case $suffix in
+		*[!0-9]*) host=$1.real.test ;;
+		*) host=${1%-*}.real.test ;;
+		esac ;;
+	*) host=$1.real.test ;;
 	esac
 }
 
-# The first <title> of a page, tags and white space squeezed, at most 14
-# words (cut at spaces, so no UTF-8 sequence is split); NAME if none.
-title_of() {
-	gzip -dc "$1" | "$AWK" -v name="$2" '
-	{ s = s " " $0; if ($0 ~ /<\/[Tt][Ii][Tt][Ll][Ee]/) exit }
-	END {
-		if (!match(s, /<[Tt][Ii][Tt][Ll][Ee][^>]*>/)) { print name; exit }
-		s = substr(s, RSTART + RLENGTH)
-		if (match(s, /<\/[Tt][Ii][Tt][Ll][Ee]/)) s = substr(s, 1, RSTART - 1)
-		gsub(/<[^>]*>/, " ", s)
+# TITLE<TAB>TEASER of a page. TITLE: the first <title> of the capture FILE,
+# tags and white space squeezed, at most 14 words (cut at spaces, so no
+# UTF-8 sequence is split), NAME if none. TEASER: the "excerpt" of the
+# metadata JSON, escapes undone, < and > escaped, at most 40 words; empty if
+# none.
+meta_of() {
+	"$AWK" -v name="$2" -v json="$3" '
+	function words(s, max,   w, n, i, t) {
 		gsub(/[ \t\r\n]+/, " ", s)
 		n = split(s, w, " ")
 		t = ""
-		for (i = 1; i <= n && i <= 14; i++) t = t (i > 1 ? " " : "") w[i]
-		print (t == "" ? name : t)
-	}'
+		for (i = 1; i <= n && i <= max; i++) t = t (i > 1 ? " " : "") w[i]
+		return t
+	}
+	{ s = s " " $0; if ($0 ~ /<\/[Tt][Ii][Tt][Ll][Ee]/) exit }
+	END {
+		t = ""
+		if (match(s, /<[Tt][Ii][Tt][Ll][Ee][^>]*>/)) {
+			s = substr(s, RSTART + RLENGTH)
+			if (match(s, /<\/[Tt][Ii][Tt][Ll][Ee]/)) s = substr(s, 1, RSTART - 1)
+			gsub(/<[^>]*>/, " ", s)
+			t = words(s, 14)
+		}
+		r = ""
+		while ((getline l < json) > 0) {
+			if (!match(l, /"excerpt"[ \t]*:[ \t]*"/)) continue
+			l = substr(l, RSTART + RLENGTH)
+			for (i = 1; i <= length(l); i++) {
+				c = substr(l, i, 1)
+				if (c == "\"") break
+				if (c == "\\") {
+					c = substr(l, ++i, 1)
+					if (c == "n" || c == "t" || c == "r") c = " "
+				}
+				r = r c
+			}
+			break
+		}
+		gsub(/</, "\\&lt;", r); gsub(/>/, "\\&gt;", r)
+		printf "%s\t%s\n", (t == "" ? name : t), words(r, 40)
+	}' "$1"
 }
 
 # The re-templated variant: another edition banner and menu in place of the
@@ -130,23 +163,29 @@ variant_of() {
 	}' "$1"
 }
 
-# Which derived URLs page number i (0-based, sorted) has, and the tracking
-# query: every kind appears with and without the others.
-kinds_of() {
+# Which derived URLs page number i (0-based, sorted) has: every kind
+# appears with and without the others.
+set_kinds() {
 	case $(($1 % 6)) in
-	0) echo "alias print variant track1" ;;
-	1) echo "alias variant" ;;
-	2) echo "print track2" ;;
-	3) echo "alias print variant" ;;
-	4) echo "print variant track1" ;;
-	5) echo "alias print" ;;
+	0) kinds="alias print variant track1" ;;
+	1) kinds="alias variant" ;;
+	2) kinds="print track2" ;;
+	3) kinds="alias print variant" ;;
+	4) kinds="print variant track1" ;;
+	5) kinds="alias print" ;;
 	esac
 }
 
-# The manifest: host, name, kind, path, group, class, title; one line per
-# labelled URL, in the order the listings link them.
+# The manifest: host, name, kind, path, group, class, title, teaser, i; one
+# line per labelled URL. Few processes per page: forks are most of the time.
 manifest=$tmp/manifest
 : >"$manifest"
+tab=$(printf '\t')
+# row KIND PATH CLASS: one manifest line for the current page.
+row() {
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\n' "$host" "$name" "$1" \
+	    "$2" "$group" "$3" "$title" "$teaser" "$i" >>"$manifest"
+}
 i=0
 for dir in "$corpus"/pages/*/; do
 	dir=${dir%/}
@@ -158,61 +197,46 @@ for dir in "$corpus"/pages/*/; do
 		echo "$me: skipped $name: no source.html.gz or expected.html.gz" >&2
 		continue
 	}
-	host=$(echo "$name" | sed 's/-[0-9][0-9]*$//').real.test
-	group=$(group_of "$name")
-	title=$(title_of "$dir/source.html.gz" "$name" | tr '\t' ' ')
+	set_names "$name"
 	h=$out/$host
-	mkdir -p "$h/a"
+	[ -d "$h/v" ] || mkdir -p "$h/a" "$h/alias" "$h/print" "$h/v" "$h/list"
 	gzip -dc "$dir/source.html.gz" >"$h/a/$name.html"
-	lines="a /a/$name.html article"
-	for k in $(kinds_of "$i"); do
+	meta=$(meta_of "$h/a/$name.html" "$name" "$dir/expected-metadata.json")
+	title=${meta%%"$tab"*}
+	teaser=${meta#*"$tab"}
+	row a "/a/$name.html" article
+	set_kinds "$i"
+	for k in $kinds; do
 		case $k in
 		alias)
-			mkdir -p "$h/alias"
 			ln "$h/a/$name.html" "$h/alias/$name.html" 2>/dev/null ||
 			    cp "$h/a/$name.html" "$h/alias/$name.html"
-			lines="$lines
-alias /alias/$name.html alias" ;;
+			row alias "/alias/$name.html" alias ;;
 		print)
-			mkdir -p "$h/print"
 			{
 				printf '<!DOCTYPE html>\n<html><head><meta charset="utf-8">'
 				printf '<title>%s</title></head>\n<body>\n' "$title"
 				gzip -dc "$dir/expected.html.gz"
 				printf '\n</body></html>\n'
 			} >"$h/print/$name.html"
-			lines="$lines
-print /print/$name.html print" ;;
+			row print "/print/$name.html" print ;;
 		variant)
-			mkdir -p "$h/v"
 			variant_of "$h/a/$name.html" "$i" "$host" >"$h/v/$name.html"
-			lines="$lines
-variant /v/$name.html variant" ;;
-		track1)
-			lines="$lines
-tracking /a/$name.html?utm_source=x tracking" ;;
+			row variant "/v/$name.html" variant ;;
+		track1) row tracking "/a/$name.html?utm_source=x" tracking ;;
 		track2)
-			lines="$lines
-tracking /a/$name.html?utm_source=newsletter&utm_medium=email tracking" ;;
+			row tracking "/a/$name.html?utm_source=newsletter&utm_medium=email" \
+			    tracking ;;
 		esac
 	done
-	# Rotate the links so that the article is not always linked first.
-	echo "$lines" | TITLE=$title "$AWK" -v r="$i" -v host="$host" \
-	    -v name="$name" -v group="$group" '
-	{ k[NR] = $1; p[NR] = $2; c[NR] = $3 }
-	END {
-		for (j = 0; j < NR; j++) {
-			x = 1 + (j + r) % NR
-			printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", host, name, k[x], p[x],
-			    group, c[x], ENVIRON["TITLE"]
-		}
-	}' >>"$manifest"
 	i=$((i + 1))
 done
+# Each host got every folder; the ones its pages did not use go.
+rmdir "$out"/*.real.test/* 2>/dev/null || :
 [ "$i" -gt 0 ] || { echo "$me: no pages in $corpus/pages" >&2; exit 2; }
 
 # Front pages, listings, the hub and the labels, from the manifest.
-"$AWK" -F '\t' -v out="$out" -v port="$port" '
+"$AWK" -F "$tab" -v out="$out" -v port="$port" '
 function esc(s) { gsub(/&/, "\\&amp;", s); gsub(/"/, "\\&quot;", s); return s }
 function text_for(kind, title) {
 	if (kind == "alias") return title " (permalink)"
@@ -237,20 +261,44 @@ function bottom(f) {
 function label(host, path, group, class) {
 	printf "//%s%s\t%s\t%s\n", host, path, group, class > labels
 }
+# The server ignores queries, and captured pages link their own with
+# queries (?page=2, ?country=us): every file also answers PATH?anything.
+function served(host, path, group, class) {
+	label(host, path, group, class)
+	label(host, path "?*", group, "query")
+	if (path == "/") served(host, "/index.html", group, "alias")
+}
+# The links of a page, rotated by its number so that the article is not always
+# linked first.
+function flush(   j, x) {
+	for (j = 0; j < nq; j++) {
+		x = 1 + (j + Q[1, 9]) % nq
+		take(Q[x, 1], Q[x, 2], Q[x, 3], Q[x, 4], Q[x, 5], Q[x, 6], Q[x, 7], Q[x, 8])
+	}
+	nq = 0
+}
 {
-	if (!($1 in HN)) { nh++; H[nh] = $1; HN[$1] = 0 }
-	n = ++HN[$1]
-	P[$1, n] = $4; K[$1, n] = $3; G[$1, n] = $5; C[$1, n] = $6; T[$1, n] = $7
-	if (!(($1, $2) in SEEN)) {                 # first link of each article
-		SEEN[$1, $2] = 1
-		na = ++NA[$1]
-		AP[$1, na] = $4; AT[$1, na] = $7
+	if (nq && $2 != Q[1, 2]) flush()
+	nq++
+	for (j = 1; j <= 9; j++) Q[nq, j] = $j
+}
+# One link: host, article name, kind, path, group, class, title, teaser.
+function take(h, a, k, p, g, c, t, x,   n, na) {
+	if (!(h in HN)) { nh++; H[nh] = h; HN[h] = 0 }
+	n = ++HN[h]
+	P[h, n] = p; K[h, n] = k; G[h, n] = g; C[h, n] = c; T[h, n] = t
+	X[h, n] = x; A[h, n] = a
+	if (!((h, a) in SEEN)) {                   # first link of each article
+		SEEN[h, a] = 1
+		na = ++NA[h]
+		AP[h, na] = p; AT[h, na] = t; AX[h, na] = x
 	}
 }
 END {
+	if (nq) flush()
 	labels = out "/labels.tsv"
 	printf "path\tgroup\tclass\n" > labels
-	label("www.real.test", "/", "hub", "listing")
+	served("www.real.test", "/", "hub", "listing")
 	hub = out "/www.real.test/index.html"
 	system("mkdir -p \"" out "/www.real.test\"")
 	printf "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">" \
@@ -260,13 +308,20 @@ END {
 		host = H[h]; n = HN[host]
 		short = host; sub(/\.real\.test$/, "", short)
 		np = int((n + 4) / 5)               # pages of 3 to 5 links
-		printf "<li><a href=\"http://%s:%s/\">%s</a>: %d stories " \
-		    "(<a href=\"http://%s:%s/list/page-1.html\">list</a>)</li>\n",
-		    host, port, host, NA[host], host, port > hub
+		# Every listing page from the hub too: all stories within two
+		# hops, so a crawl may stop there (--max-depth 2) and skip the
+		# links of the captured pages, which 404 here.
+		printf "<li><a href=\"http://%s:%s/\">%s</a>: %d stories, pages",
+		    host, port, host, NA[host] > hub
+		for (k = 1; k <= np; k++)
+			printf " <a href=\"http://%s:%s/list/page-%d.html\">%d</a>",
+			    host, port, k, k > hub
+		printf "</li>\n" > hub
 		system("mkdir -p \"" out "/" host "/list\"")
 		f = out "/" host "/index.html"
 		top(f, "Front page - " host, host)
-		printf "<h1>Front page</h1>\n<ul>\n" > f
+		printf "<h1>%s: front page</h1>\n", host > f
+		printf "<p>Stories from %s, %d in all.</p>\n<ul>\n", short, NA[host] > f
 		for (j = 1; j <= NA[host]; j++)
 			printf "<li><a href=\"%s\">%s</a></li>\n", esc(AP[host, j]),
 			    AT[host, j] > f
@@ -275,25 +330,33 @@ END {
 			printf " <a href=\"/list/page-%d.html\">page %d</a>", k, k > f
 		printf "</p>\n" > f
 		bottom(f)
-		label(host, "/", "home-" short, "listing")
+		served(host, "/", "home-" short, "listing")
 		x = 0
 		for (k = 1; k <= np; k++) {
 			size = int(n / np) + (k <= n % np)
 			f = out "/" host "/list/page-" k ".html"
 			top(f, "Stories, page " k " - " host, host)
-			printf "<h1>Stories, page %d of %d</h1>\n<ul>\n", k, np > f
+			printf "<h1>%s stories, page %d of %d</h1>\n<ul>\n", host, k,
+			    np > f
 			for (j = 1; j <= size; j++) {
 				x++
-				printf "<li><a href=\"%s\">%s</a></li>\n", esc(P[host, x]),
+				printf "<li><a href=\"%s\">%s</a>", esc(P[host, x]),
 				    text_for(K[host, x], T[host, x]) > f
-				label(host, P[host, x], G[host, x], C[host, x])
+				# The teaser once per story and page, as listings do.
+				if (X[host, x] != "" && !((k, A[host, x]) in TOLD)) {
+					TOLD[k, A[host, x]] = 1
+					printf "<p>%s</p>", X[host, x] > f
+				}
+				printf "</li>\n" > f
+				if (index(P[host, x], "?")) label(host, P[host, x], G[host, x], C[host, x])
+				else served(host, P[host, x], G[host, x], C[host, x])
 			}
 			printf "</ul>\n<p>Pages:" > f
 			for (j = 1; j <= np; j++)
 				printf " <a href=\"/list/page-%d.html\">%d</a>", j, j > f
 			printf "</p>\n" > f
 			bottom(f)
-			label(host, "/list/page-" k ".html", "list-" short "-" k, "listing")
+			served(host, "/list/page-" k ".html", "list-" short "-" k, "listing")
 		}
 	}
 	printf "</ul>\n</body></html>\n" > hub
