@@ -14,13 +14,15 @@
 # absolute paths.
 #
 # One host per publisher: NAME less a trailing -N (nytimes-1..5 are
-# nytimes.real.test). Per page: /a/NAME.html (as captured) and, by the page's
-# place in the sorted list, some of /alias/NAME.html (the same bytes),
-# /print/NAME.html (the reference article in a bare wrapper),
-# /v/NAME.html (the capture with another banner, menu, advertisement,
-# timestamp and counter) and /a/NAME.html?utm_... (tracking). Per host a
-# front page and /list/page-K.html; www.real.test links every host.
-# tests/fixtures/README.md ("Real pages") describes the classes.
+# nytimes.real.test; the two lifehacker captures share one). Per page:
+# /a/NAME.html (as captured) and, by the page's place in the sorted list,
+# some of /alias/NAME.html (the same bytes), /print/NAME.html (the reference
+# article in a bare wrapper), /v/NAME.html (the capture with another banner,
+# menu, advertisement, timestamp and counter) and /a/NAME.html?utm_...
+# (tracking). Per host a front page and /list/page-K.html; www.real.test
+# links every host and listing. Every file is also labelled as PATH?*: the
+# server ignores queries. tests/fixtures/README.md ("Real pages") describes
+# the classes.
 #
 # Deterministic: sorted names (LC_ALL=C), no clocks, no random numbers.
 # Needs only POSIX sh, awk, gzip. Exit status: 0 written, 2 bad usage or no
