@@ -97,7 +97,9 @@ function grp(u,   i, b) {
 	for (i = 1; i <= np; i++)
 		if (index(u, PP[i]) == 1 && (b == 0 || length(PP[i]) > length(PP[b])))
 			b = i
-	return b ? PG[b] : "unlabelled " u
+	if (b) return PG[b]
+	sub(/^\/\/[^\/]*/, "", u)             # as eval-labels.sh: by path alone
+	return "unlabelled " u
 }
 FILENAME == ARGV[1] {
 	if (FNR == 1 || $0 ~ /^[ \t]*(#|$)/) next
