@@ -1,0 +1,75 @@
+#!/bin/sh
+# The verdict rules of issue 12 on pairs of real fixture pages, each pair
+# judged twice: by `nearcrawl compare A B` and by a crawl that fetches A,
+# then B. The two must agree (one code path, crawler/digest.c), and agree
+# with what a person would say: a print view or a mobile copy is near; two
+# courses sharing a long regulations paragraph, two branch libraries'
+# opening-hour tables, two pages of a news list and two thin contact pages
+# are not; and a page below the evidence floor is never near.
+. tests/e2e/lib.sh
+
+L=tests/fixtures/sites/www.lab.test
+U=tests/fixtures/sites
+A=$(ls "$L/print" | head -n 1)
+ROOT=$E2E_TMP/root
+H=www.pair.test
+verdict() { "$NEARCRAWL" compare "$@" | sed -n 's/^verdict: \([a-z]*\).*/\1/p'; }
+
+mkdir -p "$ROOT/$H"
+e2e_start_server "$ROOT"
+
+# pair NAME A B EXPECTED: compare and a two-page crawl both say EXPECTED.
+n=0
+pair() {
+	n=$((n + 1))
+	d=$ROOT/$H/p$n
+	mkdir -p "$d"
+	cp "$2" "$d/a.html"
+	cp "$3" "$d/b.html"
+	printf '<html><body><p><a href="a.html">a</a> <a href="b.html">b</a></p></body></html>\n' \
+	    >"$d/index.html"
+	eq "$1: compare" "$(verdict "$2" "$3")" "$4"
+	db=$E2E_TMP/p$n.db
+	"$NEARCRAWL" crawl -d "$db" --quiet --delay-ms 0 --per-host 1 \
+	    --concurrency 1 --max-depth 1 --resolve "$H:$PORT:127.0.0.1" \
+	    "http://$H:$PORT/p$n/index.html" 2>/dev/null
+	eq "$1: the crawl says the same" "$(sqlite3 "$db" \
+	    "SELECT verdict FROM pages WHERE url LIKE '%/p$n/b.html'")" "$4"
+}
+
+pair "print view of an article" "$L/news/$A" "$L/print/$A" near
+pair "mobile copy of an article" "$L/news/$A" "$L/m/$A" near
+pair "two courses sharing a regulations paragraph" \
+    "$U/cs.uni.test/courses/cs112.html" "$U/cs.uni.test/courses/cs115.html" unique
+pair "two branch libraries' opening hours" \
+    "$U/lib.uni.test/hours/main-week-47.html" \
+    "$U/lib.uni.test/hours/science-week-47.html" unique
+pair "pages 2 and 3 of a news list" "$U/www.uni.test/news/page-2.html" \
+    "$U/www.uni.test/news/page-3.html" unique
+pair "two thin contact pages" "$U/www.uni.test/contact/admissions.html" \
+    "$U/www.uni.test/contact/press.html" unique
+
+# The evidence floor: two pages of a dozen words each, one word apart
+# (TDW: 100 % alike), are still not near copies.
+T=$E2E_TMP/thin
+mkdir -p "$T"
+for i in 1 2; do
+	printf '<html><body><main><h1>News page %s</h1><p>Read the latest ' "$i" >"$T/$i.html"
+	printf 'news from the department of physics here.</p></main></body></html>\n' >>"$T/$i.html"
+done
+"$NEARCRAWL" compare --methods md5,tdw "$T/1.html" "$T/2.html" >"$E2E_TMP/thin.out"
+ok "evidence floor: below it a page is not near" \
+    grep -q '^verdict: unique (B after A, rule any): too little text to judge near' "$E2E_TMP/thin.out"
+eq "evidence floor off: the same pages are near" \
+    "$(verdict --methods md5,tdw --min-shingles 0 "$T/1.html" "$T/2.html")" near
+# The novel-words check: a page with one new sentence of its own.
+{ cat "$L/print/$A" | sed 's|</body>|<p>This edition adds a closing paragraph of twelve words written for it alone.</p></body>|'; } \
+    >"$E2E_TMP/plus.html"
+eq "a print view plus a sentence of its own: not near" \
+    "$(verdict "$L/print/$A" "$E2E_TMP/plus.html")" unique
+"$NEARCRAWL" compare "$L/print/$A" "$E2E_TMP/plus.html" >"$E2E_TMP/plus.out"
+ok "compare says how many words B has that A lacks" \
+    grep -q '^novel:   1[0-9] of B' "$E2E_TMP/plus.out"
+eq "--max-novel-words -1 turns the check off" \
+    "$(verdict --max-novel-words -1 "$L/print/$A" "$E2E_TMP/plus.html")" near
+e2e_finish
