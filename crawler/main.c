@@ -65,7 +65,7 @@ usage(FILE *out)
 	    "         how alike files or URLs A and B are by every method,\n"
 	    "         and the verdict a crawl would give B after A (takes the\n"
 	    "         crawl's [dedup] options)\n"
-	    "  text   [--main|--body] [-c FILE] [options] FILE|URL\n"
+	    "  text   [--main|--body] [--charset L] [options] FILE|URL\n"
 	    "         print the page's main text (default) or body text, one\n"
 	    "         block per line\n"
 	    "  robots FILE AGENT URL\n"
@@ -348,8 +348,9 @@ static void
 text_usage(FILE *out)
 {
 	fprintf(out,
-	    "usage: nearcrawl text [--main|--body] [-c FILE] [options] "
-	    "FILE|URL\n"
+	    "usage: nearcrawl text [--main|--body] [--charset LABEL] "
+	    "[-c FILE] [options]\n"
+	    "                      FILE|URL\n"
 	    "Print the text nearcrawl extracts from an HTML file or http(s) "
 	    "URL, UTF-8,\n"
 	    "one block (paragraph, heading, list item, table cell, line "
@@ -363,6 +364,9 @@ text_usage(FILE *out)
 	    "  --body  the whole purified body text: what MD5 reads "
 	    "(with each line\n"
 	    "          break read as a space)\n"
+	    "  --charset LABEL  decode the page as LABEL when no "
+	    "Content-Type names\n"
+	    "          one (a file): before its <meta> charset\n"
 	    "Other options are those of `nearcrawl crawl --help' "
 	    "(--resolve,\n"
 	    "--user-agent, --max-text... matter).\n");
@@ -372,6 +376,7 @@ static int
 cmd_text(int argc, char **argv)
 {
 	enum textcmd_which which = TEXTCMD_MAIN;
+	const char *charset = NULL;
 	struct config cfg;
 	char err[1024], **args;
 	int rc, i, n = 0;
@@ -386,6 +391,9 @@ cmd_text(int argc, char **argv)
 			which = TEXTCMD_MAIN;
 		else if (i > 0 && strcmp(argv[i], "--body") == 0)
 			which = TEXTCMD_BODY;
+		else if (i > 0 && strcmp(argv[i], "--charset") == 0 &&
+		    i + 1 < argc)
+			charset = argv[++i];
 		else
 			args[n++] = argv[i];
 	}
@@ -403,8 +411,8 @@ cmd_text(int argc, char **argv)
 		text_usage(stderr);
 		rc = EXIT_USAGE;
 	} else {
-		rc = textcmd_run(&cfg, cfg.seeds[0], which, stdout, err,
-		    sizeof(err));
+		rc = textcmd_run(&cfg, cfg.seeds[0], which, charset, stdout,
+		    err, sizeof(err));
 		if (rc != 0)
 			say(err);
 	}

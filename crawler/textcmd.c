@@ -29,13 +29,14 @@ textcmd_print(FILE *out, const char *text, size_t len)
 
 int
 textcmd_run(const struct config *cfg, const char *name,
-    enum textcmd_which which, FILE *out, char *err, size_t errsz)
+    enum textcmd_which which, const char *charset, FILE *out, char *err,
+    size_t errsz)
 {
 	struct extract_opts eo;
 	struct extract_result ex;
 	struct buf raw;
 	const char *why = NULL, *text;
-	char ctype[128], charset[64];
+	char ctype[128], cs[64];
 	size_t len;
 	int rc = 1;
 
@@ -50,8 +51,8 @@ textcmd_run(const struct config *cfg, const char *name,
 		snprintf(err, errsz, "%s: not HTML (%s)", name, ctype);
 		goto out;
 	}
-	extract_charset_of(ctype, charset, sizeof(charset));
-	eo.charset = charset[0] != '\0' ? charset : NULL;
+	extract_charset_of(ctype, cs, sizeof(cs));
+	eo.charset = cs[0] != '\0' ? cs : charset;
 	eo.max_text = (size_t)cfg->max_text;
 	eo.max_links = 1;
 	if (extract_html(raw.data, raw.len, docload_is_url(name) ? name : NULL,

@@ -33,10 +33,13 @@ int textcmd_print(FILE *out, const char *text, size_t len);
 /*
  * Read or fetch name (docload_read, with cfg's caps, User-Agent and
  * --resolve entries), extract it as the crawl does and print the text
- * which names to out. Returns 0; 1 when the document cannot be read,
- * fetched or extracted, or out cannot be written (message in err).
+ * which names to out. charset, when not NULL, stands in for the
+ * Content-Type's charset (a file has none; a URL's own wins over it).
+ * Returns 0; 1 when the document cannot be read, fetched or extracted, or
+ * out cannot be written (message in err).
  */
 int textcmd_run(const struct config *cfg, const char *name,
-    enum textcmd_which which, FILE *out, char *err, size_t errsz);
+    enum textcmd_which which, const char *charset, FILE *out, char *err,
+    size_t errsz);
 
 #endif

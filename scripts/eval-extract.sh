@@ -13,6 +13,8 @@
 #   BIN defaults to $NEARCRAWL or ./nearcrawl; DIR to
 #   ../shared/corpus/readability/pages (from the repository root).
 # The corpus is read in place: each page is unpacked to a temporary folder.
+# Its files are UTF-8 whatever their <meta> says (corpus README), so they
+# are read with --charset utf-8, as a server saying so would have them.
 # Needs perl (tokens) and gzip. Exit 0, 1 when a page cannot be processed
 # or the corpus is missing, 2 on bad usage.
 set -u
@@ -25,7 +27,7 @@ while [ $# -gt 0 ]; do
 		bin=$2; shift 2 ;;
 	--corpus) [ $# -ge 2 ] || { echo "--corpus needs a value" >&2; exit 2; }
 		corpus=$2; shift 2 ;;
-	-h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '2,/^set -u/p' "$0" | sed -e '/^set -u/d' -e 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "eval-extract: unknown argument $1" >&2; exit 2 ;;
 	esac
 done
@@ -43,8 +45,8 @@ for d in "$corpus"/*/; do
 	gzip -dc "$d/source.html.gz" >"$tmp/source.html" &&
 	gzip -dc "$d/expected.html.gz" >"$tmp/expected.html" || {
 		echo "eval-extract: $name: cannot unpack" >&2; exit 1; }
-	"$bin" text --main "$tmp/source.html" >"$tmp/got.txt" &&
-	"$bin" text --body "$tmp/expected.html" >"$tmp/want.txt" || {
+	"$bin" text --main --charset utf-8 "$tmp/source.html" >"$tmp/got.txt" &&
+	"$bin" text --body --charset utf-8 "$tmp/expected.html" >"$tmp/want.txt" || {
 		echo "eval-extract: $name: nearcrawl text failed" >&2; exit 1; }
 	perl -CSD -e '
 		sub toks {

@@ -21,7 +21,34 @@ run(const char *html, size_t len, const struct extract_opts *o,
 	return rc;
 }
 
-/* Text of html with default options must be exactly want. */
+/*
+ * Whether got, with every '\n' read as ' ', is want, and its line breaks
+ * are well formed: none leading, trailing or doubled, none beside a space.
+ * The expectations written before blocks became lines still hold this way,
+ * which is the promise that MD5 over the flattened text did not change.
+ */
+static int
+flat_is(const char *got, const char *want)
+{
+	size_t i, n = strlen(got);
+	int ok = strlen(want) == n;
+
+	for (i = 0; ok && i < n; i++) {
+		if (got[i] == '\n')
+			ok = want[i] == ' ' && i > 0 && i + 1 < n &&
+			    got[i - 1] != ' ' && got[i + 1] != ' ' &&
+			    got[i + 1] != '\n';
+		else
+			ok = got[i] == want[i];
+	}
+	if (!ok)
+		fprintf(stderr, "  got:      \"%s\"\n  expected: \"%s\" (line "
+		    "breaks read as spaces)\n", got, want);
+	return ok;
+}
+
+/* Text of html with default options must be want, line breaks read as
+ * spaces (flat_is). */
 static void
 text_is(const char *html, const char *want)
 {
@@ -29,12 +56,13 @@ text_is(const char *html, const char *want)
 
 	if (run(html, strlen(html), NULL, &r) != 0)
 		return;
-	CHECK_STR(r.text, want);
+	CHECK(flat_is(r.text, want));
 	CHECK_INT(r.text_len, strlen(want));
 	extract_result_free(&r);
 }
 
-/* Whether s is valid UTF-8 without any C0 control character. */
+/* Whether s is valid UTF-8 without any C0 control character but single
+ * line breaks between lines. */
 static int
 clean_utf8(const char *str, size_t n)
 {
@@ -43,6 +71,10 @@ clean_utf8(const char *str, size_t n)
 	uint32_t c;
 
 	while (i < n) {
+		if (s[i] == '\n' && i > 0 && i + 1 < n && s[i + 1] != '\n') {
+			i++;
+			continue;
+		}
 		if (s[i] < 0x20)
 			return 0;
 		if (s[i] < 0x80) {
@@ -155,7 +187,7 @@ test_fields(void)
 	CHECK_STR(r.description, "About this page");
 	CHECK_STR(r.keywords, "a, b, c");
 	CHECK_STR(r.headings, "First H | Second | Six th");
-	CHECK_STR(r.text, "First H x Second Six th");
+	CHECK_STR(r.text, "First H\nx\nSecond\nSix\nth");
 	CHECK_INT(r.noindex, 0);
 	CHECK_INT(r.nofollow, 0);
 	extract_result_free(&r);
@@ -480,7 +512,7 @@ test_charset_invalid_utf8_never_leaks(void)
 		return;
 	CHECK_STR(r.text, "a\xef\xbf\xbd(b\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"
 	    "c\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"
-	    "d e x");
+	    "d e\nx");
 	CHECK_STR(r.title, "t\xef\xbf\xbd");
 	CHECK(clean_utf8(r.text, r.text_len));
 	CHECK_INT(r.nlinks, 1);
@@ -660,7 +692,8 @@ test_no_page_url(void)
 	extract_result_free(&r);
 }
 
-/* text and main_text of html with default options must be exactly these. */
+/* text and main_text of html with default options must be these, line
+ * breaks read as spaces (flat_is). */
 static void
 main_is(const char *html, const char *want_text, const char *want_main)
 {
@@ -668,8 +701,8 @@ main_is(const char *html, const char *want_text, const char *want_main)
 
 	if (run(html, strlen(html), NULL, &r) != 0)
 		return;
-	CHECK_STR(r.text, want_text);
-	CHECK_STR(r.main_text, want_main);
+	CHECK(flat_is(r.text, want_text));
+	CHECK(flat_is(r.main_text, want_main));
 	CHECK_INT(r.main_len, strlen(want_main));
 	extract_result_free(&r);
 }
@@ -678,14 +711,22 @@ static void
 test_main_landmarks_dropped(void)
 {
 	main_is("<body><header>Site name</header><nav><a href=/>Home</a>"
-	    "</nav><p>Body text.</p><aside>Aside text</aside><form>"
-	    "Search <input name=q></form><footer>Footer text</footer>"
+	    "</nav><p>Body text of the page.</p><aside>Aside text</aside>"
+	    "<form>Search <input name=q></form><footer>Footer text</footer>"
 	    "<search>Find</search></body>",
-	    "Site name Home Body text. Aside text Search Footer text Find",
-	    "Body text.");
-	/* The subtree goes, whatever is under it. */
-	main_is("<p>a</p><nav><div><p>deep <b>inside</b> nav</p></div></nav>"
-	    "<p>b</p>", "a deep inside nav b", "a b");
+	    "Site name Home Body text of the page. Aside text Search Footer "
+	    "text Find", "Body text of the page.");
+	/* The subtree goes, whatever is under it... */
+	main_is("<p>First paragraph.</p><nav><div><p>deep <b>inside</b> nav"
+	    "</p></div></nav><p>Second paragraph.</p>", "First paragraph. "
+	    "deep inside nav Second paragraph.",
+	    "First paragraph. Second paragraph.");
+	/* ... unless it holds most of the page's text (ASP.NET pages sit
+	 * in one big form). */
+	main_is("<form id=form1><p>The whole page sits inside one form "
+	    "element.</p></form><p>b</p>", "The whole page sits inside one "
+	    "form element. b", "The whole page sits inside one form element. "
+	    "b");
 }
 
 static void
@@ -747,11 +788,14 @@ test_main_roles(void)
 	    "</div><div role=Search>e</div><div role=main><p>f</p></div>"
 	    "<div role=presentation>g</div><div role=\"note navigation\">h"
 	    "</div>", "a b c d e f g h", "f g");
+	/* Words of the role, in any case, not parts of words. */
+	main_is("<div role=NAVIGATIONAL>a</div><p>b</p>", "a b", "a b");
 }
 
 static void
 test_main_link_dense_paragraph(void)
 {
+	/* Links of a word or two making most of a block: a menu. */
 	main_is("<p><a href=/>Home</a> | <a href=/a>About</a></p>"
 	    "<p>The lab opened on Monday and <a href=/x>the dean</a> gave a "
 	    "short speech to the staff.</p>",
@@ -759,43 +803,53 @@ test_main_link_dense_paragraph(void)
 	    "speech to the staff.",
 	    "The lab opened on Monday and the dean gave a short speech to the "
 	    "staff.");
-	/* Exactly half is enough: "abc defg" has 4 of 8 bytes in a link. */
-	main_is("<p>x</p><p>abc <a href=/a>defg</a></p>", "x abc defg", "x");
-	main_is("<p>x</p><p>abcd <a href=/a>efg</a></p>", "x abcd efg",
-	    "x abcd efg");
-	/* A link wrapping a block still counts as link text. */
+	/* One link is no menu, however much of its block it is. */
+	main_is("<p>x</p><p>abc <a href=/a>defg</a></p>", "x abc defg",
+	    "x abc defg");
 	main_is("<p>x</p><a href=/c><div>Card title</div></a>",
-	    "x Card title", "x");
+	    "x Card title", "x Card title");
 }
+
+#define PLAIN "A plain paragraph of text."
 
 /* A paragraph of n one-word links followed by a plain paragraph. */
 static void
-link_words(char *html, size_t n)
+link_words(char *html, size_t n, const char *word)
 {
 	size_t i;
 
 	strcpy(html, "<p>");
-	for (i = 0; i < n; i++)
-		strcat(html, "<a href=/w>w</a> ");
-	strcat(html, "</p><p>plain</p>");
+	for (i = 0; i < n; i++) {
+		strcat(html, "<a href=/w>");
+		strcat(html, word);
+		strcat(html, "</a> ");
+	}
+	strcat(html, "</p><p>" PLAIN "</p>");
 }
 
 static void
 test_main_link_dense_word_limit(void)
 {
-	char html[64 * 20];
+	char html[32 * 100];
 	struct extract_result r;
 
-	link_words(html, 39);
+	/* Short links are a menu (or a tag cloud) however many... */
+	link_words(html, 40, "w");
 	if (run(html, strlen(html), NULL, &r) == 0) {
-		CHECK_STR(r.main_text, "plain");
+		CHECK_STR(r.main_text, PLAIN);
 		extract_result_free(&r);
 	}
-	/* Forty words is long enough to be content, links or not. */
-	link_words(html, 40);
+	/* ... unless the block is long (500 characters): then it is
+	 * content. */
+	link_words(html, 100, "wordy");
 	if (run(html, strlen(html), NULL, &r) == 0) {
 		CHECK_STR(r.main_text, r.text);
-		CHECK_INT(r.main_len, 40 * 2 + 5);
+		extract_result_free(&r);
+	}
+	/* Links as long as titles are a listing's items: kept. */
+	link_words(html, 3, "A title of a news item");
+	if (run(html, strlen(html), NULL, &r) == 0) {
+		CHECK_STR(r.main_text, r.text);
 		extract_result_free(&r);
 	}
 }
@@ -813,11 +867,11 @@ test_main_nested_link_lists(void)
 	main_is("<p>Intro.</p><ul><li><a href=/>Home</a></li><li><a href=/n>"
 	    "News</a></li><li><a href=/w>Weather</a></li><li>Call us</li>"
 	    "</ul>", "Intro. Home News Weather Call us", "Intro.");
-	/* A list that is mostly prose keeps its prose items. */
+	/* A list that is mostly prose is kept whole. */
 	main_is("<ul><li><a href=/x>x</a></li><li>A long plain item with "
 	    "several words in it</li></ul>",
 	    "x A long plain item with several words in it",
-	    "A long plain item with several words in it");
+	    "x A long plain item with several words in it");
 }
 
 static void
@@ -864,6 +918,11 @@ static const char ARTICLE_MAIN[] = "New lab opens By Jane Doe, 3 May 2024 "
     "The new physics lab opened on Monday with room for forty students. "
     "It was funded by alumni donations collected over five years.";
 
+static const char ARTICLE_MAIN_LINK[] = "New lab opens By Jane Doe, 3 May "
+    "2024 The new physics lab opened on Monday with room for forty students."
+    " It was funded by alumni donations collected over five years. Back to "
+    "all news";
+
 static void
 test_main_cms_page(void)
 {
@@ -891,10 +950,13 @@ test_main_cms_page(void)
 
 	if (run(html, sizeof(html) - 1, NULL, &r) != 0)
 		return;
-	CHECK_STR(r.main_text, ARTICLE_MAIN);
-	CHECK_INT(r.main_len, strlen(ARTICLE_MAIN));
+	/* Too short to be found with confidence: the body without its
+	 * template, where a lone link stays. */
+	CHECK(flat_is(r.main_text, ARTICLE_MAIN_LINK));
+	CHECK_INT(r.main_found, 0);
 	/* The full text still has the template around the article. */
-	CHECK(strncmp(r.text, "University of Somewhere Home News", 33) == 0);
+	CHECK(strncmp(r.text, "University of Somewhere\nHome\nNews", 33) ==
+	    0);
 	CHECK(strstr(r.text, "Visitors: 12345") != NULL);
 	CHECK_INT(r.nlinks, 6);
 	extract_result_free(&r);
@@ -921,17 +983,18 @@ test_main_cap_and_utf8(void)
 	static const char html[] = "<nav>menu</nav><p>ab \xc3\xa9\xe2\x82\xac "
 	    "tail</p>";
 	static const char cut[] = "<p>\xc3\xa9t\xc3\xa9</p><ul><li><a "
-	    "href=/>\xe2\x82\xac</a></li></ul><p>\xc3\xa0 la</p>";
+	    "href=/>\xe2\x82\xac</a></li><li><a href=/b>b</a></li></ul>"
+	    "<p>\xc3\xa0 la</p>";
 
 	if (run(html, sizeof(html) - 1, &o, &r) == 0) {
-		CHECK_STR(r.text, "menu a");
+		CHECK_STR(r.text, "menu\na");
 		CHECK_STR(r.main_text, "ab \xc3\xa9");
 		CHECK(r.main_len <= 6);
 		extract_result_free(&r);
 	}
 	/* A block cut from the middle leaves whole characters. */
 	if (run(cut, sizeof(cut) - 1, NULL, &r) == 0) {
-		CHECK_STR(r.main_text, "\xc3\xa9t\xc3\xa9 \xc3\xa0 la");
+		CHECK_STR(r.main_text, "\xc3\xa9t\xc3\xa9\n\xc3\xa0 la");
 		CHECK(clean_utf8(r.main_text, r.main_len));
 		extract_result_free(&r);
 	}
