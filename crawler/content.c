@@ -23,9 +23,11 @@
 #define MENU_LINK_DENSITY 0.5
 #define MENU_LINK_CHARS 12.0
 #define MENU_MAX_CHARS 400.0
-/* The least share of the body's text that the body without its template
- * must keep to stand for the page; below it, the whole body does. */
-#define DEGRADE_MIN_SHARE 0.2
+/* What the body without its template must keep to stand for the page
+ * when the template is larger; below it, the whole body does. */
+#define DEGRADE_STRAY_CHARS 50.0
+/* Template-named blocks this short go from the chosen content. */
+#define TEMPLATE_SMALL_CHARS 200.0
 /* Content with this share of link text is a listing, not an article. */
 #define LISTING_LINK_SHARE 0.5
 
@@ -291,7 +293,7 @@ static const char *const template_word[] = {
 	"sidebar", "ad", "ads", "advert", "adverts", "advertisement",
 	"sponsor", "banner", "cookie", "cookies", "consent", "share",
 	"sharing", "social", "related", "pagination", "pager", "skip",
-	"toolbar", "widget", "counter", "comments", NULL
+	"toolbar", "tools", "widget", "counter", "comments", NULL
 };
 /* ... and those that do outside article and main (inside, the article's
  * own header and footer). */
@@ -477,6 +479,13 @@ always_out(const xmlNode *n, const struct cnode *c, int flags)
 		if (is(n, *t))
 			return 1;
 	if ((is(n, "h1") || is(n, "h2")) && class_weight(n, flags) < 0)
+		return 1;
+	/* Template inside the content (a breadcrumb, a tool bar, a nav):
+	 * out when mostly links or short. */
+	if ((link_density(c) >= 0.5 || c->t.chars < TEMPLATE_SMALL_CHARS) &&
+	    (is(n, "nav") || role_in(n, template_roles) ||
+	    has_word(attr(n, "class"), template_word) ||
+	    has_word(attr(n, "id"), template_word)))
 		return 1;
 	if (c->t.chars < 500) {
 		v = attr(n, "class");
@@ -1045,15 +1054,16 @@ is_template(const struct content *ct, const xmlNode *n,
 
 /*
  * Mark the body IN and its template OUT (through S_CLEAN); when that
- * leaves under DEGRADE_MIN_SHARE of the body's text (a visitor counter, a
- * copyright line), leave the whole body in instead.
+ * leaves a stray line (under DEGRADE_STRAY_CHARS, and less than the
+ * template around it: a visitor counter, a copyright line), leave the
+ * whole body in instead.
  */
 static void
 degrade(struct content *ct)
 {
 	xmlNode *n = ct->body;
 	struct cnode *c;
-	double cut = 0;
+	double cut = 0, left;
 	size_t i;
 	int skip, in_content;
 
@@ -1073,8 +1083,8 @@ degrade(struct content *ct)
 		}
 		n = next_node(n, ct->body, skip);
 	}
-	if (cn(ct->body)->t.chars - cut >= DEGRADE_MIN_SHARE *
-	    cn(ct->body)->t.chars)
+	left = cn(ct->body)->t.chars - cut;
+	if (left >= DEGRADE_STRAY_CHARS || left >= cut)
 		return;
 	for (i = 0; i < ct->count; i++)
 		ct->n[i].state &= (unsigned char)~S_CLEAN;

@@ -41,7 +41,9 @@
  *  share, pagination, counter...), and blocks of short links (menus). Link
  *  lists of other kinds stay, so a listing page's main text is its items'
  *  titles. None of these ever removes a subtree that holds at least half
- *  of the page's text.
+ *  of the page's text; and when they would leave only a stray line (under
+ *  50 characters and a fifth of the text: a visitor counter), the whole
+ *  body is the main content.
  *
  * Per-node data is kept in a table owned by struct content and reached
  * through each element's _private pointer, which nothing else uses.

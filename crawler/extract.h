@@ -26,8 +26,7 @@
  * text without its template (nav, aside, form, header/footer outside
  * article and main, navigation roles, template words in class/id, menus of
  * short links) and keeps the item titles of link lists; and when that
- * would leave under a fifth of the text (a visitor counter), to the whole
- * text. content.h has the details. main_found and main_share say which
+ * would leave only a stray line (a visitor counter), to the whole text. content.h has the details. main_found and main_share say which
  * way it went. main_text is valid UTF-8 and never longer than text.
  */
 #ifndef NC_EXTRACT_H
