@@ -82,7 +82,6 @@ struct content {
 	size_t count;      /* entries in n */
 	xmlNode *body;     /* body, or the root element */
 	double body_plain; /* non-link characters of the body */
-	content_silent_fn silent;
 };
 
 static struct cnode *
@@ -1122,7 +1121,6 @@ content_analyze(xmlDoc *doc, content_silent_fn silent, int *found)
 	ct = calloc(1, sizeof(*ct));
 	if (ct == NULL)
 		return NULL;
-	ct->silent = silent;
 	root = doc != NULL ? xmlDocGetRootElement(doc) : NULL;
 	if (root == NULL)
 		return ct;

@@ -7,7 +7,7 @@
  * from its published description:
  *  1. Paragraph-like blocks (p, pre, td, section, h2..h6, a div without
  *     block children, a run of inline content inside a div that has some)
- *     with at least 25 characters score 1 + their commas + 1 per 100
+ *     with at least 25 characters score 2 + their commas + 1 per 100
  *     characters (at most 3). The score goes to the block's parent in
  *     full, its grandparent by half and the next three ancestors by a third
  *     of their level. An ancestor starts with a bonus or malus for its tag
@@ -25,25 +25,31 @@
  *     and divs go when their class scores a malus, or when their link
  *     density, image, input and list counts show a menu, gallery or form
  *     rather than text (Readability's conditional cleaning).
+ *  Blocks inside it whose class/id names template (breadcrumb, tools,
+ *  nav...) go too when short or mostly links.
  *  Before scoring, subtrees whose class or id names template (header,
  *  footer, sidebar, menu, comments, social, pagination...) or whose role is
  *  navigation-like are left out -- but never one that holds at least half
- *  of the page's non-link text: a word on an ancestor of the article only
- *  lowers scores. Hidden elements (hidden, aria-hidden, display:none) are
- *  left out.
- *  4. When the content holds under 500 characters the selection is run
+ *  of the page's non-link text while the rest of the page holds less than
+ *  500 characters of its own: a word on an ancestor of the article only
+ *  lowers scores (a gallery or comment thread beside an article still
+ *  goes). Hidden elements (hidden, aria-hidden, display:none) are left
+ *  out.
+ *  4. When the content holds under 500 characters, when it is the body
+ *  itself, or when half of it is link text (a listing), the selection is run
  *  again without the class/id removal, then without class/id scores, then
  *  without conditional cleaning. When none of the runs reaches 500
  *  characters there is no confident main content, and the result degrades
  *  to the body without its template: nav, aside, form, search, header and
  *  footer outside article/main, navigation-like roles, elements whose
  *  class or id holds a template word (whole words: nav, menu, sidebar, ad,
- *  share, pagination, counter...), and blocks of short links (menus). Link
+ *  share, pagination, counter...), and blocks of short links (menus: link
+ *  density and link-text length, boilerpipe's shallow text features). Link
  *  lists of other kinds stay, so a listing page's main text is its items'
  *  titles. None of these ever removes a subtree that holds at least half
- *  of the page's text; and when they would leave only a stray line (under
- *  50 characters and a fifth of the text: a visitor counter), the whole
- *  body is the main content.
+ *  of the page's non-link text; and when they would leave only a stray
+ *  line (under 50 characters, less than the template around it: a visitor
+ *  counter), the whole body is the main content.
  *
  * Per-node data is kept in a table owned by struct content and reached
  * through each element's _private pointer, which nothing else uses.
@@ -53,7 +59,8 @@
 
 #include <libxml/tree.h>
 
-/* Elements past this many are not analysed: the page degrades to body. */
+/* Elements past this many are not analysed (the table would take over
+ * 30 MiB): main content is then the whole text. */
 #define CONTENT_MAX_NODES (1u << 18)
 /* Characters the content must hold to count as found (Readability's). */
 #define CONTENT_MIN_CHARS 500
