@@ -3,19 +3,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <curl/curl.h>
-
 #include "buf.h"
 #include "dedup.h"
 #include "digest.h"
+#include "docload.h"
 #include "esc.h"
 #include "extract.h"
 #include "minhash.h"
 #include "simhash.h"
-
-/* Redirects followed when the user names a URL: it is one request of
- * theirs, not a crawl, so we behave like a browser would. */
-#define COMPARE_REDIRECTS 5
 
 #define ALL_NEAR (DEDUP_SIMHASH | DEDUP_SSDEEP | DEDUP_MINHASH | DEDUP_TDW)
 
@@ -28,87 +23,6 @@ struct doc {
 	struct digest dg;      /* texts and fingerprints, as a crawl has */
 };
 
-static size_t
-on_body(char *p, size_t size, size_t n, void *arg)
-{
-	struct buf *b = arg;
-
-	return buf_append(b, p, size * n) == BUF_OK ? size * n : 0;
-}
-
-static int
-fetch_url(const struct config *cfg, struct doc *d, char *err, size_t errsz)
-{
-	struct curl_slist *resolve = NULL, *l;
-	char errbuf[CURL_ERROR_SIZE] = "";
-	char *ct = NULL;
-	long status = 0;
-	CURLcode code;
-	CURL *e;
-	size_t i;
-	int rc = 1;
-
-	if ((e = curl_easy_init()) == NULL) {
-		snprintf(err, errsz, "cannot set up libcurl");
-		return 1;
-	}
-	for (i = 0; i < cfg->nresolve; i++) {
-		if ((l = curl_slist_append(resolve, cfg->resolve[i])) == NULL)
-			goto out;
-		resolve = l;
-	}
-	curl_easy_setopt(e, CURLOPT_URL, d->name);
-	curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 1L);
-	curl_easy_setopt(e, CURLOPT_MAXREDIRS, (long)COMPARE_REDIRECTS);
-	curl_easy_setopt(e, CURLOPT_USERAGENT, cfg->user_agent);
-	curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
-	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, cfg->connect_timeout_ms);
-	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, cfg->timeout_ms);
-	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(e, CURLOPT_ERRORBUFFER, errbuf);
-	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
-	curl_easy_setopt(e, CURLOPT_WRITEDATA, &d->raw);
-	if (resolve != NULL)
-		curl_easy_setopt(e, CURLOPT_RESOLVE, resolve);
-	code = curl_easy_perform(e);
-	curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &status);
-	if (code != CURLE_OK) {
-		snprintf(err, errsz, "%s: %s", d->name,
-		    errbuf[0] != '\0' ? errbuf : curl_easy_strerror(code));
-		goto out;
-	}
-	if (status < 200 || status >= 300) {
-		snprintf(err, errsz, "%s: HTTP status %ld", d->name, status);
-		goto out;
-	}
-	if (curl_easy_getinfo(e, CURLINFO_CONTENT_TYPE, &ct) == CURLE_OK &&
-	    ct != NULL)
-		snprintf(d->ctype, sizeof(d->ctype), "%s", ct);
-	rc = 0;
-out:
-	curl_slist_free_all(resolve);
-	curl_easy_cleanup(e);
-	return rc;
-}
-
-static int
-read_path(struct doc *d, char *err, size_t errsz)
-{
-	int rc = buf_read_file(&d->raw, d->name, 0);
-
-	if (rc == BUF_OK)
-		return 0;
-	if (rc == BUF_FULL)
-		snprintf(err, errsz, "%s: larger than %zu bytes", d->name,
-		    d->raw.limit);
-	else
-		snprintf(err, errsz, "%s: %s", d->name, rc == BUF_NOMEM
-		    ? "out of memory" : "cannot read");
-	return 1;
-}
-
 /* Read or fetch d, and digest it as the crawl would. */
 static int
 load(const struct config *cfg, const struct dedup *dd, struct doc *d,
@@ -118,14 +32,11 @@ load(const struct config *cfg, const struct dedup *dd, struct doc *d,
 	const char *why = NULL, *url = NULL, *data;
 	char charset[64];
 
-	if (strncmp(d->name, "http://", 7) == 0 ||
-	    strncmp(d->name, "https://", 8) == 0) {
-		if (fetch_url(cfg, d, err, errsz) != 0)
-			return 1;
-		url = d->name;
-	} else if (read_path(d, err, errsz) != 0) {
+	if (docload_read(cfg, d->name, &d->raw, d->ctype, sizeof(d->ctype),
+	    err, errsz) != 0)
 		return 1;
-	}
+	if (docload_is_url(d->name))
+		url = d->name;
 	data = d->raw.data != NULL ? d->raw.data : "";
 	d->html = extract_is_html(d->ctype[0] != '\0' ? d->ctype : NULL, data,
 	    d->raw.len);

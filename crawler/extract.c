@@ -2,6 +2,7 @@
 
 #include "buf.h"
 #include "chars.h"
+#include "content.h"
 #include "url.h"
 
 #include <libxml/HTMLparser.h>
@@ -547,29 +548,24 @@ decode_page(const unsigned char *s, size_t n, const char *hint,
 
 /* ---- text output with white-space collapsing ---- */
 
-/*
- * The running totals are never lowered by tout_cut: a block is judged on all
- * the text it produced, including nested blocks already cut away.
- */
+/* White space collapses to one separator: '\n' when a block boundary
+ * came since the last character and the text keeps lines, else ' '. */
 struct tout {
 	struct buf b;     /* the text so far, limit = its cap */
 	const char *sep;  /* to put before the next character, if any */
 	int space;        /* white space seen since the last character */
+	int nl;           /* a block boundary seen since the last character */
+	int lines;        /* block boundaries are written as '\n' */
 	int full;         /* a character did not fit: text was cut */
 	int nomem;        /* an append failed for want of memory */
-	int in_link;      /* characters now come from inside an <a> */
-	int link_begun;   /* a character was appended since the <a> opened */
-	size_t nchars;    /* bytes of characters appended, separators not */
-	size_t nwords;    /* characters appended that began a word */
-	size_t nlink;     /* bytes appended inside links, each link's
-	                     leading separator not counted */
 };
 
 static void
-tout_init(struct tout *t, size_t cap)
+tout_init(struct tout *t, size_t cap, int lines)
 {
 	memset(t, 0, sizeof(*t));
 	buf_init(&t->b, cap);
+	t->lines = lines;
 }
 
 /* White space, and controls: a character reference can still make one. */
@@ -599,6 +595,8 @@ tout_run(struct tout *t, const unsigned char *bytes, size_t n, int ascii)
 	if (t->b.len > 0) {
 		if (t->sep != NULL)
 			pre = t->sep;
+		else if (t->nl && t->lines)
+			pre = "\n";
 		else if (t->space)
 			pre = " ";
 	}
@@ -617,16 +615,9 @@ tout_run(struct tout *t, const unsigned char *bytes, size_t n, int ascii)
 		t->nomem = 1;
 		return;
 	}
-	t->nchars += n;
-	if (pl > 0 || t->b.len == pl + n)
-		t->nwords++;
-	if (t->in_link) {
-		/* The space before a link's first word is not its text. */
-		t->nlink += n + (t->link_begun ? pl : 0);
-		t->link_begun = 1;
-	}
 	t->sep = NULL;
 	t->space = 0;
+	t->nl = 0;
 	t->full = cut;
 }
 
@@ -677,11 +668,13 @@ tout_text(struct tout *t, const char *str)
 	}
 }
 
-/* A word boundary: the next character is preceded by a space. */
+/* A block boundary: the next character is preceded by a space, or by a
+ * line break when the text keeps lines. */
 static void
 tout_break(struct tout *t)
 {
 	t->space = 1;
+	t->nl = 1;
 }
 
 /* Start a new segment joined to the previous text by sep. */
@@ -690,23 +683,7 @@ tout_segment(struct tout *t, const char *sep)
 {
 	t->sep = sep;
 	t->space = 0;
-}
-
-/*
- * Take the text back to len bytes, a length it had before (so a character
- * boundary). The next character is set apart from what is left by a space.
- * The buf has no call for this; its fields are public and the terminator
- * must stay.
- */
-static void
-tout_cut(struct tout *t, size_t len)
-{
-	if (len >= t->b.len)
-		return;
-	t->b.len = len;
-	t->b.data[len] = '\0';
-	t->sep = NULL;
-	t->space = 1;
+	t->nl = 0;
 }
 
 /* ---- the tree walk ---- */
@@ -715,22 +692,12 @@ tout_cut(struct tout *t, size_t len)
 struct anchor {
 	const char *href;     /* its href, in the doc */
 	size_t start, end;    /* its text: anchors.b.data[start..end) */
-	size_t main_off;      /* main text length when it opened */
-	int in_main;          /* opened in main and not cut from it since */
-};
-
-/* A block element that may turn out to be a short list of links. */
-struct block {
-	const xmlNode *node;  /* the block element */
-	size_t len;           /* main text length when it opened */
-	size_t nchars;        /* main's running totals when it opened */
-	size_t nwords;
-	size_t nlink;
+	int in_main;          /* opened inside main content */
 };
 
 struct walk {
 	struct tout text;     /* body text */
-	struct tout main;     /* body text without boilerplate */
+	struct tout main;     /* main content's text */
 	struct tout title;    /* first <title> */
 	struct tout heads;    /* h1..h6 joined by " | " */
 	struct tout desc;     /* meta description */
@@ -741,12 +708,10 @@ struct walk {
 	size_t aanch;         /* entries allocated */
 	int in_anchor;        /* text now also goes to anchors */
 	xmlNode *drop;        /* outermost dropped element we are in */
-	xmlNode *boiler;      /* outermost boilerplate element we are in */
+	const struct content *ct; /* the main-content marks */
+	xmlNode *in_main;     /* outermost CONTENT_IN element we are in */
+	xmlNode *boiler;      /* outermost CONTENT_OUT element inside it */
 	xmlNode *link;        /* outermost <a> we are in */
-	size_t content;       /* open article and main elements */
-	struct block *blocks; /* open blocks feeding main, innermost last */
-	size_t nblocks;       /* entries in blocks */
-	size_t ablocks;       /* entries allocated */
 	xmlNode *heading;     /* heading being captured */
 	xmlNode *title_node;  /* <title> being captured */
 	int title_done;       /* a <title> was captured already */
@@ -876,115 +841,19 @@ text_active(const struct walk *w)
 	return w->drop == NULL;
 }
 
-/* ---- main text: the body text without the site's template ---- */
-
-/*
- * Blocks this short and at least this much link text are menus, tag
- * clouds and "read more" lines rather than content.
- */
-#define LINKY_MAX_WORDS 40
-
-/* class and id tokens that name a part of the site template. */
-static const char *const boiler_tokens[] = {
-	"nav", "navbar", "navigation", "menu", "breadcrumb", "breadcrumbs",
-	"sidebar", "ad", "ads", "advert", "adverts", "advertisement",
-	"sponsor", "banner", "cookie", "cookies", "consent", "share",
-	"sharing", "social", "related", "pagination", "pager", "skip",
-	"toolbar", "widget", "counter", "updated", NULL
-};
-
-/* ARIA landmarks that are template, not content. */
-static const char *const boiler_roles[] = {
-	"navigation", "banner", "contentinfo", "complementary", "search", NULL
-};
+/* ---- main text: the text of the main content (content.h) ---- */
 
 static int
 main_active(const struct walk *w)
 {
-	return text_active(w) && w->boiler == NULL;
+	return text_active(w) && w->in_main != NULL && w->boiler == NULL;
 }
 
+/* What content.c is told to ignore: what the body text leaves out. */
 static int
-is_alnum(int c)
+silent_elem(const xmlNode *n)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	    (c >= '0' && c <= '9');
-}
-
-/*
- * Whether s, split at every byte that is not an ASCII letter or digit,
- * holds a template token. Whole tokens only: "download" is not "ad".
- * header and footer count only outside article and main, where they are
- * the page's and not an article's own.
- */
-static int
-boiler_class(const char *s, int in_content)
-{
-	const char *const *t;
-	size_t i = 0, st, k;
-
-	if (s == NULL)
-		return 0;
-	while (s[i] != '\0') {
-		while (s[i] != '\0' && !is_alnum((unsigned char)s[i]))
-			i++;
-		st = i;
-		while (is_alnum((unsigned char)s[i]))
-			i++;
-		k = i - st;
-		if (k == 0)
-			break;
-		for (t = boiler_tokens; *t != NULL; t++)
-			if (strlen(*t) == k && strncasecmp(s + st, *t, k) == 0)
-				return 1;
-		if (!in_content && k == 6 &&
-		    (strncasecmp(s + st, "header", 6) == 0 ||
-		    strncasecmp(s + st, "footer", 6) == 0))
-			return 1;
-	}
-	return 0;
-}
-
-/* Whether element n (name given) starts a subtree left out of main. */
-static int
-is_boiler(const struct walk *w, const xmlNode *n, const char *name)
-{
-	const char *const *r;
-	const char *role;
-
-	if (strcmp(name, "nav") == 0 || strcmp(name, "aside") == 0 ||
-	    strcmp(name, "form") == 0 || strcmp(name, "search") == 0)
-		return 1;
-	if (w->content == 0 && (strcmp(name, "header") == 0 ||
-	    strcmp(name, "footer") == 0))
-		return 1;
-	role = attr(n, "role");
-	for (r = boiler_roles; role != NULL && *r != NULL; r++)
-		if (has_token(role, *r))
-			return 1;
-	/*
-	 * Page-wide classes ("has-sidebar", "header-fixed") are common on
-	 * html and body, and main is the content by its own declaration.
-	 */
-	if (strcmp(name, "html") == 0 || strcmp(name, "body") == 0 ||
-	    strcmp(name, "main") == 0)
-		return 0;
-	return boiler_class(attr(n, "class"), w->content > 0) ||
-	    boiler_class(attr(n, "id"), w->content > 0);
-}
-
-/*
- * Whether a block of this kind is judged for link density. Headings are
- * not: an article's title is often a link to the article itself.
- */
-static int
-linky_candidate(const char *name, unsigned f)
-{
-	if (!(f & E_BLOCK) || (f & E_HEADING))
-		return 0;
-	return strcmp(name, "html") != 0 && strcmp(name, "body") != 0 &&
-	    strcmp(name, "main") != 0 && strcmp(name, "br") != 0 &&
-	    strcmp(name, "hr") != 0;
+	return (elem_flags(n->name) & (E_DROP | E_SKIP)) != 0;
 }
 
 /*
@@ -1013,7 +882,6 @@ anchor_open(struct walk *w, const char *href)
 	a = &w->anch[w->nanch++];
 	a->href = href;
 	a->start = a->end = w->anchors.b.len;
-	a->main_off = w->main.b.len;
 	a->in_main = main_active(w);
 	w->in_anchor = 1;
 }
@@ -1034,79 +902,6 @@ anchor_close(struct walk *w)
 		w->nanch--;
 }
 
-/*
- * main was cut back to len: the links that opened past it are not in main
- * any more. Those still in main opened at increasing main lengths, and a
- * link that opened past an earlier cut was cleared by that cut, so the
- * walk back can stop at the first link that opened before len.
- */
-static void
-anchors_unmain(struct walk *w, size_t len)
-{
-	size_t i = w->nanch;
-
-	while (i > 0 && w->anch[i - 1].main_off >= len)
-		w->anch[--i].in_main = 0;
-}
-
-static void
-block_open(struct walk *w, const xmlNode *n)
-{
-	struct block *b;
-	size_t a;
-
-	if (w->nblocks == w->ablocks) {
-		if (w->ablocks > SIZE_MAX / 2 / sizeof(*b)) {
-			w->nomem = 1;
-			return;
-		}
-		a = w->ablocks ? w->ablocks * 2 : 32;
-		b = realloc(w->blocks, a * sizeof(*b));
-		if (b == NULL) {
-			w->nomem = 1;
-			return;
-		}
-		w->blocks = b;
-		w->ablocks = a;
-	}
-	b = &w->blocks[w->nblocks++];
-	b->node = n;
-	b->len = w->main.b.len;
-	b->nchars = w->main.nchars;
-	b->nwords = w->main.nwords;
-	b->nlink = w->main.nlink;
-}
-
-/*
- * Close the innermost block if it is n, and cut it out of main when it is
- * short and at least half link text. Totals count what nested blocks
- * produced even if they were cut, so a menu of menus goes as a whole.
- */
-static void
-block_close(struct walk *w, const xmlNode *n)
-{
-	const struct block *b;
-	size_t chars, words, link, bytes;
-
-	if (w->nblocks == 0 || w->blocks[w->nblocks - 1].node != n)
-		return;
-	b = &w->blocks[--w->nblocks];
-	chars = w->main.nchars - b->nchars;
-	words = w->main.nwords - b->nwords;
-	link = w->main.nlink - b->nlink;
-	if (words == 0)
-		return;
-	/*
-	 * Collapsed, words are joined by one space each. A link opened before
-	 * the block can make link one more than bytes: ceil, not subtract.
-	 */
-	bytes = chars + words - 1;
-	if (words < LINKY_MAX_WORDS && link >= bytes / 2 + bytes % 2) {
-		tout_cut(&w->main, b->len);
-		anchors_unmain(w, b->len);
-	}
-}
-
 /* Entering node n; returns whether to walk into its children. */
 static int
 enter(struct walk *w, xmlNode *n)
@@ -1117,7 +912,7 @@ enter(struct walk *w, xmlNode *n)
 	if (n->type == XML_TEXT_NODE || n->type == XML_CDATA_SECTION_NODE) {
 		if (text_active(w)) {
 			tout_text(&w->text, (const char *)n->content);
-			if (w->boiler == NULL)
+			if (main_active(w))
 				tout_text(&w->main, (const char *)n->content);
 			if (w->heading != NULL)
 				tout_text(&w->heads, (const char *)n->content);
@@ -1148,18 +943,20 @@ enter(struct walk *w, xmlNode *n)
 	}
 	if (name == NULL)
 		return 1;
-	if (w->boiler == NULL && is_boiler(w, n, name))
-		w->boiler = n;
-	if (main_active(w) && linky_candidate(name, f))
-		block_open(w, n);
-	/* Counted after the test: a header is the article's own only
-	 * when an article or main encloses it. */
-	if (strcmp(name, "article") == 0 || strcmp(name, "main") == 0)
-		w->content++;
+	switch (content_mark_of(w->ct, n)) {
+	case CONTENT_IN:
+		if (w->in_main == NULL)
+			w->in_main = n;
+		break;
+	case CONTENT_OUT:
+		if (w->in_main != NULL && w->boiler == NULL)
+			w->boiler = n;
+		break;
+	default:
+		break;
+	}
 	if (strcmp(name, "a") == 0 && w->link == NULL) {
 		w->link = n;
-		w->main.in_link = 1;
-		w->main.link_begun = 0;
 		anchor_open(w, attr(n, "href"));
 	}
 	if (strcmp(name, "title") == 0 && !w->title_done &&
@@ -1192,18 +989,14 @@ leave(struct walk *w, xmlNode *n)
 	}
 	if (w->heading == n)
 		w->heading = NULL;
-	block_close(w, n);
 	if (w->boiler == n)
 		w->boiler = NULL;
+	if (w->in_main == n)
+		w->in_main = NULL;
 	if (w->link == n) {
 		w->link = NULL;
-		w->main.in_link = 0;
 		anchor_close(w);
 	}
-	if (n->name != NULL && w->content > 0 &&
-	    (strcmp((const char *)n->name, "article") == 0 ||
-	    strcmp((const char *)n->name, "main") == 0))
-		w->content--;
 	if ((node_flags(w, n) & E_BLOCK) && text_active(w)) {
 		tout_break(&w->text);
 		tout_break(&w->main);
@@ -1505,7 +1298,6 @@ walk_free(struct walk *w)
 {
 	buf_free(&w->text.b);
 	buf_free(&w->main.b);
-	free(w->blocks);
 	buf_free(&w->title.b);
 	buf_free(&w->heads.b);
 	buf_free(&w->desc.b);
@@ -1526,7 +1318,9 @@ extract_html(const char *html, size_t len, const char *page_url,
 	xmlDoc *doc = NULL;
 	struct url_base eff;
 	struct walk w;
+	struct content *ct = NULL;
 	char *t, *base = NULL;
+	int found = 0;
 
 	if (why == NULL)
 		why = &dummy;
@@ -1537,13 +1331,13 @@ extract_html(const char *html, size_t len, const char *page_url,
 		max_text = o->max_text;
 	if (o != NULL && o->max_links > 0)
 		max_links = o->max_links;
-	tout_init(&w.text, max_text);
-	tout_init(&w.main, max_text);
-	tout_init(&w.title, EXTRACT_FIELD_MAX);
-	tout_init(&w.heads, EXTRACT_HEADINGS_MAX);
-	tout_init(&w.desc, EXTRACT_FIELD_MAX);
-	tout_init(&w.keys, EXTRACT_FIELD_MAX);
-	tout_init(&w.anchors, ANCHOR_TEXT_MAX);
+	tout_init(&w.text, max_text, 1);
+	tout_init(&w.main, max_text, 1);
+	tout_init(&w.title, EXTRACT_FIELD_MAX, 0);
+	tout_init(&w.heads, EXTRACT_HEADINGS_MAX, 0);
+	tout_init(&w.desc, EXTRACT_FIELD_MAX, 0);
+	tout_init(&w.keys, EXTRACT_FIELD_MAX, 0);
+	tout_init(&w.anchors, ANCHOR_TEXT_MAX, 0);
 	w.maxcand = max_links > CANDIDATES_MAX / CANDIDATES_PER_LINK ?
 	    CANDIDATES_MAX : max_links * CANDIDATES_PER_LINK;
 	if (w.maxcand < CANDIDATES_MIN)
@@ -1566,8 +1360,12 @@ extract_html(const char *html, size_t len, const char *page_url,
 	}
 	if (parse(u8, u8len, page_url, &doc) != 0)
 		goto fail;
-	if (doc != NULL)
+	if (doc != NULL) {
+		if ((ct = content_analyze(doc, silent_elem, &found)) == NULL)
+			goto fail;
+		w.ct = ct;
 		walk_doc(&w, doc);
+	}
 	if (w.nomem || w.text.nomem || w.main.nomem || w.title.nomem ||
 	    w.heads.nomem || w.desc.nomem || w.keys.nomem || w.anchors.nomem)
 		goto fail;
@@ -1582,20 +1380,26 @@ extract_html(const char *html, size_t len, const char *page_url,
 		goto fail;
 	r->text = t;
 	r->text_len = strlen(t);
-	/* All of it template (a bare link list, say): better the whole text
-	 * than nothing to fingerprint. */
-	if (w.main.b.len == 0)
+	/* All of it template (a bare menu, say): better the whole text than
+	 * nothing to fingerprint. */
+	if (w.main.b.len == 0) {
+		found = 0;
 		r->main_text = strdup(r->text);
-	else
+	} else {
 		r->main_text = buf_steal(&w.main.b);
+	}
 	if (r->main_text == NULL)
 		goto fail;
 	r->main_len = strlen(r->main_text);
+	r->main_found = found;
+	r->main_share = r->text_len > 0 ? (double)r->main_len /
+	    (double)r->text_len : 0;
 	/* The two texts are capped separately and text's trailing space is
 	 * trimmed after its cut, so with tiny caps main could come out longer:
 	 * keep the promise that it never holds more than text. */
-	while (r->main_len > r->text_len ||
-	    (r->main_len > 0 && r->main_text[r->main_len - 1] == ' ')) {
+	while (r->main_len > r->text_len || (r->main_len > 0 &&
+	    (r->main_text[r->main_len - 1] == ' ' ||
+	    r->main_text[r->main_len - 1] == '\n'))) {
 		r->main_len--;
 		while (r->main_len > 0 &&
 		    ((unsigned char)r->main_text[r->main_len] & 0xc0) == 0x80)
@@ -1609,6 +1413,7 @@ extract_html(const char *html, size_t len, const char *page_url,
 		goto fail;
 	url_base_free(&eff);
 	free(base);
+	content_free(ct);
 	xmlFreeDoc(doc);
 	free(u8);
 	walk_free(&w);
@@ -1618,6 +1423,7 @@ fail:
 	extract_result_free(r);
 	url_base_free(&eff);
 	free(base);
+	content_free(ct);
 	xmlFreeDoc(doc);
 	free(u8);
 	walk_free(&w);

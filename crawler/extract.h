@@ -6,26 +6,28 @@
  * style, noscript, template, svg, math, img, picture, video, audio, object,
  * embed, iframe, frame, canvas, select and head-like elements dropped; anchor
  * text kept, URLs dropped; block-level elements and <br> separate words; all
- * runs of white space (including non-breaking space) collapsed to a single
- * ASCII space; no leading or trailing space.
+ * runs of white space (including non-breaking space) collapsed to one
+ * separator: a '\n' where a block boundary lies in the run, else an ASCII
+ * space. So text is one block (paragraph, heading, list item, cell...) per
+ * line, never two '\n' in a row, none leading or trailing, and with every
+ * '\n' read as ' ' it is exactly the space-separated text of earlier
+ * versions (md5_of_text reads it that way).
  *
- * main_text is the same text, from the same walk, without the site's
- * template, so that near-duplicate fingerprints see the content:
- *  - left out with everything under them: nav, aside, form and search
- *    elements; header and footer unless inside article or main (there they
- *    are the article's own); any element with role navigation, banner,
- *    contentinfo, complementary or search; any element but html, body and
- *    main whose class or id, split at every byte that is not an ASCII
- *    letter or digit, holds a whole token (any case) among nav, navbar,
- *    navigation, menu, breadcrumb(s), sidebar, ad(s), advert(s),
- *    advertisement, sponsor, banner, cookie(s), consent, share, sharing,
- *    social, related, pagination, pager, skip, toolbar, widget, counter,
- *    updated, and header or footer outside article and main;
- *  - left out: block elements other than headings, html, body and main
- *    whose whole text (nested blocks included, even if those were left
- *    out) is under 40 words and at least half link text (bytes inside <a>);
- *  - when nothing is left, main_text is a copy of text.
- * It has text's cap (it never holds more than text) and is valid UTF-8.
+ * main_text is the text of the page's main content, the article without
+ * the site's template, written the same way, from the same walk. Which
+ * elements are main content is decided by content.c: Readability-style
+ * candidate scoring (Arc90 Readability as Mozilla's Readability.js and
+ * readability-lxml carry it on: paragraphs scored by length and commas,
+ * scores passed to ancestors, candidates scaled by link density, siblings
+ * joined, conditional cleaning), where class/id words lower scores but
+ * never remove a subtree holding most of the page's text. When no content
+ * of at least 500 characters is found with confidence (short pages,
+ * listing pages whose content is links), main_text degrades to the body
+ * text without its template (nav, aside, form, header/footer outside
+ * article and main, navigation roles, template words in class/id, menus of
+ * short links) and keeps the item titles of link lists; and when that
+ * would leave only a stray line (a visitor counter), to the whole text. content.h has the details. main_found and main_share say which
+ * way it went. main_text is valid UTF-8 and never longer than text.
  */
 #ifndef NC_EXTRACT_H
 #define NC_EXTRACT_H
@@ -55,9 +57,13 @@ struct extract_opts {
 struct extract_result {
 	char *text;        /* purified body text, UTF-8, never NULL */
 	size_t text_len;   /* strlen(text) */
-	char *main_text;   /* text without template (see the top), UTF-8,
+	char *main_text;   /* the main content's text (see the top), UTF-8,
 	                      never NULL; "" only when text is "" */
 	size_t main_len;   /* strlen(main_text) */
+	int main_found;    /* 1: main_text is a content candidate found with
+	                      confidence; 0: it degraded to the body text
+	                      without its template (or all of text) */
+	double main_share; /* main_len / text_len; 0 when text is "" */
 	char *title;       /* <title> text, collapsed; "" when absent */
 	char *headings;    /* h1..h6 texts joined by " | "; "" when none */
 	char *description; /* <meta name=description> content; "" if none */

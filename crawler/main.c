@@ -19,6 +19,7 @@
 #include "rank.h"
 #include "report.h"
 #include "robots.h"
+#include "textcmd.h"
 #include "url.h"
 
 /* Exit statuses (DESIGN.md). */
@@ -64,6 +65,9 @@ usage(FILE *out)
 	    "         how alike files or URLs A and B are by every method,\n"
 	    "         and the verdict a crawl would give B after A (takes the\n"
 	    "         crawl's [dedup] options)\n"
+	    "  text   [--main|--body] [--charset L] [options] FILE|URL\n"
+	    "         print the page's main text (default) or body text, one\n"
+	    "         block per line\n"
 	    "  robots FILE AGENT URL\n"
 	    "         print whether robots.txt FILE allows AGENT to fetch URL\n"
 	    "         (exit 0 allowed, 1 disallowed)\n"
@@ -340,6 +344,83 @@ cmd_compare(int argc, char **argv)
 }
 
 
+static void
+text_usage(FILE *out)
+{
+	fprintf(out,
+	    "usage: nearcrawl text [--main|--body] [--charset LABEL] "
+	    "[-c FILE] [options]\n"
+	    "                      FILE|URL\n"
+	    "Print the text nearcrawl extracts from an HTML file or http(s) "
+	    "URL, UTF-8,\n"
+	    "one block (paragraph, heading, list item, table cell, line "
+	    "broken by <br>)\n"
+	    "per line, white space inside a block collapsed to single "
+	    "spaces.\n"
+	    "  --main  the main content, without the site's template: what "
+	    "the\n"
+	    "          near-duplicate methods read with --text main "
+	    "(default)\n"
+	    "  --body  the whole purified body text: what MD5 reads "
+	    "(with each line\n"
+	    "          break read as a space)\n"
+	    "  --charset LABEL  decode the page as LABEL when no "
+	    "Content-Type names\n"
+	    "          one (a file): before its <meta> charset\n"
+	    "Other options are those of `nearcrawl crawl --help' "
+	    "(--resolve,\n"
+	    "--user-agent, --max-text... matter).\n");
+}
+
+static int
+cmd_text(int argc, char **argv)
+{
+	enum textcmd_which which = TEXTCMD_MAIN;
+	const char *charset = NULL;
+	struct config cfg;
+	char err[1024], **args;
+	int rc, i, n = 0;
+
+	if ((args = calloc((size_t)argc + 1, sizeof(*args))) == NULL) {
+		fprintf(stderr, "nearcrawl: out of memory\n");
+		return EXIT_RUNTIME;
+	}
+	/* --main and --body are this command's; the rest are the crawl's. */
+	for (i = 0; i < argc; i++) {
+		if (i > 0 && strcmp(argv[i], "--main") == 0)
+			which = TEXTCMD_MAIN;
+		else if (i > 0 && strcmp(argv[i], "--body") == 0)
+			which = TEXTCMD_BODY;
+		else if (i > 0 && strcmp(argv[i], "--charset") == 0 &&
+		    i + 1 < argc)
+			charset = argv[++i];
+		else
+			args[n++] = argv[i];
+	}
+	if (config_init(&cfg) != 0) {
+		free(args);
+		fprintf(stderr, "nearcrawl: out of memory\n");
+		return EXIT_RUNTIME;
+	}
+	rc = config_parse_crawl_args(&cfg, n, args, err, sizeof(err));
+	if (rc == 1) {
+		text_usage(stdout);
+		rc = EXIT_DONE;
+	} else if (rc != 0 || cfg.nseeds != 1) {
+		say(rc != 0 ? err : "text needs one file or URL");
+		text_usage(stderr);
+		rc = EXIT_USAGE;
+	} else {
+		rc = textcmd_run(&cfg, cfg.seeds[0], which, charset, stdout,
+		    err, sizeof(err));
+		if (rc != 0)
+			say(err);
+	}
+	config_free(&cfg);
+	free(args);
+	return rc;
+}
+
 /* The path and query of a normalised URL ("/" at least). */
 static const char *
 path_of(const char *url)
@@ -430,6 +511,8 @@ main(int argc, char **argv)
 		rc = cmd_rank(argc - 1, argv + 1);
 	} else if (strcmp(argv[1], "compare") == 0) {
 		rc = cmd_compare(argc - 1, argv + 1);
+	} else if (strcmp(argv[1], "text") == 0) {
+		rc = cmd_text(argc - 1, argv + 1);
 	} else if (strcmp(argv[1], "robots") == 0) {
 		rc = cmd_robots(argc - 1, argv + 1);
 	} else {

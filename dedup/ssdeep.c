@@ -85,13 +85,30 @@ struct ssdeep_index {
 int
 ssdeep_of_text(const char *text, size_t len, char out[SSDEEP_MAX])
 {
+	struct fuzzy_state *st;
+	char chunk[4096];
+	size_t off, n, k;
+	int ok;
+
 	out[0] = '\0';
-	if (len > UINT32_MAX)
-		return -1;
 	if (text == NULL)
-		text = "";
-	if (fuzzy_hash_buf((const unsigned char *)text, (uint32_t)len, out) !=
-	    0) {
+		len = 0;
+	if ((st = fuzzy_new()) == NULL)
+		return -1;
+	ok = 1;
+	/* Line breaks are read as the spaces they were before blocks became
+	 * lines: piecewise hashing sees every byte. */
+	for (off = 0; ok && off < len; off += n) {
+		n = len - off < sizeof(chunk) ? len - off : sizeof(chunk);
+		memcpy(chunk, text + off, n);
+		for (k = 0; k < n; k++)
+			if (chunk[k] == '\n')
+				chunk[k] = ' ';
+		ok = fuzzy_update(st, (const unsigned char *)chunk, n) == 0;
+	}
+	ok = ok && fuzzy_digest(st, out, 0) == 0;
+	fuzzy_free(st);
+	if (!ok) {
 		out[0] = '\0';
 		return -1;
 	}

@@ -30,8 +30,9 @@ struct ssdeep_match {
 	int score;  /* fuzzy_compare score, 0..100 */
 };
 
-/* Digest of text[0..len) into out. Returns 0, or -1 on libfuzzy failure
- * (out is then ""). */
+/* Digest of text[0..len), each '\n' read as ' ' (blocks were once joined
+ * by spaces), into out. Returns 0, or -1 on libfuzzy failure (out is then
+ * ""). */
 int ssdeep_of_text(const char *text, size_t len, char out[SSDEEP_MAX]);
 
 /*

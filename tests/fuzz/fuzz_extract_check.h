@@ -11,22 +11,27 @@
 
 #define FUZZ_PAGE_URL "http://www.lab.test/dir/page.html?q=1"
 
-/* White space is collapsed to single ASCII spaces, none at either end. */
+/*
+ * White space is collapsed to single separators, none at either end: an
+ * ASCII space, or in text and main_text (lines) a '\n' between blocks.
+ */
 static inline void
-fuzz_check_collapsed(const char *what, const char *s, size_t n)
+fuzz_check_collapsed(const char *what, const char *s, size_t n, int lines)
 {
 	size_t i;
 
 	if (n == 0)
 		return;
-	FUZZ_CHECK(s[0] != ' ' && s[n - 1] != ' ', "%s: space at an end", what);
+	FUZZ_CHECK(s[0] != ' ' && s[n - 1] != ' ' && s[0] != '\n' &&
+	    s[n - 1] != '\n', "%s: separator at an end", what);
 	for (i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
+		int sep = c == ' ' || (lines && c == '\n');
 
-		FUZZ_CHECK(c >= 0x20 && c != 0x7f, "%s: control byte 0x%02x at %zu",
-		    what, c, i);
-		FUZZ_CHECK(!(c == ' ' && i + 1 < n && s[i + 1] == ' '),
-		    "%s: two spaces at %zu", what, i);
+		FUZZ_CHECK((c >= 0x20 && c != 0x7f) || sep,
+		    "%s: control byte 0x%02x at %zu", what, c, i);
+		FUZZ_CHECK(!(sep && i + 1 < n && (s[i + 1] == ' ' ||
+		    s[i + 1] == '\n')), "%s: two separators at %zu", what, i);
 		/* U+00A0 (C2 A0) is white space too and must be collapsed. */
 		FUZZ_CHECK(!(c == 0xc2 && i + 1 < n &&
 		    (unsigned char)s[i + 1] == 0xa0),
@@ -69,8 +74,8 @@ fuzz_check_result(const struct extract_result *r, size_t max_text,
 	FUZZ_CHECK((r->main_len == 0) == (r->text_len == 0),
 	    "main_text empty only when text is (%zu vs %zu)", r->main_len,
 	    r->text_len);
-	fuzz_check_collapsed("text", r->text, r->text_len);
-	fuzz_check_collapsed("main_text", r->main_text, r->main_len);
+	fuzz_check_collapsed("text", r->text, r->text_len, 1);
+	fuzz_check_collapsed("main_text", r->main_text, r->main_len, 1);
 	fuzz_check_field("title", r->title, EXTRACT_FIELD_MAX);
 	fuzz_check_field("description", r->description, EXTRACT_FIELD_MAX);
 	fuzz_check_field("keywords", r->keywords, EXTRACT_FIELD_MAX);
@@ -79,9 +84,9 @@ fuzz_check_result(const struct extract_result *r, size_t max_text,
 	fuzz_check_field("anchors_other", r->anchors_other,
 	    EXTRACT_ANCHORS_MAX);
 	fuzz_check_collapsed("anchors_same", r->anchors_same,
-	    strlen(r->anchors_same));
+	    strlen(r->anchors_same), 0);
 	fuzz_check_collapsed("anchors_other", r->anchors_other,
-	    strlen(r->anchors_other));
+	    strlen(r->anchors_other), 0);
 	FUZZ_CHECK(memchr(r->charset, '\0', sizeof(r->charset)) != NULL,
 	    "charset not terminated");
 	FUZZ_CHECK(r->nlinks <= max_links, "%zu links over cap %zu", r->nlinks,

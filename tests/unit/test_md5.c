@@ -39,9 +39,30 @@ test_embedded_nul_and_null_empty(void)
 	CHECK_STR(hex, "d41d8cd98f00b204e9800998ecf8427e");
 }
 
+static void
+test_line_breaks_read_as_spaces(void)
+{
+	char a[MD5_HEX_LEN + 1], b[MD5_HEX_LEN + 1];
+	static char big[10000];
+	size_t i;
+
+	CHECK_INT(md5_of_text("one\ntwo three", 13, a), 0);
+	CHECK_INT(md5_of_text("one two three", 13, b), 0);
+	CHECK_STR(a, b);
+	/* Past the digest's chunk too. */
+	for (i = 0; i < sizeof(big); i++)
+		big[i] = i % 7 == 6 ? ' ' : 'x';
+	CHECK_INT(md5_of_text(big, sizeof(big), b), 0);
+	for (i = 6; i < sizeof(big); i += 14)
+		big[i] = '\n';
+	CHECK_INT(md5_of_text(big, sizeof(big), a), 0);
+	CHECK_STR(a, b);
+}
+
 void
 suite_md5(void)
 {
 	RUN(test_rfc1321_vectors);
+	RUN(test_line_breaks_read_as_spaces);
 	RUN(test_embedded_nul_and_null_empty);
 }

@@ -397,9 +397,29 @@ test_malformed(void)
 	ssdeep_index_free(ix);
 }
 
+static void
+test_line_breaks_read_as_spaces(void)
+{
+	static char text[20000];
+	char a[SSDEEP_MAX], b[SSDEEP_MAX];
+	size_t i;
+
+	for (i = 0; i < sizeof(text); i++)
+		text[i] = i % 9 == 8 ? ' ' : (char)('a' + (i * 7919) % 26);
+	CHECK_INT(ssdeep_of_text(text, sizeof(text), a), 0);
+	for (i = 8; i < sizeof(text); i += 27)
+		text[i] = '\n';
+	CHECK_INT(ssdeep_of_text(text, sizeof(text), b), 0);
+	CHECK_STR(a, b);
+	CHECK_INT(ssdeep_of_text(NULL, 0, a), 0);
+	CHECK_INT(ssdeep_of_text("", 0, b), 0);
+	CHECK_STR(a, b);
+}
+
 void
 suite_ssdeep(void)
 {
+	RUN(test_line_breaks_read_as_spaces);
 	RUN(test_index_equals_brute_force);
 	RUN(test_crowded_keys);
 	RUN(test_bytes_per_digest);

@@ -1,0 +1,45 @@
+/*
+ * textcmd: `nearcrawl text [--main|--body] FILE|URL` -- the text the
+ * near-duplicate methods (main) or MD5 (body) read from a page, one block
+ * (paragraph, heading, list item, table cell...) per line.
+ *
+ * Choosing the text (textcmd_choose) is kept apart from printing it
+ * (textcmd_print), so the crawl's digest step can choose the same way.
+ */
+#ifndef NC_TEXTCMD_H
+#define NC_TEXTCMD_H
+
+#include <stdio.h>
+
+#include "config.h"
+#include "extract.h"
+
+enum textcmd_which {
+	TEXTCMD_MAIN, /* main_text: the content without the site template */
+	TEXTCMD_BODY, /* text: the purified body text MD5 reads */
+};
+
+/* The text of r that which names, and its length; valid while r is. */
+const char *textcmd_choose(const struct extract_result *r,
+    enum textcmd_which which, size_t *len);
+
+/*
+ * Print text (len bytes, blocks separated by single '\n') to out, one block
+ * a line, every line ended by '\n'; nothing for "". Returns 0, or -1 when
+ * out reports a write error.
+ */
+int textcmd_print(FILE *out, const char *text, size_t len);
+
+/*
+ * Read or fetch name (docload_read, with cfg's caps, User-Agent and
+ * --resolve entries), extract it as the crawl does and print the text
+ * which names to out. charset, when not NULL, stands in for the
+ * Content-Type's charset (a file has none; a URL's own wins over it).
+ * Returns 0; 1 when the document cannot be read, fetched or extracted, or
+ * out cannot be written (message in err).
+ */
+int textcmd_run(const struct config *cfg, const char *name,
+    enum textcmd_which which, const char *charset, FILE *out, char *err,
+    size_t errsz);
+
+#endif
