@@ -20,27 +20,6 @@ mono_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/*
- * MD5 reads the body text as one line: paragraph breaks are spaces, so the
- * digest of a page does not depend on how its blocks were split. Returns
- * text itself when it has no break, else a malloc'd copy in *copy.
- */
-static const char *
-flat_text(const char *text, size_t len, char **copy)
-{
-	size_t i;
-
-	*copy = NULL;
-	if (memchr(text, '\n', len) == NULL)
-		return text;
-	if ((*copy = malloc(len + 1)) == NULL)
-		return NULL;
-	for (i = 0; i < len; i++)
-		(*copy)[i] = text[i] == '\n' ? ' ' : text[i];
-	(*copy)[len] = '\0';
-	return *copy;
-}
-
 /* Take the main text as the near text when it holds enough to judge. */
 static int
 choose_near(const struct dedup *d, const struct digest_opts *o,
@@ -54,6 +33,7 @@ choose_near(const struct dedup *d, const struct digest_opts *o,
 		if (shingles_of_text(g->ex.main_text, g->ex.main_len, &g->sh) !=
 		    0)
 			return -1;
+		g->main_shingles = g->sh.distinct;
 		if (g->sh.distinct >= dedup_min_shingles(d)) {
 			g->near = g->ex.main_text;
 			g->near_len = g->ex.main_len;
@@ -72,10 +52,7 @@ digest_page(const struct dedup *d, const struct digest_opts *o,
 {
 	struct extract_opts eo;
 	struct tdw_fields tf, *fields = NULL;
-	const char *flat;
-	char *copy = NULL;
 	double t0 = mono_ms(), t1;
-	int rc;
 
 	memset(g, 0, sizeof(*g));
 	g->html = html;
@@ -101,14 +78,8 @@ digest_page(const struct dedup *d, const struct digest_opts *o,
 		*why = WHY_NOMEM;
 		goto fail;
 	}
-	if ((flat = flat_text(g->text, g->text_len, &copy)) == NULL) {
-		*why = WHY_NOMEM;
-		goto fail;
-	}
-	rc = dedup_fingerprint_page(d, flat, g->text_len, g->near, g->near_len,
-	    fields, &g->fp);
-	free(copy);
-	if (rc != 0) {
+	if (dedup_fingerprint_page(d, g->text, g->text_len, g->near,
+	    g->near_len, fields, &g->fp) != 0) {
 		*why = WHY_FP;
 		goto fail;
 	}

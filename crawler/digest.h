@@ -38,6 +38,8 @@ struct digest {
 	                       the input */
 	size_t near_len;
 	int near_main;      /* near is the main text */
+	size_t main_shingles; /* distinct shingles of the main text, when
+	                         it was weighed against the floor, else 0 */
 	struct shingles sh; /* near's word shingles */
 	struct dedup_fp fp; /* fingerprints of text (md5) and near */
 	double extract_ms;  /* time spent extracting */

@@ -3,19 +3,8 @@
 #include <string.h>
 
 #include "buf.h"
+#include "digest.h"
 #include "docload.h"
-
-const char *
-textcmd_choose(const struct extract_result *r, enum textcmd_which which,
-    size_t *len)
-{
-	if (which == TEXTCMD_BODY) {
-		*len = r->text_len;
-		return r->text;
-	}
-	*len = r->main_len;
-	return r->main_text;
-}
 
 int
 textcmd_print(FILE *out, const char *text, size_t len)
@@ -32,15 +21,16 @@ textcmd_run(const struct config *cfg, const char *name,
     enum textcmd_which which, const char *charset, FILE *out, char *err,
     size_t errsz)
 {
-	struct extract_opts eo;
-	struct extract_result ex;
+	struct dedup_config dc;
+	struct digest_opts o;
+	struct digest g;
+	struct dedup *dd = NULL;
 	struct buf raw;
-	const char *why = NULL, *text;
+	const char *why = NULL;
 	char ctype[128], cs[64];
-	size_t len;
 	int rc = 1;
 
-	memset(&ex, 0, sizeof(ex));
+	memset(&g, 0, sizeof(g));
 	buf_init(&raw, (size_t)cfg->max_body);
 	if (docload_read(cfg, name, &raw, ctype, sizeof(ctype), err,
 	    errsz) != 0)
@@ -51,23 +41,40 @@ textcmd_run(const struct config *cfg, const char *name,
 		snprintf(err, errsz, "%s: not HTML (%s)", name, ctype);
 		goto out;
 	}
+	/* The crawl's settings choose the near text; only MD5 is computed
+	 * besides the shingles that choice needs. */
+	config_dedup(cfg, &dc);
+	dc.methods = DEDUP_MD5;
+	dc.rule = DEDUP_RULE_ANY;
+	if ((dd = dedup_new(&dc)) == NULL) {
+		snprintf(err, errsz, "out of memory");
+		goto out;
+	}
 	extract_charset_of(ctype, cs, sizeof(cs));
-	eo.charset = cs[0] != '\0' ? cs : charset;
-	eo.max_text = (size_t)cfg->max_text;
-	eo.max_links = 1;
-	if (extract_html(raw.data, raw.len, docload_is_url(name) ? name : NULL,
-	    &eo, &ex, &why) != 0) {
+	o.charset = cs[0] != '\0' ? cs : charset;
+	o.max_text = (size_t)cfg->max_text;
+	o.max_links = 1;
+	o.use_main = which == TEXTCMD_MAIN;
+	if (digest_page(dd, &o, raw.data, raw.len, 1,
+	    docload_is_url(name) ? name : NULL, &g, &why) != 0) {
 		snprintf(err, errsz, "%s: %s", name, why);
 		goto out;
 	}
-	text = textcmd_choose(&ex, which, &len);
-	if (textcmd_print(out, text, len) != 0) {
+	if (which == TEXTCMD_MAIN && !g.near_main && g.ex.main_len > 0 &&
+	    g.ex.main_len < g.ex.text_len)
+		fprintf(stderr, "nearcrawl: text: the main text has %zu "
+		    "distinct shingles, under the evidence floor of %d "
+		    "(--min-shingles): the near methods read the body text, "
+		    "printed here\n", g.main_shingles, cfg->min_shingles);
+	if (textcmd_print(out, which == TEXTCMD_MAIN ? g.near : g.text,
+	    which == TEXTCMD_MAIN ? g.near_len : g.text_len) != 0) {
 		snprintf(err, errsz, "cannot write the text");
 		goto out;
 	}
 	rc = 0;
 out:
-	extract_result_free(&ex);
+	digest_free(&g);
+	dedup_free(dd);
 	buf_free(&raw);
 	return rc;
 }

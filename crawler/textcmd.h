@@ -3,8 +3,9 @@
  * near-duplicate methods (main) or MD5 (body) read from a page, one block
  * (paragraph, heading, list item, table cell...) per line.
  *
- * Choosing the text (textcmd_choose) is kept apart from printing it
- * (textcmd_print), so the crawl's digest step can choose the same way.
+ * The text is chosen by the crawl's own digest step (crawler/digest.c):
+ * --main prints exactly what the near methods read, the body text when the
+ * main text is under the evidence floor (and says so on stderr).
  */
 #ifndef NC_TEXTCMD_H
 #define NC_TEXTCMD_H
@@ -19,10 +20,6 @@ enum textcmd_which {
 	TEXTCMD_BODY, /* text: the purified body text MD5 reads */
 };
 
-/* The text of r that which names, and its length; valid while r is. */
-const char *textcmd_choose(const struct extract_result *r,
-    enum textcmd_which which, size_t *len);
-
 /*
  * Print text (len bytes, blocks separated by single '\n') to out, one block
  * a line, every line ended by '\n'; nothing for "". Returns 0, or -1 when
@@ -32,8 +29,8 @@ int textcmd_print(FILE *out, const char *text, size_t len);
 
 /*
  * Read or fetch name (docload_read, with cfg's caps, User-Agent and
- * --resolve entries), extract it as the crawl does and print the text
- * which names to out. charset, when not NULL, stands in for the
+ * --resolve entries), digest it as the crawl does and print the text
+ * which names to out: the near methods' text, or the body text. charset, when not NULL, stands in for the
  * Content-Type's charset (a file has none; a URL's own wins over it).
  * Returns 0; 1 when the document cannot be read, fetched or extracted, or
  * out cannot be written (message in err).
