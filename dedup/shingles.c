@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chars.h"
 #include "mix64.h"
 #include "words.h"
 
@@ -94,12 +95,62 @@ push_block(struct shingles *s, size_t *cap, uint64_t h)
 	return 0;
 }
 
+/* Scripts written without spaces between words: each character is a
+ * word of its own (CJK radicals and punctuation, kana, Han, compatibility
+ * ideographs, fullwidth forms, the supplementary ideographs). */
+static int
+unspaced(uint32_t c)
+{
+	return (c >= 0x2e80 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff) ||
+	    (c >= 0xff00 && c <= 0xffef) ||
+	    (c >= 0x20000 && c <= 0x3ffff);
+}
+
+/*
+ * The next piece of the word w[*at..n): a run of characters of spaced
+ * scripts, or one character of an unspaced one. Returns its length and
+ * moves *at past it; 0 at the end.
+ */
+static size_t
+next_piece(const unsigned char *w, size_t n, size_t *at)
+{
+	size_t start = *at, len;
+	uint32_t c;
+
+	while (*at < n) {
+		len = chars_utf8_decode(w + *at, n - *at, &c);
+		if (unspaced(c)) {
+			if (*at == start)
+				*at += len;
+			break;
+		}
+		*at += len;
+	}
+	return *at - start;
+}
+
+/* Count one word (its hash wh, in block blk) into s. */
+static int
+add_word(struct shingles *s, uint64_t *ring, uint64_t wh, size_t blk,
+    size_t *cap, size_t *wcap)
+{
+	if (push_word(s, wcap, (uint32_t)blk) != 0)
+		return -1;
+	ring[s->words % WORDS_RING] = wh;
+	s->words++;
+	if (s->words >= SHINGLE_WORDS &&
+	    push(s, cap, top32(ring, (s->words - SHINGLE_WORDS) % WORDS_RING,
+	        SHINGLE_WORDS)) != 0)
+		return -1;
+	return 0;
+}
+
 int
 shingles_of_text(const char *text, size_t len, struct shingles *s)
 {
 	const unsigned char *p = (const unsigned char *)text;
 	uint64_t ring[WORDS_RING], wh, bh = 0;
-	size_t i = 0, start, cap = 0, wcap = 0, bcap = 0, gap, blk = 0;
+	size_t i = 0, start, cap = 0, wcap = 0, bcap = 0, gap, blk = 0, at, n;
 	int open = 0;
 
 	memset(s, 0, sizeof(*s));
@@ -115,16 +166,13 @@ shingles_of_text(const char *text, size_t len, struct shingles *s)
 			bh = 0;
 		}
 		open = 1;
-		wh = words_hash(p + start, i - start, 0);
-		bh = mix64(bh ^ wh);
-		if (push_word(s, &wcap, (uint32_t)blk) != 0)
-			goto fail;
-		ring[s->words % WORDS_RING] = wh;
-		s->words++;
-		if (s->words >= SHINGLE_WORDS &&
-		    push(s, &cap, top32(ring, (s->words - SHINGLE_WORDS) %
-		        WORDS_RING, SHINGLE_WORDS)) != 0)
-			goto fail;
+		for (at = start; (n = next_piece(p, i, &at)) > 0 &&
+		    s->n < SHINGLES_MAX;) {
+			wh = words_hash(p + at - n, n, 0);
+			bh = mix64(bh ^ wh);
+			if (add_word(s, ring, wh, blk, &cap, &wcap) != 0)
+				goto fail;
+		}
 	}
 	if (open && push_block(s, &bcap, bh) != 0)
 		goto fail;

@@ -4,9 +4,11 @@
  * shingles found in another) rather than by a sketch's estimate.
  *
  * Words are what words.h reads (runs of ASCII letters and digits and bytes
- * >= 0x80, ASCII lower-cased), here NOT folded: numbers are words like any
- * other, so two timetables or result tables with other figures do not
- * share their shingles. Each shingle is the 32-bit top of words.h's
+ * >= 0x80, ASCII lower-cased), except that each character of a script
+ * written without spaces between words (Han, kana) is a word of its own,
+ * so a Chinese headline counts its characters, not as one word. Numbers
+ * are NOT folded: they are words like any other, so two timetables or
+ * result tables with other figures do not share their shingles. Each shingle is the 32-bit top of words.h's
  * shingle hash (its own seed). A text of one or two words is one shingle.
  *
  * The index methods (SimHash, ssdeep, MinHash, TDW) find candidates; this

@@ -69,6 +69,27 @@ test_novel_words(void)
 }
 
 static void
+test_unspaced_scripts(void)
+{
+	struct shingles s;
+	const char *t = "\xe5\xae\x87\xe8\x88\xaa\xe5\x91\x98 news "
+	    "\xe3\x81\x8b\xe3\x81\xaa caf\xc3\xa9";
+
+	/* Three Han characters, "news", two kana, "cafe" with its accent:
+	 * a character each for the unspaced scripts, words for the rest. */
+	CHECK(shingles_of_text(t, strlen(t), &s) == 0);
+	CHECK_INT(s.words, 7);
+	shingles_free(&s);
+	/* One character changed in a Chinese line is one novel word, not
+	 * the whole line. */
+	CHECK_INT(novel("\xe4\xbb\x8a\xe5\xa4\xa9\xe5\xa4\xa9\xe6\xb0\x94"
+	    "\xe5\xbe\x88\xe5\xa5\xbd\xe6\x88\x91\xe4\xbb\xac\xe5\x8e\xbb",
+	    "\xe4\xbb\x8a\xe5\xa4\xa9\xe5\xa4\xa9\xe6\xb0\x94"
+	    "\xe4\xb8\x8d\xe5\xa5\xbd\xe6\x88\x91\xe4\xbb\xac\xe5\x8e\xbb",
+	    NULL), 1);
+}
+
+static void
 test_blocks_and_template(void)
 {
 	struct shingles s;
@@ -274,6 +295,7 @@ void
 suite_shingles(void)
 {
 	RUN(test_novel_words);
+	RUN(test_unspaced_scripts);
 	RUN(test_blocks_and_template);
 	RUN(test_template_bounded);
 	RUN(test_encode_decode);
