@@ -357,10 +357,13 @@ text_usage(FILE *out)
 	    "broken by <br>)\n"
 	    "per line, white space inside a block collapsed to single "
 	    "spaces.\n"
-	    "  --main  the main content, without the site's template: what "
-	    "the\n"
-	    "          near-duplicate methods read with --text main "
-	    "(default)\n"
+	    "  --main  exactly what the near-duplicate methods read with "
+	    "--text main\n"
+	    "          (default): the main content, without the site's "
+	    "template, or\n"
+	    "          the body text when the main content has fewer "
+	    "distinct word\n"
+	    "          3-shingles than --min-shingles (said on stderr)\n"
 	    "  --body  the whole purified body text: what MD5 reads "
 	    "(with each line\n"
 	    "          break read as a space)\n"
@@ -369,7 +372,7 @@ text_usage(FILE *out)
 	    "          one (a file): before its <meta> charset\n"
 	    "Other options are those of `nearcrawl crawl --help' "
 	    "(--resolve,\n"
-	    "--user-agent, --max-text... matter).\n");
+	    "--user-agent, --max-text, --min-shingles... matter).\n");
 }
 
 static int

@@ -31,8 +31,14 @@ printf 'Home News\nLab news\nThe new lab opened on Monday.\nSecond line.\nfirst 
 "$NEARCRAWL" text --body "$E2E_TMP/page.html" >"$E2E_TMP/body"
 ok "text --body: one block a line" cmp -s "$E2E_TMP/body" "$E2E_TMP/want-body"
 sed 1d "$E2E_TMP/want-body" >"$E2E_TMP/want-main"
-"$NEARCRAWL" text "$E2E_TMP/page.html" >"$E2E_TMP/main"
+"$NEARCRAWL" text --min-shingles 0 "$E2E_TMP/page.html" >"$E2E_TMP/main"
 ok "text (main by default): the menu left out" cmp -s "$E2E_TMP/main" "$E2E_TMP/want-main"
+# Under the evidence floor the near methods read the body text: so does
+# text, and it says why.
+"$NEARCRAWL" text "$E2E_TMP/page.html" >"$E2E_TMP/main" 2>"$E2E_TMP/err"
+ok "text: a main text under the evidence floor gives the body text" \
+    cmp -s "$E2E_TMP/main" "$E2E_TMP/want-body"
+ok "... and says so" grep -q 'under the evidence floor of 20' "$E2E_TMP/err"
 "$NEARCRAWL" text --main "$E2E_TMP/page.html" >"$E2E_TMP/main2"
 ok "text --main is the default" cmp -s "$E2E_TMP/main" "$E2E_TMP/main2"
 
