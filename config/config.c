@@ -174,7 +174,7 @@ static const struct opt opts[] = {
 	{ { "dedup", "minhash_shingle", "minhash-shingle", "3" }, OPT_INT,
 	    F(minhash_shingle), 0, 1, MINHASH_MAX_SHINGLE, 0, "N",
 	    "words per MinHash shingle", NULL, NULL },
-	{ { "dedup", "minhash_threshold", "minhash-threshold", "80" }, OPT_INT,
+	{ { "dedup", "minhash_threshold", "minhash-threshold", "70" }, OPT_INT,
 	    F(minhash_threshold), 0, 1, 100, 0, "T",
 	    "near when the estimated Jaccard is at least T %", NULL, NULL },
 	{ { "dedup", "near_rule", "near-rule", "any" }, OPT_STR, F(near_rule),
@@ -196,10 +196,13 @@ static const struct opt opts[] = {
 	    F(min_shingles), 0, 0, 1000000, 0, "N",
 	    "near needs N distinct word 3-shingles on both pages", NULL,
 	    NULL },
-	{ { "dedup", "max_novel_words", "max-novel-words", "8" }, OPT_INT,
+	{ { "dedup", "max_novel_words", "max-novel-words", "12" }, OPT_INT,
 	    F(max_novel_words), 0, -1, 1000000, 0, "N",
 	    "near page has at most N words its original lacks; -1 = off",
 	    NULL, NULL },
+	{ { "dedup", "max_novel_percent", "max-novel-percent", "15" },
+	    OPT_INT, F(max_novel_percent), 0, 0, 100, 0, "P",
+	    "... and they are at most P % of its words", NULL, NULL },
 	{ { "dedup", "tdw_threshold", "tdw-threshold", "75" }, OPT_INT,
 	    F(tdw_threshold), 0, 1, 100, 0, "T",
 	    "near when the TDW weighted overlap is at least T %", NULL,
@@ -991,6 +994,7 @@ config_dedup(const struct config *c, struct dedup_config *out)
 	out->min_shingles = (size_t)c->min_shingles;
 	out->fold_numbers = strcmp(c->numbers, "fold") == 0;
 	out->max_novel_words = c->max_novel_words;
+	out->max_novel_percent = c->max_novel_percent;
 	out->minhash_perms = c->minhash_perms;
 	out->minhash_bands = c->minhash_bands;
 	out->minhash_shingle = c->minhash_shingle;

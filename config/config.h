@@ -95,6 +95,7 @@ struct config {
 	                         pages of a near verdict need */
 	int max_novel_words;  /* words a near page may hold that its original
 	                         lacks; -1 = no such check */
+	int max_novel_percent; /* ... and at most this share of its words */
 	int tdw_threshold;    /* near when the TDW overlap is >= this % */
 	int tdw_stopwords;    /* TDW drops English stop words */
 	int tdw_stem;         /* TDW strips English suffixes */

@@ -218,6 +218,7 @@ static const struct {
 	{ "numbers", 0, 0, NULL, "fold" },
 	{ "min_shingles", 0, 0, NULL, "0" },
 	{ "max_novel_words", 0, 0, NULL, "-1" },
+	{ "max_novel_percent", 0, 0, NULL, "100" },
 	{ "text", 0, 0, NULL, NULL },
 	{ "near_rule", 0, 0, NULL, NULL },
 };

@@ -569,7 +569,8 @@ confirmed(const struct dedup *d, const struct shingles *p,
 		return 0;
 	*novel = shingles_novel_words(p, q, nq, tmpl);
 	return d->cfg.max_novel_words < 0 ||
-	    *novel <= (size_t)d->cfg.max_novel_words;
+	    (*novel <= (size_t)d->cfg.max_novel_words &&
+	    *novel * 100 <= (size_t)d->cfg.max_novel_percent * p->words);
 }
 
 enum dedup_verdict

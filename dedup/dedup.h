@@ -61,6 +61,8 @@ struct dedup_config {
 	                           many distinct shingles on both pages */
 	long max_novel_words;   /* a near page may hold at most this many
 	                           words its original lacks; -1: no check */
+	int max_novel_percent;  /* ... and no more than this share of its
+	                           words (0..100), when max_novel_words >= 0 */
 };
 
 struct dedup_fp {
@@ -220,8 +222,9 @@ struct dedup_veto {
  * Confirm a near verdict v of dedup_check (its matches m[0..*nm)) against
  * the page's shingles p: the page needs cfg->min_shingles distinct
  * shingles, and so does the original; and the page may hold at most
- * cfg->max_novel_words words the original lacks (shingles.h), words in
- * blocks flagged in tmpl (one byte per block of p, or NULL) not counted. Each of the
+ * cfg->max_novel_words words the original lacks (shingles.h), and no more
+ * than cfg->max_novel_percent % of its words, words in blocks flagged in
+ * tmpl (one byte per block of p, or NULL) not counted. Each of the
  * first DEDUP_CONFIRM_MAX distinct originals is loaded through fn; matches
  * with an original that fails (or has no stored set) are dropped, and the
  * near rule is applied again to what is left. Returns the confirmed

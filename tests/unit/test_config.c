@@ -646,7 +646,11 @@ test_minhash_settings(void)
 	CHECK_INT(d.minhash_perms, 128);
 	CHECK_INT(d.minhash_bands, 32);
 	CHECK_INT(d.minhash_shingle, 3);
-	CHECK_INT(d.minhash_threshold, 80);
+	CHECK_INT(d.minhash_threshold, 70);
+	CHECK_INT(d.max_novel_words, 12);
+	CHECK_INT(d.max_novel_percent, 15);
+	CHECK_INT(d.min_shingles, 20);
+	CHECK_INT(d.fold_numbers, 0);
 	CHECK_INT(parse(&c, ARGS("--methods", "md5,minhash", "--minhash-perms",
 	    "64", "--minhash-bands", "16", "--minhash-shingle", "5",
 	    "--minhash-threshold", "85", "--near-rule", "minhash")), 0);

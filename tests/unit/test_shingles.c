@@ -229,6 +229,7 @@ test_confirm(void)
 	c.ssdeep_threshold = 90;
 	c.min_shingles = 20;
 	c.max_novel_words = 8;
+	c.max_novel_percent = 10;
 	CHECK((d = dedup_new(&c)) != NULL);
 	CHECK(shingles_of_text(ARTICLE, strlen(ARTICLE), &fn_article) == 0);
 	m[0].original_id = 1;
