@@ -51,14 +51,14 @@ eq "stories in the labels" "$(wc -l <"$E2E_TMP/articles" | tr -d ' ')" 93
 missing=$(comm -23 "$E2E_TMP/articles" "$E2E_TMP/fetched" | wc -l | tr -d ' ')
 eq "every story's captured page fetched" "$missing" 0
 
-# What the current code scores (measured 1.000 / 0.723 / 1.000, the same on
-# every run so far). Recall is low on variants (none found: the inserted
-# banner and advertisement are 17 words or more the capture lacks, over
-# --max-novel-words, and a host of a few stories never learns them as
-# template) and print views.
-# target (issue 12): precision >= 0.99, recall >= 0.97, coverage 1.00
+# Measured 1.000 / 0.723 / 1.000 when the site came in (variants never
+# found: the old extractor kept their banner and advertisement); with the
+# Readability-style extractor and the defaults chosen over all fixtures,
+# 1.000 / 0.970 / 1.000. The targets of issue 12, recall with a margin of
+# one page (the misses are print views whose source keeps a few lines
+# Readability drops):
 ok "precision >= 0.99" awk "BEGIN { exit !($(val precision) >= 0.99) }"
-ok "recall >= 0.70" awk "BEGIN { exit !($(val recall) >= 0.70) }"
+ok "recall >= 0.96" awk "BEGIN { exit !($(val recall) >= 0.96) }"
 eq "coverage" "$(val coverage)" 1.000
 [ "$E2E_FAILED" -eq 0 ] || sed -n '/^false positives, every one/,$p' \
     "$E2E_TMP/eval"

@@ -60,8 +60,11 @@ done
 "$NEARCRAWL" compare --methods md5,tdw "$T/1.html" "$T/2.html" >"$E2E_TMP/thin.out"
 ok "evidence floor: below it a page is not near" \
     grep -q '^verdict: unique (B after A, rule any): too little text to judge near' "$E2E_TMP/thin.out"
-eq "evidence floor off: the same pages are near" \
-    "$(verdict --methods md5,tdw --min-shingles 0 "$T/1.html" "$T/2.html")" near
+eq "evidence floor and share off: the same pages are near" \
+    "$(verdict --methods md5,tdw --min-shingles 0 --max-novel-percent 100 \
+    "$T/1.html" "$T/2.html")" near
+eq "floor off, share on: 3 new words of 13 are too many for a copy" \
+    "$(verdict --methods md5,tdw --min-shingles 0 "$T/1.html" "$T/2.html")" unique
 # The novel-words check: a page with one new sentence of its own.
 { cat "$L/print/$A" | sed 's|</body>|<p>This edition adds a closing paragraph of twelve words written for it alone.</p></body>|'; } \
     >"$E2E_TMP/plus.html"
