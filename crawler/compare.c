@@ -53,23 +53,6 @@ load(const struct config *cfg, const struct dedup *dd, struct doc *d,
 	return 0;
 }
 
-/* dedup_set_fn for compare: page 1 is A, whose set is in memory. */
-static int
-set_of_a(void *ctx, int64_t id, uint32_t **set, size_t *n)
-{
-	const struct shingles *sh = ctx;
-
-	*set = NULL;
-	*n = 0;
-	if (id != 1 || sh->distinct == 0)
-		return 0;
-	if ((*set = malloc(sh->distinct * sizeof(**set))) == NULL)
-		return -1;
-	memcpy(*set, sh->set, sh->distinct * sizeof(**set));
-	*n = sh->distinct;
-	return 0;
-}
-
 /* What a method's line ends with: its threshold, or that it is off. */
 static void
 print_rule(FILE *out, const struct config *cfg, unsigned m, const char *rule)
@@ -145,7 +128,7 @@ compare_run(const struct config *cfg, const char *a, const char *b,
 		snprintf(err, errsz, "out of memory");
 		goto out;
 	}
-	v = digest_judge(dd, site, "", &db.dg, set_of_a, &da.dg.sh, m,
+	v = digest_judge(dd, site, "", &db.dg, digest_set_of_first, &da.dg.sh, m,
 	    sizeof(m) / sizeof(m[0]), &nm, &veto, &fail);
 	if (fail) {
 		snprintf(err, errsz, "out of memory");

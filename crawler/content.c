@@ -1,6 +1,7 @@
 #include "content.h"
 
 #include "chars.h"
+#include "htmlattr.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -102,22 +103,6 @@ is_heading(const xmlNode *n)
 {
 	return n->name != NULL && n->name[0] == 'h' && n->name[1] >= '1' &&
 	    n->name[1] <= '6' && n->name[2] == '\0';
-}
-
-static const char *
-attr(const xmlNode *n, const char *name)
-{
-	const xmlAttr *a;
-
-	for (a = n->properties; a != NULL; a = a->next) {
-		if (a->name == NULL ||
-		    xmlStrcasecmp(a->name, (const xmlChar *)name) != 0)
-			continue;
-		if (a->children != NULL && a->children->content != NULL)
-			return (const char *)a->children->content;
-		return "";
-	}
-	return NULL;
 }
 
 /* ---- walking ---- */
@@ -313,7 +298,7 @@ class_weight(const xmlNode *n, int flags)
 	if (!(flags & F_WEIGHT))
 		return 0;
 	for (i = 0; i < 2; i++) {
-		v = attr(n, i == 0 ? "class" : "id");
+		v = htmlattr_get(n, i == 0 ? "class" : "id");
 		if (v == NULL || v[0] == '\0')
 			continue;
 		if (has_sub(v, negative_sub) || has_word(v, negative_word))
@@ -328,21 +313,21 @@ class_weight(const xmlNode *n, int flags)
 static int
 role_in(const xmlNode *n, const char *const *roles)
 {
-	return has_word(attr(n, "role"), roles);
+	return has_word(htmlattr_get(n, "role"), roles);
 }
 
 static int
 is_hidden(const xmlNode *n)
 {
-	const char *s = attr(n, "style"), *a;
+	const char *s = htmlattr_get(n, "style"), *a;
 	char buf[256];
 	size_t i, o = 0;
 
-	if (attr(n, "hidden") != NULL)
+	if (htmlattr_get(n, "hidden") != NULL)
 		return 1;
-	a = attr(n, "aria-hidden");
+	a = htmlattr_get(n, "aria-hidden");
 	if (a != NULL && strcasecmp(a, "true") == 0 &&
-	    !has_word(attr(n, "class"), (const char *const[]){ "fallback",
+	    !has_word(htmlattr_get(n, "class"), (const char *const[]){ "fallback",
 	    NULL }))
 		return 1;
 	if (s == NULL)
@@ -389,9 +374,9 @@ is_video(const xmlNode *n)
 	static const char *const hosts[] = { "youtube", "vimeo",
 		"dailymotion", "youtube-nocookie", "player.", "bilibili",
 		"live.bbc", "archive.org", "upload.wikimedia", "twitch", NULL };
-	const char *src = attr(n, "src");
+	const char *src = htmlattr_get(n, "src");
 
-	return has_sub(src, hosts) || has_sub(attr(n, "data"), hosts);
+	return has_sub(src, hosts) || has_sub(htmlattr_get(n, "data"), hosts);
 }
 
 /* Whether table n (tallied) holds data rather than page layout. */
@@ -403,7 +388,7 @@ data_table(const xmlNode *n, const struct cnode *c)
 
 	if (role_in(n, (const char *const[]){ "presentation", NULL }))
 		return 0;
-	if (attr(n, "summary") != NULL)
+	if (htmlattr_get(n, "summary") != NULL)
 		return 1;
 	for (k = n->children; k != NULL; k = k->next)
 		if (k->type == XML_ELEMENT_NODE && (is(k, "caption") ||
@@ -483,14 +468,14 @@ always_out(const xmlNode *n, const struct cnode *c, int flags)
 	 * out when mostly links or short. */
 	if ((link_density(c) >= 0.5 || c->t.chars < TEMPLATE_SMALL_CHARS) &&
 	    (is(n, "nav") || role_in(n, template_roles) ||
-	    has_word(attr(n, "class"), template_word) ||
-	    has_word(attr(n, "id"), template_word)))
+	    has_word(htmlattr_get(n, "class"), template_word) ||
+	    has_word(htmlattr_get(n, "id"), template_word)))
 		return 1;
 	if (c->t.chars < 500) {
-		v = attr(n, "class");
+		v = htmlattr_get(n, "class");
 		if (has_word(v, share_word))
 			return 1;
-		v = attr(n, "id");
+		v = htmlattr_get(n, "id");
 		if (has_word(v, share_word))
 			return 1;
 	}
@@ -547,7 +532,7 @@ tally_tree(struct content *ct, xmlNode *root, int mode, int flags)
 			c = cn(n);
 			if (c != NULL && c->state == 0) {
 				if (is(n, "a")) {
-					href = attr(n, "href");
+					href = htmlattr_get(n, "href");
 					coef = href != NULL && href[0] == '#' ?
 					    0.3 : 1;
 					c->t.link = c->t.chars * coef;
@@ -887,7 +872,7 @@ static double
 select_content(struct content *ct, xmlNode *top, int flags)
 {
 	struct cnode *tc = cn(top), *c;
-	const char *tcls = attr(top, "class"), *cls;
+	const char *tcls = htmlattr_get(top, "class"), *cls;
 	double thresh, bonus, total = 0, ld, raw = 0, link = 0;
 	xmlNode *k, *parent = top->parent;
 	int join;
@@ -900,7 +885,7 @@ select_content(struct content *ct, xmlNode *top, int flags)
 		join = k == top;
 		if (!join) {
 			bonus = 0;
-			cls = attr(k, "class");
+			cls = htmlattr_get(k, "class");
 			if (tcls != NULL && tcls[0] != '\0' && cls != NULL &&
 			    strcmp(cls, tcls) == 0)
 				bonus = (tc->cand ? tc->score : 0) * 0.2;
@@ -978,8 +963,8 @@ strip_unlikely(struct content *ct)
 		skip = c == NULL || c->state != 0;
 		if (!skip && n != ct->body && !is(n, "a") &&
 		    !protected_from_words(ct, c)) {
-			cls = attr(n, "class");
-			id = attr(n, "id");
+			cls = htmlattr_get(n, "class");
+			id = htmlattr_get(n, "id");
 			snprintf(both, sizeof(both), "%s %s", cls ? cls : "",
 			    id ? id : "");
 			if ((has_sub(both, unlikely_sub) &&
@@ -1035,11 +1020,11 @@ is_template(const struct content *ct, const xmlNode *n,
 		return 1;
 	if (is(n, "main") || n == ct->body)
 		return 0;
-	if (has_word(attr(n, "class"), template_word) ||
-	    has_word(attr(n, "id"), template_word))
+	if (has_word(htmlattr_get(n, "class"), template_word) ||
+	    has_word(htmlattr_get(n, "id"), template_word))
 		return 1;
-	if (!in_content && (has_word(attr(n, "class"), page_part_word) ||
-	    has_word(attr(n, "id"), page_part_word)))
+	if (!in_content && (has_word(htmlattr_get(n, "class"), page_part_word) ||
+	    has_word(htmlattr_get(n, "id"), page_part_word)))
 		return 1;
 	/* A menu: links of a word or two, most of the block. */
 	if (c->t.links >= 2 && link_density(c) >= MENU_LINK_DENSITY &&

@@ -125,6 +125,22 @@ digest_judge(const struct dedup *d, const struct tmpl *t, const char *host,
 }
 
 int
+digest_set_of_first(void *ctx, int64_t id, uint32_t **set, size_t *n)
+{
+	const struct shingles *sh = ctx;
+
+	*set = NULL;
+	*n = 0;
+	if (id != 1 || sh->distinct == 0)
+		return 0;
+	if ((*set = malloc(sh->distinct * sizeof(**set))) == NULL)
+		return -1;
+	memcpy(*set, sh->set, sh->distinct * sizeof(**set));
+	*n = sh->distinct;
+	return 0;
+}
+
+int
 digest_add(struct dedup *d, struct tmpl *t, const char *host,
     const struct digest *g, int64_t id)
 {

@@ -77,6 +77,14 @@ enum dedup_verdict digest_judge(const struct dedup *d, const struct tmpl *t,
     int *err);
 
 /*
+ * A dedup_set_fn for judging one page against another held in memory (as
+ * compare and eval do): page id 1 is the one whose shingles ctx points at
+ * (a const struct shingles *), every other id has none stored. Returns 0,
+ * or -1 when out of memory.
+ */
+int digest_set_of_first(void *ctx, int64_t id, uint32_t **set, size_t *n);
+
+/*
  * Remember g as page id of host in d, and its blocks in t (may be NULL):
  * what a crawl does after judging a page that is not an exact copy.
  * Returns 0, or -1 when out of memory.

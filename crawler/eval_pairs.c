@@ -552,23 +552,6 @@ eval_method(struct ev *e, struct eval_table *t, int mode, size_t k,
 	return 0;
 }
 
-/* dedup_set_fn: page 1 is document A, whose shingles are ctx. */
-static int
-set_of_a(void *ctx, int64_t id, uint32_t **set, size_t *n)
-{
-	const struct shingles *sh = ctx;
-
-	*set = NULL;
-	*n = 0;
-	if (id != 1 || sh->distinct == 0)
-		return 0;
-	if ((*set = malloc(sh->distinct * sizeof(**set))) == NULL)
-		return -1;
-	memcpy(*set, sh->set, sh->distinct * sizeof(**set));
-	*n = sh->distinct;
-	return 0;
-}
-
 /*
  * The row of the crawl's own rule ([dedup] settings): a pair is predicted
  * when B checked after A is exact or near, as `nearcrawl compare` says.
@@ -611,7 +594,7 @@ eval_crawl(struct ev *e, struct eval_table *t, int mode)
 			tmpl_mark(site, "", b->sh[mode].block,
 			    b->sh[mode].nblocks, flags);
 			v = dedup_confirm(d, &b->sh[mode], flags, v, m, &nm,
-			    set_of_a, &a->sh[mode], NULL, &err);
+			    digest_set_of_first, &a->sh[mode], NULL, &err);
 			free(flags);
 		}
 		e->pred[i] = v != DEDUP_UNIQUE;

@@ -3,6 +3,7 @@
 #include "buf.h"
 #include "chars.h"
 #include "content.h"
+#include "htmlattr.h"
 #include "url.h"
 
 #include <libxml/HTMLparser.h>
@@ -745,23 +746,6 @@ node_flags(struct walk *w, const xmlNode *n)
 	return w->fcache[i].flags;
 }
 
-/* The value of attribute name on n, "" when valueless, NULL when absent. */
-static const char *
-attr(const xmlNode *n, const char *name)
-{
-	const xmlAttr *a;
-
-	for (a = n->properties; a != NULL; a = a->next) {
-		if (a->name == NULL ||
-		    xmlStrcasecmp(a->name, (const xmlChar *)name) != 0)
-			continue;
-		if (a->children != NULL && a->children->content != NULL)
-			return (const char *)a->children->content;
-		return "";
-	}
-	return NULL;
-}
-
 /*
  * Whether the white-space or comma separated list s holds token tok, in
  * any case.
@@ -811,7 +795,7 @@ add_candidate(struct walk *w, const char *target)
 static void
 do_meta(struct walk *w, const xmlNode *n)
 {
-	const char *name = attr(n, "name"), *content = attr(n, "content");
+	const char *name = htmlattr_get(n, "name"), *content = htmlattr_get(n, "content");
 
 	if (name == NULL || content == NULL)
 		return;
@@ -957,7 +941,7 @@ enter(struct walk *w, xmlNode *n)
 	}
 	if (strcmp(name, "a") == 0 && w->link == NULL) {
 		w->link = n;
-		anchor_open(w, attr(n, "href"));
+		anchor_open(w, htmlattr_get(n, "href"));
 	}
 	if (strcmp(name, "title") == 0 && !w->title_done &&
 	    w->title_node == NULL)
@@ -965,12 +949,12 @@ enter(struct walk *w, xmlNode *n)
 	else if (strcmp(name, "meta") == 0)
 		do_meta(w, n);
 	else if (strcmp(name, "base") == 0 && w->base == NULL)
-		w->base = attr(n, "href");
+		w->base = htmlattr_get(n, "href");
 	else if (strcmp(name, "a") == 0 || strcmp(name, "area") == 0) {
-		if (!has_token(attr(n, "rel"), "nofollow"))
-			add_candidate(w, attr(n, "href"));
+		if (!has_token(htmlattr_get(n, "rel"), "nofollow"))
+			add_candidate(w, htmlattr_get(n, "href"));
 	} else if (strcmp(name, "frame") == 0 || strcmp(name, "iframe") == 0)
-		add_candidate(w, attr(n, "src"));
+		add_candidate(w, htmlattr_get(n, "src"));
 	if ((f & E_DROP) && w->drop == NULL)
 		w->drop = n;
 	return 1;

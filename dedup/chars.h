@@ -96,4 +96,18 @@ chars_utf8_encode(uint32_t c, unsigned char *o)
 	return 4;
 }
 
+/*
+ * Copy n bytes of src to dst with every line break read as a space: how
+ * MD5 and ssdeep read a text whose blocks are lines, so their digests are
+ * those of the earlier one-line text.
+ */
+static inline void
+chars_lines_as_spaces(char *dst, const char *src, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		dst[k] = src[k] == '\n' ? ' ' : src[k];
+}
+
 #endif

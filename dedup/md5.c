@@ -8,6 +8,8 @@
 
 #include <string.h>
 
+#include "chars.h"
+
 int
 md5_of_text(const char *text, size_t len, char hex[MD5_HEX_LEN + 1])
 {
@@ -16,7 +18,7 @@ md5_of_text(const char *text, size_t len, char hex[MD5_HEX_LEN + 1])
 	char chunk[4096];
 	unsigned int rawlen = 0;
 	unsigned int i;
-	size_t off, n, k;
+	size_t off, n;
 	EVP_MD_CTX *ctx;
 	int ok;
 
@@ -30,10 +32,7 @@ md5_of_text(const char *text, size_t len, char hex[MD5_HEX_LEN + 1])
 	 * became lines, so fingerprints stay those of earlier crawls. */
 	for (off = 0; ok && off < len; off += n) {
 		n = len - off < sizeof(chunk) ? len - off : sizeof(chunk);
-		memcpy(chunk, text + off, n);
-		for (k = 0; k < n; k++)
-			if (chunk[k] == '\n')
-				chunk[k] = ' ';
+		chars_lines_as_spaces(chunk, text + off, n);
 		ok = EVP_DigestUpdate(ctx, chunk, n) == 1;
 	}
 	ok = ok && EVP_DigestFinal_ex(ctx, raw, &rawlen) == 1 &&

@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chars.h"
 #include "mix64.h"
 #include "topk.h"
 
@@ -87,7 +88,7 @@ ssdeep_of_text(const char *text, size_t len, char out[SSDEEP_MAX])
 {
 	struct fuzzy_state *st;
 	char chunk[4096];
-	size_t off, n, k;
+	size_t off, n;
 	int ok;
 
 	out[0] = '\0';
@@ -100,10 +101,7 @@ ssdeep_of_text(const char *text, size_t len, char out[SSDEEP_MAX])
 	 * lines: piecewise hashing sees every byte. */
 	for (off = 0; ok && off < len; off += n) {
 		n = len - off < sizeof(chunk) ? len - off : sizeof(chunk);
-		memcpy(chunk, text + off, n);
-		for (k = 0; k < n; k++)
-			if (chunk[k] == '\n')
-				chunk[k] = ' ';
+		chars_lines_as_spaces(chunk, text + off, n);
 		ok = fuzzy_update(st, (const unsigned char *)chunk, n) == 0;
 	}
 	ok = ok && fuzzy_digest(st, out, 0) == 0;

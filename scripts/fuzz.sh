@@ -34,7 +34,8 @@ PKGS="libcurl libevent libxml-2.0 sqlite3 inih libcrypto zlib"
 
 sources() {
 	case $1 in
-	extract | extract_chunks) echo crawler/extract.c crawler/url.c crawler/buf.c ;;
+	extract | extract_chunks) echo crawler/extract.c crawler/content.c \
+	    crawler/url.c crawler/buf.c ;;
 	url) echo crawler/url.c ;;
 	robots) echo crawler/robots.c crawler/buf.c ;;
 	sitemap) echo crawler/sitemap.c crawler/url.c crawler/buf.c ;;
