@@ -1449,8 +1449,10 @@ extract_is_html(const char *ct, const char *data, size_t len)
 	if (ct != NULL)
 		return strncasecmp(ct, "text/html", 9) == 0 ||
 		    strncasecmp(ct, "application/xhtml+xml", 21) == 0;
-	/* No Content-Type: take it for HTML when it starts like markup. */
-	for (i = 0; i < len && i < 512; i++) {
+	/* No Content-Type: take it for HTML when it starts like markup,
+	 * after a UTF-8 byte-order mark if there is one. */
+	i = len >= 3 && memcmp(data, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+	for (; i < len && i < 512; i++) {
 		if (data[i] == '<')
 			return 1;
 		if (data[i] != ' ' && data[i] != '\t' &&

@@ -119,7 +119,7 @@ int extract_html(const char *html, size_t len, const char *page_url,
 /*
  * Whether a response is HTML: by its Content-Type value ct (text/html or
  * application/xhtml+xml), or, when ct is NULL, by data starting with '<'
- * after white space. Returns 1 or 0.
+ * after a UTF-8 byte-order mark and white space. Returns 1 or 0.
  */
 int extract_is_html(const char *ct, const char *data, size_t len);
 

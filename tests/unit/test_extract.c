@@ -1323,9 +1323,23 @@ test_anchors_capped(void)
 	extract_result_free(&r);
 }
 
+/* Whether bytes without a Content-Type are HTML. */
+static void
+test_is_html(void)
+{
+	CHECK(extract_is_html(NULL, "  <html>", 8) == 1);
+	CHECK(extract_is_html(NULL, "\xef\xbb\xbf<!DOCTYPE html>", 18) == 1);
+	CHECK(extract_is_html(NULL, "\xef\xbb\xbf\n <p>x", 8) == 1);
+	CHECK(extract_is_html(NULL, "plain text", 10) == 0);
+	CHECK(extract_is_html(NULL, "\xef\xbb", 2) == 0);
+	CHECK(extract_is_html("text/html; charset=utf-8", NULL, 0) == 1);
+	CHECK(extract_is_html("text/plain", "<p>", 3) == 0);
+}
+
 void
 suite_extract(void)
 {
+	RUN(test_is_html);
 	RUN(test_drop_nontext);
 	RUN(test_anchor_text_kept);
 	RUN(test_block_separation);
