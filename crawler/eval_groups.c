@@ -232,27 +232,65 @@ strip_url(const char *url, char *out, size_t outsz)
 	snprintf(out, outsz, "%s%.*s", *p == '?' ? "/" : "", (int)n, p);
 }
 
-/* The label line matching path (its exact label, else its longest
- * pattern), or -1 when none does. */
+/*
+ * "//host" and path, as the script's hoststrip() makes it, for labels of
+ * sites with several hosts: the host of url lower-cased, without user and
+ * port ("" when url has no "scheme://"). Writes into out (cap outsz).
+ */
+static void
+host_path(const char *url, const char *path, char *out, size_t outsz)
+{
+	const char *a = strstr(url, "://"), *e, *at, *colon;
+	size_t i, n = 0;
+
+	if (a != NULL && a != url) {
+		a += 3;
+		for (e = a; *e != '\0' && *e != '/' && *e != '?' && *e != '#';
+		    e++)
+			;
+		for (at = a; at < e; at++)
+			if (*at == '@')
+				a = at + 1;
+		colon = memchr(a, ':', (size_t)(e - a));
+		n = (size_t)((colon != NULL ? colon : e) - a);
+	}
+	snprintf(out, outsz, "//%.*s%s", (int)n, n > 0 ? a : "", path);
+	for (i = 2; i < 2 + n && out[i] != '\0'; i++)
+		out[i] = (char)tolower((unsigned char)out[i]);
+}
+
+/* The pattern of length len that s starts with, as a label line, or -1. */
 static long
-find_label(struct eg *g, char *path)
+pattern_of(struct eg *g, char *s, size_t len)
 {
 	void *v;
-	size_t i, len = strlen(path);
 	char c;
 
-	if ((v = strmap_get(g->labels, path)) != NULL)
+	if (len > strlen(s))
+		return -1;
+	c = s[len];
+	s[len] = '\0';
+	v = strmap_get(g->pattern, s);
+	s[len] = c;
+	return v != NULL ? (long)((uintptr_t)v - 1) : -1;
+}
+
+/* The label line matching path or its //host form hpath (an exact label,
+ * the host's first, else the longest pattern), or -1 when none does. */
+static long
+find_label(struct eg *g, char *path, char *hpath)
+{
+	void *v;
+	size_t i;
+	long line;
+
+	if ((v = strmap_get(g->labels, hpath)) != NULL ||
+	    (v = strmap_get(g->labels, path)) != NULL)
 		return (long)((uintptr_t)v - 1);
-	for (i = 0; i < g->nplen; i++) {
-		if (g->plen[i] > len)
-			continue;
-		c = path[g->plen[i]];
-		path[g->plen[i]] = '\0';
-		v = strmap_get(g->pattern, path);
-		path[g->plen[i]] = c;
-		if (v != NULL)
-			return (long)((uintptr_t)v - 1);
-	}
+	for (i = 0; i < g->nplen; i++)
+		if ((line = pattern_of(g, hpath, g->plen[i])) >= 0 ||
+		    (line = pattern_of(g, path, g->plen[i])) >= 0)
+			return line;
 	return -1;
 }
 
@@ -290,7 +328,7 @@ score(struct eg *g, size_t k, int expected, int predicted)
 /* One judged page, in seq order. */
 static int
 judge(struct eg *g, const char *url, const char *verdict, int null_seq,
-    int64_t seq, const char *methods, char *path, size_t pathsz)
+    int64_t seq, const char *methods, char *path, char *hpath, size_t pathsz)
 {
 	struct first *f;
 	unsigned bits;
@@ -305,7 +343,8 @@ judge(struct eg *g, const char *url, const char *verdict, int null_seq,
 	g->exact += exact;
 	g->near += strcmp(verdict, "near") == 0;
 	strip_url(url, path, pathsz);
-	if ((line = find_label(g, path)) >= 0) {
+	host_path(url, path, hpath, pathsz);
+	if ((line = find_label(g, path, hpath)) >= 0) {
 		grp = (long)g->line_group[line];
 		if (!g->reached[line]) {
 			g->reached[line] = 1;
@@ -394,7 +433,7 @@ read_pages(struct eg *g)
 {
 	sqlite3_stmt *st = NULL;
 	const char *url, *verdict, *methods;
-	char *path = NULL;
+	char *path = NULL, *hpath = NULL;
 	size_t pathsz = 0, need;
 	int rc;
 
@@ -411,25 +450,33 @@ read_pages(struct eg *g)
 		methods = (const char *)sqlite3_column_text(st, 4);
 		if (url == NULL)
 			url = "";
-		/* Room for the whole URL and the "/" a query may get. */
-		need = strlen(url) + 2;
+		/* Room for the whole URL, the "/" a query may get and the
+		 * "//" of the host form. */
+		need = strlen(url) + 4;
 		if (need > pathsz) {
 			free(path);
+			free(hpath);
 			pathsz = need * 2;
-			if ((path = malloc(pathsz)) == NULL) {
+			path = malloc(pathsz);
+			hpath = malloc(pathsz);
+			if (path == NULL || hpath == NULL) {
+				free(path);
+				free(hpath);
 				sqlite3_finalize(st);
 				return oom(g);
 			}
 		}
 		if (judge(g, url, verdict != NULL ? verdict : "",
 		    sqlite3_column_int(st, 2), sqlite3_column_int64(st, 3),
-		    methods, path, pathsz) != 0) {
+		    methods, path, hpath, pathsz) != 0) {
 			free(path);
+			free(hpath);
 			sqlite3_finalize(st);
 			return oom(g);
 		}
 	}
 	free(path);
+	free(hpath);
 	rc = rc == SQLITE_DONE ? 0 : db_fail(g);
 	sqlite3_finalize(st);
 	return rc;

@@ -59,6 +59,9 @@ eq "crawl and evaluation ran" "$?" 0
 last=$(tail -n 1 "$E2E_TMP/eval")
 echo "     $last"
 val() { echo "$last" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+eq "nearcrawl eval --groups reads //host labels as eval-labels.sh does" \
+    "$("$NEARCRAWL" eval -d "$E2E_TMP/keep/uni.db" --groups "$LABELS" | tail -n 1)" \
+    "$(echo "$last" | cut -d' ' -f1-3)"
 for h in $HOSTS; do
 	n=$(awk -v h="$h" '$1 == h && $3 == "of" { print $2 }' "$E2E_TMP/eval")
 	ok "host $h crawled" test "${n:-0}" -ge 20
