@@ -165,10 +165,11 @@ compare_run(const struct config *cfg, const char *a, const char *b,
 	snprintf(rule, sizeof(rule), ">= %d %%", cfg->tdw_threshold);
 	print_rule(out, cfg, DEDUP_TDW, rule);
 	fprintf(out, "novel:   %zu of B's %zu words are not in A (near "
-	    "needs at most %d, and %d distinct shingles on each side)\n",
+	    "needs at most %d and %d %% of them, and %d distinct shingles on "
+	    "each side)\n",
 	    shingles_novel_words(&db.dg.sh, da.dg.sh.set, da.dg.sh.distinct,
-	    NULL),
-	    db.dg.sh.words, cfg->max_novel_words, cfg->min_shingles);
+	    NULL), db.dg.sh.words, cfg->max_novel_words,
+	    cfg->max_novel_percent, cfg->min_shingles);
 	fprintf(out, "verdict: %s (B after A, rule %s)", dedup_verdict_name(v),
 	    cfg->near_rule);
 	if (v == DEDUP_UNIQUE && veto.floor)

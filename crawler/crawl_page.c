@@ -344,19 +344,20 @@ keep_shingles(struct crawl *c, const struct shingles *sh, int64_t id)
 }
 
 /*
- * The verdict on w's page, with why a near candidate was turned down in
- * veto ("" when none was). Returns 0, or -1 on a database failure.
+ * The verdict on j's page, of site (crawl_site_of), with why a near
+ * candidate was turned down in veto ("" when none was). Returns 0, or -1
+ * on a database failure.
  */
 static int
-judge(struct crawl *c, const struct job *j, struct dedup_match *m,
-    size_t *nm, enum dedup_verdict *v, char *veto, size_t vetosz)
+judge(struct crawl *c, const struct job *j, const char *site,
+    struct dedup_match *m, size_t *nm, enum dedup_verdict *v, char *veto,
+    size_t vetosz)
 {
 	struct page_work *w = j->work;
 	struct dedup_veto why;
 	int err = 0;
 
-	*v = digest_judge(c->dd, c->site, crawl_site_of(c, j->host), &w->dg,
-	    stored_set, c, m,
+	*v = digest_judge(c->dd, c->site, site, &w->dg, stored_set, c, m,
 	    DEDUP_MAX_MATCHES, nm, &why, &err);
 	if (err)
 		return -1;
@@ -479,6 +480,7 @@ crawl_record_work(struct crawl *c, struct job *j)
 	enum dedup_verdict v;
 	unsigned char vec[TDW_PACKED_MAX];
 	char reason[80], veto[96];
+	const char *site;
 	size_t nm = 0, i;
 	double t0, t1;
 	int64_t id;
@@ -511,7 +513,8 @@ crawl_record_work(struct crawl *c, struct job *j)
 		p.reason = "no text in body";
 		goto store_plain;
 	}
-	if (judge(c, j, m, &nm, &v, veto, sizeof(veto)) != 0)
+	site = crawl_site_of(c, j->host);
+	if (judge(c, j, site, m, &nm, &v, veto, sizeof(veto)) != 0)
 		return -1;
 	t1 = crawl_mono_ms();
 	c->stages.lookup_ms += t1 - t0;
@@ -558,9 +561,7 @@ crawl_record_work(struct crawl *c, struct job *j)
 	if (v != DEDUP_EXACT && keep_shingles(c, &w->dg.sh, id) != 0)
 		return -1;
 	t0 = crawl_mono_ms();
-	if (v != DEDUP_EXACT &&
-	    digest_add(c->dd, c->site, crawl_site_of(c, j->host), &w->dg,
-	        id) != 0)
+	if (v != DEDUP_EXACT && digest_add(c->dd, c->site, site, &w->dg, id) != 0)
 		return -1;
 	c->stages.lookup_ms += crawl_mono_ms() - t0;
 	note_saturation(c, v == DEDUP_UNIQUE);

@@ -109,10 +109,8 @@ digest_judge(const struct dedup *d, const struct tmpl *t, const char *host,
 	unsigned char *flags = NULL;
 
 	v = dedup_check(d, &g->fp, m, max, nm);
-	if (v != DEDUP_NEAR)
-		return dedup_confirm(d, &g->sh, NULL, v, m, nm, fn, ctx, veto,
-		    err);
-	if (t != NULL && g->sh.nblocks > 0) {
+	/* The template matters only to a near candidate's novel words. */
+	if (v == DEDUP_NEAR && t != NULL && g->sh.nblocks > 0) {
 		if ((flags = malloc(g->sh.nblocks)) == NULL) {
 			*err = 1;
 			return v;
@@ -122,6 +120,16 @@ digest_judge(const struct dedup *d, const struct tmpl *t, const char *host,
 	v = dedup_confirm(d, &g->sh, flags, v, m, nm, fn, ctx, veto, err);
 	free(flags);
 	return v;
+}
+
+void
+digest_shed_texts(struct digest *g)
+{
+	if (g->html)
+		extract_result_free(&g->ex);
+	g->html = 0;
+	g->text = g->near = NULL;
+	g->text_len = g->near_len = 0;
 }
 
 int

@@ -64,6 +64,13 @@ int digest_page(const struct dedup *d, const struct digest_opts *o,
 void digest_free(struct digest *g);
 
 /*
+ * Free g's extraction (texts, fields, links), keeping what judging and
+ * remembering it need (fp, sh), for tools that hold many pages at once;
+ * text and near become NULL. digest_free still frees the rest.
+ */
+void digest_shed_texts(struct digest *g);
+
+/*
  * The verdict on g, a page of host, against everything added to d and t:
  * dedup_check, then dedup_confirm with fn (where earlier pages' shingle
  * sets are found) and the host's template as t knows it (t may be NULL:

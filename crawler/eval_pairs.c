@@ -23,9 +23,8 @@
 struct doc {
 	char *name;              /* as in the pairs file */
 	struct dedup_fp fp[2];   /* [0] main text, [1] body text */
-	struct dedup_fp cfp[2];  /* as the crawl digests it, asked for main
-	                            [0] or body [1] text */
-	struct shingles sh[2];   /* and the shingles it confirms by */
+	struct digest dg[2];     /* as the crawl digests it, asked for main
+	                            [0] or body [1] text; texts shed */
 };
 
 struct pair {
@@ -263,7 +262,6 @@ static int
 crawl_digest(struct ev *e, size_t i, const char *data, size_t len)
 {
 	struct digest_opts o;
-	struct digest g;
 	const char *why;
 	int mode;
 
@@ -275,13 +273,11 @@ crawl_digest(struct ev *e, size_t i, const char *data, size_t len)
 		o.max_links = 1;
 		o.use_main = mode == 0;
 		if (digest_page(e->crawl_dd, &o, data, len,
-		    extract_is_html(NULL, data, len), NULL, &g, &why) != 0)
+		    extract_is_html(NULL, data, len), NULL,
+		    &e->doc[i].dg[mode], &why) != 0)
 			return eval_err(e->err, e->errsz, EVAL_RUNTIME,
 			    "%s: %s", e->doc[i].name, why);
-		e->doc[i].cfp[mode] = g.fp;
-		e->doc[i].sh[mode] = g.sh;
-		memset(&g.sh, 0, sizeof(g.sh));
-		digest_free(&g);
+		digest_shed_texts(&e->doc[i].dg[mode]);
 	}
 	return 0;
 }
@@ -561,42 +557,27 @@ eval_crawl(struct ev *e, struct eval_table *t, int mode)
 {
 	const struct dedup_method_info *mi;
 	struct dedup_match m[DEDUP_MAX_MATCHES];
-	struct doc *a, *b;
+	struct digest *a, *b;
 	struct eval_row r;
 	struct dedup *d;
 	struct tmpl *site;
 	enum dedup_verdict v;
-	unsigned char *flags;
 	size_t i, k, nm;
 	int err = 0;
 
 	for (i = 0; i < e->npair; i++) {
-		a = &e->doc[e->pair[i].a];
-		b = &e->doc[e->pair[i].b];
+		a = &e->doc[e->pair[i].a].dg[mode];
+		b = &e->doc[e->pair[i].b].dg[mode];
 		site = tmpl_new();
 		if ((d = dedup_new(&e->o->dc)) == NULL || site == NULL ||
-		    tmpl_learn(site, "", a->sh[mode].block,
-		        a->sh[mode].nblocks) != 0 ||
-		    dedup_add(d, &a->cfp[mode], 1) != 0) {
+		    digest_add(d, site, "", a, 1) != 0) {
 			dedup_free(d);
 			tmpl_free(site);
 			return oom(e);
 		}
-		/* As digest_judge on the two pages: B checked after A. */
-		nm = 0;
-		v = dedup_check(d, &b->cfp[mode], m, DEDUP_MAX_MATCHES, &nm);
-		if (v == DEDUP_NEAR) {
-			if ((flags = malloc(b->sh[mode].nblocks + 1)) == NULL) {
-				dedup_free(d);
-				tmpl_free(site);
-				return oom(e);
-			}
-			tmpl_mark(site, "", b->sh[mode].block,
-			    b->sh[mode].nblocks, flags);
-			v = dedup_confirm(d, &b->sh[mode], flags, v, m, &nm,
-			    digest_set_of_first, &a->sh[mode], NULL, &err);
-			free(flags);
-		}
+		/* B judged after A, as compare judges them. */
+		v = digest_judge(d, site, "", b, digest_set_of_first, &a->sh, m,
+		    DEDUP_MAX_MATCHES, &nm, NULL, &err);
 		e->pred[i] = v != DEDUP_UNIQUE;
 		dedup_free(d);
 		tmpl_free(site);
@@ -621,8 +602,8 @@ free_ev(struct ev *e)
 
 	for (i = 0; i < e->ndoc; i++) {
 		free(e->doc[i].name);
-		shingles_free(&e->doc[i].sh[0]);
-		shingles_free(&e->doc[i].sh[1]);
+		digest_free(&e->doc[i].dg[0]);
+		digest_free(&e->doc[i].dg[1]);
 	}
 	for (i = 0; i < e->ncls; i++)
 		free(e->cls[i]);

@@ -565,7 +565,7 @@ static int
 confirmed(const struct dedup *d, const struct shingles *p,
     const unsigned char *tmpl, const uint32_t *q, size_t nq, size_t *novel)
 {
-	if (nq < d->cfg.min_shingles || (q == NULL && d->cfg.min_shingles > 0))
+	if (nq < d->cfg.min_shingles)
 		return 0;
 	*novel = shingles_novel_words(p, q, nq, tmpl);
 	return d->cfg.max_novel_words < 0 ||
