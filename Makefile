@@ -19,17 +19,19 @@ PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lfuzzy -lm \
 WARN     = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
            -Wmissing-prototypes -Wno-unused-parameter
 CFLAGS  ?= -O2 -g
-CPPFLAGS = -pthread -D_GNU_SOURCE -Icrawler -Idedup -Istorage -Iconfig $(PKG_CFLAGS)
+# The root is the only include path: every include names its layer
+# ("web/url.h"). -MMD -MP writes each object's real header dependencies.
+CPPFLAGS = -pthread -D_GNU_SOURCE -I. $(PKG_CFLAGS)
+DEPFLAGS = -MMD -MP
 SAN      = -fsanitize=address,undefined -fno-omit-frame-pointer \
            -fno-sanitize-recover=undefined
 
-LIB_SRC  = $(filter-out crawler/main.c,$(wildcard crawler/*.c dedup/*.c \
-           storage/*.c config/*.c))
-MAIN_SRC = crawler/main.c
+# The layers, lowest first; each folder includes only from folders before it.
+LAYERS   = util web dedup config storage digest crawler cmd
+LIB_SRC  = $(filter-out cmd/main.c,$(foreach d,$(LAYERS),$(wildcard $(d)/*.c)))
+MAIN_SRC = cmd/main.c
 UNIT_SRC = $(wildcard tests/unit/*.c)
 SRV_SRC  = $(wildcard tests/server/*.c)
-HDRS     = $(wildcard crawler/*.h dedup/*.h storage/*.h config/*.h \
-           tests/unit/*.h tests/server/*.h)
 
 B  = build/plain
 BS = build/san
@@ -48,13 +50,15 @@ ifneq ($(DEPS_OK),yes)
 nearcrawl build/san/nearcrawl build/plain/ncserver build/san/unit: deps
 	@$(MAKE) --no-print-directory $@
 else
-$(B)/%.o: %.c $(HDRS)
+$(B)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -c $< -o $@
+	$(CC) $(CPPFLAGS) $(DEPFLAGS) $(CFLAGS) $(WARN) -c $< -o $@
 
-$(BS)/%.o: %.c $(HDRS)
+$(BS)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -O1 -g $(SAN) $(WARN) -c $< -o $@
+	$(CC) $(CPPFLAGS) $(DEPFLAGS) -O1 -g $(SAN) $(WARN) -c $< -o $@
+
+-include $(wildcard $(B)/*/*.d $(B)/*/*/*.d $(BS)/*/*.d $(BS)/*/*/*.d)
 
 nearcrawl: $(call obj,$(B),$(LIB_SRC) $(MAIN_SRC))
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS)
@@ -90,8 +94,8 @@ fuzz:
 	@scripts/fuzz.sh $(FUZZ_SECONDS)
 
 format:
-	clang-format -i $(wildcard crawler/*.[ch] dedup/*.[ch] storage/*.[ch] \
-	    config/*.[ch] tests/unit/*.[ch] tests/server/*.[ch])
+	clang-format -i $(foreach d,$(LAYERS),$(wildcard $(d)/*.[ch])) \
+	    $(wildcard tests/unit/*.[ch] tests/server/*.[ch])
 
 clean:
 	rm -rf build nearcrawl

@@ -1,4 +1,4 @@
-#include "crawl_int.h"
+#include "crawler/crawl_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -13,8 +13,8 @@
 
 #include <stdint.h>
 
-#include "config.h"
-#include "store.h"
+#include "config/config.h"
+#include "storage/store.h"
 
 /*
  * Where a crawl's time went, in milliseconds summed over the pages of this

@@ -11,7 +11,7 @@
 #ifndef NC_CRAWL_INT_H
 #define NC_CRAWL_INT_H
 
-#include "crawl.h"
+#include "crawler/crawl.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -24,18 +24,18 @@
 #include <curl/curl.h>
 #include <event2/event.h>
 
-#include "dedup.h"
-#include "digest.h"
-#include "extract.h"
-#include "fetch.h"
-#include "hostsched.h"
-#include "robotscache.h"
-#include "seen.h"
-#include "sitemap.h"
-#include "strmap.h"
-#include "simhash.h"
-#include "url.h"
-#include "workpool.h"
+#include "dedup/dedup.h"
+#include "digest/digest.h"
+#include "web/extract.h"
+#include "web/fetch.h"
+#include "crawler/hostsched.h"
+#include "crawler/robotscache.h"
+#include "util/seen.h"
+#include "web/sitemap.h"
+#include "util/strmap.h"
+#include "dedup/simhash.h"
+#include "web/url.h"
+#include "util/workpool.h"
 
 /* Seconds between commits of a batch that is not full yet. */
 #define COMMIT_EVERY_S 2.0

@@ -1,11 +1,11 @@
-#include "crawl_int.h"
+#include "crawler/crawl_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "testhook.h"
+#include "util/testhook.h"
 
 static const char WHY_TRAPPED[] = "path looks like a trap";
 

@@ -1,11 +1,11 @@
-#include "crawl_int.h"
+#include "crawler/crawl_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "esc.h"
+#include "util/esc.h"
 
 static int queue_sitemap(struct crawl *c, const char *url);
 static void queue_sitemaps_of(struct crawl *c, const char *origin);

@@ -1,4 +1,4 @@
-#include "crawl_int.h"
+#include "crawler/crawl_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,8 +6,8 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "esc.h"
-#include "testhook.h"
+#include "util/esc.h"
+#include "util/testhook.h"
 
 /* Compare a stored setting with ours; store it when new. */
 static int

@@ -1,9 +1,9 @@
-#include "hostsched.h"
+#include "crawler/hostsched.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "strmap.h"
+#include "util/strmap.h"
 
 struct host {
 	char *name;         /* host name, lower-case */

@@ -1,9 +1,9 @@
-#include "robotscache.h"
+#include "crawler/robotscache.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "strmap.h"
+#include "util/strmap.h"
 
 /* Back-off after failed fetches stops doubling here: one hour. */
 #define RETRY_MAX_S 3600.0

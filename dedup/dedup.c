@@ -7,15 +7,15 @@
  * array (24 bytes each) and finds them through an open-addressing table of
  * 4-byte indices kept at most half full.
  */
-#include "dedup.h"
+#include "dedup/dedup.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "chars.h"
-#include "simhash.h"
-#include "simindex.h"
+#include "util/chars.h"
+#include "dedup/simhash.h"
+#include "dedup/simindex.h"
 
 #define NEAR_METHODS (DEDUP_SIMHASH | DEDUP_SSDEEP | DEDUP_MINHASH | DEDUP_TDW)
 #define KNOWN_METHODS (DEDUP_MD5 | NEAR_METHODS)

@@ -19,11 +19,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "md5.h"
-#include "minhash.h"
-#include "shingles.h"
-#include "ssdeep.h"
-#include "tdw.h"
+#include "dedup/md5.h"
+#include "dedup/minhash.h"
+#include "dedup/shingles.h"
+#include "dedup/ssdeep.h"
+#include "dedup/tdw.h"
 
 enum dedup_method {
 	DEDUP_MD5 = 1 << 0,

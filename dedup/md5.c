@@ -2,13 +2,13 @@
  * md5: hex MD5 of extracted text through the OpenSSL 3 EVP interface (the
  * low-level MD5_* calls are deprecated there).
  */
-#include "md5.h"
+#include "dedup/md5.h"
 
 #include <openssl/evp.h>
 
 #include <string.h>
 
-#include "chars.h"
+#include "util/chars.h"
 
 int
 md5_of_text(const char *text, size_t len, char hex[MD5_HEX_LEN + 1])

@@ -26,14 +26,14 @@
  * descending entry order, so a candidate met in several bands is verified
  * once, without allocating.
  */
-#include "minhash.h"
+#include "dedup/minhash.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "mix64.h"
-#include "topk.h"
-#include "words.h"
+#include "util/mix64.h"
+#include "dedup/topk.h"
+#include "dedup/words.h"
 
 #define NIL UINT32_MAX
 #define MAX_POSTINGS ((size_t)UINT32_MAX - 1)

@@ -2,14 +2,14 @@
  * shingles: word 3-shingles of a text and the novel-words measure; see
  * shingles.h.
  */
-#include "shingles.h"
+#include "dedup/shingles.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "chars.h"
-#include "mix64.h"
-#include "words.h"
+#include "util/chars.h"
+#include "util/mix64.h"
+#include "dedup/words.h"
 
 #define SHINGLE_WORDS 3
 #define SHINGLE_SEED 0x2545f4914f6cdd1dULL

@@ -13,13 +13,13 @@
  * Feature hashes must never change silently: the stored fingerprints of a
  * resumed crawl are compared with new ones. The unit test pins one value.
  */
-#include "simhash.h"
+#include "dedup/simhash.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "words.h"
+#include "dedup/words.h"
 
 #define SHINGLE_MAX WORDS_RING
 #define SHINGLE_SEED 0x9e3779b97f4a7c15ULL

@@ -20,13 +20,13 @@
  * tables grow by half and are refilled from the stored fingerprints, in
  * place. A stored fingerprint costs 16 bytes plus 5-9 bytes per table.
  */
-#include "simindex.h"
+#include "dedup/simindex.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "mix64.h"
-#include "topk.h"
+#include "util/mix64.h"
+#include "dedup/topk.h"
 
 #define PAIR_MAX_K 3
 #define MAX_BLOCKS (SIMINDEX_MAX_K + 2)

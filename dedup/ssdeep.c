@@ -26,16 +26,16 @@
  * stamps each entry it compared, so an entry reached through several
  * shared grams is compared once, without the query allocating anything.
  */
-#include "ssdeep.h"
+#include "dedup/ssdeep.h"
 
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "chars.h"
-#include "mix64.h"
-#include "topk.h"
+#include "util/chars.h"
+#include "util/mix64.h"
+#include "dedup/topk.h"
 
 #define GRAM 7                  /* libfuzzy's ROLLING_WINDOW */
 #define PART_MAX SPAMSUM_LENGTH /* longest part fuzzy_compare takes */

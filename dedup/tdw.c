@@ -3,14 +3,14 @@
  * prefix-filtered index over them. The method and the proof that the index
  * misses nothing are in tdw.h.
  */
-#include "tdw.h"
+#include "dedup/tdw.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "chars.h"
-#include "mix64.h"
-#include "topk.h"
+#include "util/chars.h"
+#include "util/mix64.h"
+#include "dedup/topk.h"
 
 /* Field weights in half units, so that the research's 0.5 is an integer. */
 enum {

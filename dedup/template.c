@@ -1,12 +1,12 @@
 /*
  * template: per-host counts of block hashes; see template.h.
  */
-#include "template.h"
+#include "dedup/template.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "mix64.h"
+#include "util/mix64.h"
 
 #define FIRST_SLOTS 64   /* a host's first table */
 #define FIRST_HOSTS 16   /* the first host table */

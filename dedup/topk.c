@@ -1,4 +1,4 @@
-#include "topk.h"
+#include "dedup/topk.h"
 
 #include <string.h>
 

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mix64.h"
+#include "util/mix64.h"
 
 /* Word hashes a shingle ring holds: the longest shingle, in words. */
 #define WORDS_RING 8

@@ -32,21 +32,13 @@ case $CC in cc | gcc* | */gcc*) CC=clang ;; esac
 OUT=build/fuzz
 PKGS="libcurl libevent libxml-2.0 sqlite3 inih libcrypto zlib"
 
+# Each target links the layers its code lives in (whole folders, so that
+# splitting a file never breaks the fuzz build).
 sources() {
 	case $1 in
-	extract | extract_chunks) echo crawler/extract.c crawler/content.c \
-	    crawler/url.c crawler/buf.c ;;
-	url) echo crawler/url.c ;;
-	robots) echo crawler/robots.c crawler/buf.c ;;
-	sitemap) echo crawler/sitemap.c crawler/url.c crawler/buf.c ;;
-	ini) echo config/config.c crawler/url.c dedup/dedup.c dedup/simhash.c \
-	    dedup/simindex.c dedup/ssdeep.c dedup/md5.c dedup/topk.c \
-	    dedup/minhash.c dedup/tdw.c dedup/shingles.c ;;
-	simhash_ssdeep) echo dedup/simhash.c dedup/ssdeep.c dedup/md5.c \
-	    dedup/topk.c ;;
-	minhash) echo dedup/minhash.c dedup/topk.c ;;
-	tdw) echo dedup/tdw.c dedup/topk.c ;;
-	shingles) echo dedup/shingles.c ;;
+	extract | extract_chunks | url | robots | sitemap) ls util/*.c web/*.c ;;
+	ini) ls util/*.c web/*.c dedup/*.c config/*.c ;;
+	simhash_ssdeep | minhash | tdw | shingles) ls util/*.c dedup/*.c ;;
 	*) return 1 ;;
 	esac
 }
@@ -64,7 +56,7 @@ mkdir -p "$OUT" || exit 2
 
 CFLAGS="-g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined"
 CFLAGS="$CFLAGS -fno-sanitize-recover=undefined"
-CPPFLAGS="-D_GNU_SOURCE -Icrawler -Idedup -Istorage -Iconfig -Itests/fuzz"
+CPPFLAGS="-pthread -D_GNU_SOURCE -I."
 
 for t in $TARGETS; do
 	if ! src=$(sources "$t"); then
@@ -76,7 +68,7 @@ for t in $TARGETS; do
 	echo "fuzz: building $OUT/fuzz_$t"
 	# shellcheck disable=SC2086 # word splitting of flag lists is wanted
 	if ! $CC $CPPFLAGS $PKG_CFLAGS $CFLAGS -o "$OUT/fuzz_$t.tmp.$$" \
-	    "tests/fuzz/fuzz_$t.c" $src $PKG_LIBS -lfuzzy -lm; then
+	    "tests/fuzz/fuzz_$t.c" $src $PKG_LIBS -lfuzzy -lm -pthread; then
 		rm -f "$OUT/fuzz_$t.tmp.$$"
 		echo "fuzz: building $t failed" >&2
 		exit 2

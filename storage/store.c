@@ -1,4 +1,4 @@
-#include "store.h"
+#include "storage/store.h"
 
 #include <sys/file.h>
 #include <sys/stat.h>

@@ -159,7 +159,7 @@ int store_open_reader(
  * write that needs more fails as on a full disk, with the transaction
  * rolled back and every committed one kept. Below the current size the
  * limit is the current size. Meant for tests of a full disk
- * (NEARCRAWL_TEST_MAX_PAGE_COUNT, crawler/testhook.h) and for quotas.
+ * (NEARCRAWL_TEST_MAX_PAGE_COUNT, util/testhook.h) and for quotas.
  * Returns 0, or -1 (pages < 1, or a database error).
  */
 int store_limit_pages(struct store *s, int64_t pages);

@@ -37,8 +37,8 @@
 
 #include <fuzzy.h>
 
-#include "simindex.h"
-#include "ssdeep.h"
+#include "dedup/simindex.h"
+#include "dedup/ssdeep.h"
 
 #define MAX_N 100000000
 #define OUT_MAX 16

@@ -5,9 +5,9 @@
 #ifndef NC_FUZZ_EXTRACT_CHECK_H
 #define NC_FUZZ_EXTRACT_CHECK_H
 
-#include "extract.h"
+#include "web/extract.h"
 #include "fuzz_common.h"
-#include "url.h"
+#include "web/url.h"
 
 #define FUZZ_PAGE_URL "http://www.lab.test/dir/page.html?q=1"
 

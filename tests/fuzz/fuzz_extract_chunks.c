@@ -12,7 +12,7 @@
  * input, or the prefix that fit when the cap was hit); the result passes
  * the extract target's checks.
  */
-#include "buf.h"
+#include "util/buf.h"
 #include "fuzz_extract_check.h"
 
 #include <curl/curl.h>

@@ -9,7 +9,7 @@
  * (documented as cut there) -- a round trip of whatever the loader
  * accepted. config_validate and config_free must cope either way.
  */
-#include "config.h"
+#include "config/config.h"
 #include "fuzz_common.h"
 
 #include <unistd.h>

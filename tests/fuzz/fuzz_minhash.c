@@ -15,7 +15,7 @@
  * bands must be found (it agrees on a whole band).
  */
 #include "fuzz_common.h"
-#include "minhash.h"
+#include "dedup/minhash.h"
 
 #include <ctype.h>
 

@@ -12,7 +12,7 @@
  * count is within ROBOTS_MAX_RULES.
  */
 #include "fuzz_common.h"
-#include "robots.h"
+#include "web/robots.h"
 
 #include <ctype.h>
 #include <math.h>

@@ -10,7 +10,7 @@
  * same set).
  */
 #include "fuzz_common.h"
-#include "shingles.h"
+#include "dedup/shingles.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

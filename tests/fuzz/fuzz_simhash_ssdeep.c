@@ -18,9 +18,9 @@
  * all lines), best first.
  */
 #include "fuzz_common.h"
-#include "md5.h"
-#include "simhash.h"
-#include "ssdeep.h"
+#include "dedup/md5.h"
+#include "dedup/simhash.h"
+#include "dedup/ssdeep.h"
 
 #include <ctype.h>
 

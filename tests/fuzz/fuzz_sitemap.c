@@ -9,8 +9,8 @@
  * differ).
  */
 #include "fuzz_common.h"
-#include "sitemap.h"
-#include "url.h"
+#include "web/sitemap.h"
+#include "web/url.h"
 
 #include <curl/curl.h>
 #include <zlib.h>

@@ -15,7 +15,7 @@
  * scan of tdw_overlap finds, best first, with the same overlaps.
  */
 #include "fuzz_common.h"
-#include "tdw.h"
+#include "dedup/tdw.h"
 
 #include <ctype.h>
 

@@ -13,7 +13,7 @@
  * normalised on its own, with the same checks.
  */
 #include "fuzz_common.h"
-#include "url.h"
+#include "web/url.h"
 
 #include <curl/curl.h>
 #include <ctype.h>

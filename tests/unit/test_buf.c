@@ -1,4 +1,4 @@
-#include "buf.h"
+#include "util/buf.h"
 #include "check.h"
 
 #include <stdio.h>

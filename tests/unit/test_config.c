@@ -1,7 +1,7 @@
 /* Unit tests of config: the settings table, INI files, the command line. */
 #include "check.h"
-#include "config.h"
-#include "dedup.h"
+#include "config/config.h"
+#include "dedup/dedup.h"
 
 #include <stdio.h>
 #include <stdlib.h>

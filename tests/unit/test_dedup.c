@@ -1,7 +1,7 @@
 #include "check.h"
-#include "dedup.h"
-#include "simhash.h"
-#include "simindex.h"
+#include "dedup/dedup.h"
+#include "dedup/simhash.h"
+#include "dedup/simindex.h"
 
 #include <stdint.h>
 #include <stdlib.h>

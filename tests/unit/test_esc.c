@@ -1,5 +1,5 @@
 #include "check.h"
-#include "esc.h"
+#include "util/esc.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* Unit tests for extract: purification, fields, links, charsets, limits. */
 #include "check.h"
-#include "extract.h"
+#include "web/extract.h"
 
 #include <stdint.h>
 #include <stdlib.h>

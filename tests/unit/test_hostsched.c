@@ -1,5 +1,5 @@
 #include "check.h"
-#include "hostsched.h"
+#include "crawler/hostsched.h"
 
 #include <stdlib.h>
 

@@ -1,5 +1,5 @@
 #include "check.h"
-#include "md5.h"
+#include "dedup/md5.h"
 
 static void
 test_rfc1321_vectors(void)

@@ -1,5 +1,5 @@
 #include "check.h"
-#include "minhash.h"
+#include "dedup/minhash.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -5,11 +5,11 @@
  * nothing half filled and nothing leaked (AddressSanitizer checks that),
  * never as a crash or as a quietly shorter result.
  */
-#include "buf.h"
+#include "util/buf.h"
 #include "check.h"
-#include "extract.h"
-#include "robots.h"
-#include "sitemap.h"
+#include "web/extract.h"
+#include "web/robots.h"
+#include "web/sitemap.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 #include "check.h"
-#include "pagerank.h"
+#include "cmd/pagerank.h"
 
 #include <math.h>
 

@@ -1,5 +1,5 @@
 #include "check.h"
-#include "robots.h"
+#include "web/robots.h"
 
 #include <stdlib.h>
 #include <string.h>

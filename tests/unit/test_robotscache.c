@@ -1,5 +1,5 @@
 #include "check.h"
-#include "robotscache.h"
+#include "crawler/robotscache.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* Unit tests for seen: the bounded memory of settled links. */
 #include "check.h"
-#include "seen.h"
+#include "util/seen.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -3,9 +3,9 @@
  * near verdicts (dedup_confirm).
  */
 #include "check.h"
-#include "dedup.h"
-#include "shingles.h"
-#include "template.h"
+#include "dedup/dedup.h"
+#include "dedup/shingles.h"
+#include "dedup/template.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 #include "check.h"
-#include "simhash.h"
+#include "dedup/simhash.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 #include "check.h"
-#include "simindex.h"
+#include "dedup/simindex.h"
 
 #include <stdint.h>
 #include <stdlib.h>

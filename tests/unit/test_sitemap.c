@@ -1,6 +1,6 @@
 /* Unit tests for sitemap: XML, index, text, gzip, caps, hostile XML. */
 #include "check.h"
-#include "sitemap.h"
+#include "web/sitemap.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 #include "check.h"
-#include "ssdeep.h"
+#include "dedup/ssdeep.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 #include "check.h"
-#include "store.h"
+#include "storage/store.h"
 
 #include <sys/stat.h>
 #include <sys/wait.h>

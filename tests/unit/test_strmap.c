@@ -1,5 +1,5 @@
 #include "check.h"
-#include "strmap.h"
+#include "util/strmap.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* Unit tests for tdw: tokens, field weights, MWO, packing, and the index
  * against a full scan. */
 #include "check.h"
-#include "tdw.h"
+#include "dedup/tdw.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* Unit tests for url: normal form, resolution, host, origin, scope. */
 #include "check.h"
-#include "url.h"
+#include "web/url.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* Unit tests for workpool: tasks run off the loop, done comes back on it. */
 #include "check.h"
-#include "workpool.h"
+#include "util/workpool.h"
 
 #include <pthread.h>
 #include <stdint.h>

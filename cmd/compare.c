@@ -1,0 +1,190 @@
+#include "cmd/compare.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/buf.h"
+#include "dedup/dedup.h"
+#include "digest/digest.h"
+#include "cmd/docload.h"
+#include "util/esc.h"
+#include "web/extract.h"
+#include "dedup/minhash.h"
+#include "dedup/simhash.h"
+
+#define ALL_NEAR (DEDUP_SIMHASH | DEDUP_SSDEEP | DEDUP_MINHASH | DEDUP_TDW)
+
+/* One side of the comparison. */
+struct doc {
+	const char *name;      /* as given */
+	struct buf raw;        /* bytes read or fetched */
+	char ctype[128];       /* Content-Type of a URL, "" for a file */
+	int html;              /* read as HTML */
+	struct digest dg;      /* texts and fingerprints, as a crawl has */
+};
+
+/* Read or fetch d, and digest it as the crawl would. */
+static int
+load(const struct config *cfg, const struct dedup *dd, struct doc *d,
+    char *err, size_t errsz)
+{
+	struct digest_opts o;
+	const char *why = NULL, *url = NULL, *data;
+	char charset[64];
+
+	if (docload_read(cfg, d->name, &d->raw, d->ctype, sizeof(d->ctype),
+	    err, errsz) != 0)
+		return 1;
+	if (docload_is_url(d->name))
+		url = d->name;
+	data = d->raw.data != NULL ? d->raw.data : "";
+	d->html = extract_is_html(d->ctype[0] != '\0' ? d->ctype : NULL, data,
+	    d->raw.len);
+	extract_charset_of(d->ctype, charset, sizeof(charset));
+	o.charset = charset[0] != '\0' ? charset : NULL;
+	o.max_text = (size_t)cfg->max_text;
+	o.max_links = 1;
+	o.use_main = strcmp(cfg->near_text, "main") == 0;
+	if (digest_page(dd, &o, data, d->raw.len, d->html, url, &d->dg,
+	    &why) != 0) {
+		snprintf(err, errsz, "%s: %s", d->name, why);
+		return 1;
+	}
+	return 0;
+}
+
+/* What a method's line ends with: its threshold, or that it is off. */
+static void
+print_rule(FILE *out, const struct config *cfg, unsigned m, const char *rule)
+{
+	if (cfg->methods & m)
+		fprintf(out, " (near when %s)\n", rule);
+	else
+		fprintf(out, " (not in --methods: no part in the verdict)\n");
+}
+
+/* Bands of k positions whose every row agrees: what LSH buckets see. */
+static int
+equal_bands(const uint32_t *a, const uint32_t *b, int k, int bands)
+{
+	int rows = k / bands, i, n = 0;
+
+	for (i = 0; i < bands; i++)
+		n += minhash_agree(a + i * rows, b + i * rows,
+		    (size_t)rows) == (size_t)rows;
+	return n;
+}
+
+static void
+print_doc(FILE *out, const char *label, const struct doc *d)
+{
+	fprintf(out, "%s: ", label);
+	esc_fputs(d->name, out);
+	fprintf(out, "\n   %s, %zu bytes", d->html ? "HTML" : "plain text",
+	    d->raw.len);
+	if (d->html)
+		fprintf(out, ", text %zu bytes, main text %zu bytes",
+		    d->dg.ex.text_len, d->dg.ex.main_len);
+	fprintf(out, "\n   near methods read the %s text: %zu words, %zu "
+	    "distinct shingles\n", d->dg.near_main ? "main" : "body",
+	    d->dg.sh.words, d->dg.sh.distinct);
+}
+
+int
+compare_run(const struct config *cfg, const char *a, const char *b,
+    FILE *out, char *err, size_t errsz)
+{
+	struct dedup_config dc;
+	struct dedup_match m[DEDUP_MAX_MATCHES];
+	struct dedup_veto veto;
+	struct tmpl *site = NULL;
+	struct dedup *dd, *all = NULL;
+	struct doc da, db;
+	enum dedup_verdict v;
+	char rule[64];
+	size_t nm;
+	int rc = 1, dist, score, agree, k = cfg->minhash_perms, fail = 0;
+
+	memset(&da, 0, sizeof(da));
+	memset(&db, 0, sizeof(db));
+	da.name = a;
+	db.name = b;
+	buf_init(&da.raw, (size_t)cfg->max_body);
+	buf_init(&db.raw, (size_t)cfg->max_body);
+	config_dedup(cfg, &dc);
+	dd = dedup_new(&dc);
+	/* Every method's similarity is shown; only dd's decide the verdict. */
+	dc.methods |= ALL_NEAR;
+	all = dedup_new(&dc);
+	if (dd == NULL || all == NULL) {
+		snprintf(err, errsz, "bad dedup settings or out of memory");
+		goto out;
+	}
+	if (load(cfg, all, &da, err, errsz) != 0 ||
+	    load(cfg, all, &db, err, errsz) != 0)
+		goto out;
+	if ((site = tmpl_new()) == NULL ||
+	    digest_add(dd, site, "", &da.dg, 1) != 0) {
+		snprintf(err, errsz, "out of memory");
+		goto out;
+	}
+	v = digest_judge(dd, site, "", &db.dg, digest_set_of_first, &da.dg.sh, m,
+	    sizeof(m) / sizeof(m[0]), &nm, &veto, &fail);
+	if (fail) {
+		snprintf(err, errsz, "out of memory");
+		goto out;
+	}
+	print_doc(out, "A", &da);
+	print_doc(out, "B", &db);
+	fprintf(out, "near methods read: %s text (--text %s)\n",
+	    da.dg.near_main && db.dg.near_main ? "main" :
+	    !da.dg.near_main && !db.dg.near_main ? "body" : "main or body",
+	    cfg->near_text);
+	fprintf(out, "md5:     %s\n", strcmp(da.dg.fp.md5, db.dg.fp.md5) == 0
+	    ? "equal texts" : "different texts");
+	dist = simhash_distance(da.dg.fp.simhash, db.dg.fp.simhash);
+	fprintf(out, "simhash: distance %d of 64 bits, %.1f %%", dist,
+	    simhash_percent(dist));
+	snprintf(rule, sizeof(rule), "<= %d", cfg->simhash_k);
+	print_rule(out, cfg, DEDUP_SIMHASH, rule);
+	score = ssdeep_score(da.dg.fp.ssdeep, db.dg.fp.ssdeep);
+	fprintf(out, "ssdeep:  score %d", score);
+	snprintf(rule, sizeof(rule), ">= %d", cfg->ssdeep_threshold);
+	print_rule(out, cfg, DEDUP_SSDEEP, rule);
+	agree = (int)minhash_agree(da.dg.fp.minhash, db.dg.fp.minhash, (size_t)k);
+	fprintf(out, "minhash: %d of %d positions agree, Jaccard ~%.1f %%, "
+	    "%d of %d bands equal", agree, k, minhash_percent(agree,
+	    (size_t)k), equal_bands(da.dg.fp.minhash, db.dg.fp.minhash, k,
+	    cfg->minhash_bands), cfg->minhash_bands);
+	snprintf(rule, sizeof(rule), ">= %d %% and a band is equal",
+	    cfg->minhash_threshold);
+	print_rule(out, cfg, DEDUP_MINHASH, rule);
+	fprintf(out, "tdw:     weighted overlap %.1f %% of %u and %u tokens",
+	    tdw_percent(tdw_overlap(&da.dg.fp.tdw, &db.dg.fp.tdw)),
+	    (unsigned)da.dg.fp.tdw.n, (unsigned)db.dg.fp.tdw.n);
+	snprintf(rule, sizeof(rule), ">= %d %%", cfg->tdw_threshold);
+	print_rule(out, cfg, DEDUP_TDW, rule);
+	fprintf(out, "novel:   %zu of B's %zu words are not in A (near "
+	    "needs at most %d and %d %% of them, and %d distinct shingles on "
+	    "each side)\n",
+	    shingles_novel_words(&db.dg.sh, da.dg.sh.set, da.dg.sh.distinct,
+	    NULL), db.dg.sh.words, cfg->max_novel_words,
+	    cfg->max_novel_percent, cfg->min_shingles);
+	fprintf(out, "verdict: %s (B after A, rule %s)", dedup_verdict_name(v),
+	    cfg->near_rule);
+	if (v == DEDUP_UNIQUE && veto.floor)
+		fprintf(out, ": too little text to judge near");
+	else if (v == DEDUP_UNIQUE && veto.original_id > 0)
+		fprintf(out, ": B has %zu words A lacks", veto.novel);
+	fprintf(out, "\n");
+	rc = 0;
+out:
+	digest_free(&da.dg);
+	digest_free(&db.dg);
+	tmpl_free(site);
+	buf_free(&da.raw);
+	buf_free(&db.raw);
+	dedup_free(dd);
+	dedup_free(all);
+	return rc;
+}

@@ -1,0 +1,531 @@
+/*
+ * nearcrawl: a polite web crawler that finds exact and near-duplicate pages
+ * while it crawls. This file only dispatches subcommands; the work is in the
+ * modules.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <curl/curl.h>
+#include <libxml/parser.h>
+
+#include "util/buf.h"
+#include "cmd/compare.h"
+#include "config/config.h"
+#include "crawler/crawl.h"
+#include "util/esc.h"
+#include "cmd/eval.h"
+#include "cmd/rank.h"
+#include "cmd/report.h"
+#include "web/robots.h"
+#include "cmd/textcmd.h"
+#include "web/url.h"
+
+/* Exit statuses (DESIGN.md). */
+enum { EXIT_DONE = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
+
+/*
+ * "nearcrawl: MSG" on stderr. Messages quote untrusted text (file names,
+ * URLs, server and database text, config lines), so all of it is escaped.
+ */
+static void
+say(const char *msg)
+{
+	fputs("nearcrawl: ", stderr);
+	esc_fputs(msg, stderr);
+	putc('\n', stderr);
+}
+
+static void
+usage(FILE *out)
+{
+	fprintf(out,
+	    "usage: nearcrawl COMMAND [ARGS]\n"
+	    "\n"
+	    "commands:\n"
+	    "  crawl  [-c FILE] [-d DB] [options] [SEED_URL...]\n"
+	    "         crawl from the seeds (or resume DB), classifying every\n"
+	    "         page as unique, exact or near duplicate\n"
+	    "  report -d DB -o DIR [--quiet]\n"
+	    "         growth.csv and plot, hosts.csv, clusters.csv,\n"
+	    "         similarity.csv and plot, summary.txt (also mid-crawl)\n"
+	    "  rank   -d DB [--damping D] [--iterations N] [--epsilon E]\n"
+	    "         [--top N] [--quiet]\n"
+	    "         PageRank over the crawled links; the best-ranked page\n"
+	    "         of each duplicate cluster becomes its canonical\n"
+	    "  eval   --docs DIR --pairs FILE [--methods L]\n"
+	    "         [--thresholds M=L] [--text main|body|both] [--by-class]\n"
+	    "         [-c FILE] [--csv]\n"
+	    "         precision, recall, F1 and time per page of every method\n"
+	    "         and threshold on labelled document pairs\n"
+	    "  eval   -d DB --groups FILE [--csv]\n"
+	    "         the same of a crawl's verdicts against a group file\n"
+	    "  compare [-c FILE] [options] A B\n"
+	    "         how alike files or URLs A and B are by every method,\n"
+	    "         and the verdict a crawl would give B after A (takes the\n"
+	    "         crawl's [dedup] options)\n"
+	    "  text   [--main|--body] [--charset L] [options] FILE|URL\n"
+	    "         print the page's main text (default) or body text, one\n"
+	    "         block per line\n"
+	    "  robots FILE AGENT URL\n"
+	    "         print whether robots.txt FILE allows AGENT to fetch URL\n"
+	    "         (exit 0 allowed, 1 disallowed)\n"
+	    "  help   this text; `nearcrawl crawl --help` lists crawl options\n"
+	    "\n"
+	    "exit status: 0 done, 1 failed at run time, 2 bad usage or "
+	    "configuration\n");
+}
+
+/*
+ * Where the time went, per HTML page: the transfer (overlapping everything
+ * else), then the stages on the worker threads and on the loop's thread.
+ */
+static void
+print_stages(const struct crawl_stages *t)
+{
+	double n = (double)t->pages;
+
+	if (t->pages == 0)
+		return;
+	fprintf(stderr, "nearcrawl: ms per page: transfer %.2f | workers (%d): "
+	    "extract %.3f, fingerprints %.3f | loop: index lookups %.3f, "
+	    "SQLite and queueing %.3f\n", t->transfer_ms / n, t->threads,
+	    t->extract_ms / n, t->fingerprint_ms / n, t->lookup_ms / n,
+	    t->store_ms / n);
+}
+
+static int
+cmd_crawl(int argc, char **argv)
+{
+	struct config cfg;
+	struct crawl_summary sum;
+	char err[1024];
+	int rc;
+
+	if (config_init(&cfg) != 0) {
+		fprintf(stderr, "nearcrawl: out of memory\n");
+		return EXIT_RUNTIME;
+	}
+	rc = config_parse_crawl_args(&cfg, argc, argv, err, sizeof(err));
+	if (rc == 1) {
+		config_usage(stdout);
+		config_free(&cfg);
+		return EXIT_DONE;
+	}
+	if (rc != 0) {
+		say(err);
+		fprintf(stderr, "try `nearcrawl crawl --help'\n");
+		config_free(&cfg);
+		return EXIT_USAGE;
+	}
+	if (strcmp(cfg.user_agent, CONFIG_DEFAULT_USER_AGENT) == 0 && !cfg.quiet)
+		fprintf(stderr, "nearcrawl: crawling as \"%s\"; please set "
+		    "--user-agent with a contact (URL or mailto) for the "
+		    "sites' administrators\n", cfg.user_agent);
+	memset(&sum, 0, sizeof(sum));
+	rc = crawl_adopt_settings(&cfg, err, sizeof(err));
+	if (rc == 0)
+		rc = crawl_run(&cfg, &sum, err, sizeof(err));
+	if (rc != 0)
+		say(err);
+	if (rc != EXIT_USAGE && !sum.counted) {
+		/* Nothing to say about the database: it could not be read. */
+		fprintf(stderr,
+		    "nearcrawl: failed: %lld pages fetched in %.1f s\n",
+		    (long long)sum.fetched, sum.seconds);
+	} else if (rc != EXIT_USAGE) {
+		const struct store_counts *n = &sum.counts;
+
+		fprintf(stderr,
+		    "nearcrawl: %s: %lld pages fetched in %.1f s (%.1f/s); "
+		    "database has %lld pages: unique %lld, exact %lld, "
+		    "near %lld, redirect %lld, error %lld, skipped %lld; "
+		    "%lld queued\n",
+		    sum.interrupted ? "stopped" : rc ? "failed"
+		    : sum.saturated ? "saturated" : "done",
+		    (long long)sum.fetched, sum.seconds,
+		    sum.seconds > 0 ? (double)sum.fetched / sum.seconds : 0.0,
+		    (long long)n->pages, (long long)n->unique,
+		    (long long)n->exact, (long long)n->near,
+		    (long long)n->redirect, (long long)n->error,
+		    (long long)n->skipped, (long long)n->queued);
+		print_stages(&sum.stages);
+		if (sum.traps.stripped > 0 || sum.traps.trapped > 0 ||
+		    sum.traps.capped > 0 || sum.traps.too_long > 0)
+			fprintf(stderr,
+			    "nearcrawl: trap defences: %lld links "
+			    "stripped of parameters; left out: %lld with a "
+			    "trap-like path, %lld over --max-query-variants, "
+			    "%lld too long\n",
+			    (long long)sum.traps.stripped,
+			    (long long)sum.traps.trapped,
+			    (long long)sum.traps.capped,
+			    (long long)sum.traps.too_long);
+		if (sum.indexed > 0)
+			fprintf(stderr, "nearcrawl: index bytes: %llu for %lld "
+			    "pages (%.0f bytes/page)\n",
+			    (unsigned long long)sum.index_bytes,
+			    (long long)sum.indexed,
+			    (double)sum.index_bytes / (double)sum.indexed);
+		if (sum.hosts_given_up > 0)
+			fprintf(stderr, "nearcrawl: %lld hosts given up (why: "
+			    "SELECT host, gave_up FROM hosts)\n",
+			    (long long)sum.hosts_given_up);
+		if (n->queued > 0 || n->inflight > 0) {
+			fputs("nearcrawl: resume with: nearcrawl crawl -d ",
+			    stderr);
+			esc_fputs(cfg.db, stderr);
+			putc('\n', stderr);
+		}
+	}
+	config_free(&cfg);
+	return rc;
+}
+
+static int
+cmd_report(int argc, char **argv)
+{
+	const char *db = NULL, *dir = NULL;
+	char err[1024];
+	int i, quiet = 0, rc;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "-d") == 0 && i + 1 < argc)
+			db = argv[++i];
+		else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
+			dir = argv[++i];
+		else if (strcmp(argv[i], "--quiet") == 0)
+			quiet = 1;
+		else
+			break;
+	}
+	if (i < argc || db == NULL || dir == NULL) {
+		fprintf(stderr,
+		    "usage: nearcrawl report -d DB -o DIR [--quiet]\n");
+		return EXIT_USAGE;
+	}
+	if ((rc = report_write(db, dir, quiet, err, sizeof(err))) != 0)
+		say(err);
+	return rc;
+}
+
+/* A number option's value: the whole of v, within [lo, hi]. */
+static int
+number_arg(const char *v, double lo, double hi, double *out)
+{
+	char *end;
+	double d;
+
+	if (v == NULL || *v == '\0')
+		return -1;
+	d = strtod(v, &end);
+	if (*end != '\0' || !(d >= lo && d <= hi))
+		return -1;
+	*out = d;
+	return 0;
+}
+
+static int
+cmd_rank(int argc, char **argv)
+{
+	static const char use[] = "usage: nearcrawl rank -d DB [--damping D] "
+	    "[--iterations N] [--epsilon E] [--top N] [--quiet]\n"
+	    "  --damping D     share of a page's score that follows its links "
+	    "(0 to 0.99, default 0.85)\n"
+	    "  --iterations N  most rounds (1 to 100000, default 100)\n"
+	    "  --epsilon E     stop once a round changes all scores by less "
+	    "in sum (default 1e-6)\n"
+	    "  --top N         pages listed, best first (0 to 100, default "
+	    "5)\n";
+	struct rank_opts o;
+	const char *db = NULL;
+	char err[1024];
+	double v;
+	int i, quiet = 0, rc;
+
+	rank_opts_default(&o);
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "-h") == 0 ||
+		    strcmp(argv[i], "--help") == 0) {
+			fputs(use, stdout);
+			return EXIT_DONE;
+		}
+		if (strcmp(argv[i], "--quiet") == 0) {
+			quiet = 1;
+			continue;
+		}
+		if (i + 1 >= argc)
+			break;
+		if (strcmp(argv[i], "-d") == 0)
+			db = argv[++i];
+		else if (strcmp(argv[i], "--damping") == 0 &&
+		    number_arg(argv[i + 1], 0, 0.99, &o.damping) == 0)
+			i++;
+		else if (strcmp(argv[i], "--iterations") == 0 &&
+		    number_arg(argv[i + 1], 1, 100000, &v) == 0 &&
+		    v == (int)v) {
+			o.max_iter = (int)v;
+			i++;
+		} else if (strcmp(argv[i], "--epsilon") == 0 &&
+		    number_arg(argv[i + 1], 0, 1, &o.epsilon) == 0)
+			i++;
+		else if (strcmp(argv[i], "--top") == 0 &&
+		    number_arg(argv[i + 1], 0, 100, &v) == 0 && v == (int)v) {
+			o.top = (int)v;
+			i++;
+		} else
+			break;
+	}
+	if (i < argc || db == NULL) {
+		if (i < argc)
+			fprintf(stderr, "nearcrawl: rank: bad or unknown "
+			    "argument `%s'\n", argv[i]);
+		fputs(use, stderr);
+		return EXIT_USAGE;
+	}
+	if ((rc = rank_run(db, &o, quiet ? NULL : stdout, err,
+	    sizeof(err))) != 0)
+		fprintf(stderr, "nearcrawl: %s\n", err);
+	return rc;
+}
+
+static int
+cmd_eval(int argc, char **argv)
+{
+	struct eval_opts o;
+	char err[1024];
+	int rc;
+
+	rc = eval_parse_args(argc, argv, &o, err, sizeof(err));
+	if (rc == 1) {
+		eval_usage(stdout);
+		return EXIT_DONE;
+	}
+	if (rc != 0) {
+		fprintf(stderr, "nearcrawl: eval: %s\n"
+		    "try `nearcrawl eval --help'\n", err);
+		return EXIT_USAGE;
+	}
+	if ((rc = eval_run(&o, stdout, err, sizeof(err))) != 0)
+		fprintf(stderr, "nearcrawl: %s\n", err);
+	return rc;
+}
+
+static int
+cmd_compare(int argc, char **argv)
+{
+	struct config cfg;
+	char err[1024];
+	int rc;
+
+	if (config_init(&cfg) != 0) {
+		fprintf(stderr, "nearcrawl: out of memory\n");
+		return EXIT_RUNTIME;
+	}
+	rc = config_parse_crawl_args(&cfg, argc, argv, err, sizeof(err));
+	if (rc == 1) {
+		printf("usage: nearcrawl compare [-c FILE] [options] A B\n"
+		    "A and B are files or http(s) URLs; the options are those "
+		    "of `nearcrawl crawl --help' ([dedup] matters).\n");
+		rc = EXIT_DONE;
+	} else if (rc != 0 || cfg.nseeds != 2) {
+		say(rc != 0 ? err : "compare needs two documents");
+		fprintf(stderr, "usage: nearcrawl compare [options] A B\n");
+		rc = EXIT_USAGE;
+	} else {
+		rc = compare_run(&cfg, cfg.seeds[0], cfg.seeds[1], stdout,
+		    err, sizeof(err));
+		if (rc != 0)
+			say(err);
+	}
+	config_free(&cfg);
+	return rc;
+}
+
+
+static void
+text_usage(FILE *out)
+{
+	fprintf(out,
+	    "usage: nearcrawl text [--main|--body] [--charset LABEL] "
+	    "[-c FILE] [options]\n"
+	    "                      FILE|URL\n"
+	    "Print the text nearcrawl extracts from an HTML file or http(s) "
+	    "URL, UTF-8,\n"
+	    "one block (paragraph, heading, list item, table cell, line "
+	    "broken by <br>)\n"
+	    "per line, white space inside a block collapsed to single "
+	    "spaces.\n"
+	    "  --main  exactly what the near-duplicate methods read with "
+	    "--text main\n"
+	    "          (default): the main content, without the site's "
+	    "template, or\n"
+	    "          the body text when the main content has fewer "
+	    "distinct word\n"
+	    "          3-shingles than --min-shingles (said on stderr)\n"
+	    "  --body  the whole purified body text: what MD5 reads "
+	    "(with each line\n"
+	    "          break read as a space)\n"
+	    "  --charset LABEL  decode the page as LABEL when no "
+	    "Content-Type names\n"
+	    "          one (a file): before its <meta> charset\n"
+	    "Other options are those of `nearcrawl crawl --help' "
+	    "(--resolve,\n"
+	    "--user-agent, --max-text, --min-shingles... matter).\n");
+}
+
+static int
+cmd_text(int argc, char **argv)
+{
+	enum textcmd_which which = TEXTCMD_MAIN;
+	const char *charset = NULL;
+	struct config cfg;
+	char err[1024], **args;
+	int rc, i, n = 0;
+
+	if ((args = calloc((size_t)argc + 1, sizeof(*args))) == NULL) {
+		fprintf(stderr, "nearcrawl: out of memory\n");
+		return EXIT_RUNTIME;
+	}
+	/* --main and --body are this command's; the rest are the crawl's. */
+	for (i = 0; i < argc; i++) {
+		if (i > 0 && strcmp(argv[i], "--main") == 0)
+			which = TEXTCMD_MAIN;
+		else if (i > 0 && strcmp(argv[i], "--body") == 0)
+			which = TEXTCMD_BODY;
+		else if (i > 0 && strcmp(argv[i], "--charset") == 0 &&
+		    i + 1 < argc)
+			charset = argv[++i];
+		else
+			args[n++] = argv[i];
+	}
+	if (config_init(&cfg) != 0) {
+		free(args);
+		fprintf(stderr, "nearcrawl: out of memory\n");
+		return EXIT_RUNTIME;
+	}
+	rc = config_parse_crawl_args(&cfg, n, args, err, sizeof(err));
+	if (rc == 1) {
+		text_usage(stdout);
+		rc = EXIT_DONE;
+	} else if (rc != 0 || cfg.nseeds != 1) {
+		say(rc != 0 ? err : "text needs one file or URL");
+		text_usage(stderr);
+		rc = EXIT_USAGE;
+	} else {
+		rc = textcmd_run(&cfg, cfg.seeds[0], which, charset, stdout,
+		    err, sizeof(err));
+		if (rc != 0)
+			say(err);
+	}
+	config_free(&cfg);
+	free(args);
+	return rc;
+}
+
+/* The path and query of a normalised URL ("/" at least). */
+static const char *
+path_of(const char *url)
+{
+	const char *p = strstr(url, "://");
+
+	p = p != NULL ? strchr(p + 3, '/') : NULL;
+	return p != NULL ? p : "/";
+}
+
+static int
+cmd_robots(int argc, char **argv)
+{
+	struct buf b;
+	struct robots *r = NULL;
+	char token[64], msg[1024], *url = NULL;
+	const char *why;
+	int rc = EXIT_USAGE, ok;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: nearcrawl robots FILE AGENT URL\n");
+		return EXIT_USAGE;
+	}
+	buf_init(&b, ROBOTS_MAX_BYTES);
+	/* Past the parse limit nothing more is read. */
+	if (buf_read_file(&b, argv[1], 1) != BUF_OK) {
+		snprintf(msg, sizeof(msg), "%s: cannot read", argv[1]);
+		say(msg);
+		goto out;
+	}
+	if (robots_product_token(argv[2], token, sizeof(token)) != 0) {
+		snprintf(
+		    msg, sizeof(msg), "%s: not a user-agent token", argv[2]);
+		say(msg);
+		goto out;
+	}
+	if ((url = url_normalize(argv[3], &why)) == NULL) {
+		snprintf(msg, sizeof(msg), "%s: %s", argv[3], why);
+		say(msg);
+		goto out;
+	}
+	if ((r = robots_parse(b.data != NULL ? b.data : "", b.len,
+	         token)) == NULL) {
+		fprintf(stderr, "nearcrawl: out of memory\n");
+		rc = EXIT_RUNTIME;
+		goto out;
+	}
+	ok = robots_allowed(r, path_of(url));
+	printf("%s\n", ok ? "allowed" : "disallowed");
+	rc = ok ? 0 : 1;
+out:
+	robots_free(r);
+	free(url);
+	buf_free(&b);
+	return rc;
+}
+
+int
+main(int argc, char **argv)
+{
+	int rc;
+
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 ||
+	    strcmp(argv[1], "-h") == 0) {
+		usage(stdout);
+		return EXIT_DONE;
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("nearcrawl %s\n", NEARCRAWL_VERSION);
+		return EXIT_DONE;
+	}
+	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+		fprintf(stderr, "nearcrawl: cannot initialise libcurl\n");
+		return EXIT_RUNTIME;
+	}
+	xmlInitParser();
+	if (strcmp(argv[1], "crawl") == 0) {
+		rc = cmd_crawl(argc - 1, argv + 1);
+	} else if (strcmp(argv[1], "report") == 0) {
+		rc = cmd_report(argc - 1, argv + 1);
+	} else if (strcmp(argv[1], "eval") == 0) {
+		rc = cmd_eval(argc - 1, argv + 1);
+	} else if (strcmp(argv[1], "rank") == 0) {
+		rc = cmd_rank(argc - 1, argv + 1);
+	} else if (strcmp(argv[1], "compare") == 0) {
+		rc = cmd_compare(argc - 1, argv + 1);
+	} else if (strcmp(argv[1], "text") == 0) {
+		rc = cmd_text(argc - 1, argv + 1);
+	} else if (strcmp(argv[1], "robots") == 0) {
+		rc = cmd_robots(argc - 1, argv + 1);
+	} else {
+		fputs("nearcrawl: unknown command `", stderr);
+		esc_fputs(argv[1], stderr);
+		fputs("'\n", stderr);
+		usage(stderr);
+		rc = EXIT_USAGE;
+	}
+	xmlCleanupParser();
+	curl_global_cleanup();
+	return rc;
+}

@@ -1,0 +1,540 @@
+/*
+ * rank: the graph is read into arrays indexed by page ordinal (the pages'
+ * rank in id order): ids and seqs, the out-links as compressed sparse rows
+ * of 32-bit ordinals, and the URL hashes sorted for look-up. Clusters are
+ * found with a union-find over the duplicates rows. store_open checks the
+ * file, takes the writer lock and adds missing tables; the work runs on a
+ * handle of our own, in one transaction.
+ */
+#include "cmd/rank.h"
+
+#include "util/esc.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "cmd/pagerank.h"
+#include "cmd/report.h"
+#include "storage/store.h"
+
+#define RANK_BUSY_MS 5000
+#define RANK_NONE UINT32_MAX /* no ordinal */
+#define RANK_TIE 1e-9        /* scores this close (relatively) are equal */
+#define RANK_TOP_MAX 100     /* most pages the summary lists */
+
+/* A page's URL hash and ordinal, sorted by hash for look-up. */
+struct key {
+	uint64_t hash;
+	uint32_t ord;
+};
+
+struct rk {
+	const char *db;      /* path, for messages */
+	char *err;           /* caller's message buffer */
+	size_t errsz;
+	sqlite3 *h;          /* our handle */
+	uint32_t n;          /* pages */
+	int64_t *id;         /* pages.id by ordinal, ascending */
+	int64_t *seq;        /* pages.seq by ordinal */
+	struct key *key;     /* n keys by hash */
+	uint64_t *off;       /* n + 1 row offsets into to */
+	uint32_t *to;        /* link targets */
+	uint64_t links;      /* links kept in the graph */
+	uint64_t dropped;    /* links to no page, or to their own page */
+	double *score;       /* PageRank by ordinal */
+	struct pagerank_stats ps;
+	uint32_t *up;        /* union-find parent; RANK_NONE: in no cluster */
+	uint32_t *best;      /* a cluster root's canonical so far */
+	uint32_t *first;     /* a cluster root's first-fetched member */
+	uint64_t clusters;   /* clusters */
+	uint64_t clustered;  /* pages in clusters */
+	uint64_t moved;      /* clusters whose canonical is not the first */
+};
+
+static int set_err(struct rk *r, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int
+set_err(struct rk *r, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->err == NULL || r->errsz == 0)
+		return code;
+	va_start(ap, fmt);
+	vsnprintf(r->err, r->errsz, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+static int
+db_fail(struct rk *r)
+{
+	return store_conn_fail(r->h, r->db, r->err, r->errsz, RANK_RUNTIME,
+	    RANK_BADDB);
+}
+
+static int
+oom_fail(struct rk *r)
+{
+	return set_err(r, RANK_RUNTIME, "out of memory");
+}
+
+static int
+exec_sql(struct rk *r, const char *sql)
+{
+	if (sqlite3_exec(r->h, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return db_fail(r);
+	return 0;
+}
+
+static int
+query_int(struct rk *r, const char *sql, int64_t *v)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (sqlite3_prepare_v2(r->h, sql, -1, &st, NULL) != SQLITE_OK)
+		return db_fail(r);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : db_fail(r);
+}
+
+static int
+key_cmp(const void *a, const void *b)
+{
+	const struct key *x = a, *y = b;
+
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	return x->ord < y->ord ? -1 : x->ord > y->ord;
+}
+
+/* Ordinal of the page with URL hash h, or RANK_NONE. */
+static uint32_t
+find_hash(const struct rk *r, uint64_t h)
+{
+	size_t lo = 0, hi = r->n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (r->key[mid].hash < h)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < r->n && r->key[lo].hash == h ? r->key[lo].ord : RANK_NONE;
+}
+
+/* Ordinal of pages row id, or RANK_NONE. */
+static uint32_t
+find_id(const struct rk *r, int64_t id)
+{
+	size_t lo = 0, hi = r->n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (r->id[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < r->n && r->id[lo] == id ? (uint32_t)lo : RANK_NONE;
+}
+
+/* Every page's id, seq and URL hash, in id order. */
+static int
+load_pages(struct rk *r)
+{
+	sqlite3_stmt *st = NULL;
+	const char *url;
+	int64_t n;
+	uint32_t i = 0;
+	int rc;
+
+	if ((rc = query_int(r, "SELECT count(*) FROM pages", &n)) != 0)
+		return rc;
+	if (n >= (int64_t)RANK_NONE)
+		return set_err(r, RANK_RUNTIME, "%s: %" PRId64 " pages: more "
+		    "than rank handles", r->db, n);
+	r->n = (uint32_t)n;
+	if (r->n == 0)
+		return 0;
+	r->id = malloc((size_t)r->n * sizeof(*r->id));
+	r->seq = malloc((size_t)r->n * sizeof(*r->seq));
+	r->key = malloc((size_t)r->n * sizeof(*r->key));
+	if (r->id == NULL || r->seq == NULL || r->key == NULL)
+		return oom_fail(r);
+	if (sqlite3_prepare_v2(r->h, "SELECT id, url, seq FROM pages "
+	    "ORDER BY id", -1, &st, NULL) != SQLITE_OK)
+		return db_fail(r);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW && i < r->n) {
+		if ((url = (const char *)sqlite3_column_text(st, 1)) == NULL)
+			url = "";
+		r->id[i] = sqlite3_column_int64(st, 0);
+		r->seq[i] = sqlite3_column_int64(st, 2);
+		r->key[i].hash = store_url_hash(url);
+		r->key[i].ord = i;
+		i++;
+	}
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+		rc = db_fail(r);
+		sqlite3_finalize(st);
+		return rc;
+	}
+	sqlite3_finalize(st);
+	/* One transaction: the count cannot have changed. */
+	r->n = i;
+	qsort(r->key, r->n, sizeof(*r->key), key_cmp);
+	return 0;
+}
+
+static uint64_t
+get_le64(const unsigned char *p)
+{
+	uint64_t v = 0;
+	int k;
+
+	for (k = 7; k >= 0; k--)
+		v = v << 8 | p[k];
+	return v;
+}
+
+/*
+ * The links rows, in page id order, become the rows of the graph: a
+ * page's row starts where the previous page's ends. Room for every stored
+ * link is taken at once, from the blobs' total length.
+ */
+static int
+load_links(struct rk *r)
+{
+	sqlite3_stmt *st = NULL;
+	const unsigned char *b;
+	int64_t bytes;
+	uint64_t m = 0, j;
+	uint32_t src, u = 0, v;
+	size_t len;
+	int rc;
+
+	if ((rc = query_int(r, "SELECT coalesce(sum(length(targets)), 0) "
+	    "FROM links", &bytes)) != 0)
+		return rc;
+	r->off = calloc((size_t)r->n + 1, sizeof(*r->off));
+	r->to = malloc(bytes / 8 > 0 ? (size_t)(bytes / 8) * sizeof(*r->to) :
+	    1);
+	if (r->off == NULL || r->to == NULL)
+		return oom_fail(r);
+	if (sqlite3_prepare_v2(r->h, "SELECT page_id, targets FROM links "
+	    "ORDER BY page_id", -1, &st, NULL) != SQLITE_OK)
+		return db_fail(r);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		src = find_id(r, sqlite3_column_int64(st, 0));
+		b = sqlite3_column_blob(st, 1);
+		len = (size_t)sqlite3_column_bytes(st, 1);
+		if (src == RANK_NONE || b == NULL)
+			continue;
+		/* Rows of the pages before this one (and of this one) start
+		 * here; ids ascend, so src never goes back. */
+		for (; u <= src; u++)
+			r->off[u] = m;
+		for (j = 0; j + 8 <= len && m < (uint64_t)bytes / 8; j += 8) {
+			v = find_hash(r, get_le64(b + j));
+			if (v == RANK_NONE || v == src) {
+				r->dropped++;
+				continue;
+			}
+			r->to[m++] = v;
+		}
+	}
+	if (rc != SQLITE_DONE) {
+		rc = db_fail(r);
+		sqlite3_finalize(st);
+		return rc;
+	}
+	sqlite3_finalize(st);
+	for (; u <= r->n; u++)
+		r->off[u] = m;
+	r->links = m;
+	return 0;
+}
+
+static uint32_t
+find_root(uint32_t *up, uint32_t x)
+{
+	/* Path halving keeps the trees flat without recursion. */
+	while (up[x] != x) {
+		up[x] = up[up[x]];
+		x = up[x];
+	}
+	return x;
+}
+
+static void
+join(uint32_t *up, uint32_t a, uint32_t b)
+{
+	if (up[a] == RANK_NONE)
+		up[a] = a;
+	if (up[b] == RANK_NONE)
+		up[b] = b;
+	a = find_root(up, a);
+	b = find_root(up, b);
+	/* The smaller ordinal roots: deterministic, and fine for depth
+	 * with path halving. */
+	if (a < b)
+		up[b] = a;
+	else if (b < a)
+		up[a] = b;
+}
+
+/* Page a is a better canonical than page b. */
+static int
+better(const struct rk *r, uint32_t a, uint32_t b)
+{
+	double sa = r->score[a], sb = r->score[b];
+
+	if (fabs(sa - sb) > RANK_TIE * (sa > sb ? sa : sb))
+		return sa > sb;
+	if (r->seq[a] != r->seq[b])
+		return r->seq[a] < r->seq[b];
+	return r->id[a] < r->id[b];
+}
+
+static int
+find_clusters(struct rk *r)
+{
+	sqlite3_stmt *st = NULL;
+	uint32_t a, b, u, root;
+	int rc;
+
+	r->up = malloc((size_t)r->n * sizeof(*r->up));
+	r->best = malloc((size_t)r->n * sizeof(*r->best));
+	r->first = malloc((size_t)r->n * sizeof(*r->first));
+	if (r->up == NULL || r->best == NULL || r->first == NULL)
+		return oom_fail(r);
+	for (u = 0; u < r->n; u++)
+		r->up[u] = RANK_NONE;
+	if (sqlite3_prepare_v2(r->h, "SELECT page_id, original_id FROM "
+	    "duplicates", -1, &st, NULL) != SQLITE_OK)
+		return db_fail(r);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		a = find_id(r, sqlite3_column_int64(st, 0));
+		b = find_id(r, sqlite3_column_int64(st, 1));
+		if (a != RANK_NONE && b != RANK_NONE)
+			join(r->up, a, b);
+	}
+	if (rc != SQLITE_DONE) {
+		rc = db_fail(r);
+		sqlite3_finalize(st);
+		return rc;
+	}
+	sqlite3_finalize(st);
+	for (u = 0; u < r->n; u++) {
+		if (r->up[u] == RANK_NONE)
+			continue;
+		r->clustered++;
+		root = find_root(r->up, u);
+		if (root == u) {
+			r->clusters++;
+			r->best[u] = r->first[u] = u;
+			continue;
+		}
+		/* A root is the smallest ordinal of its cluster, so it is
+		 * met, and set up, before the other members. */
+		if (better(r, u, r->best[root]))
+			r->best[root] = u;
+		if (r->seq[u] < r->seq[r->first[root]])
+			r->first[root] = u;
+	}
+	for (u = 0; u < r->n; u++)
+		if (r->up[u] == u && r->best[u] != r->first[u])
+			r->moved++;
+	return 0;
+}
+
+static int
+write_ranks(struct rk *r)
+{
+	sqlite3_stmt *st = NULL;
+	uint32_t u, c;
+	int rc;
+
+	if ((rc = exec_sql(r, "DELETE FROM ranks")) != 0)
+		return rc;
+	if (sqlite3_prepare_v2(r->h, "INSERT INTO ranks (page_id, pagerank, "
+	    "canonical_id) VALUES (?, ?, ?)", -1, &st, NULL) != SQLITE_OK)
+		return db_fail(r);
+	for (u = 0; u < r->n; u++) {
+		c = r->up[u] == RANK_NONE ? RANK_NONE :
+		    r->best[find_root(r->up, u)];
+		if (sqlite3_bind_int64(st, 1, r->id[u]) != SQLITE_OK ||
+		    sqlite3_bind_double(st, 2, r->score[u]) != SQLITE_OK ||
+		    (c == RANK_NONE ? sqlite3_bind_null(st, 3) :
+		    sqlite3_bind_int64(st, 3, r->id[c])) != SQLITE_OK ||
+		    sqlite3_step(st) != SQLITE_DONE) {
+			rc = db_fail(r);
+			sqlite3_finalize(st);
+			return rc;
+		}
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+/* Page ordinal a ranks before b in the top list. */
+static int
+higher(const struct rk *r, uint32_t a, uint32_t b)
+{
+	if (r->score[a] != r->score[b])
+		return r->score[a] > r->score[b];
+	return r->id[a] < r->id[b];
+}
+
+static void
+print_summary(struct rk *r, const struct rank_opts *o, FILE *out)
+{
+	uint32_t top[RANK_TOP_MAX], u, k, i, nt = 0;
+	sqlite3_stmt *st = NULL;
+	const char *url;
+
+	k = o->top < 0 ? 0 : o->top > RANK_TOP_MAX ? RANK_TOP_MAX :
+	    (uint32_t)o->top;
+	/* Insertion into a short list: n x top, never a sort of all. */
+	for (u = 0; u < r->n && k > 0; u++) {
+		if (nt == k && !higher(r, u, top[nt - 1]))
+			continue;
+		i = nt < k ? nt++ : nt - 1;
+		for (; i > 0 && higher(r, u, top[i - 1]); i--)
+			top[i] = top[i - 1];
+		top[i] = u;
+	}
+	fprintf(out, "pages: %" PRIu32 ", links between them: %" PRIu64
+	    " (%" PRIu64 " to pages not fetched or to themselves left out), "
+	    "dead ends: %" PRIu32 "\n", r->n, r->links, r->dropped,
+	    r->ps.dangling);
+	if (r->links == 0 && r->n > 0)
+		fprintf(out, "no links between the pages (a crawl made before "
+		    "links were recorded?): every page scores the same and "
+		    "the first-fetched page of a cluster stays canonical\n");
+	fprintf(out, "PageRank: damping %.2f, %d round%s, last change %.3g "
+	    "(%s)\n", o->damping, r->ps.iterations,
+	    r->ps.iterations == 1 ? "" : "s", r->ps.delta,
+	    r->ps.converged ? "converged" : "round limit reached");
+	fprintf(out, "duplicate clusters: %" PRIu64 " with %" PRIu64 " pages; "
+	    "canonical is not the first page fetched in %" PRIu64 "\n",
+	    r->clusters, r->clustered, r->moved);
+	if (nt > 0 && sqlite3_prepare_v2(r->h, "SELECT url FROM pages WHERE "
+	    "id = ?", -1, &st, NULL) != SQLITE_OK)
+		st = NULL;
+	for (i = 0; i < nt && st != NULL; i++) {
+		sqlite3_bind_int64(st, 1, r->id[top[i]]);
+		url = sqlite3_step(st) == SQLITE_ROW ?
+		    (const char *)sqlite3_column_text(st, 0) : NULL;
+		/* Scores times n: 1 is the average page. */
+		fprintf(out, "%s%8.3f  ", i == 0 ? "highest (score x pages):\n"
+		    : "", r->score[top[i]] * (double)r->n);
+		esc_fputs(url != NULL ? url : "?", out);
+		putc('\n', out);
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	fprintf(out, "written to the ranks table (page_id, pagerank, "
+	    "canonical_id)\n");
+}
+
+void
+rank_opts_default(struct rank_opts *o)
+{
+	o->damping = PAGERANK_DAMPING;
+	o->max_iter = PAGERANK_MAX_ITER;
+	o->epsilon = PAGERANK_EPSILON;
+	o->top = 5;
+}
+
+int
+rank_run(const char *db, const struct rank_opts *o, FILE *out, char *err,
+    size_t errsz)
+{
+	struct pagerank_opts po;
+	struct pagerank_graph g;
+	struct store *s = NULL;
+	struct rk r;
+	int rc;
+
+	memset(&r, 0, sizeof(r));
+	r.db = db;
+	r.err = err;
+	r.errsz = errsz;
+	set_err(&r, 0, "%s", "");
+	po.damping = o->damping;
+	po.max_iter = o->max_iter;
+	po.epsilon = o->epsilon;
+	if (!(po.damping >= 0 && po.damping < 1) || po.max_iter < 1 ||
+	    !(po.epsilon >= 0))
+		return set_err(&r, RANK_BADDB, "bad PageRank options");
+	/* The store checks the file is ours, locks it against a crawl and
+	 * adds the links and ranks tables to an older database. */
+	if ((s = store_open(db, 0, err, errsz)) == NULL)
+		return RANK_BADDB;
+	if (sqlite3_open_v2(db, &r.h, SQLITE_OPEN_READWRITE, NULL) !=
+	    SQLITE_OK) {
+		rc = r.h == NULL ? oom_fail(&r) : db_fail(&r);
+		goto out;
+	}
+	sqlite3_busy_timeout(r.h, RANK_BUSY_MS);
+	if ((rc = exec_sql(&r, "BEGIN IMMEDIATE")) != 0)
+		goto out;
+	if ((rc = load_pages(&r)) != 0 || (rc = load_links(&r)) != 0)
+		goto out;
+	if (r.n > 0 && (r.score = malloc((size_t)r.n * sizeof(*r.score))) ==
+	    NULL) {
+		rc = oom_fail(&r);
+		goto out;
+	}
+	g.n = r.n;
+	g.off = r.off;
+	g.to = r.to;
+	if (pagerank_run(&g, &po, r.score, &r.ps) != 0) {
+		rc = oom_fail(&r);
+		goto out;
+	}
+	/* The graph is done with: give its memory back before clustering. */
+	free(r.to);
+	free(r.key);
+	free(r.off);
+	r.to = NULL;
+	r.key = NULL;
+	r.off = NULL;
+	if ((rc = find_clusters(&r)) != 0 || (rc = write_ranks(&r)) != 0)
+		goto out;
+	if ((rc = exec_sql(&r, "COMMIT")) != 0)
+		goto out;
+	if (out != NULL)
+		print_summary(&r, o, out);
+out:
+	if (r.h != NULL) {
+		if (!sqlite3_get_autocommit(r.h))
+			sqlite3_exec(r.h, "ROLLBACK", NULL, NULL, NULL);
+		sqlite3_close_v2(r.h);
+	}
+	store_close(s);
+	free(r.id);
+	free(r.seq);
+	free(r.key);
+	free(r.off);
+	free(r.to);
+	free(r.score);
+	free(r.up);
+	free(r.best);
+	free(r.first);
+	return rc;
+}

@@ -1,0 +1,158 @@
+/*
+ * digest: page bytes -> texts, shingles, fingerprints, verdict; see
+ * digest.h.
+ */
+#include "digest/digest.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char WHY_FP[] = "cannot fingerprint";
+static const char WHY_NOMEM[] = "out of memory";
+
+static double
+mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* Take the main text as the near text when it holds enough to judge. */
+static int
+choose_near(const struct dedup *d, const struct digest_opts *o,
+    struct digest *g)
+{
+	g->near = g->text;
+	g->near_len = g->text_len;
+	g->near_main = 0;
+	if (g->html && o->use_main && g->ex.main_len > 0 &&
+	    g->ex.main_len < g->ex.text_len) {
+		if (shingles_of_text(g->ex.main_text, g->ex.main_len, &g->sh) !=
+		    0)
+			return -1;
+		g->main_shingles = g->sh.distinct;
+		if (g->sh.distinct >= dedup_min_shingles(d)) {
+			g->near = g->ex.main_text;
+			g->near_len = g->ex.main_len;
+			g->near_main = 1;
+			return 0;
+		}
+		shingles_free(&g->sh);
+	}
+	return shingles_of_text(g->near, g->near_len, &g->sh);
+}
+
+int
+digest_page(const struct dedup *d, const struct digest_opts *o,
+    const char *data, size_t len, int html, const char *url,
+    struct digest *g, const char **why)
+{
+	struct extract_opts eo;
+	struct tdw_fields tf, *fields = NULL;
+	double t0 = mono_ms(), t1;
+
+	memset(g, 0, sizeof(*g));
+	g->html = html;
+	g->text = data != NULL ? data : "";
+	g->text_len = data != NULL ? len : 0;
+	if (html) {
+		eo.charset = o->charset;
+		eo.max_text = o->max_text;
+		eo.max_links = o->max_links;
+		if (extract_html(data, len, url, &eo, &g->ex, why) != 0) {
+			g->html = 0;
+			return -1;
+		}
+		g->text = g->ex.text;
+		g->text_len = g->ex.text_len;
+		/* The fields the crawl weights TDW tokens by. */
+		extract_tdw_fields(&g->ex, url, &tf);
+		fields = &tf;
+	}
+	t1 = mono_ms();
+	g->extract_ms = t1 - t0;
+	if (choose_near(d, o, g) != 0) {
+		*why = WHY_NOMEM;
+		goto fail;
+	}
+	if (dedup_fingerprint_page(d, g->text, g->text_len, g->near,
+	    g->near_len, fields, &g->fp) != 0) {
+		*why = WHY_FP;
+		goto fail;
+	}
+	g->fingerprint_ms = mono_ms() - t1;
+	return 0;
+fail:
+	digest_free(g);
+	return -1;
+}
+
+void
+digest_free(struct digest *g)
+{
+	if (g->html)
+		extract_result_free(&g->ex);
+	shingles_free(&g->sh);
+	memset(g, 0, sizeof(*g));
+}
+
+enum dedup_verdict
+digest_judge(const struct dedup *d, const struct tmpl *t, const char *host,
+    const struct digest *g, dedup_set_fn fn, void *ctx,
+    struct dedup_match *m, size_t max, size_t *nm, struct dedup_veto *veto,
+    int *err)
+{
+	enum dedup_verdict v;
+	unsigned char *flags = NULL;
+
+	v = dedup_check(d, &g->fp, m, max, nm);
+	/* The template matters only to a near candidate's novel words. */
+	if (v == DEDUP_NEAR && t != NULL && g->sh.nblocks > 0) {
+		if ((flags = malloc(g->sh.nblocks)) == NULL) {
+			*err = 1;
+			return v;
+		}
+		tmpl_mark(t, host, g->sh.block, g->sh.nblocks, flags);
+	}
+	v = dedup_confirm(d, &g->sh, flags, v, m, nm, fn, ctx, veto, err);
+	free(flags);
+	return v;
+}
+
+void
+digest_shed_texts(struct digest *g)
+{
+	if (g->html)
+		extract_result_free(&g->ex);
+	g->html = 0;
+	g->text = g->near = NULL;
+	g->text_len = g->near_len = 0;
+}
+
+int
+digest_set_of_first(void *ctx, int64_t id, uint32_t **set, size_t *n)
+{
+	const struct shingles *sh = ctx;
+
+	*set = NULL;
+	*n = 0;
+	if (id != 1 || sh->distinct == 0)
+		return 0;
+	if ((*set = malloc(sh->distinct * sizeof(**set))) == NULL)
+		return -1;
+	memcpy(*set, sh->set, sh->distinct * sizeof(**set));
+	*n = sh->distinct;
+	return 0;
+}
+
+int
+digest_add(struct dedup *d, struct tmpl *t, const char *host,
+    const struct digest *g, int64_t id)
+{
+	if (t != NULL && tmpl_learn(t, host, g->sh.block, g->sh.nblocks) != 0)
+		return -1;
+	return dedup_add(d, &g->fp, id);
+}

@@ -1,0 +1,484 @@
+#include "web/fetch.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct fetcher {
+	struct event_base *base; /* the loop everything runs on */
+	CURLM *multi;            /* libcurl's multi handle */
+	struct event *timer;     /* libcurl's single timeout */
+	struct fetch_opts opts;  /* copy of the caller's options */
+	struct transfer *head;   /* transfers in flight, doubly linked */
+	size_t active;           /* length of that list */
+	int aborting;            /* in fetch_abort_all: refuse new transfers */
+};
+
+/* One transfer in flight. */
+struct transfer {
+	struct fetcher *f;
+	CURL *easy;
+	char *url;
+	fetch_done_fn fn;
+	void *arg;
+	struct buf body;
+	int too_large;         /* the body cap was hit */
+	int cut;               /* keep the first bytes when over the cap */
+	size_t header_bytes;   /* of the response being read */
+	int headers_too_large; /* FETCH_MAX_HEADER_BYTES was hit */
+	struct timespec started;
+	char errbuf[CURL_ERROR_SIZE];
+	char why[CURL_ERROR_SIZE + 64]; /* the result's error */
+	struct transfer *prev, *next;
+};
+
+/* What we keep per socket libcurl asks us to watch. */
+struct sockwatch {
+	struct event *ev;
+	curl_socket_t fd;
+};
+
+static void check_done(struct fetcher *f);
+
+static double
+ms_since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - t0->tv_sec) * 1e3 +
+	    (double)(t.tv_nsec - t0->tv_nsec) / 1e6;
+}
+
+static size_t
+on_body(char *p, size_t size, size_t n, void *arg)
+{
+	struct transfer *t = arg;
+	size_t len = size * n;
+
+	if (buf_append(&t->body, p, len) != BUF_OK) {
+		/* Returning less than len makes libcurl abort the transfer. */
+		t->too_large = t->body.len + len > t->body.limit;
+		if (t->too_large && t->cut)
+			buf_append(&t->body, p, t->body.limit - t->body.len);
+		return 0;
+	}
+	return len;
+}
+
+/*
+ * Count header bytes per response (a status line starts the next one, as
+ * after a followed redirect): our own cap, so a flood of headers ends the
+ * same way whatever libcurl's own limit is.
+ */
+static size_t
+on_header(char *p, size_t size, size_t n, void *arg)
+{
+	struct transfer *t = arg;
+	size_t len = size * n;
+
+	if (len >= 5 && memcmp(p, "HTTP/", 5) == 0)
+		t->header_bytes = 0;
+	t->header_bytes += len;
+	if (t->header_bytes > FETCH_MAX_HEADER_BYTES) {
+		t->headers_too_large = 1;
+		return 0;
+	}
+	return len;
+}
+
+static void
+on_socket_event(evutil_socket_t fd, short what, void *arg)
+{
+	struct fetcher *f = arg;
+	int running, flags = 0;
+
+	if (what & EV_READ)
+		flags |= CURL_CSELECT_IN;
+	if (what & EV_WRITE)
+		flags |= CURL_CSELECT_OUT;
+	curl_multi_socket_action(f->multi, fd, flags, &running);
+	check_done(f);
+}
+
+static void
+on_timer(evutil_socket_t fd, short what, void *arg)
+{
+	struct fetcher *f = arg;
+	int running;
+
+	curl_multi_socket_action(f->multi, CURL_SOCKET_TIMEOUT, 0, &running);
+	check_done(f);
+}
+
+/* libcurl: start, change or stop watching a socket. */
+static int
+sock_cb(CURL *easy, curl_socket_t s, int what, void *userp, void *sockp)
+{
+	struct fetcher *f = userp;
+	struct sockwatch *w = sockp;
+	short events = EV_PERSIST;
+
+	if (what == CURL_POLL_REMOVE) {
+		if (w != NULL) {
+			event_free(w->ev);
+			free(w);
+			curl_multi_assign(f->multi, s, NULL);
+		}
+		return 0;
+	}
+	if (what & CURL_POLL_IN)
+		events |= EV_READ;
+	if (what & CURL_POLL_OUT)
+		events |= EV_WRITE;
+	if (w == NULL) {
+		w = calloc(1, sizeof(*w));
+		if (w == NULL)
+			return -1;
+		w->fd = s;
+		curl_multi_assign(f->multi, s, w);
+	} else {
+		event_free(w->ev);
+	}
+	w->ev = event_new(f->base, s, events, on_socket_event, f);
+	if (w->ev == NULL || event_add(w->ev, NULL) != 0)
+		return -1;
+	return 0;
+}
+
+/* libcurl: wake me in timeout_ms (-1: never). */
+static int
+timer_cb(CURLM *multi, long timeout_ms, void *userp)
+{
+	struct fetcher *f = userp;
+	struct timeval tv;
+
+	if (timeout_ms < 0)
+		return evtimer_del(f->timer);
+	tv.tv_sec = timeout_ms / 1000;
+	tv.tv_usec = (timeout_ms % 1000) * 1000;
+	return evtimer_add(f->timer, &tv);
+}
+
+static void
+unlink_transfer(struct transfer *t)
+{
+	struct fetcher *f = t->f;
+
+	if (t->prev != NULL)
+		t->prev->next = t->next;
+	else
+		f->head = t->next;
+	if (t->next != NULL)
+		t->next->prev = t->prev;
+	f->active--;
+}
+
+static void
+free_transfer(struct transfer *t)
+{
+	curl_multi_remove_handle(t->f->multi, t->easy);
+	curl_easy_cleanup(t->easy);
+	buf_free(&t->body);
+	free(t->url);
+	free(t);
+}
+
+static const char *
+header_value(CURL *easy, const char *name)
+{
+	struct curl_header *h;
+
+	if (curl_easy_header(easy, name, 0, CURLH_HEADER, -1, &h) != CURLHE_OK)
+		return NULL;
+	return h->value;
+}
+
+/*
+ * Why t failed, in words a pages row can keep: a phrase of ours that names
+ * what went wrong (see fetch.h), then libcurl's message for the details.
+ */
+static void
+explain(struct transfer *t, CURLcode code, long status)
+{
+	const char *what = "transfer failed", *msg, *te;
+	curl_off_t clen = -1;
+	long oserr = 0;
+
+	msg = t->errbuf[0] != '\0' ? t->errbuf : curl_easy_strerror(code);
+	if (t->too_large) {
+		snprintf(t->why, sizeof(t->why), "body larger than %zu bytes",
+		    t->body.limit);
+		return;
+	}
+	if (t->headers_too_large) {
+		snprintf(t->why, sizeof(t->why), "headers larger than %d bytes",
+		    FETCH_MAX_HEADER_BYTES);
+		return;
+	}
+	switch (code) {
+	case CURLE_OPERATION_TIMEDOUT:
+		/* Timeouts and the low-speed limit share the code. */
+		if (status == 0)
+			what = "no response in time";
+		else if (strncmp(msg, "Operation too slow", 18) == 0)
+			what = "body too slow";
+		else
+			what = "body not done in time";
+		break;
+	case CURLE_PARTIAL_FILE:
+		curl_easy_getinfo(t->easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T,
+		    &clen);
+		te = header_value(t->easy, "Transfer-Encoding");
+		if (clen >= 0)
+			what = "body shorter than its Content-Length";
+		else if (te != NULL && strcasestr(te, "chunked") != NULL)
+			what = "chunked body cut short";
+		else
+			what = "body cut short";
+		break;
+	case CURLE_RECV_ERROR:
+	case CURLE_SEND_ERROR:
+		curl_easy_getinfo(t->easy, CURLINFO_OS_ERRNO, &oserr);
+		if (oserr == ECONNRESET)
+			what = "connection reset";
+		else
+			what = code == CURLE_RECV_ERROR ? "receive failed"
+			                                : "send failed";
+		break;
+	case CURLE_GOT_NOTHING:
+		what = "empty reply";
+		break;
+	case CURLE_COULDNT_CONNECT:
+		what = "cannot connect";
+		break;
+	case CURLE_COULDNT_RESOLVE_HOST:
+		what = "unknown host";
+		break;
+	case CURLE_WEIRD_SERVER_REPLY:
+	case CURLE_UNSUPPORTED_PROTOCOL:
+		what = "not an HTTP response";
+		break;
+	case CURLE_BAD_CONTENT_ENCODING:
+		what = "bad content encoding";
+		break;
+	case CURLE_TOO_MANY_REDIRECTS:
+		what = "too many redirects";
+		break;
+	default:
+		break;
+	}
+	snprintf(t->why, sizeof(t->why), "%s: %s", what, msg);
+}
+
+/* Report a finished transfer to its owner and forget it. */
+static void
+finish(struct transfer *t, CURLcode code)
+{
+	struct fetch_result r;
+	curl_off_t retry = -1;
+	char *ct = NULL, *loc = NULL;
+
+	memset(&r, 0, sizeof(r));
+	r.url = t->url;
+	r.code = code;
+	r.body = &t->body;
+	/* A declared Content-Length over the cap ends the transfer early. */
+	if (code == CURLE_FILESIZE_EXCEEDED)
+		t->too_large = 1;
+	r.body_too_large = t->too_large;
+	r.elapsed_ms = ms_since(&t->started);
+	curl_easy_getinfo(t->easy, CURLINFO_RESPONSE_CODE, &r.status);
+	curl_easy_getinfo(t->easy, CURLINFO_CONTENT_TYPE, &ct);
+	curl_easy_getinfo(t->easy, CURLINFO_REDIRECT_URL, &loc);
+	if (curl_easy_getinfo(t->easy, CURLINFO_RETRY_AFTER, &retry) !=
+	    CURLE_OK || retry <= 0)
+		retry = -1;
+	r.content_type = ct;
+	r.location = loc;
+	r.retry_after = (long)retry;
+	r.x_robots_tag = r.status > 0 ? header_value(t->easy, "X-Robots-Tag")
+	                              : NULL;
+	if (code == CURLE_ABORTED_BY_CALLBACK) {
+		r.error = "aborted";
+	} else if (code != CURLE_OK) {
+		explain(t, code, r.status);
+		r.error = t->why;
+	}
+	unlink_transfer(t);
+	t->fn(&r, t->arg);
+	free_transfer(t);
+}
+
+static void
+check_done(struct fetcher *f)
+{
+	CURLMsg *m;
+	int left;
+	struct transfer *t;
+
+	while ((m = curl_multi_info_read(f->multi, &left)) != NULL) {
+		if (m->msg != CURLMSG_DONE)
+			continue;
+		curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, (char **)&t);
+		finish(t, m->data.result);
+	}
+}
+
+struct fetcher *
+fetch_new(struct event_base *base, const struct fetch_opts *opts)
+{
+	struct fetcher *f;
+
+	f = calloc(1, sizeof(*f));
+	if (f == NULL)
+		return NULL;
+	f->base = base;
+	f->opts = *opts;
+	f->multi = curl_multi_init();
+	f->timer = evtimer_new(base, on_timer, f);
+	if (f->multi == NULL || f->timer == NULL)
+		goto fail;
+	curl_multi_setopt(f->multi, CURLMOPT_SOCKETFUNCTION, sock_cb);
+	curl_multi_setopt(f->multi, CURLMOPT_SOCKETDATA, f);
+	curl_multi_setopt(f->multi, CURLMOPT_TIMERFUNCTION, timer_cb);
+	curl_multi_setopt(f->multi, CURLMOPT_TIMERDATA, f);
+	curl_multi_setopt(f->multi, CURLMOPT_MAX_HOST_CONNECTIONS,
+	    opts->max_host_connections);
+	curl_multi_setopt(f->multi, CURLMOPT_MAX_TOTAL_CONNECTIONS,
+	    opts->max_total_connections);
+	/* Keep idle connections for reuse: one per host we talk to. */
+	curl_multi_setopt(f->multi, CURLMOPT_MAXCONNECTS,
+	    opts->max_total_connections * 4);
+	return f;
+fail:
+	fetch_free(f);
+	return NULL;
+}
+
+static int
+setup_easy(struct transfer *t, const struct fetch_req *req)
+{
+	const struct fetch_opts *o = &t->f->opts;
+	CURL *e = t->easy;
+
+	if (curl_easy_setopt(e, CURLOPT_URL, t->url) != CURLE_OK ||
+	    curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https") !=
+	        CURLE_OK)
+		return -1;
+	curl_easy_setopt(e, CURLOPT_PRIVATE, t);
+	curl_easy_setopt(e, CURLOPT_ERRORBUFFER, t->errbuf);
+	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
+	curl_easy_setopt(e, CURLOPT_WRITEDATA, t);
+	curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
+	curl_easy_setopt(e, CURLOPT_HEADERDATA, t);
+	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION,
+	    req->max_redirects > 0 ? 1L : 0L);
+	curl_easy_setopt(e, CURLOPT_MAXREDIRS, req->max_redirects);
+	curl_easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(e, CURLOPT_USERAGENT, o->user_agent);
+	/* "" offers every encoding this libcurl can decode. */
+	curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
+	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, o->connect_timeout_ms);
+	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, o->timeout_ms);
+	curl_easy_setopt(e, CURLOPT_LOW_SPEED_LIMIT, o->low_speed_bytes);
+	curl_easy_setopt(e, CURLOPT_LOW_SPEED_TIME, o->low_speed_secs);
+	/*
+	 * A declared length over the cap fails before any body is read,
+	 * unless the first bytes are wanted anyway (robots.txt).
+	 */
+	if (!req->cut)
+		curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE,
+		    (curl_off_t)req->max_body);
+	curl_easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
+	if (o->resolve != NULL)
+		curl_easy_setopt(e, CURLOPT_RESOLVE, o->resolve);
+	return 0;
+}
+
+int
+fetch_start(struct fetcher *f, const char *url, fetch_done_fn fn, void *arg)
+{
+	struct fetch_req req = { f->opts.max_body, 0, 0 };
+
+	return fetch_start_req(f, url, &req, fn, arg);
+}
+
+int
+fetch_start_req(struct fetcher *f, const char *url,
+    const struct fetch_req *req, fetch_done_fn fn, void *arg)
+{
+	struct transfer *t;
+
+	if (f->aborting)
+		return -1;
+	t = calloc(1, sizeof(*t));
+	if (t == NULL)
+		return -1;
+	t->f = f;
+	t->fn = fn;
+	t->arg = arg;
+	t->cut = req->cut;
+	buf_init(&t->body, req->max_body);
+	t->url = strdup(url);
+	t->easy = curl_easy_init();
+	if (t->url == NULL || t->easy == NULL || setup_easy(t, req) != 0)
+		goto fail;
+	clock_gettime(CLOCK_MONOTONIC, &t->started);
+	if (curl_multi_add_handle(f->multi, t->easy) != CURLM_OK)
+		goto fail;
+	t->next = f->head;
+	if (f->head != NULL)
+		f->head->prev = t;
+	f->head = t;
+	f->active++;
+	return 0;
+fail:
+	if (t->easy != NULL)
+		curl_easy_cleanup(t->easy);
+	free(t->url);
+	free(t);
+	return -1;
+}
+
+size_t
+fetch_active(const struct fetcher *f)
+{
+	return f->active;
+}
+
+size_t
+fetch_abort_all(struct fetcher *f)
+{
+	size_t n = 0;
+
+	f->aborting = 1;
+	while (f->head != NULL) {
+		snprintf(f->head->errbuf, sizeof(f->head->errbuf), "aborted");
+		finish(f->head, CURLE_ABORTED_BY_CALLBACK);
+		n++;
+	}
+	f->aborting = 0;
+	return n;
+}
+
+void
+fetch_free(struct fetcher *f)
+{
+	struct transfer *t;
+
+	if (f == NULL)
+		return;
+	while ((t = f->head) != NULL) {
+		unlink_transfer(t);
+		free_transfer(t);
+	}
+	if (f->multi != NULL)
+		curl_multi_cleanup(f->multi);
+	if (f->timer != NULL)
+		event_free(f->timer);
+	free(f);
+}

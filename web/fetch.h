@@ -1,0 +1,120 @@
+/*
+ * fetch: many HTTP transfers at once on one libevent loop, driven through
+ * libcurl's multi interface and curl_multi_socket_action (libcurl tells us
+ * which sockets to watch and when to wake it; libevent does the waiting).
+ *
+ * Redirects are never followed inside a transfer: the target is reported
+ * so the crawler can queue it under its own scope, robots and politeness.
+ * Bodies are decompressed by libcurl and capped after decompression: a body
+ * over the cap aborts the transfer and is reported as too large. Response
+ * headers are capped too (FETCH_MAX_HEADER_BYTES per response).
+ */
+#ifndef NC_FETCH_H
+#define NC_FETCH_H
+
+#include <stddef.h>
+
+#include <curl/curl.h>
+#include <event2/event.h>
+
+#include "util/buf.h"
+
+/* Cap on the header bytes of one response; more aborts the transfer. */
+#define FETCH_MAX_HEADER_BYTES (256 * 1024)
+
+struct fetch_opts {
+	const char *user_agent;          /* sent on every request */
+	long connect_timeout_ms;         /* TCP + TLS connect */
+	long timeout_ms;                 /* whole transfer */
+	long low_speed_bytes;            /* abort when slower than this ... */
+	long low_speed_secs;             /* ... for this many seconds */
+	size_t max_body;                 /* decoded body cap, bytes */
+	long max_host_connections;       /* libcurl's per-host connection cap */
+	long max_total_connections;      /* libcurl's overall connection cap */
+	const struct curl_slist *resolve; /* HOST:PORT:ADDR entries, or NULL;
+	                                    owned by the caller, must outlive
+	                                    the fetcher */
+};
+
+struct fetch_result {
+	const char *url;      /* the URL requested */
+	CURLcode code;        /* CURLE_OK when a response arrived */
+	const char *error;    /* why the transfer failed (code != CURLE_OK):
+	                         a phrase of ours, ": ", libcurl's details;
+	                         see fetch_start_req for the phrases */
+	long status;          /* HTTP status, 0 when none */
+	const char *content_type; /* Content-Type header, or NULL */
+	const char *location; /* absolute redirect target, or NULL */
+	long retry_after;     /* Retry-After in seconds, -1 when absent */
+	const char *x_robots_tag; /* X-Robots-Tag header, or NULL */
+	struct buf *body;     /* decoded body received (possibly partial) */
+	int body_too_large;   /* the body cap was hit: transfer aborted */
+	double elapsed_ms;    /* wall time of the transfer */
+};
+
+/*
+ * Called once per transfer started, from the event loop, when it ends.
+ * Everything r points to is valid only during the call. The callback may
+ * start new transfers.
+ */
+typedef void (*fetch_done_fn)(const struct fetch_result *r, void *arg);
+
+struct fetcher;
+
+/* New fetcher on base with opts (copied; resolve is borrowed). NULL when
+ * libcurl cannot be set up. curl_global_init must have been called. */
+struct fetcher *fetch_new(struct event_base *base,
+    const struct fetch_opts *opts);
+
+/*
+ * Start fetching url; fn(result, arg) is called when it ends. Returns 0, or
+ * -1 when the transfer cannot be started (out of memory, libcurl refused):
+ * then fn is not called.
+ */
+int fetch_start(struct fetcher *f, const char *url, fetch_done_fn fn,
+    void *arg);
+
+/* How one transfer differs from the fetcher's options. */
+struct fetch_req {
+	size_t max_body;     /* decoded body cap for this transfer, bytes */
+	long max_redirects;  /* follow up to this many redirects (robots.txt);
+	                        0: report them instead */
+	int cut;             /* a body over max_body keeps its first max_body
+	                        bytes (still reported too large); otherwise a
+	                        declared length over the cap fails at once */
+};
+
+/*
+ * fetch_start with per-transfer settings; same results. When a transfer
+ * fails, error starts with one of these phrases (then ": " and libcurl's
+ * message), or is exactly the first two:
+ *   "body larger than N bytes"       the body cap (body_too_large is set)
+ *   "headers larger than N bytes"    FETCH_MAX_HEADER_BYTES
+ *   "no response in time"            timed out before any status line
+ *   "body too slow"                  under the low-speed limit mid-body
+ *   "body not done in time"          the whole-transfer timeout mid-body
+ *   "body shorter than its Content-Length", "chunked body cut short",
+ *   "body cut short"                 the server closed the connection early
+ *   "connection reset"               a TCP reset
+ *   "empty reply", "cannot connect", "unknown host",
+ *   "not an HTTP response", "bad content encoding", "too many redirects",
+ *   "receive failed", "send failed", "transfer failed" (anything else)
+ */
+int fetch_start_req(struct fetcher *f, const char *url,
+    const struct fetch_req *req, fetch_done_fn fn, void *arg);
+
+/* Transfers started and not yet ended. */
+size_t fetch_active(const struct fetcher *f);
+
+/*
+ * Abort every transfer in flight; their callbacks are called with
+ * code CURLE_ABORTED_BY_CALLBACK and error "aborted"; fetch_start fails
+ * while they run. Returns how many.
+ */
+size_t fetch_abort_all(struct fetcher *f);
+
+/* Free the fetcher. Transfers still in flight are dropped without their
+ * callbacks. NULL is fine. */
+void fetch_free(struct fetcher *f);
+
+#endif
