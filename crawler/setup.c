@@ -1,4 +1,4 @@
-#include "crawler/crawl_int.h"
+#include "crawler/setup.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,6 +6,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "crawler/frontier.h"
 #include "util/esc.h"
 #include "util/testhook.h"
 
@@ -419,7 +420,7 @@ static int
 load_host(const char *host, int64_t queued, double not_before, void *arg)
 {
 	struct crawl *c = arg;
-	double now = crawl_wall_s();
+	double now = clock_wall_s();
 	struct store_host h;
 	int found, rc = 0;
 
@@ -433,7 +434,7 @@ load_host(const char *host, int64_t queued, double not_before, void *arg)
 	if (found == 1 && h.gave_up != NULL)
 		hostsched_retire(c->sc, host);
 	else if (hostsched_add(c->sc, host, queued, not_before > now
-	             ? crawl_mono_ms() + (not_before - now) * 1e3 : 0) != 0)
+	             ? clock_mono_ms() + (not_before - now) * 1e3 : 0) != 0)
 		rc = -1;
 	store_host_clear(&h);
 	return rc;
@@ -562,13 +563,13 @@ crawl_prepare(struct crawl *c)
 	}
 	if ((requeued = store_frontier_requeue_inflight(c->st)) < 0)
 		goto dberr;
-	t0 = crawl_mono_ms();
+	t0 = clock_mono_ms();
 	if (store_load_fingerprints(c->st, load_one, c) != 0 ||
 	    store_load_blocks(c->st, load_blocks, c) != 0 ||
 	    ((cfg->methods & DEDUP_TDW) &&
 	    store_load_tdw(c->st, load_tdw, c) != 0))
 		goto dberr;
-	secs = (crawl_mono_ms() - t0) / 1e3;
+	secs = (clock_mono_ms() - t0) / 1e3;
 	if (dedup_count(c->dd) > 0 && !cfg->quiet)
 		fprintf(stderr,
 		    "nearcrawl: resuming %s: %zu fingerprints "

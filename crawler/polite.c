@@ -1,10 +1,11 @@
-#include "crawler/crawl_int.h"
+#include "crawler/polite.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "crawler/frontier.h"
 #include "util/esc.h"
 
 static int queue_sitemap(struct crawl *c, const char *url);
@@ -42,9 +43,9 @@ crawl_hold_host(struct crawl *c, const char *host, double secs, int failures)
 {
 	struct store_host h;
 
-	hostsched_defer(c->sc, host, crawl_mono_ms() + secs * 1e3);
+	hostsched_defer(c->sc, host, clock_mono_ms() + secs * 1e3);
 	memset(&h, 0, sizeof(h));
-	h.not_before = crawl_wall_s() + secs;
+	h.not_before = clock_wall_s() + secs;
 	h.backoff_ms = (long)(secs * 1e3);
 	h.failures = failures;
 	if (store_host_put(c->st, host, &h) != 0)
@@ -87,17 +88,17 @@ crawl_on_robots(struct crawl *c, struct job *j, const struct fetch_result *r)
 	c->robots_fetches++;
 	st = robotscache_result(c->rc, j->origin, status,
 	    r->body->data != NULL ? r->body->data : "", r->body->len,
-	    crawl_wall_s());
+	    clock_wall_s());
 	if (st < 0) {
 		crawl_fail(c, "cannot record robots.txt");
 		return;
 	}
 	/* The gap after robots.txt itself already obeys its Crawl-delay. */
 	if (st == ROBOTSCACHE_READY &&
-	    robotscache_lookup(c->rc, j->origin, crawl_wall_s(), &rules, &retry_at,
+	    robotscache_lookup(c->rc, j->origin, clock_wall_s(), &rules, &retry_at,
 	        &failures) == ROBOTSCACHE_READY &&
 	    (gap = crawl_delay(c, j->host, rules)) > 0)
-		hostsched_defer(c->sc, j->host, crawl_mono_ms() + (double)gap);
+		hostsched_defer(c->sc, j->host, clock_mono_ms() + (double)gap);
 	if (st == ROBOTSCACHE_READY && c->cfg->sitemaps)
 		queue_sitemaps_of(c, j->origin);
 	if (st == ROBOTSCACHE_WAIT &&
@@ -122,7 +123,7 @@ queue_sitemaps_of(struct crawl *c, const char *origin)
 	size_t i, n;
 	int failures;
 
-	if (robotscache_lookup(c->rc, origin, crawl_wall_s(), &rules, &retry_at,
+	if (robotscache_lookup(c->rc, origin, clock_wall_s(), &rules, &retry_at,
 	        &failures) != ROBOTSCACHE_READY)
 		return;
 	n = robots_sitemaps(rules, &urls);
@@ -174,7 +175,7 @@ crawl_retry_later(struct crawl *c, struct job *j, const struct fetch_result *r)
 		for (i = 0; i < j->it.tries; i++)
 			secs *= 2;
 	}
-	if (store_frontier_requeue(c->st, j->it.id, crawl_wall_s() + secs) != 0)
+	if (store_frontier_requeue(c->st, j->it.id, clock_wall_s() + secs) != 0)
 		return -1;
 	crawl_hold_host(c, j->host, secs, 0);
 	c->n.queued++;
@@ -307,30 +308,26 @@ crawl_on_sitemap(struct crawl *c, struct job *j, const struct fetch_result *r)
 	return rc;
 }
 
-/* Ask for origin's robots.txt, in the turn of the host j was taken for. */
+/*
+ * Turn j (whose URL went back to the queue) into the fetch of origin's
+ * robots.txt, in the turn of the host j was taken for. 0 or -1.
+ */
 static int
-fetch_robots(struct crawl *c, struct job *j, const char *origin, double now)
+robots_job(struct crawl *c, struct job *j, const char *origin)
 {
-	/* RFC 9309: read at least 500 KiB, whatever length is declared. */
-	struct fetch_req req = { ROBOTS_MAX_BYTES, ROBOTS_REDIRECTS, 1 };
-	char url[ORIGIN_MAX + 16];
-
 	snprintf(j->origin, sizeof(j->origin), "%s", origin);
-	snprintf(url, sizeof(url), "%s/robots.txt", origin);
 	if (robotscache_pending(c->rc, origin) != 0)
 		return -1;
 	store_item_clear(&j->it);
-	hostsched_started(c->sc, j->host, now);
 	/* The page was put back: its host still has it queued. */
-	if (hostsched_add(c->sc, j->host, 1, 0) != 0)
-		return -1;
-	return fetch_start_req(c->fe, url, &req, crawl_on_fetched, j);
+	return hostsched_add(c->sc, j->host, 1, 0);
 }
 
 /*
- * Decide on a URL just taken from the frontier: fetch it (returns 1), or
- * deal with it here (0): robots.txt must be fetched or waited for first,
- * or forbids the URL. -1 on a database or memory error.
+ * Decide on a URL just taken from the frontier: fetch it, fetch robots.txt
+ * first, or deal with it here (robots.txt must be waited for, or forbids
+ * the URL). Returns an enum crawl_admit, or -1 on a database or memory
+ * error.
  */
 int
 crawl_admit(struct crawl *c, struct job *j, double now)
@@ -342,8 +339,8 @@ crawl_admit(struct crawl *c, struct job *j, double now)
 	int state, failures;
 
 	if (url_origin(j->it.url, origin, sizeof(origin)) != 0)
-		return 1;
-	state = robotscache_lookup(c->rc, origin, crawl_wall_s(), &rules, &retry_at,
+		return ADMIT_FETCH;
+	state = robotscache_lookup(c->rc, origin, clock_wall_s(), &rules, &retry_at,
 	    &failures);
 	if (state < 0)
 		return -1;
@@ -351,23 +348,23 @@ crawl_admit(struct crawl *c, struct job *j, double now)
 		if (put_back(c, j) != 0)
 			return -1;
 		if (state == ROBOTSCACHE_MISSING)
-			return fetch_robots(c, j, origin, now) != 0 ? -1 : 0;
+			return robots_job(c, j, origin) != 0 ? -1 : ADMIT_ROBOTS;
 		d = state == ROBOTSCACHE_WAIT
-		    ? (retry_at - crawl_wall_s()) * 1e3 : (double)c->cfg->delay_ms;
+		    ? (retry_at - clock_wall_s()) * 1e3 : (double)c->cfg->delay_ms;
 		hostsched_defer(c->sc, j->host, now + (d > 100 ? d : 100));
 		store_item_clear(&j->it);
 		free(j);
-		return 0;
+		return ADMIT_DONE;
 	}
 	crawl_delay(c, j->host, rules);
 	path = strchr(j->it.url + strlen(origin), '/');
 	if (robots_allowed(rules, path != NULL ? path : "/"))
-		return 1;
+		return ADMIT_FETCH;
 	if (j->sitemap)
 		hostsched_skipped(c->sc, j->host);
 	else if (crawl_record_unfetched(c, j, "disallowed by robots.txt") != 0)
 		return -1;
 	store_item_clear(&j->it);
 	free(j);
-	return 0;
+	return ADMIT_DONE;
 }

@@ -1,4 +1,6 @@
-#include "crawler/crawl_int.h"
+#include "crawler/page.h"
+#include "crawler/polite.h"
+#include "crawler/setup.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +11,7 @@
 #include <unistd.h>
 
 static void pump(struct crawl *c);
+static void on_fetched(const struct fetch_result *r, void *arg);
 
 /* A signal that came before the event loop could take signals. */
 static volatile sig_atomic_t early_signal;
@@ -17,50 +20,6 @@ static void
 on_early_signal(int sig)
 {
 	early_signal = sig;
-}
-
-double
-crawl_mono_ms(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
-}
-
-double
-crawl_wall_s(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_REALTIME, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-void
-crawl_fail(struct crawl *c, const char *what)
-{
-	if (!c->failed)
-		snprintf(c->err, c->errsz, "%s: %s", what,
-		    store_errmsg(c->st));
-	c->failed = 1;
-	c->stopping = 2;
-	event_base_loopbreak(c->base);
-}
-
-int
-crawl_commit(struct crawl *c)
-{
-	double t0 = crawl_mono_ms();
-
-	if (store_commit(c->st) != 0 || store_begin(c->st) != 0) {
-		crawl_fail(c, "cannot commit to the database");
-		return -1;
-	}
-	c->batch = 0;
-	c->last_commit = crawl_mono_ms();
-	c->stages.store_ms += c->last_commit - t0;
-	return 0;
 }
 
 /* A page is settled: its queue entry is done, and it counts. */
@@ -103,12 +62,13 @@ on_unworked(void *arg)
 	crawl_job_free(j);
 }
 
-void
-crawl_on_fetched(const struct fetch_result *r, void *arg)
+/* A transfer ended: hand it to the part it was for. */
+static void
+on_fetched(const struct fetch_result *r, void *arg)
 {
 	struct job *j = arg;
 	struct crawl *c = j->c;
-	double now = crawl_mono_ms();
+	double now = clock_mono_ms();
 	int rc;
 
 	hostsched_finished(c->sc, j->host, now);
@@ -185,13 +145,38 @@ limit_reached(const struct crawl *c)
 	    c->seq + (int64_t)in_flight(c) >= c->cfg->max_pages;
 }
 
-/* Start as many transfers as the limits allow; end the loop when done. */
-static void
-pump(struct crawl *c)
+/*
+ * Start j's transfer: robots.txt of j->origin, a sitemap file or a page.
+ * The one place the crawl starts transfers. 0, or -1 (j is the caller's).
+ */
+static int
+start_transfer(struct crawl *c, struct job *j, double now)
 {
 	struct fetch_req page_req = { (size_t)c->cfg->max_body, 0, 0 };
 	struct fetch_req sitemap_req = { SITEMAP_MAX_BYTES, ROBOTS_REDIRECTS,
 	    0 };
+	/* RFC 9309: read at least 500 KiB, whatever length is declared. */
+	struct fetch_req robots_req = { ROBOTS_MAX_BYTES, ROBOTS_REDIRECTS, 1 };
+	char robots_url[ORIGIN_MAX + 16];
+	const struct fetch_req *req = &page_req;
+	const char *url = j->it.url;
+
+	if (j->origin[0] != '\0') {
+		snprintf(robots_url, sizeof(robots_url), "%s/robots.txt",
+		    j->origin);
+		url = robots_url;
+		req = &robots_req;
+	} else if (j->sitemap) {
+		req = &sitemap_req;
+	}
+	hostsched_started(c->sc, j->host, now);
+	return fetch_start_req(c->fe, url, req, on_fetched, j);
+}
+
+/* Start as many transfers as the limits allow; end the loop when done. */
+static void
+pump(struct crawl *c)
+{
 	const char *host;
 	double wait = -1, now;
 	struct job *j;
@@ -199,7 +184,7 @@ pump(struct crawl *c)
 
 	while (!c->stopping && in_flight(c) < (size_t)c->cfg->concurrency &&
 	    !limit_reached(c)) {
-		now = crawl_mono_ms();
+		now = clock_mono_ms();
 		host = hostsched_next(c->sc, now, &wait);
 		if (host == NULL)
 			break;
@@ -211,8 +196,8 @@ pump(struct crawl *c)
 		j->c = c;
 		snprintf(j->host, sizeof(j->host), "%s", host);
 		r = crawl_pop_sitemap(c, j) ? 1
-		    : store_frontier_take(c->st, j->host, crawl_wall_s(), &j->it);
-		c->stages.store_ms += crawl_mono_ms() - now;
+		    : store_frontier_take(c->st, j->host, clock_wall_s(), &j->it);
+		c->stages.store_ms += clock_mono_ms() - now;
 		if (r <= 0) {
 			free(j);
 			if (r < 0) {
@@ -224,20 +209,19 @@ pump(struct crawl *c)
 		}
 		if (!j->sitemap)
 			c->n.queued--;
-		if ((r = crawl_admit(c, j, now)) <= 0) {
-			if (r < 0) {
-				/* admit hands j on only when it succeeds. */
-				store_item_clear(&j->it);
-				free(j);
-				crawl_fail(c, "cannot decide on robots.txt");
-			}
-			if (r < 0 || c->failed)
+		if ((r = crawl_admit(c, j, now)) == ADMIT_DONE) {
+			if (c->failed)
 				return;
 			continue;
 		}
-		hostsched_started(c->sc, j->host, now);
-		if (fetch_start_req(c->fe, j->it.url, j->sitemap ? &sitemap_req
-		        : &page_req, crawl_on_fetched, j) != 0) {
+		if (r < 0) {
+			/* admit hands j on only when it succeeds. */
+			store_item_clear(&j->it);
+			free(j);
+			crawl_fail(c, "cannot decide on robots.txt");
+			return;
+		}
+		if (start_transfer(c, j, now) != 0) {
 			store_item_clear(&j->it);
 			free(j);
 			crawl_fail(c, "cannot start a transfer");
@@ -274,7 +258,7 @@ on_wake(evutil_socket_t fd, short what, void *arg)
 static void
 print_progress(struct crawl *c)
 {
-	double secs = (crawl_mono_ms() - c->started) / 1e3;
+	double secs = (clock_mono_ms() - c->started) / 1e3;
 
 	fprintf(stderr,
 	    "%sfetched %lld: unique %lld, exact %lld, near %lld, other %lld"
@@ -293,7 +277,7 @@ static void
 on_tick(evutil_socket_t fd, short what, void *arg)
 {
 	struct crawl *c = arg;
-	double now = crawl_mono_ms();
+	double now = clock_mono_ms();
 
 	if (c->batch > 0 && now - c->last_commit >= COMMIT_EVERY_S * 1e3)
 		crawl_commit(c);
@@ -302,15 +286,6 @@ on_tick(evutil_socket_t fd, short what, void *arg)
 		print_progress(c);
 		c->last_progress = now;
 	}
-}
-
-/* Leave the terminal's progress line before other output. */
-void
-crawl_end_progress(struct crawl *c)
-{
-	if (c->progress_shown)
-		fputs("\r\033[K", stderr);
-	c->progress_shown = 0;
 }
 
 static void
@@ -442,7 +417,7 @@ crawl_run(const struct config *cfg, struct crawl_summary *sum, char *err,
 	c.err = err;
 	c.errsz = errsz;
 	err[0] = '\0';
-	c.started = c.last_commit = c.last_progress = crawl_mono_ms();
+	c.started = c.last_commit = c.last_progress = clock_mono_ms();
 	c.tty = isatty(STDERR_FILENO);
 	/* Loading a large database takes a while; Ctrl-C then must still
 	 * mean "stop cleanly", not kill the process. */
@@ -487,7 +462,7 @@ crawl_run(const struct config *cfg, struct crawl_summary *sum, char *err,
 	sum->robots_fetches = c.robots_fetches;
 	sum->hosts_given_up = c.hosts_given_up;
 	sum->traps = c.traps;
-	sum->seconds = (crawl_mono_ms() - c.started) / 1e3;
+	sum->seconds = (clock_mono_ms() - c.started) / 1e3;
 	sum->stages = c.stages;
 	sum->indexed = (int64_t)dedup_count(c.dd);
 	sum->index_bytes = dedup_bytes(c.dd);

@@ -1,17 +1,23 @@
 /*
- * crawl_int: what the parts of the crawl module share -- the crawl's state
- * and the functions one part calls in another. Internal: nothing outside
- * crawler/crawl*.c includes it.
+ * state: the crawl's shared state -- the struct every part of the crawl
+ * works on, one transfer's job, a page on its way through a worker -- and
+ * the few operations on it that every part needs: failing the crawl,
+ * committing the batch, the progress line, a pages row's common fields,
+ * counting a host's pages. The lowest file of the crawl: it calls none of
+ * the others.
  *
- *   crawl.c         the event loop, signals, progress, the run as a whole
- *   crawl_setup.c   opening, settings check, scope, resume, seeds
- *   crawl_page.c    a fetched page: its row, fingerprints, verdict, links
- *   crawl_polite.c  robots.txt, sitemaps, Retry-After, back-off, give-up
+ *   crawler/state.c     this file's functions
+ *   crawler/frontier.c  queueing URLs: scope, traps, the query cap
+ *   crawler/polite.c    robots.txt, sitemaps, Retry-After, back-off, give-up
+ *   crawler/page.c      a fetched page: its row, verdict, links
+ *   crawler/setup.c     opening, settings check, scope, resume, seeds
+ *   crawler/loop.c      the event loop: the one place transfers start
  */
-#ifndef NC_CRAWL_INT_H
-#define NC_CRAWL_INT_H
+#ifndef NC_CRAWL_STATE_H
+#define NC_CRAWL_STATE_H
 
 #include "crawler/crawl.h"
+#include "util/clock.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -144,42 +150,25 @@ struct sitemap_queue {
 	size_t seen;  /* files ever queued, capped at SITEMAPS_PER_HOST */
 };
 
-/*
- * Shared between the parts. Each is documented where it is defined; all
- * report database or memory failures as -1 (or through crawl_fail, which
- * ends the crawl with a message).
- */
-int crawl_admit(struct crawl *c, struct job *j, double now);
-int crawl_commit(struct crawl *c);
-void crawl_count_page(struct crawl *c, const char *host);
-int crawl_enqueue(struct crawl *c, const char *url, int depth, int64_t parent,
-    int dup_hops);
+/* End the crawl with what failed and the database's message. */
 void crawl_fail(struct crawl *c, const char *what);
-void crawl_free_sitemap_queue(void *p);
-void crawl_give_up(struct crawl *c, const char *host, const char *why);
-int crawl_host_trouble(CURLcode code);
-void crawl_hold_host(struct crawl *c, const char *host, double secs,
-    int failures);
-double crawl_mono_ms(void);
+
+/* Commit the open batch and begin the next; 0, or -1 (crawl_fail'ed). */
+int crawl_commit(struct crawl *c);
+
+/* Leave the terminal's progress line before other output. */
 void crawl_end_progress(struct crawl *c);
-void crawl_on_fetched(const struct fetch_result *r, void *arg);
-void crawl_on_robots(struct crawl *c, struct job *j,
-    const struct fetch_result *r);
-int crawl_on_sitemap(struct crawl *c, struct job *j,
-    const struct fetch_result *r);
-int crawl_pop_sitemap(struct crawl *c, struct job *j);
-int crawl_prepare(struct crawl *c);
-int crawl_process(struct crawl *c, struct job *j, const struct fetch_result *r);
-void crawl_page_work(void *arg);
-int crawl_record_work(struct crawl *c, struct job *j);
-const char *crawl_site_of(const struct crawl *c, const char *host);
+
+/* A pages row for j's URL, numbered next in fetch order. */
+void crawl_new_row(struct crawl *c, const struct job *j, struct store_page *p);
+
+/* Free a job and whatever it holds (NULL is fine). */
 void crawl_job_free(struct job *j);
-int crawl_record_unfetched(struct crawl *c, struct job *j, const char *reason);
-int crawl_resolve_list(struct crawl *c);
-int crawl_retry_later(struct crawl *c, struct job *j,
-    const struct fetch_result *r);
-const char *crawl_strip(
-    const struct crawl *c, const char *url, char *out, size_t outsz);
-double crawl_wall_s(void);
+
+/* The site whose template a page of host shares (see state.c). */
+const char *crawl_site_of(const struct crawl *c, const char *host);
+
+/* One more page settled for host; retires it at --max-pages-per-host. */
+void crawl_count_page(struct crawl *c, const char *host);
 
 #endif

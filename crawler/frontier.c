@@ -1,0 +1,143 @@
+#include "crawler/frontier.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char WHY_TRAPPED[] = "path looks like a trap";
+
+/*
+ * Why url (normalised), found at depth, is not to be queued, or NULL when
+ * it is; then host holds its host.
+ */
+const char *
+crawl_refusal(struct crawl *c, const char *url, int depth, char *host)
+{
+	if (c->cfg->max_depth >= 0 && depth > c->cfg->max_depth)
+		return "beyond max depth";
+	if (url_host(url, host, HOST_MAX) != 0)
+		return "no host";
+	if (!url_host_in_domains(host, c->domains, c->ndomains))
+		return "host out of scope";
+	if (url_path_trapped(url))
+		return WHY_TRAPPED;
+	return NULL;
+}
+
+/*
+ * url without the parameters --strip-params names: out (outsz bytes) when
+ * something went, else url itself.
+ */
+const char *
+crawl_strip(const struct crawl *c, const char *url, char *out, size_t outsz)
+{
+	if (c->strip == NULL ||
+	    url_strip_params(url, c->strip, out, outsz) != 1)
+		return url;
+	return out;
+}
+
+/*
+ * Whether url would be one query too many for its path (--max-query-variants).
+ * Known URLs are not: queueing them again does nothing. Returns 1, 0, or -1
+ * on a database error.
+ */
+static int
+over_query_cap(struct crawl *c, const char *url)
+{
+	long cap = c->cfg->max_query_variants;
+	int64_t n;
+	int known;
+
+	if (cap <= 0 || strchr(url, '?') == NULL)
+		return 0;
+	if ((n = store_frontier_variants(c->st, url, cap)) < 0)
+		return -1;
+	if (n < cap)
+		return 0;
+	if ((known = store_frontier_known(c->st, url)) < 0)
+		return -1;
+	return !known;
+}
+
+/* Queue url (normalised, already stripped) unless it is out of scope, too
+ * deep or caught by a trap defence; dup_hops as in store_item. */
+int
+crawl_enqueue_as_is(struct crawl *c, const char *url, int depth, int64_t parent,
+    int dup_hops)
+{
+	char host[HOST_MAX];
+	const char *why;
+	uint64_t h;
+	int r;
+
+	if (c->cfg->max_depth >= 0 && depth > c->cfg->max_depth)
+		return 0;
+	/* Whether a URL is in scope and whether it is queued never change
+	 * once settled: a page's template links are settled by the first. */
+	h = seen_hash(url, strlen(url));
+	if (seen_has(c->settled, h))
+		return 0;
+	if ((why = crawl_refusal(c, url, depth, host)) != NULL) {
+		if (why == WHY_TRAPPED)
+			c->traps.trapped++;
+		seen_add(c->settled, h);
+		return 0;
+	}
+	if ((r = over_query_cap(c, url)) != 0) {
+		if (r < 0)
+			return -1;
+		/* A path over the cap stays over it: settled too. */
+		c->traps.capped++;
+		seen_add(c->settled, h);
+		return 0;
+	}
+	r = store_frontier_add(c->st, url, host, depth, parent, dup_hops);
+	if (r < 0)
+		return -1;
+	/* Queued behind duplicates, a URL may yet be offered by a page
+	 * fewer duplicates behind, which lowers its count: not settled. */
+	if (dup_hops == 0)
+		seen_add(c->settled, h);
+	if (r == 1) {
+		c->n.queued++;
+		if (hostsched_add(c->sc, host, 1, 0) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Queue url (normalised) found on a page at depth; parent is that page,
+ * and dup_hops what the link rule gives its links (0 for seeds). */
+int
+crawl_enqueue(struct crawl *c, const char *url, int depth, int64_t parent,
+    int dup_hops)
+{
+	char buf[URL_MAX_LEN + 1];
+	const char *u = crawl_strip(c, url, buf, sizeof(buf));
+
+	if (u != url)
+		c->traps.stripped++;
+	return crawl_enqueue_as_is(c, u, depth, parent, dup_hops);
+}
+
+/* Settle a queued URL without asking the server (robots.txt forbids it). */
+int
+crawl_record_unfetched(struct crawl *c, struct job *j, const char *reason)
+{
+	struct store_page p;
+
+	crawl_new_row(c, j, &p);
+	p.verdict = "skipped";
+	p.reason = reason;
+	if (store_page_add(c->st, &p) <= 0 ||
+	    store_frontier_done(c->st, j->it.id) != 0)
+		return -1;
+	c->n.pages++;
+	c->n.skipped++;
+	hostsched_skipped(c->sc, j->host);
+	crawl_count_page(c, j->host);
+	if (++c->batch >= c->cfg->batch)
+		crawl_commit(c);
+	return 0;
+}

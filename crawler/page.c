@@ -1,0 +1,537 @@
+#include "crawler/page.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "crawler/frontier.h"
+#include "crawler/linkrule.h"
+#include "util/testhook.h"
+
+
+/*
+ * Queue the target of a redirect from j's page (row id). A target that
+ * strips back to the very URL that redirected is a server putting its
+ * session id in by redirect: stripped, it is known already and the page
+ * would never be fetched, so it is queued as it is. That page's own links
+ * are stripped again, so this costs one fetch more per page, and cannot
+ * loop: a second such redirect strips to a URL that is known.
+ */
+static int
+enqueue_redirect(
+    struct crawl *c, const struct job *j, const char *target, int64_t id)
+{
+	char buf[URL_MAX_LEN + 1];
+	const char *u = crawl_strip(c, target, buf, sizeof(buf));
+
+	if (u != target && strcmp(u, j->it.url) == 0)
+		u = target;
+	else if (u != target)
+		c->traps.stripped++;
+	/* A redirect is no page of its own: its target stands where it
+	 * stood in a run of duplicates. */
+	return crawl_enqueue_as_is(c, u, j->it.depth + 1, id, j->it.dup_hops);
+}
+
+static int
+says_nofollow(const char *x_robots_tag)
+{
+	return x_robots_tag != NULL &&
+	    (strcasestr(x_robots_tag, "nofollow") != NULL ||
+	        strcasestr(x_robots_tag, "none") != NULL);
+}
+
+/*
+ * --stop-when-saturated W:R: once W pages were judged, stop when fewer than
+ * R x W of the last W were unique -- new content has dried up while
+ * duplicates keep coming (the research's growth curves flatten).
+ */
+static void
+note_saturation(struct crawl *c, int unique)
+{
+	size_t at;
+
+	if (c->sat_window == 0)
+		return;
+	at = (size_t)(c->sat_seen % c->sat_window);
+	if (c->sat_seen >= c->sat_window)
+		c->sat_unique -= c->sat_ring[at];
+	c->sat_ring[at] = (unsigned char)unique;
+	c->sat_unique += unique;
+	c->sat_seen++;
+	if (c->sat_seen >= c->sat_window && !c->stopping &&
+	    (double)c->sat_unique < c->sat_share * (double)c->sat_window) {
+		c->saturated = 1;
+		c->stopping = 1;
+		crawl_end_progress(c);
+		if (!c->cfg->quiet)
+			fprintf(stderr, "nearcrawl: saturated: %ld of the last "
+			    "%ld pages were unique; stopping\n", c->sat_unique,
+			    c->sat_window);
+	}
+}
+
+/*
+ * On a worker thread: extract the page and fingerprint its text. Reads the
+ * configuration and the dedup settings, which nothing changes during the
+ * crawl; writes only the job's page_work.
+ */
+static void
+page_work(void *arg)
+{
+	struct job *j = arg;
+	struct page_work *w = j->work;
+	const struct config *cfg = j->c->cfg;
+	struct digest_opts o;
+	char charset[64];
+	double t0;
+
+	t0 = clock_mono_ms();
+	/* One more than the cap tells a page at the cap from one over it. */
+	digest_opts_of(cfg, w->content_type,
+	    (size_t)cfg->max_links + (cfg->max_links > 0), charset,
+	    sizeof(charset), &o);
+	testhook_page_begin(j->it.url);
+	w->extracted = digest_page(j->c->dd, &o, w->body.data, w->body.len, 1,
+	    j->it.url, &w->dg, &w->why) == 0;
+	testhook_page_end();
+	if (w->extracted && cfg->max_links > 0 &&
+	    w->dg.ex.nlinks > (size_t)cfg->max_links) {
+		free(w->dg.ex.links[--w->dg.ex.nlinks]);
+		w->links_cut = 1;
+	}
+	/* The body is not needed any more: give its memory back now. */
+	buf_free(&w->body);
+	w->extract_ms = w->dg.extract_ms;
+	w->fingerprint_ms = clock_mono_ms() - t0 - w->dg.extract_ms;
+}
+
+/* Hand a fetched HTML page to the pool; 0, or -1 when out of memory. */
+static int
+submit_page(struct crawl *c, struct job *j, const struct fetch_result *r)
+{
+	struct page_work *w = calloc(1, sizeof(*w));
+
+	if (w == NULL)
+		return -1;
+	if ((r->content_type != NULL &&
+	    (w->content_type = strdup(r->content_type)) == NULL) ||
+	    (r->x_robots_tag != NULL &&
+	    (w->x_robots_tag = strdup(r->x_robots_tag)) == NULL)) {
+		free(w->content_type);
+		free(w);
+		return -1;
+	}
+	/* Take the body over; the fetcher frees only what is left. */
+	w->body = *r->body;
+	buf_init(r->body, 0);
+	w->body_len = w->body.len;
+	w->status = r->status;
+	w->elapsed_ms = r->elapsed_ms;
+	j->work = w;
+	if (workpool_submit(c->pool, page_work, j) != 0) {
+		*r->body = w->body;
+		j->work = NULL;
+		free(w->content_type);
+		free(w->x_robots_tag);
+		free(w);
+		return -1;
+	}
+	return 0;
+}
+
+/* dedup_set_fn over the crawl's database. */
+static int
+stored_set(void *ctx, int64_t id, uint32_t **set, size_t *n)
+{
+	struct crawl *c = ctx;
+	void *blob;
+	size_t len;
+
+	*set = NULL;
+	*n = 0;
+	if (store_shingles_get(c->st, id, &blob, &len) != 0)
+		return -1;
+	/* A malformed set confirms nothing, as a missing one. */
+	if (blob != NULL && shingles_decode(blob, len, set, n) != 0)
+		*n = 0;
+	free(blob);
+	return 0;
+}
+
+static int
+keep_shingles(struct crawl *c, const struct shingles *sh, int64_t id)
+{
+	unsigned char *blob;
+	size_t len;
+	int rc;
+
+	if ((blob = shingles_encode(sh, &len)) == NULL)
+		return -1;
+	rc = store_shingles_add(c->st, id, blob, len);
+	free(blob);
+	return rc;
+}
+
+/*
+ * The verdict on j's page, of site (crawl_site_of), with why a near
+ * candidate was turned down in veto ("" when none was). Returns 0, or -1
+ * on a database failure.
+ */
+static int
+judge(struct crawl *c, const struct job *j, const char *site,
+    struct dedup_match *m, size_t *nm, enum dedup_verdict *v, char *veto,
+    size_t vetosz)
+{
+	struct page_work *w = j->work;
+	struct dedup_veto why;
+	int err = 0;
+
+	*v = digest_judge(c->dd, c->site, site, &w->dg, stored_set, c, m,
+	    DEDUP_MAX_MATCHES, nm, &why, &err);
+	if (err)
+		return -1;
+	veto[0] = '\0';
+	if (*v == DEDUP_UNIQUE && why.floor)
+		snprintf(veto, vetosz, "too little text to judge near (%zu "
+		    "shingles)", w->dg.sh.distinct);
+	else if (*v == DEDUP_UNIQUE && why.original_id > 0)
+		snprintf(veto, vetosz, "not near page %lld: %zu words it "
+		    "lacks", (long long)why.original_id, why.novel);
+	return 0;
+}
+
+/* Count a stored page by its verdict, for the progress line. */
+static void
+count_verdict(struct crawl *c, const char *verdict)
+{
+	if (strcmp(verdict, "unique") == 0)
+		c->n.unique++;
+	else if (strcmp(verdict, "exact") == 0)
+		c->n.exact++;
+	else if (strcmp(verdict, "near") == 0)
+		c->n.near++;
+	else if (strcmp(verdict, "redirect") == 0)
+		c->n.redirect++;
+	else if (strcmp(verdict, "error") == 0)
+		c->n.error++;
+	else
+		c->n.skipped++;
+	c->n.pages++;
+}
+
+/* The row of a page the pool digested: transfer and extraction fields. */
+static void
+work_row(struct crawl *c, const struct job *j, struct store_page *p)
+{
+	const struct page_work *w = j->work;
+	const struct extract_result *ex = &w->dg.ex;
+
+	crawl_new_row(c, j, p);
+	p->status = (int)w->status;
+	p->content_type = w->content_type;
+	p->body_bytes = (int64_t)w->body_len;
+	p->elapsed_ms = w->elapsed_ms;
+	if (!w->extracted)
+		return;
+	p->title = ex->title;
+	p->headings = ex->headings;
+	p->description = ex->description;
+	p->keywords = ex->keywords;
+	p->charset = ex->charset;
+	p->text_bytes = (int64_t)ex->text_len;
+	p->links = (int64_t)ex->nlinks;
+}
+
+/*
+ * The fields of a judged page's row: verdict, fingerprints (minhash is the
+ * caller's MINHASH_BLOB_MAX bytes), why it was cut or refused as near.
+ */
+static void
+judged_row(struct crawl *c, const struct page_work *w, enum dedup_verdict v,
+    const char *veto, struct store_page *p, char *reason, size_t reasonsz,
+    unsigned char *minhash)
+{
+	const struct extract_result *ex = &w->dg.ex;
+
+	p->verdict = dedup_verdict_name(v);
+	p->md5 = w->dg.fp.md5;
+	p->has_simhash = (w->dg.fp.have & DEDUP_SIMHASH) != 0;
+	p->simhash = w->dg.fp.simhash;
+	p->ssdeep = (w->dg.fp.have & DEDUP_SSDEEP) ? w->dg.fp.ssdeep : NULL;
+	if (w->links_cut) {
+		snprintf(reason, reasonsz, "%slinks cut at %ld",
+		    ex->truncated ? "text truncated; " : "", c->cfg->max_links);
+		p->reason = reason;
+	} else if (ex->truncated) {
+		p->reason = "text truncated";
+	} else if (veto[0] != '\0') {
+		p->reason = veto;
+	}
+	if (w->dg.fp.have & DEDUP_MINHASH) {
+		p->minhash_len = minhash_encode(w->dg.fp.minhash,
+		    (size_t)w->dg.fp.minhash_perms, minhash);
+		p->minhash = minhash;
+	}
+	if (c->cfg->store_text)
+		p->text = ex->text;
+}
+
+/*
+ * Store what a judged page (row id, verdict v, matches m) leaves behind:
+ * its duplicates rows, its link graph, and what the index of a resumed
+ * crawl and later confirmations read. 0, or -1 on a database error.
+ */
+static int
+store_judged(struct crawl *c, const struct page_work *w, int64_t id,
+    enum dedup_verdict v, const struct dedup_match *m, size_t nm,
+    int nofollow)
+{
+	const struct extract_result *ex = &w->dg.ex;
+	unsigned char vec[TDW_PACKED_MAX];
+	size_t i;
+
+	for (i = 0; i < nm; i++)
+		if (store_duplicate_add(c->st, id, m[i].original_id,
+		        dedup_method_name(m[i].method), m[i].percent) != 0)
+			return -1;
+	/* The link graph for `nearcrawl rank`: every judged page's links,
+	 * followed or not, in the page's own transaction. Not through
+	 * crawl_enqueue, whose seen-cache skips most of them. */
+	if (!nofollow && store_links_put(c->st, id, ex->links, ex->nlinks) != 0)
+		return -1;
+	if (v == DEDUP_EXACT)
+		return 0;
+	/* What dedup_add indexes, kept for a resumed crawl's index. */
+	if ((w->dg.fp.have & DEDUP_TDW) && w->dg.fp.tdw.n > 0 &&
+	    store_tdw_add(c->st, id, vec, tdw_pack(&w->dg.fp.tdw, vec)) != 0)
+		return -1;
+	/* The shingle set a later near verdict is confirmed against. */
+	return keep_shingles(c, &w->dg.sh, id);
+}
+
+/* Queue the links of j's page (row id, judged v) as the link rule says. */
+static int
+follow_links(struct crawl *c, const struct job *j, int64_t id,
+    enum dedup_verdict v, int nofollow)
+{
+	const struct extract_result *ex = &j->work->dg.ex;
+	size_t i;
+	int follow, hops;
+
+	if (v == DEDUP_UNIQUE && crawl_credit_linker(c, j) != 0)
+		return -1;
+	if ((follow = crawl_links_followed(c, j, v, &hops)) < 0)
+		return -1;
+	if (!follow || nofollow)
+		return 0;
+	c->traps.too_long += (int64_t)ex->links_too_long;
+	for (i = 0; i < ex->nlinks; i++)
+		if (crawl_enqueue(c, ex->links[i], j->it.depth + 1, id,
+		        hops) != 0)
+			return -1;
+	return 0;
+}
+
+/*
+ * Back on the loop: the page's verdict against everything seen before, its
+ * pages and duplicates rows, and its links. Returns 0, or -1 on a database
+ * or memory failure.
+ */
+int
+crawl_record_work(struct crawl *c, struct job *j)
+{
+	struct page_work *w = j->work;
+	struct store_page p;
+	struct dedup_match m[DEDUP_MAX_MATCHES];
+	unsigned char minhash[MINHASH_BLOB_MAX];
+	enum dedup_verdict v;
+	char reason[80], veto[96];
+	const char *site;
+	size_t nm = 0;
+	double t0, t1;
+	int64_t id;
+	int nofollow;
+
+	t0 = clock_mono_ms();
+	work_row(c, j, &p);
+	c->stages.pages++;
+	c->stages.transfer_ms += w->elapsed_ms;
+	c->stages.extract_ms += w->extract_ms;
+	c->stages.fingerprint_ms += w->fingerprint_ms;
+	if (!w->extracted || w->dg.ex.text_len == 0) {
+		/* Nothing to judge: an error or a page without text. */
+		p.verdict = w->extracted ? "skipped" : "error";
+		p.reason = w->extracted ? "no text in body"
+		    : w->why != NULL ? w->why : "cannot parse HTML";
+		if (store_page_add(c->st, &p) <= 0)
+			return -1;
+		count_verdict(c, p.verdict);
+		c->stages.store_ms += clock_mono_ms() - t0;
+		return 0;
+	}
+	site = crawl_site_of(c, j->host);
+	if (judge(c, j, site, m, &nm, &v, veto, sizeof(veto)) != 0)
+		return -1;
+	t1 = clock_mono_ms();
+	c->stages.lookup_ms += t1 - t0;
+	judged_row(c, w, v, veto, &p, reason, sizeof(reason), minhash);
+	nofollow = w->dg.ex.nofollow || c->cfg->max_links == 0 ||
+	    says_nofollow(w->x_robots_tag);
+	if ((id = store_page_add(c->st, &p)) <= 0 ||
+	    store_judged(c, w, id, v, m, nm, nofollow) != 0)
+		return -1;
+	t0 = clock_mono_ms();
+	if (v != DEDUP_EXACT && digest_add(c->dd, c->site, site, &w->dg, id) != 0)
+		return -1;
+	c->stages.lookup_ms += clock_mono_ms() - t0;
+	note_saturation(c, v == DEDUP_UNIQUE);
+	count_verdict(c, p.verdict);
+	if (follow_links(c, j, id, v, nofollow) != 0)
+		return -1;
+	c->stages.store_ms += clock_mono_ms() - t1;
+	return 0;
+}
+
+/*
+ * A 3xx: where it leads (p->location) and whether to queue the target
+ * (*follow, with *target the normalised URL to free), or why not in
+ * p->reason. A run of redirects ends after REDIRECTS_MAX in a row, and a
+ * redirect back to a URL earlier in its own run is a loop: both are
+ * errors, as a browser calls them. Returns 0, or -1 on a database error.
+ */
+static int
+judge_redirect(struct crawl *c, struct job *j, const struct fetch_result *r,
+    struct store_page *p, char *reason, size_t reasonsz, char **target,
+    int *follow)
+{
+	char host[HOST_MAX];
+	const char *why;
+	int hops, seen;
+
+	p->verdict = "redirect";
+	p->location = r->location;
+	if (r->location == NULL) {
+		p->reason = "redirect without Location";
+		return 0;
+	}
+	if ((*target = url_normalize(r->location, &why)) != NULL) {
+		p->location = *target;
+		why = crawl_refusal(c, *target, j->it.depth + 1, host);
+	}
+	if (why != NULL) {
+		snprintf(reason, reasonsz, "target not followed: %s", why);
+		p->reason = reason;
+		return 0;
+	}
+	if (store_redirect_chain(c->st, j->it.parent, *target, REDIRECTS_MAX,
+	        &hops, &seen) != 0)
+		return -1;
+	if (seen || strcmp(*target, j->it.url) == 0) {
+		p->verdict = "error";
+		p->reason = "redirect loop";
+	} else if (hops >= REDIRECTS_MAX) {
+		p->verdict = "error";
+		snprintf(reason, reasonsz, "more than %d redirects in a row",
+		    REDIRECTS_MAX);
+		p->reason = reason;
+	} else {
+		*follow = 1;
+	}
+	return 0;
+}
+
+/*
+ * A body its server calls HTML that is binary data: more than 1 in 32 of
+ * its first 1024 bytes are control bytes text does not hold (NUL, and the
+ * others the WHATWG sniffing rules call binary), so a stray one in real
+ * text passes. UTF-16 and UTF-32 text is full of NULs: a byte-order mark
+ * or such a charset in Content-Type skips the test.
+ */
+static int
+looks_binary(const char *ct, const char *data, size_t len)
+{
+	const unsigned char *b = (const unsigned char *)data;
+	char cs[16];
+	size_t i, n, bad = 0;
+
+	if (b == NULL || len == 0)
+		return 0;
+	extract_charset_of(ct, cs, sizeof(cs));
+	if (strncasecmp(cs, "utf-16", 6) == 0 ||
+	    strncasecmp(cs, "utf-32", 6) == 0 ||
+	    (len >= 2 && ((b[0] == 0xfe && b[1] == 0xff) ||
+	        (b[0] == 0xff && b[1] == 0xfe))) ||
+	    (len >= 4 && b[0] == 0 && b[1] == 0 && b[2] == 0xfe &&
+	        b[3] == 0xff))
+		return 0;
+	n = len < 1024 ? len : 1024;
+	for (i = 0; i < n; i++)
+		if (b[i] <= 0x08 || b[i] == 0x0b ||
+		    (b[i] >= 0x0e && b[i] <= 0x1a) ||
+		    (b[i] >= 0x1c && b[i] <= 0x1f))
+			bad++;
+	return bad * 32 > n;
+}
+
+/*
+ * Turn one finished transfer into a pages row (and what follows from it).
+ * Returns 0 when done, 1 when an HTML page went to the worker pool (the
+ * job is the pool's until crawl_record_work), -1 on failure.
+ */
+int
+crawl_process(struct crawl *c, struct job *j, const struct fetch_result *r)
+{
+	struct store_page p;
+	char reason[160], *target = NULL;
+	int64_t id;
+	int rc = -1, follow = 0, html;
+
+	c->fetched++;
+	html = r->code == CURLE_OK && r->status >= 200 && r->status < 300 &&
+	    extract_is_html(r->content_type, r->body->data, r->body->len);
+	if (html && !looks_binary(r->content_type, r->body->data,
+	        r->body->len))
+		return submit_page(c, j, r) == 0 ? 1 : -1;
+	crawl_new_row(c, j, &p);
+	p.status = (int)r->status;
+	p.content_type = r->content_type;
+	p.body_bytes = (int64_t)r->body->len;
+	p.elapsed_ms = r->elapsed_ms;
+	if (r->code != CURLE_OK) {
+		p.verdict = "error";
+		p.reason = r->error;
+	} else if (r->status >= 300 && r->status < 400) {
+		if (judge_redirect(c, j, r, &p, reason, sizeof(reason), &target,
+		        &follow) != 0)
+			goto out;
+	} else if (r->status < 200 || r->status >= 300) {
+		snprintf(reason, sizeof(reason), "HTTP status %ld",
+		    r->status);
+		p.verdict = "error";
+		p.reason = reason;
+	} else if (!html) {
+		snprintf(reason, sizeof(reason), "not HTML: %.100s",
+		    r->content_type != NULL ? r->content_type : "unknown type");
+		p.verdict = "skipped";
+		p.reason = reason;
+	} else {
+		p.verdict = "error";
+		p.reason = "binary body labelled as HTML";
+	}
+	id = store_page_add(c->st, &p);
+	if (id <= 0)
+		goto out;
+	/* A redirect links to its target, in scope or not. */
+	if (target != NULL && strcmp(p.verdict, "redirect") == 0 &&
+	    store_links_put(c->st, id, &target, 1) != 0)
+		goto out;
+	if (follow && enqueue_redirect(c, j, target, id) != 0)
+		goto out;
+	count_verdict(c, p.verdict);
+	rc = 0;
+out:
+	free(target);
+	return rc;
+}

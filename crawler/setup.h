@@ -1,0 +1,17 @@
+/*
+ * setup: everything before the first transfer -- the database opened, the
+ * stored settings checked against ours (or adopted), the scope, the
+ * indexes and the frontier's hosts loaded back on resume, the seeds.
+ */
+#ifndef NC_CRAWL_SETUP_H
+#define NC_CRAWL_SETUP_H
+
+#include "crawler/state.h"
+
+/* Open and load the crawl; 0, or an exit status (1 or 2) with c->err. */
+int crawl_prepare(struct crawl *c);
+
+/* The --resolve entries as libcurl wants them, in c->resolve. 0 or -1. */
+int crawl_resolve_list(struct crawl *c);
+
+#endif

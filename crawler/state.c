@@ -1,0 +1,102 @@
+#include "crawler/state.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void
+crawl_fail(struct crawl *c, const char *what)
+{
+	if (!c->failed)
+		snprintf(c->err, c->errsz, "%s: %s", what,
+		    store_errmsg(c->st));
+	c->failed = 1;
+	c->stopping = 2;
+	event_base_loopbreak(c->base);
+}
+
+int
+crawl_commit(struct crawl *c)
+{
+	double t0 = clock_mono_ms();
+
+	if (store_commit(c->st) != 0 || store_begin(c->st) != 0) {
+		crawl_fail(c, "cannot commit to the database");
+		return -1;
+	}
+	c->batch = 0;
+	c->last_commit = clock_mono_ms();
+	c->stages.store_ms += c->last_commit - t0;
+	return 0;
+}
+
+/* Leave the terminal's progress line before other output. */
+void
+crawl_end_progress(struct crawl *c)
+{
+	if (c->progress_shown)
+		fputs("\r\033[K", stderr);
+	c->progress_shown = 0;
+}
+
+/* A pages row for j's URL, numbered next in fetch order. */
+void
+crawl_new_row(struct crawl *c, const struct job *j, struct store_page *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->url = j->it.url;
+	p->host = j->host;
+	p->depth = j->it.depth;
+	p->parent = j->it.parent;
+	p->seq = ++c->seq;
+	p->fetched_at = clock_wall_s();
+}
+
+void
+crawl_job_free(struct job *j)
+{
+	struct page_work *w;
+
+	if (j == NULL)
+		return;
+	if ((w = j->work) != NULL) {
+		buf_free(&w->body);
+		free(w->content_type);
+		free(w->x_robots_tag);
+		digest_free(&w->dg);
+		free(w);
+	}
+	store_item_clear(&j->it);
+	free(j);
+}
+
+/*
+ * The site whose template a page of host shares: the longest domain of the
+ * crawl's scope that holds it (--allow-domain uni.example: every server of
+ * the university, which one CMS usually dresses alike), else the host.
+ */
+const char *
+crawl_site_of(const struct crawl *c, const char *host)
+{
+	const char *best = host, *d;
+	size_t i, bl = 0;
+
+	for (i = 0; i < c->ndomains; i++) {
+		d = c->domains[i][0] == '.' ? c->domains[i] + 1 : c->domains[i];
+		if (strlen(d) > bl &&
+		    url_host_in_domains(host, &c->domains[i], 1)) {
+			best = d;
+			bl = strlen(d);
+		}
+	}
+	return best;
+}
+
+void
+crawl_count_page(struct crawl *c, const char *host)
+{
+	int64_t n = hostsched_add_pages(c->sc, host, 1);
+
+	if (c->cfg->max_pages_per_host > 0 && n >= c->cfg->max_pages_per_host)
+		hostsched_retire(c->sc, host);
+}
