@@ -40,11 +40,7 @@ load(const struct config *cfg, const struct dedup *dd, struct doc *d,
 	data = d->raw.data != NULL ? d->raw.data : "";
 	d->html = extract_is_html(d->ctype[0] != '\0' ? d->ctype : NULL, data,
 	    d->raw.len);
-	extract_charset_of(d->ctype, charset, sizeof(charset));
-	o.charset = charset[0] != '\0' ? charset : NULL;
-	o.max_text = (size_t)cfg->max_text;
-	o.max_links = 1;
-	o.use_main = strcmp(cfg->near_text, "main") == 0;
+	digest_opts_of(cfg, d->ctype, 1, charset, sizeof(charset), &o);
 	if (digest_page(dd, &o, data, d->raw.len, d->html, url, &d->dg,
 	    &why) != 0) {
 		snprintf(err, errsz, "%s: %s", d->name, why);

@@ -156,3 +156,15 @@ digest_add(struct dedup *d, struct tmpl *t, const char *host,
 		return -1;
 	return dedup_add(d, &g->fp, id);
 }
+
+void
+digest_opts_of(const struct config *cfg, const char *content_type,
+    size_t max_links, char *charset, size_t charsetsz, struct digest_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	extract_charset_of(content_type, charset, charsetsz);
+	o->charset = charset[0] != '\0' ? charset : NULL;
+	o->max_text = (size_t)cfg->max_text;
+	o->max_links = max_links;
+	o->use_main = strcmp(cfg->near_text, "main") == 0;
+}

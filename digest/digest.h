@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "config/config.h"
 #include "dedup/dedup.h"
 #include "web/extract.h"
 #include "dedup/shingles.h"
@@ -98,5 +99,14 @@ int digest_set_of_first(void *ctx, int64_t id, uint32_t **set, size_t *n);
  */
 int digest_add(struct dedup *d, struct tmpl *t, const char *host,
     const struct digest *g, int64_t id);
+
+/*
+ * The options a crawl with cfg digests a page with, served with
+ * content_type (or NULL): its charset (into charset, charsetsz bytes),
+ * --max-text, --text; max_links as the caller needs links. The crawl and
+ * compare both take them from here, so they read a page alike.
+ */
+void digest_opts_of(const struct config *cfg, const char *content_type,
+    size_t max_links, char *charset, size_t charsetsz, struct digest_opts *o);
 
 #endif
