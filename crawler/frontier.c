@@ -11,7 +11,7 @@ static const char WHY_TRAPPED[] = "path looks like a trap";
  * it is; then host holds its host.
  */
 const char *
-crawl_refusal(struct crawl *c, const char *url, int depth, char *host)
+frontier_refusal(struct crawl *c, const char *url, int depth, char *host)
 {
 	if (c->cfg->max_depth >= 0 && depth > c->cfg->max_depth)
 		return "beyond max depth";
@@ -29,7 +29,7 @@ crawl_refusal(struct crawl *c, const char *url, int depth, char *host)
  * something went, else url itself.
  */
 const char *
-crawl_strip(const struct crawl *c, const char *url, char *out, size_t outsz)
+frontier_strip(const struct crawl *c, const char *url, char *out, size_t outsz)
 {
 	if (c->strip == NULL ||
 	    url_strip_params(url, c->strip, out, outsz) != 1)
@@ -63,7 +63,7 @@ over_query_cap(struct crawl *c, const char *url)
 /* Queue url (normalised, already stripped) unless it is out of scope, too
  * deep or caught by a trap defence; dup_hops as in store_item. */
 int
-crawl_enqueue_as_is(struct crawl *c, const char *url, int depth, int64_t parent,
+frontier_add_as_is(struct crawl *c, const char *url, int depth, int64_t parent,
     int dup_hops)
 {
 	char host[HOST_MAX];
@@ -78,7 +78,7 @@ crawl_enqueue_as_is(struct crawl *c, const char *url, int depth, int64_t parent,
 	h = seen_hash(url, strlen(url));
 	if (seen_has(c->settled, h))
 		return 0;
-	if ((why = crawl_refusal(c, url, depth, host)) != NULL) {
+	if ((why = frontier_refusal(c, url, depth, host)) != NULL) {
 		if (why == WHY_TRAPPED)
 			c->traps.trapped++;
 		seen_add(c->settled, h);
@@ -110,20 +110,20 @@ crawl_enqueue_as_is(struct crawl *c, const char *url, int depth, int64_t parent,
 /* Queue url (normalised) found on a page at depth; parent is that page,
  * and dup_hops what the link rule gives its links (0 for seeds). */
 int
-crawl_enqueue(struct crawl *c, const char *url, int depth, int64_t parent,
+frontier_add(struct crawl *c, const char *url, int depth, int64_t parent,
     int dup_hops)
 {
 	char buf[URL_MAX_LEN + 1];
-	const char *u = crawl_strip(c, url, buf, sizeof(buf));
+	const char *u = frontier_strip(c, url, buf, sizeof(buf));
 
 	if (u != url)
 		c->traps.stripped++;
-	return crawl_enqueue_as_is(c, u, depth, parent, dup_hops);
+	return frontier_add_as_is(c, u, depth, parent, dup_hops);
 }
 
 /* Settle a queued URL without asking the server (robots.txt forbids it). */
 int
-crawl_record_unfetched(struct crawl *c, struct job *j, const char *reason)
+frontier_settle_unfetched(struct crawl *c, struct job *j, const char *reason)
 {
 	struct store_page p;
 

@@ -14,25 +14,26 @@
  * Why url (normalised), found at depth, is not to be queued, or NULL when
  * it is; then host (HOST_MAX bytes) holds its host.
  */
-const char *crawl_refusal(struct crawl *c, const char *url, int depth,
+const char *frontier_refusal(struct crawl *c, const char *url, int depth,
     char *host);
 
 /* url without the --strip-params parameters: out when something went,
  * else url itself. */
-const char *crawl_strip(const struct crawl *c, const char *url, char *out,
+const char *frontier_strip(const struct crawl *c, const char *url, char *out,
     size_t outsz);
 
 /* Queue url (normalised, already stripped) unless refused; dup_hops as in
  * store_item. 0, or -1 on a database or memory error. */
-int crawl_enqueue_as_is(struct crawl *c, const char *url, int depth,
+int frontier_add_as_is(struct crawl *c, const char *url, int depth,
     int64_t parent, int dup_hops);
 
 /* Queue url (normalised) found on page parent at depth, stripped first;
  * dup_hops what the link rule gives it (0 for seeds). 0 or -1. */
-int crawl_enqueue(struct crawl *c, const char *url, int depth, int64_t parent,
+int frontier_add(struct crawl *c, const char *url, int depth, int64_t parent,
     int dup_hops);
 
 /* Settle j's queued URL without asking the server, with reason. 0 or -1. */
-int crawl_record_unfetched(struct crawl *c, struct job *j, const char *reason);
+int frontier_settle_unfetched(struct crawl *c, struct job *j,
+    const char *reason);
 
 #endif

@@ -34,7 +34,7 @@ dup_run(struct crawl *c, const struct job *j, int cap, int *run)
  * they are queued with: 1 with *hops set, 0, or -1 on a database error.
  */
 int
-crawl_links_followed(struct crawl *c, const struct job *j, enum dedup_verdict v,
+linkrule_followed(struct crawl *c, const struct job *j, enum dedup_verdict v,
     int *hops)
 {
 	int budget = c->cfg->dup_hops;
@@ -58,7 +58,7 @@ crawl_links_followed(struct crawl *c, const struct job *j, enum dedup_verdict v,
  * database error.
  */
 int
-crawl_credit_linker(struct crawl *c, const struct job *j)
+linkrule_credit_linker(struct crawl *c, const struct job *j)
 {
 	struct store_lineage l;
 	int64_t at = j->it.parent;

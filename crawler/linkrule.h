@@ -19,7 +19,7 @@
  * Whether the links of j's page, judged v, are followed, and the dup_hops
  * they are queued with: 1 with *hops set, 0, or -1 on a database error.
  */
-int crawl_links_followed(struct crawl *c, const struct job *j,
+int linkrule_followed(struct crawl *c, const struct job *j,
     enum dedup_verdict v, int *hops);
 
 /*
@@ -27,6 +27,6 @@ int crawl_links_followed(struct crawl *c, const struct job *j,
  * duplicate, that duplicate becomes new content. 0, or -1 on a database
  * error.
  */
-int crawl_credit_linker(struct crawl *c, const struct job *j);
+int linkrule_credit_linker(struct crawl *c, const struct job *j);
 
 #endif

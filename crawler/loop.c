@@ -42,7 +42,7 @@ on_worked(void *arg)
 	struct crawl *c = j->c;
 
 	if (!c->failed) {
-		if (crawl_record_work(c, j) != 0)
+		if (page_record_work(c, j) != 0)
 			crawl_fail(c, "cannot store a page");
 		else
 			settle_page(c, j);
@@ -81,33 +81,33 @@ on_fetched(const struct fetch_result *r, void *arg)
 			crawl_fail(c, "cannot requeue");
 		goto out;
 	}
-	if (crawl_host_trouble(r->code)) {
+	if (polite_host_trouble(r->code)) {
 		double held_ms;
 		int failures = hostsched_failed(c->sc, j->host, now,
 		    c->cfg->retry_base_ms, &held_ms);
 
-		crawl_hold_host(c, j->host, held_ms / 1e3, failures);
+		polite_hold_host(c, j->host, held_ms / 1e3, failures);
 		if (failures >= c->cfg->host_max_failures) {
 			char why[200];
 
 			snprintf(why, sizeof(why), "%d failures in a row, "
 			    "the last: %s", c->cfg->host_max_failures,
 			    r->error != NULL ? r->error : "unknown");
-			crawl_give_up(c, j->host, why);
+			polite_give_up(c, j->host, why);
 		}
 	} else if (r->status > 0) {
 		hostsched_succeeded(c->sc, j->host);
 	}
 	if (j->origin[0] != '\0') {
-		crawl_on_robots(c, j, r);
+		polite_on_robots(c, j, r);
 		goto out;
 	}
 	if (j->sitemap) {
-		if (crawl_on_sitemap(c, j, r) != 0)
+		if (polite_on_sitemap(c, j, r) != 0)
 			crawl_fail(c, "cannot queue a sitemap's URLs");
 		goto out;
 	}
-	if ((rc = crawl_retry_later(c, j, r)) != 0) {
+	if ((rc = polite_retry_later(c, j, r)) != 0) {
 		if (rc < 0)
 			crawl_fail(c, "cannot requeue");
 		goto out;
@@ -115,7 +115,7 @@ on_fetched(const struct fetch_result *r, void *arg)
 	/* Counted now, not once stored: the host's next transfer may start
 	 * while this page is still in the pool. */
 	crawl_count_page(c, j->host);
-	rc = crawl_process(c, j, r);
+	rc = page_process(c, j, r);
 	if (rc < 0) {
 		crawl_fail(c, "cannot store a page");
 		goto out;
@@ -195,7 +195,7 @@ pump(struct crawl *c)
 		}
 		j->c = c;
 		snprintf(j->host, sizeof(j->host), "%s", host);
-		r = crawl_pop_sitemap(c, j) ? 1
+		r = polite_pop_sitemap(c, j) ? 1
 		    : store_frontier_take(c->st, j->host, clock_wall_s(), &j->it);
 		c->stages.store_ms += clock_mono_ms() - now;
 		if (r <= 0) {
@@ -209,7 +209,7 @@ pump(struct crawl *c)
 		}
 		if (!j->sitemap)
 			c->n.queued--;
-		if ((r = crawl_admit(c, j, now)) == ADMIT_DONE) {
+		if ((r = polite_admit(c, j, now)) == POLITE_DONE) {
 			if (c->failed)
 				return;
 			continue;
@@ -336,7 +336,7 @@ setup_loop(struct crawl *c)
 	struct fetch_opts fo;
 	struct timeval second = { 1, 0 };
 
-	if (crawl_resolve_list(c) != 0 || (c->base = event_base_new()) == NULL)
+	if (setup_resolve_list(c) != 0 || (c->base = event_base_new()) == NULL)
 		return -1;
 	memset(&fo, 0, sizeof(fo));
 	fo.user_agent = cfg->user_agent;
@@ -393,7 +393,7 @@ teardown(struct crawl *c)
 	curl_slist_free_all(c->resolve);
 	hostsched_free(c->sc);
 	robotscache_free(c->rc);
-	strmap_free(c->sitemaps, crawl_free_sitemap_queue);
+	strmap_free(c->sitemaps, polite_free_sitemap_queue);
 	free(c->sat_ring);
 	seen_free(c->settled);
 	dedup_free(c->dd);
@@ -429,7 +429,7 @@ crawl_run(const struct config *cfg, struct crawl_summary *sum, char *err,
 		rc = 1;
 		goto out;
 	}
-	if ((rc = crawl_prepare(&c)) != 0)
+	if ((rc = setup_prepare(&c)) != 0)
 		goto out;
 	if (setup_loop(&c) != 0) {
 		snprintf(err, errsz, "cannot set up the event loop");

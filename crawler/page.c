@@ -23,7 +23,7 @@ enqueue_redirect(
     struct crawl *c, const struct job *j, const char *target, int64_t id)
 {
 	char buf[URL_MAX_LEN + 1];
-	const char *u = crawl_strip(c, target, buf, sizeof(buf));
+	const char *u = frontier_strip(c, target, buf, sizeof(buf));
 
 	if (u != target && strcmp(u, j->it.url) == 0)
 		u = target;
@@ -31,7 +31,7 @@ enqueue_redirect(
 		c->traps.stripped++;
 	/* A redirect is no page of its own: its target stands where it
 	 * stood in a run of duplicates. */
-	return crawl_enqueue_as_is(c, u, j->it.depth + 1, id, j->it.dup_hops);
+	return frontier_add_as_is(c, u, j->it.depth + 1, id, j->it.dup_hops);
 }
 
 static int
@@ -298,7 +298,7 @@ store_judged(struct crawl *c, const struct page_work *w, int64_t id,
 			return -1;
 	/* The link graph for `nearcrawl rank`: every judged page's links,
 	 * followed or not, in the page's own transaction. Not through
-	 * crawl_enqueue, whose seen-cache skips most of them. */
+	 * frontier_add, whose seen-cache skips most of them. */
 	if (!nofollow && store_links_put(c->st, id, ex->links, ex->nlinks) != 0)
 		return -1;
 	if (v == DEDUP_EXACT)
@@ -320,15 +320,15 @@ follow_links(struct crawl *c, const struct job *j, int64_t id,
 	size_t i;
 	int follow, hops;
 
-	if (v == DEDUP_UNIQUE && crawl_credit_linker(c, j) != 0)
+	if (v == DEDUP_UNIQUE && linkrule_credit_linker(c, j) != 0)
 		return -1;
-	if ((follow = crawl_links_followed(c, j, v, &hops)) < 0)
+	if ((follow = linkrule_followed(c, j, v, &hops)) < 0)
 		return -1;
 	if (!follow || nofollow)
 		return 0;
 	c->traps.too_long += (int64_t)ex->links_too_long;
 	for (i = 0; i < ex->nlinks; i++)
-		if (crawl_enqueue(c, ex->links[i], j->it.depth + 1, id,
+		if (frontier_add(c, ex->links[i], j->it.depth + 1, id,
 		        hops) != 0)
 			return -1;
 	return 0;
@@ -340,7 +340,7 @@ follow_links(struct crawl *c, const struct job *j, int64_t id,
  * or memory failure.
  */
 int
-crawl_record_work(struct crawl *c, struct job *j)
+page_record_work(struct crawl *c, struct job *j)
 {
 	struct page_work *w = j->work;
 	struct store_page p;
@@ -418,7 +418,7 @@ judge_redirect(struct crawl *c, struct job *j, const struct fetch_result *r,
 	}
 	if ((*target = url_normalize(r->location, &why)) != NULL) {
 		p->location = *target;
-		why = crawl_refusal(c, *target, j->it.depth + 1, host);
+		why = frontier_refusal(c, *target, j->it.depth + 1, host);
 	}
 	if (why != NULL) {
 		snprintf(reason, reasonsz, "target not followed: %s", why);
@@ -478,10 +478,10 @@ looks_binary(const char *ct, const char *data, size_t len)
 /*
  * Turn one finished transfer into a pages row (and what follows from it).
  * Returns 0 when done, 1 when an HTML page went to the worker pool (the
- * job is the pool's until crawl_record_work), -1 on failure.
+ * job is the pool's until page_record_work), -1 on failure.
  */
 int
-crawl_process(struct crawl *c, struct job *j, const struct fetch_result *r)
+page_process(struct crawl *c, struct job *j, const struct fetch_result *r)
 {
 	struct store_page p;
 	char reason[160], *target = NULL;

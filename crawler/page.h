@@ -13,11 +13,11 @@
 /*
  * Turn one finished transfer into a pages row (and what follows from it).
  * Returns 0 when done, 1 when an HTML page went to the worker pool (the
- * job is the pool's until crawl_record_work), -1 on failure.
+ * job is the pool's until page_record_work), -1 on failure.
  */
-int crawl_process(struct crawl *c, struct job *j, const struct fetch_result *r);
+int page_process(struct crawl *c, struct job *j, const struct fetch_result *r);
 
 /* Back on the loop: judge and store a page the pool digested. 0 or -1. */
-int crawl_record_work(struct crawl *c, struct job *j);
+int page_record_work(struct crawl *c, struct job *j);
 
 #endif

@@ -13,7 +13,7 @@ static void queue_sitemaps_of(struct crawl *c, const char *origin);
 
 /* Give host up: it is never asked again in this crawl, and why is kept. */
 void
-crawl_give_up(struct crawl *c, const char *host, const char *why)
+polite_give_up(struct crawl *c, const char *host, const char *why)
 {
 	struct store_host h;
 
@@ -39,7 +39,7 @@ crawl_give_up(struct crawl *c, const char *host, const char *why)
  * row) and remember it in the store, so a resumed crawl keeps waiting.
  */
 void
-crawl_hold_host(struct crawl *c, const char *host, double secs, int failures)
+polite_hold_host(struct crawl *c, const char *host, double secs, int failures)
 {
 	struct store_host h;
 
@@ -55,7 +55,7 @@ crawl_hold_host(struct crawl *c, const char *host, double secs, int failures)
 /* Honour a robots.txt Crawl-delay for host, up to the configured cap.
  * Returns the host's gap in ms, or -1 when the rules set none. */
 static long
-crawl_delay(struct crawl *c, const char *host, const struct robots *rules)
+apply_crawl_delay(struct crawl *c, const char *host, const struct robots *rules)
 {
 	double d = robots_crawl_delay(rules);
 	long ms;
@@ -69,7 +69,7 @@ crawl_delay(struct crawl *c, const char *host, const struct robots *rules)
 }
 
 void
-crawl_on_robots(struct crawl *c, struct job *j, const struct fetch_result *r)
+polite_on_robots(struct crawl *c, struct job *j, const struct fetch_result *r)
 {
 	const struct robots *rules;
 	double retry_at;
@@ -97,7 +97,7 @@ crawl_on_robots(struct crawl *c, struct job *j, const struct fetch_result *r)
 	if (st == ROBOTSCACHE_READY &&
 	    robotscache_lookup(c->rc, j->origin, clock_wall_s(), &rules, &retry_at,
 	        &failures) == ROBOTSCACHE_READY &&
-	    (gap = crawl_delay(c, j->host, rules)) > 0)
+	    (gap = apply_crawl_delay(c, j->host, rules)) > 0)
 		hostsched_defer(c->sc, j->host, clock_mono_ms() + (double)gap);
 	if (st == ROBOTSCACHE_READY && c->cfg->sitemaps)
 		queue_sitemaps_of(c, j->origin);
@@ -109,7 +109,7 @@ crawl_on_robots(struct crawl *c, struct job *j, const struct fetch_result *r)
 		else
 			snprintf(why, sizeof(why),
 			    "robots.txt answers HTTP %d", status);
-		crawl_give_up(c, j->host, why);
+		polite_give_up(c, j->host, why);
 	}
 }
 
@@ -136,7 +136,7 @@ queue_sitemaps_of(struct crawl *c, const char *origin)
 
 /* A transfer failure that says something about the host, not the page. */
 int
-crawl_host_trouble(CURLcode code)
+polite_host_trouble(CURLcode code)
 {
 	switch (code) {
 	case CURLE_COULDNT_RESOLVE_HOST:
@@ -159,7 +159,7 @@ crawl_host_trouble(CURLcode code)
  * recorded, -1 on a database error.
  */
 int
-crawl_retry_later(struct crawl *c, struct job *j, const struct fetch_result *r)
+polite_retry_later(struct crawl *c, struct job *j, const struct fetch_result *r)
 {
 	double secs;
 	int i;
@@ -177,13 +177,13 @@ crawl_retry_later(struct crawl *c, struct job *j, const struct fetch_result *r)
 	}
 	if (store_frontier_requeue(c->st, j->it.id, clock_wall_s() + secs) != 0)
 		return -1;
-	crawl_hold_host(c, j->host, secs, 0);
+	polite_hold_host(c, j->host, secs, 0);
 	c->n.queued++;
 	return hostsched_add(c->sc, j->host, 1, 0) != 0 ? -1 : 1;
 }
 
 void
-crawl_free_sitemap_queue(void *p)
+polite_free_sitemap_queue(void *p)
 {
 	struct sitemap_queue *q = p;
 	size_t i;
@@ -251,7 +251,7 @@ queue_sitemap(struct crawl *c, const char *url)
 
 /* Take host's next sitemap file into j, if any. Returns 1 or 0. */
 int
-crawl_pop_sitemap(struct crawl *c, struct job *j)
+polite_pop_sitemap(struct crawl *c, struct job *j)
 {
 	struct sitemap_queue *q = strmap_get(c->sitemaps, j->host);
 
@@ -282,7 +282,7 @@ put_back(struct crawl *c, struct job *j)
 
 /* A sitemap file arrived: queue its pages as seeds, its files as sitemaps. */
 int
-crawl_on_sitemap(struct crawl *c, struct job *j, const struct fetch_result *r)
+polite_on_sitemap(struct crawl *c, struct job *j, const struct fetch_result *r)
 {
 	struct sitemap sm;
 	const char *why;
@@ -301,7 +301,7 @@ crawl_on_sitemap(struct crawl *c, struct job *j, const struct fetch_result *r)
 		return 0;
 	}
 	for (i = 0; i < sm.nurls && rc == 0; i++)
-		rc = crawl_enqueue(c, sm.urls[i], 0, 0, 0);
+		rc = frontier_add(c, sm.urls[i], 0, 0, 0);
 	for (i = 0; i < sm.nsitemaps && rc == 0; i++)
 		rc = queue_sitemap(c, sm.sitemaps[i]);
 	sitemap_free(&sm);
@@ -326,11 +326,11 @@ robots_job(struct crawl *c, struct job *j, const char *origin)
 /*
  * Decide on a URL just taken from the frontier: fetch it, fetch robots.txt
  * first, or deal with it here (robots.txt must be waited for, or forbids
- * the URL). Returns an enum crawl_admit, or -1 on a database or memory
+ * the URL). Returns an enum polite_admit, or -1 on a database or memory
  * error.
  */
 int
-crawl_admit(struct crawl *c, struct job *j, double now)
+polite_admit(struct crawl *c, struct job *j, double now)
 {
 	const struct robots *rules = NULL;
 	char origin[ORIGIN_MAX];
@@ -339,7 +339,7 @@ crawl_admit(struct crawl *c, struct job *j, double now)
 	int state, failures;
 
 	if (url_origin(j->it.url, origin, sizeof(origin)) != 0)
-		return ADMIT_FETCH;
+		return POLITE_FETCH;
 	state = robotscache_lookup(c->rc, origin, clock_wall_s(), &rules, &retry_at,
 	    &failures);
 	if (state < 0)
@@ -348,23 +348,23 @@ crawl_admit(struct crawl *c, struct job *j, double now)
 		if (put_back(c, j) != 0)
 			return -1;
 		if (state == ROBOTSCACHE_MISSING)
-			return robots_job(c, j, origin) != 0 ? -1 : ADMIT_ROBOTS;
+			return robots_job(c, j, origin) != 0 ? -1 : POLITE_ROBOTS;
 		d = state == ROBOTSCACHE_WAIT
 		    ? (retry_at - clock_wall_s()) * 1e3 : (double)c->cfg->delay_ms;
 		hostsched_defer(c->sc, j->host, now + (d > 100 ? d : 100));
 		store_item_clear(&j->it);
 		free(j);
-		return ADMIT_DONE;
+		return POLITE_DONE;
 	}
-	crawl_delay(c, j->host, rules);
+	apply_crawl_delay(c, j->host, rules);
 	path = strchr(j->it.url + strlen(origin), '/');
 	if (robots_allowed(rules, path != NULL ? path : "/"))
-		return ADMIT_FETCH;
+		return POLITE_FETCH;
 	if (j->sitemap)
 		hostsched_skipped(c->sc, j->host);
-	else if (crawl_record_unfetched(c, j, "disallowed by robots.txt") != 0)
+	else if (frontier_settle_unfetched(c, j, "disallowed by robots.txt") != 0)
 		return -1;
 	store_item_clear(&j->it);
 	free(j);
-	return ADMIT_DONE;
+	return POLITE_DONE;
 }

@@ -10,47 +10,47 @@
 
 #include "crawler/state.h"
 
-/* What crawl_admit decided on a URL just taken from the frontier. */
-enum crawl_admit {
-	ADMIT_DONE = 0,   /* dealt with: waits for robots.txt or forbidden;
+/* What polite_admit decided on a URL just taken from the frontier. */
+enum polite_admit {
+	POLITE_DONE = 0,   /* dealt with: waits for robots.txt or forbidden;
 	                     j is freed */
-	ADMIT_FETCH = 1,  /* fetch j->it.url (a page, or a sitemap file) */
-	ADMIT_ROBOTS = 2  /* the URL went back to the queue; fetch
+	POLITE_FETCH = 1,  /* fetch j->it.url (a page, or a sitemap file) */
+	POLITE_ROBOTS = 2  /* the URL went back to the queue; fetch
 	                     j->origin's robots.txt first, in j */
 };
 
 /* Decide on j, taken for host j->host at now (monotonic ms): an
- * enum crawl_admit, or -1 on a database or memory error (j is the
+ * enum polite_admit, or -1 on a database or memory error (j is the
  * caller's then). */
-int crawl_admit(struct crawl *c, struct job *j, double now);
+int polite_admit(struct crawl *c, struct job *j, double now);
 
 /* Give host up for the rest of the crawl, with why (kept in hosts). */
-void crawl_give_up(struct crawl *c, const char *host, const char *why);
+void polite_give_up(struct crawl *c, const char *host, const char *why);
 
 /* Hold host back for secs after failures in a row (Retry-After or
  * back-off), and remember it for a resumed crawl. */
-void crawl_hold_host(struct crawl *c, const char *host, double secs,
+void polite_hold_host(struct crawl *c, const char *host, double secs,
     int failures);
 
 /* Whether a transfer failure says something about the host. */
-int crawl_host_trouble(CURLcode code);
+int polite_host_trouble(CURLcode code);
 
 /* A robots.txt transfer (j->origin) ended with r. */
-void crawl_on_robots(struct crawl *c, struct job *j,
+void polite_on_robots(struct crawl *c, struct job *j,
     const struct fetch_result *r);
 
 /* A sitemap transfer ended with r: queue what it lists. 0 or -1. */
-int crawl_on_sitemap(struct crawl *c, struct job *j,
+int polite_on_sitemap(struct crawl *c, struct job *j,
     const struct fetch_result *r);
 
 /* Take j->host's next sitemap file into j: 1, or 0 when none waits. */
-int crawl_pop_sitemap(struct crawl *c, struct job *j);
+int polite_pop_sitemap(struct crawl *c, struct job *j);
 
 /* 429/503: requeue j's URL for later. 1 requeued, 0 record it, -1 error. */
-int crawl_retry_later(struct crawl *c, struct job *j,
+int polite_retry_later(struct crawl *c, struct job *j,
     const struct fetch_result *r);
 
 /* strmap free function of c->sitemaps. */
-void crawl_free_sitemap_queue(void *p);
+void polite_free_sitemap_queue(void *p);
 
 #endif

@@ -470,7 +470,7 @@ add_seeds(struct crawl *c)
 			    cfg->seeds[i], why);
 			return 2;
 		}
-		u = crawl_strip(c, norm, buf, sizeof(buf));
+		u = frontier_strip(c, norm, buf, sizeof(buf));
 		if (url_host(u, host, sizeof(host)) != 0 ||
 		    !url_host_in_domains(host, c->domains, c->ndomains)) {
 			snprintf(c->err, c->errsz,
@@ -496,7 +496,7 @@ new_dedup(const struct config *cfg)
 }
 
 int
-crawl_resolve_list(struct crawl *c)
+setup_resolve_list(struct crawl *c)
 {
 	struct curl_slist *l;
 	size_t i;
@@ -512,7 +512,7 @@ crawl_resolve_list(struct crawl *c)
 
 /* Open the store, check settings, load state, queue the seeds. */
 int
-crawl_prepare(struct crawl *c)
+setup_prepare(struct crawl *c)
 {
 	const struct config *cfg = c->cfg;
 	char msg[512], token[64];

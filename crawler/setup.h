@@ -9,9 +9,9 @@
 #include "crawler/state.h"
 
 /* Open and load the crawl; 0, or an exit status (1 or 2) with c->err. */
-int crawl_prepare(struct crawl *c);
+int setup_prepare(struct crawl *c);
 
 /* The --resolve entries as libcurl wants them, in c->resolve. 0 or -1. */
-int crawl_resolve_list(struct crawl *c);
+int setup_resolve_list(struct crawl *c);
 
 #endif

@@ -4,10 +4,12 @@
  * the few operations on it that every part needs: failing the crawl,
  * committing the batch, the progress line, a pages row's common fields,
  * counting a host's pages. The lowest file of the crawl: it calls none of
- * the others.
+ * the others. Its functions carry the struct's name (crawl_), each other
+ * file of the folder its own prefix (frontier_, polite_, page_, ...).
  *
  *   crawler/state.c     this file's functions
  *   crawler/frontier.c  queueing URLs: scope, traps, the query cap
+ *   crawler/linkrule.c  whether a duplicate's links are followed
  *   crawler/polite.c    robots.txt, sitemaps, Retry-After, back-off, give-up
  *   crawler/page.c      a fetched page: its row, verdict, links
  *   crawler/setup.c     opening, settings check, scope, resume, seeds
