@@ -3,14 +3,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/buf.h"
-#include "dedup/dedup.h"
-#include "digest/digest.h"
 #include "cmd/docload.h"
-#include "util/esc.h"
-#include "web/extract.h"
+#include "dedup/dedup.h"
 #include "dedup/minhash.h"
 #include "dedup/simhash.h"
+#include "digest/digest.h"
+#include "util/buf.h"
+#include "util/esc.h"
+#include "web/extract.h"
 
 #define ALL_NEAR (DEDUP_SIMHASH | DEDUP_SSDEEP | DEDUP_MINHASH | DEDUP_TDW)
 

@@ -8,8 +8,8 @@
 
 #include <stddef.h>
 
-#include "util/buf.h"
 #include "config/config.h"
+#include "util/buf.h"
 
 /* Redirects followed when the user names a URL: it is one request of
  * theirs, not a crawl, so we behave like a browser would. */

@@ -10,16 +10,16 @@
 #include <curl/curl.h>
 #include <libxml/parser.h>
 
-#include "util/buf.h"
 #include "cmd/compare.h"
-#include "config/config.h"
-#include "crawler/crawl.h"
-#include "util/esc.h"
 #include "cmd/eval.h"
 #include "cmd/rank.h"
 #include "cmd/report.h"
-#include "web/robots.h"
 #include "cmd/textcmd.h"
+#include "config/config.h"
+#include "crawler/crawl.h"
+#include "util/buf.h"
+#include "util/esc.h"
+#include "web/robots.h"
 #include "web/url.h"
 
 /* Exit statuses (DESIGN.md). */

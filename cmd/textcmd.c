@@ -2,9 +2,9 @@
 
 #include <string.h>
 
-#include "util/buf.h"
-#include "digest/digest.h"
 #include "cmd/docload.h"
+#include "digest/digest.h"
+#include "util/buf.h"
 
 int
 textcmd_print(FILE *out, const char *text, size_t len)

@@ -14,8 +14,8 @@
 
 #include <stddef.h>
 
-#include "web/robots.h"
 #include "storage/store.h"
+#include "web/robots.h"
 
 /* A cached answer lives this long (RFC 9309: at most 24 hours). */
 #define ROBOTSCACHE_TTL_S (24 * 3600.0)

@@ -32,18 +32,18 @@
 #include <curl/curl.h>
 #include <event2/event.h>
 
-#include "dedup/dedup.h"
-#include "digest/digest.h"
-#include "web/extract.h"
-#include "web/fetch.h"
 #include "crawler/hostsched.h"
 #include "crawler/robotscache.h"
-#include "util/seen.h"
-#include "web/sitemap.h"
-#include "util/strmap.h"
+#include "dedup/dedup.h"
 #include "dedup/simhash.h"
-#include "web/url.h"
+#include "digest/digest.h"
+#include "util/seen.h"
+#include "util/strmap.h"
 #include "util/workpool.h"
+#include "web/extract.h"
+#include "web/fetch.h"
+#include "web/sitemap.h"
+#include "web/url.h"
 
 /* Seconds between commits of a batch that is not full yet. */
 #define COMMIT_EVERY_S 2.0
