@@ -86,20 +86,76 @@ print_doc(FILE *out, const char *label, const struct doc *d)
 	    d->dg.sh.words, d->dg.sh.distinct);
 }
 
+/* Each method's similarity of A and B, with its rule and whether it is on. */
+static void
+print_methods(FILE *out, const struct config *cfg, const struct doc *da,
+    const struct doc *db)
+{
+	const struct dedup_fp *fa = &da->dg.fp, *fb = &db->dg.fp;
+	char rule[64];
+	int dist, score, agree, k = cfg->minhash_perms;
+
+	fprintf(out, "md5:     %s\n", strcmp(fa->md5, fb->md5) == 0
+	    ? "equal texts" : "different texts");
+	dist = simhash_distance(fa->simhash, fb->simhash);
+	fprintf(out, "simhash: distance %d of 64 bits, %.1f %%", dist,
+	    simhash_percent(dist));
+	snprintf(rule, sizeof(rule), "<= %d", cfg->simhash_k);
+	print_rule(out, cfg, DEDUP_SIMHASH, rule);
+	score = ssdeep_score(fa->ssdeep, fb->ssdeep);
+	fprintf(out, "ssdeep:  score %d", score);
+	snprintf(rule, sizeof(rule), ">= %d", cfg->ssdeep_threshold);
+	print_rule(out, cfg, DEDUP_SSDEEP, rule);
+	agree = (int)minhash_agree(fa->minhash, fb->minhash, (size_t)k);
+	fprintf(out, "minhash: %d of %d positions agree, Jaccard ~%.1f %%, "
+	    "%d of %d bands equal", agree, k, minhash_percent(agree,
+	    (size_t)k), equal_bands(fa->minhash, fb->minhash, k,
+	    cfg->minhash_bands), cfg->minhash_bands);
+	snprintf(rule, sizeof(rule), ">= %d %% and a band is equal",
+	    cfg->minhash_threshold);
+	print_rule(out, cfg, DEDUP_MINHASH, rule);
+	fprintf(out, "tdw:     weighted overlap %.1f %% of %u and %u tokens",
+	    tdw_percent(tdw_overlap(&fa->tdw, &fb->tdw)), (unsigned)fa->tdw.n,
+	    (unsigned)fb->tdw.n);
+	snprintf(rule, sizeof(rule), ">= %d %%", cfg->tdw_threshold);
+	print_rule(out, cfg, DEDUP_TDW, rule);
+}
+
+/*
+ * B's verdict after A, as a crawl that fetched A then B would give it:
+ * A indexed and its template counted, B judged and confirmed against A's
+ * shingles. Returns 0, or -1 when out of memory.
+ */
+static int
+judge_pair(struct dedup *dd, struct doc *da, struct doc *db,
+    enum dedup_verdict *v, struct dedup_veto *veto)
+{
+	struct dedup_match m[DEDUP_MAX_MATCHES];
+	struct tmpl *site;
+	size_t nm;
+	int fail = 0;
+
+	if ((site = tmpl_new()) == NULL ||
+	    digest_add(dd, site, "", &da->dg, 1) != 0) {
+		tmpl_free(site);
+		return -1;
+	}
+	*v = digest_judge(dd, site, "", &db->dg, digest_set_of_first,
+	    &da->dg.sh, m, sizeof(m) / sizeof(m[0]), &nm, veto, &fail);
+	tmpl_free(site);
+	return fail ? -1 : 0;
+}
+
 int
 compare_run(const struct config *cfg, const char *a, const char *b,
     FILE *out, char *err, size_t errsz)
 {
 	struct dedup_config dc;
-	struct dedup_match m[DEDUP_MAX_MATCHES];
 	struct dedup_veto veto;
-	struct tmpl *site = NULL;
 	struct dedup *dd, *all = NULL;
 	struct doc da, db;
 	enum dedup_verdict v;
-	char rule[64];
-	size_t nm;
-	int rc = 1, dist, score, agree, k = cfg->minhash_perms, fail = 0;
+	int rc = 1;
 
 	memset(&da, 0, sizeof(da));
 	memset(&db, 0, sizeof(db));
@@ -119,14 +175,7 @@ compare_run(const struct config *cfg, const char *a, const char *b,
 	if (load(cfg, all, &da, err, errsz) != 0 ||
 	    load(cfg, all, &db, err, errsz) != 0)
 		goto out;
-	if ((site = tmpl_new()) == NULL ||
-	    digest_add(dd, site, "", &da.dg, 1) != 0) {
-		snprintf(err, errsz, "out of memory");
-		goto out;
-	}
-	v = digest_judge(dd, site, "", &db.dg, digest_set_of_first, &da.dg.sh, m,
-	    sizeof(m) / sizeof(m[0]), &nm, &veto, &fail);
-	if (fail) {
+	if (judge_pair(dd, &da, &db, &v, &veto) != 0) {
 		snprintf(err, errsz, "out of memory");
 		goto out;
 	}
@@ -136,30 +185,7 @@ compare_run(const struct config *cfg, const char *a, const char *b,
 	    da.dg.near_main && db.dg.near_main ? "main" :
 	    !da.dg.near_main && !db.dg.near_main ? "body" : "main or body",
 	    cfg->near_text);
-	fprintf(out, "md5:     %s\n", strcmp(da.dg.fp.md5, db.dg.fp.md5) == 0
-	    ? "equal texts" : "different texts");
-	dist = simhash_distance(da.dg.fp.simhash, db.dg.fp.simhash);
-	fprintf(out, "simhash: distance %d of 64 bits, %.1f %%", dist,
-	    simhash_percent(dist));
-	snprintf(rule, sizeof(rule), "<= %d", cfg->simhash_k);
-	print_rule(out, cfg, DEDUP_SIMHASH, rule);
-	score = ssdeep_score(da.dg.fp.ssdeep, db.dg.fp.ssdeep);
-	fprintf(out, "ssdeep:  score %d", score);
-	snprintf(rule, sizeof(rule), ">= %d", cfg->ssdeep_threshold);
-	print_rule(out, cfg, DEDUP_SSDEEP, rule);
-	agree = (int)minhash_agree(da.dg.fp.minhash, db.dg.fp.minhash, (size_t)k);
-	fprintf(out, "minhash: %d of %d positions agree, Jaccard ~%.1f %%, "
-	    "%d of %d bands equal", agree, k, minhash_percent(agree,
-	    (size_t)k), equal_bands(da.dg.fp.minhash, db.dg.fp.minhash, k,
-	    cfg->minhash_bands), cfg->minhash_bands);
-	snprintf(rule, sizeof(rule), ">= %d %% and a band is equal",
-	    cfg->minhash_threshold);
-	print_rule(out, cfg, DEDUP_MINHASH, rule);
-	fprintf(out, "tdw:     weighted overlap %.1f %% of %u and %u tokens",
-	    tdw_percent(tdw_overlap(&da.dg.fp.tdw, &db.dg.fp.tdw)),
-	    (unsigned)da.dg.fp.tdw.n, (unsigned)db.dg.fp.tdw.n);
-	snprintf(rule, sizeof(rule), ">= %d %%", cfg->tdw_threshold);
-	print_rule(out, cfg, DEDUP_TDW, rule);
+	print_methods(out, cfg, &da, &db);
 	fprintf(out, "novel:   %zu of B's %zu words are not in A (near "
 	    "needs at most %d and %d %% of them, and %d distinct shingles on "
 	    "each side)\n",
@@ -177,7 +203,6 @@ compare_run(const struct config *cfg, const char *a, const char *b,
 out:
 	digest_free(&da.dg);
 	digest_free(&db.dg);
-	tmpl_free(site);
 	buf_free(&da.raw);
 	buf_free(&db.raw);
 	dedup_free(dd);

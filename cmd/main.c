@@ -95,6 +95,56 @@ print_stages(const struct crawl_stages *t)
 	    t->store_ms / n);
 }
 
+/* The closing lines of a crawl that could read its database. */
+static void
+print_summary(const struct config *cfg, const struct crawl_summary *sum,
+    int rc)
+{
+	const struct store_counts *n = &sum->counts;
+
+	fprintf(stderr,
+	    "nearcrawl: %s: %lld pages fetched in %.1f s (%.1f/s); "
+	    "database has %lld pages: unique %lld, exact %lld, "
+	    "near %lld, redirect %lld, error %lld, skipped %lld; "
+	    "%lld queued\n",
+	    sum->interrupted ? "stopped" : rc ? "failed"
+	    : sum->saturated ? "saturated" : "done",
+	    (long long)sum->fetched, sum->seconds,
+	    sum->seconds > 0 ? (double)sum->fetched / sum->seconds : 0.0,
+	    (long long)n->pages, (long long)n->unique,
+	    (long long)n->exact, (long long)n->near,
+	    (long long)n->redirect, (long long)n->error,
+	    (long long)n->skipped, (long long)n->queued);
+	print_stages(&sum->stages);
+	if (sum->traps.stripped > 0 || sum->traps.trapped > 0 ||
+	    sum->traps.capped > 0 || sum->traps.too_long > 0)
+		fprintf(stderr,
+		    "nearcrawl: trap defences: %lld links "
+		    "stripped of parameters; left out: %lld with a "
+		    "trap-like path, %lld over --max-query-variants, "
+		    "%lld too long\n",
+		    (long long)sum->traps.stripped,
+		    (long long)sum->traps.trapped,
+		    (long long)sum->traps.capped,
+		    (long long)sum->traps.too_long);
+	if (sum->indexed > 0)
+		fprintf(stderr, "nearcrawl: index bytes: %llu for %lld "
+		    "pages (%.0f bytes/page)\n",
+		    (unsigned long long)sum->index_bytes,
+		    (long long)sum->indexed,
+		    (double)sum->index_bytes / (double)sum->indexed);
+	if (sum->hosts_given_up > 0)
+		fprintf(stderr, "nearcrawl: %lld hosts given up (why: "
+		    "SELECT host, gave_up FROM hosts)\n",
+		    (long long)sum->hosts_given_up);
+	if (n->queued > 0 || n->inflight > 0) {
+		fputs("nearcrawl: resume with: nearcrawl crawl -d ",
+		    stderr);
+		esc_fputs(cfg->db, stderr);
+		putc('\n', stderr);
+	}
+}
+
 static int
 cmd_crawl(int argc, char **argv)
 {
@@ -135,49 +185,7 @@ cmd_crawl(int argc, char **argv)
 		    "nearcrawl: failed: %lld pages fetched in %.1f s\n",
 		    (long long)sum.fetched, sum.seconds);
 	} else if (rc != EXIT_USAGE) {
-		const struct store_counts *n = &sum.counts;
-
-		fprintf(stderr,
-		    "nearcrawl: %s: %lld pages fetched in %.1f s (%.1f/s); "
-		    "database has %lld pages: unique %lld, exact %lld, "
-		    "near %lld, redirect %lld, error %lld, skipped %lld; "
-		    "%lld queued\n",
-		    sum.interrupted ? "stopped" : rc ? "failed"
-		    : sum.saturated ? "saturated" : "done",
-		    (long long)sum.fetched, sum.seconds,
-		    sum.seconds > 0 ? (double)sum.fetched / sum.seconds : 0.0,
-		    (long long)n->pages, (long long)n->unique,
-		    (long long)n->exact, (long long)n->near,
-		    (long long)n->redirect, (long long)n->error,
-		    (long long)n->skipped, (long long)n->queued);
-		print_stages(&sum.stages);
-		if (sum.traps.stripped > 0 || sum.traps.trapped > 0 ||
-		    sum.traps.capped > 0 || sum.traps.too_long > 0)
-			fprintf(stderr,
-			    "nearcrawl: trap defences: %lld links "
-			    "stripped of parameters; left out: %lld with a "
-			    "trap-like path, %lld over --max-query-variants, "
-			    "%lld too long\n",
-			    (long long)sum.traps.stripped,
-			    (long long)sum.traps.trapped,
-			    (long long)sum.traps.capped,
-			    (long long)sum.traps.too_long);
-		if (sum.indexed > 0)
-			fprintf(stderr, "nearcrawl: index bytes: %llu for %lld "
-			    "pages (%.0f bytes/page)\n",
-			    (unsigned long long)sum.index_bytes,
-			    (long long)sum.indexed,
-			    (double)sum.index_bytes / (double)sum.indexed);
-		if (sum.hosts_given_up > 0)
-			fprintf(stderr, "nearcrawl: %lld hosts given up (why: "
-			    "SELECT host, gave_up FROM hosts)\n",
-			    (long long)sum.hosts_given_up);
-		if (n->queued > 0 || n->inflight > 0) {
-			fputs("nearcrawl: resume with: nearcrawl crawl -d ",
-			    stderr);
-			esc_fputs(cfg.db, stderr);
-			putc('\n', stderr);
-		}
+		print_summary(&cfg, &sum, rc);
 	}
 	config_free(&cfg);
 	return rc;

@@ -404,6 +404,22 @@ teardown(struct crawl *c)
 	free(c->domains);
 }
 
+/* What the run did, for the closing lines (the counts are read apart). */
+static void
+fill_summary(const struct crawl *c, struct crawl_summary *sum)
+{
+	sum->interrupted = c->stopping != 0 && !c->failed && !c->saturated;
+	sum->saturated = c->saturated;
+	sum->fetched = c->fetched;
+	sum->robots_fetches = c->robots_fetches;
+	sum->hosts_given_up = c->hosts_given_up;
+	sum->traps = c->traps;
+	sum->seconds = (clock_mono_ms() - c->started) / 1e3;
+	sum->stages = c->stages;
+	sum->indexed = (int64_t)dedup_count(c->dd);
+	sum->index_bytes = dedup_bytes(c->dd);
+}
+
 int
 crawl_run(const struct config *cfg, struct crawl_summary *sum, char *err,
     size_t errsz)
@@ -456,16 +472,7 @@ crawl_run(const struct config *cfg, struct crawl_summary *sum, char *err,
 	 * must be what the file keeps. */
 	if (c.failed)
 		store_rollback(c.st);
-	sum->interrupted = c.stopping != 0 && !c.failed && !c.saturated;
-	sum->saturated = c.saturated;
-	sum->fetched = c.fetched;
-	sum->robots_fetches = c.robots_fetches;
-	sum->hosts_given_up = c.hosts_given_up;
-	sum->traps = c.traps;
-	sum->seconds = (clock_mono_ms() - c.started) / 1e3;
-	sum->stages = c.stages;
-	sum->indexed = (int64_t)dedup_count(c.dd);
-	sum->index_bytes = dedup_bytes(c.dd);
+	fill_summary(&c, sum);
 	if (store_counts(c.st, &sum->counts) == 0)
 		sum->counted = 1;
 	else if (rc == 0) {

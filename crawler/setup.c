@@ -510,30 +510,17 @@ setup_resolve_list(struct crawl *c)
 	return 0;
 }
 
-/* Open the store, check settings, load state, queue the seeds. */
-int
-setup_prepare(struct crawl *c)
+/*
+ * The crawl's parts in memory: dedup indexes, site templates, the host
+ * scheduler, the robots.txt cache, the saturation window. 0, or an exit
+ * status with c->err.
+ */
+static int
+new_parts(struct crawl *c)
 {
 	const struct config *cfg = c->cfg;
-	char msg[512], token[64];
-	int64_t requeued;
-	double t0, secs;
-	int rc;
+	char token[64];
 
-	if (testhook_load(stderr, c->err, c->errsz) != 0)
-		return 2;
-	c->st = store_open(cfg->db, STORE_CREATE, msg, sizeof(msg));
-	if (c->st == NULL) {
-		snprintf(c->err, c->errsz, "%s", msg);
-		return 2;
-	}
-	if (testhook_max_db_pages() > 0 &&
-	    store_limit_pages(c->st, testhook_max_db_pages()) != 0)
-		goto dberr;
-	if (store_begin(c->st) != 0)
-		goto dberr;
-	if ((rc = check_settings(c)) != 0 || (rc = set_scope(c)) != 0)
-		return rc;
 	c->strip =
 	    strcmp(cfg->strip_params, "none") == 0 ? NULL : cfg->strip_params;
 	c->dd = new_dedup(cfg);
@@ -561,14 +548,27 @@ setup_prepare(struct crawl *c)
 		snprintf(c->err, c->errsz, "out of memory");
 		return 1;
 	}
-	if ((requeued = store_frontier_requeue_inflight(c->st)) < 0)
-		goto dberr;
+	return 0;
+}
+
+/*
+ * A resumed crawl's indexes, loaded back from the database, and a line
+ * saying so; requeued is the URLs found in flight. 0, or -1 on a database
+ * error.
+ */
+static int
+load_indexes(struct crawl *c, int64_t requeued)
+{
+	const struct config *cfg = c->cfg;
+	char msg[512];
+	double t0, secs;
+
 	t0 = clock_mono_ms();
 	if (store_load_fingerprints(c->st, load_one, c) != 0 ||
 	    store_load_blocks(c->st, load_blocks, c) != 0 ||
 	    ((cfg->methods & DEDUP_TDW) &&
 	    store_load_tdw(c->st, load_tdw, c) != 0))
-		goto dberr;
+		return -1;
 	secs = (clock_mono_ms() - t0) / 1e3;
 	if (dedup_count(c->dd) > 0 && !cfg->quiet)
 		fprintf(stderr,
@@ -579,6 +579,38 @@ setup_prepare(struct crawl *c)
 		    secs, secs > 0 ? (double)dedup_count(c->dd) / secs : 0.0,
 		    (double)dedup_bytes(c->dd) / (1 << 20),
 		    (long long)requeued);
+	return 0;
+}
+
+/* Open the store, check settings, load state, queue the seeds. */
+int
+setup_prepare(struct crawl *c)
+{
+	const struct config *cfg = c->cfg;
+	char msg[512];
+	int64_t requeued;
+	int rc;
+
+	if (testhook_load(stderr, c->err, c->errsz) != 0)
+		return 2;
+	c->st = store_open(cfg->db, STORE_CREATE, msg, sizeof(msg));
+	if (c->st == NULL) {
+		snprintf(c->err, c->errsz, "%s", msg);
+		return 2;
+	}
+	if (testhook_max_db_pages() > 0 &&
+	    store_limit_pages(c->st, testhook_max_db_pages()) != 0)
+		goto dberr;
+	if (store_begin(c->st) != 0)
+		goto dberr;
+	if ((rc = check_settings(c)) != 0 || (rc = set_scope(c)) != 0)
+		return rc;
+	if ((rc = new_parts(c)) != 0)
+		return rc;
+	if ((requeued = store_frontier_requeue_inflight(c->st)) < 0)
+		goto dberr;
+	if (load_indexes(c, requeued) != 0)
+		goto dberr;
 	if ((rc = add_seeds(c)) != 0)
 		return rc;
 	if (store_host_pages(c->st, load_host_pages, c) != 0 ||
