@@ -15,6 +15,8 @@ struct host {
 	int retired;        /* given up or capped: never scheduled again */
 	int failures;       /* failed requests in a row */
 	int64_t pages;      /* pages settled for this host */
+	double held_until;  /* end of the last hold (back-off, Retry-After,
+	                       robots.txt), 0 when never held */
 };
 
 /* Back-off stops doubling at one hour. */
@@ -271,7 +273,30 @@ hostsched_defer(struct hostsched *s, const char *host, double not_before)
 	if (h == NULL || not_before <= h->next_ok)
 		return;
 	h->next_ok = not_before;
+	h->held_until = not_before;
 	place(s, h);
+}
+
+void
+hostsched_census(const struct hostsched *s, double now,
+    struct hostsched_census *out)
+{
+	const struct host *h;
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	out->active = s->busy;
+	for (i = 0; i < s->nheap; i++) {
+		h = s->heap[i];
+		if (h->active > 0)
+			continue;
+		if (h->next_ok <= now)
+			out->ready++;
+		else if (h->held_until >= h->next_ok)
+			out->held++;
+		else
+			out->waiting++;
+	}
 }
 
 void

@@ -89,6 +89,19 @@ size_t hostsched_hosts(const struct hostsched *s);
 /* Hosts with transfers in flight. */
 size_t hostsched_busy_hosts(const struct hostsched *s);
 
+/* What the hosts with work are doing, for the progress line. */
+struct hostsched_census {
+	size_t active;  /* transfers in flight */
+	size_t ready;   /* may start now: waiting for a free connection */
+	size_t waiting; /* waiting out the politeness delay */
+	size_t held;    /* held back: back-off, Retry-After, robots.txt */
+};
+
+/* Count the hosts by state at now: O(hosts with work), for a once-a-second
+ * progress line. */
+void hostsched_census(const struct hostsched *s, double now,
+    struct hostsched_census *out);
+
 /* Queued URLs over all hosts, as far as the scheduler was told. */
 int64_t hostsched_queued(const struct hostsched *s);
 

@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 static void pump(struct crawl *c);
@@ -81,15 +82,20 @@ on_fetched(const struct fetch_result *r, void *arg)
 			crawl_fail(c, "cannot requeue");
 		goto out;
 	}
-	if (polite_host_trouble(r->code)) {
+	if (polite_host_trouble(r)) {
 		double held_ms;
 		int failures = hostsched_failed(c->sc, j->host, now,
 		    c->cfg->retry_base_ms, &held_ms);
 
-		polite_hold_host(c, j->host, held_ms / 1e3, failures);
-		if (failures >= c->cfg->host_max_failures) {
-			char why[200];
+		int last = failures >= c->cfg->host_max_failures;
+		char why[256];
 
+		snprintf(why, sizeof(why), "failure %d of %d in a row before "
+		    "giving up: %s", failures, c->cfg->host_max_failures,
+		    r->error != NULL ? r->error : "unknown");
+		polite_hold_host(c, j->host, held_ms / 1e3, failures,
+		    last ? NULL : why);
+		if (last) {
 			snprintf(why, sizeof(why), "%d failures in a row, "
 			    "the last: %s", c->cfg->host_max_failures,
 			    r->error != NULL ? r->error : "unknown");
@@ -251,26 +257,64 @@ on_wake(evutil_socket_t fd, short what, void *arg)
 	pump(arg);
 }
 
+/* A duration for people: "42 s", "7 min", "3.5 h". */
+static void
+format_duration(double secs, char *out, size_t outsz)
+{
+	if (secs < 90)
+		snprintf(out, outsz, "%.0f s", secs);
+	else if (secs < 90 * 60)
+		snprintf(out, outsz, "%.0f min", secs / 60);
+	else
+		snprintf(out, outsz, "%.1f h", secs / 3600);
+}
+
 /*
  * Progress: on a terminal one line rewritten every second; otherwise a
- * plain line every PROGRESS_EVERY_S for logs. --quiet silences both.
+ * plain line every PROGRESS_EVERY_S for logs. --quiet silences both. The
+ * verdict counts are the database's and add up to its pages; "this run"
+ * is what this process fetched. Under --max-pages the ETA is the pages
+ * left at this run's rate.
  */
 static void
 print_progress(struct crawl *c)
 {
-	double secs = (clock_mono_ms() - c->started) / 1e3;
+	double now = clock_mono_ms(), secs = (now - c->started) / 1e3;
+	double rate = secs > 0 ? (double)c->fetched / secs : 0.0;
+	struct hostsched_census hc;
+	struct winsize ws;
+	char took[32], eta[48] = "", line[512];
 
-	fprintf(stderr,
-	    "%sfetched %lld: unique %lld, exact %lld, near %lld, other %lld"
-	    " | queued %lld | hosts busy %zu | %.1f pages/s | %.0f s%s",
-	    c->tty ? "\r\033[K" : "nearcrawl: ", (long long)c->fetched,
+	hostsched_census(c->sc, now, &hc);
+	format_duration(secs, took, sizeof(took));
+	if (c->cfg->max_pages > 0 && rate > 0 && c->seq < c->cfg->max_pages) {
+		char left[32];
+
+		format_duration((double)(c->cfg->max_pages - c->seq) / rate,
+		    left, sizeof(left));
+		snprintf(eta, sizeof(eta), ", about %s left", left);
+	}
+	snprintf(line, sizeof(line),
+	    "pages %lld (%lld this run): unique %lld, exact %lld, near %lld, "
+	    "other %lld | queued %lld | hosts: %zu fetching, %zu ready, %zu "
+	    "in delay, %zu backing off, %lld given up | %.1f pages/s | %s%s",
+	    (long long)c->n.pages, (long long)c->fetched,
 	    (long long)c->n.unique, (long long)c->n.exact,
 	    (long long)c->n.near,
 	    (long long)(c->n.redirect + c->n.error + c->n.skipped),
-	    (long long)c->n.queued, hostsched_busy_hosts(c->sc),
-	    secs > 0 ? (double)c->fetched / secs : 0.0, secs,
-	    c->tty ? "" : "\n");
-	c->progress_shown = c->tty;
+	    (long long)c->n.queued, hc.active, hc.ready, hc.waiting, hc.held,
+	    (long long)c->hosts_given_up, rate, took, eta);
+	if (!c->tty) {
+		fprintf(stderr, "nearcrawl: %s\n", line);
+		return;
+	}
+	/* A line wider than the terminal would wrap, and \r would then
+	 * rewrite only its last row. */
+	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1 &&
+	    ws.ws_col <= sizeof(line))
+		line[ws.ws_col - 1] = '\0';
+	fprintf(stderr, "\r\033[K%s", line);
+	c->progress_shown = 1;
 }
 
 static void
@@ -395,6 +439,11 @@ teardown(struct crawl *c)
 	robotscache_free(c->rc);
 	strmap_free(c->sitemaps, polite_free_sitemap_queue);
 	free(c->sat_ring);
+	for (i = 0; i < c->nseeds; i++)
+		free(c->seeds[i]);
+	free(c->seeds);
+	for (i = 0; i < FAILS_KEPT; i++)
+		free(c->fails[i]);
 	seen_free(c->settled);
 	dedup_free(c->dd);
 	tmpl_free(c->site);
@@ -473,6 +522,9 @@ crawl_run(const struct config *cfg, struct crawl_summary *sum, char *err,
 	if (c.failed)
 		store_rollback(c.st);
 	fill_summary(&c, sum);
+	/* Every seed unreachable is a failure, not a finished crawl. */
+	if (rc == 0 && crawl_nothing_fetched(&c))
+		rc = 1;
 	if (store_counts(c.st, &sum->counts) == 0)
 		sum->counted = 1;
 	else if (rc == 0) {

@@ -529,6 +529,9 @@ page_process(struct crawl *c, struct job *j, const struct fetch_result *r)
 		goto out;
 	if (follow && enqueue_redirect(c, j, target, id) != 0)
 		goto out;
+	if (strcmp(p.verdict, "error") == 0)
+		crawl_note_failure(c, j->it.url,
+		    p.reason != NULL ? p.reason : "error");
 	count_verdict(c, p.verdict);
 	rc = 0;
 out:

@@ -23,6 +23,7 @@ polite_give_up(struct crawl *c, const char *host, const char *why)
 	if (store_host_put(c->st, host, &h) != 0)
 		crawl_fail(c, "cannot record a host");
 	c->hosts_given_up++;
+	crawl_note_failure(c, host, why);
 	crawl_end_progress(c);
 	if (!c->cfg->quiet) {
 		/* why quotes curl, which may quote the server. */
@@ -39,9 +40,26 @@ polite_give_up(struct crawl *c, const char *host, const char *why)
  * row) and remember it in the store, so a resumed crawl keeps waiting.
  */
 void
-polite_hold_host(struct crawl *c, const char *host, double secs, int failures)
+polite_hold_host(struct crawl *c, const char *host, double secs,
+    int failures, const char *why)
 {
 	struct store_host h;
+	char until[16];
+	time_t t = (time_t)(clock_wall_s() + secs);
+	struct tm tm;
+
+	if (why != NULL && !c->cfg->quiet) {
+		crawl_end_progress(c);
+		strftime(until, sizeof(until), "%H:%M:%S",
+		    localtime_r(&t, &tm));
+		fputs("nearcrawl: ", stderr);
+		esc_fputs(host, stderr);
+		fprintf(stderr, ": holding back %.*f s, until %s: ",
+		    secs < 10 ? 1 : 0, secs, until);
+		/* why quotes curl, which may quote the server. */
+		esc_fputs(why, stderr);
+		putc('\n', stderr);
+	}
 
 	hostsched_defer(c->sc, host, clock_mono_ms() + secs * 1e3);
 	memset(&h, 0, sizeof(h));
@@ -134,19 +152,25 @@ queue_sitemaps_of(struct crawl *c, const char *origin)
 		}
 }
 
-/* A transfer failure that says something about the host, not the page. */
+/*
+ * A transfer failure that says something about the host, not the page: it
+ * cannot be reached, or drops the connection. A page that answers too
+ * slowly or not at all once asked is that URL's trouble: it is recorded
+ * as an error and the host's other pages go on without a pause.
+ */
 int
-polite_host_trouble(CURLcode code)
+polite_host_trouble(const struct fetch_result *r)
 {
-	switch (code) {
+	switch (r->code) {
 	case CURLE_COULDNT_RESOLVE_HOST:
 	case CURLE_COULDNT_CONNECT:
-	case CURLE_OPERATION_TIMEDOUT:
 	case CURLE_GOT_NOTHING:
 	case CURLE_SEND_ERROR:
 	case CURLE_RECV_ERROR:
 	case CURLE_SSL_CONNECT_ERROR:
 		return 1;
+	case CURLE_OPERATION_TIMEDOUT:
+		return !r->connected;
 	default:
 		return 0;
 	}
@@ -161,6 +185,7 @@ polite_host_trouble(CURLcode code)
 int
 polite_retry_later(struct crawl *c, struct job *j, const struct fetch_result *r)
 {
+	char why[64];
 	double secs;
 	int i;
 
@@ -177,7 +202,9 @@ polite_retry_later(struct crawl *c, struct job *j, const struct fetch_result *r)
 	}
 	if (store_frontier_requeue(c->st, j->it.id, clock_wall_s() + secs) != 0)
 		return -1;
-	polite_hold_host(c, j->host, secs, 0);
+	snprintf(why, sizeof(why), "HTTP %ld, %s", r->status,
+	    r->retry_after > 0 ? "as Retry-After asks" : "back-off");
+	polite_hold_host(c, j->host, secs, 0, why);
 	c->n.queued++;
 	return hostsched_add(c->sc, j->host, 1, 0) != 0 ? -1 : 1;
 }

@@ -28,12 +28,14 @@ int polite_admit(struct crawl *c, struct job *j, double now);
 void polite_give_up(struct crawl *c, const char *host, const char *why);
 
 /* Hold host back for secs after failures in a row (Retry-After or
- * back-off), and remember it for a resumed crawl. */
+ * back-off), remember it for a resumed crawl, and say why on stderr
+ * (nothing when why is NULL). */
 void polite_hold_host(struct crawl *c, const char *host, double secs,
-    int failures);
+    int failures, const char *why);
 
-/* Whether a transfer failure says something about the host. */
-int polite_host_trouble(CURLcode code);
+/* Whether a transfer failure says something about the host (it cannot be
+ * reached, or drops connections) rather than about the URL. */
+int polite_host_trouble(const struct fetch_result *r);
 
 /* A robots.txt transfer (j->origin) ended with r. */
 void polite_on_robots(struct crawl *c, struct job *j,

@@ -156,8 +156,8 @@ set_scope(struct crawl *c)
 	for (i = 0; i < cfg->nallow; i++)
 		if (add_domain(c, cfg->allow_domains[i]) != 0)
 			return 1;
-	for (i = 0; cfg->nallow == 0 && i < cfg->nseeds; i++)
-		if (url_host(cfg->seeds[i], host, sizeof(host)) == 0 &&
+	for (i = 0; cfg->nallow == 0 && i < c->nseeds; i++)
+		if (url_host(c->seeds[i], host, sizeof(host)) == 0 &&
 		    add_domain(c, host) != 0)
 			return 1;
 	if (c->ndomains == 0) {
@@ -453,24 +453,68 @@ load_host_pages(const char *host, int64_t pages, void *arg)
 	return 0;
 }
 
+/*
+ * Normalise every seed into c->seeds. A seed without a scheme is read as
+ * http://, as curl reads it, and the crawl says so. Every bad seed is
+ * named with its reason on stderr; then 2 with c->err set. 0, or 1 when
+ * out of memory.
+ */
+static int
+check_seeds(struct crawl *c)
+{
+	const struct config *cfg = c->cfg;
+	const char *why, *s;
+	char *norm, *guess = NULL;
+	size_t i, bad = 0;
+
+	if (cfg->nseeds == 0)
+		return 0;
+	if ((c->seeds = calloc(cfg->nseeds, sizeof(*c->seeds))) == NULL)
+		return 1;
+	for (i = 0; i < cfg->nseeds; i++) {
+		s = cfg->seeds[i];
+		norm = url_normalize(s, &why);
+		if (norm == NULL && strstr(s, "://") == NULL &&
+		    asprintf(&guess, "http://%s", s) >= 0) {
+			if ((norm = url_normalize(guess, &why)) != NULL &&
+			    !cfg->quiet) {
+				fputs("nearcrawl: seed ", stderr);
+				esc_fputs(s, stderr);
+				fputs(" has no scheme: taken as ", stderr);
+				esc_fputs(norm, stderr);
+				putc('\n', stderr);
+			}
+			free(guess);
+			guess = NULL;
+		}
+		if (norm == NULL) {
+			fputs("nearcrawl: bad seed ", stderr);
+			esc_fputs(s, stderr);
+			fprintf(stderr, ": %s\n", why);
+			bad++;
+			continue;
+		}
+		c->seeds[c->nseeds++] = norm;
+	}
+	if (bad == 0)
+		return 0;
+	snprintf(c->err, c->errsz, "%zu of %zu seeds are bad (see above)",
+	    bad, cfg->nseeds);
+	return 2;
+}
+
 /* Put the seeds in the frontier (before the hosts are loaded from it). */
 static int
 add_seeds(struct crawl *c)
 {
 	const struct config *cfg = c->cfg;
-	const char *why, *u;
-	char host[HOST_MAX], *norm, buf[URL_MAX_LEN + 1];
+	const char *u;
+	char host[HOST_MAX], buf[URL_MAX_LEN + 1];
 	size_t i;
 	int rc = 0;
 
-	for (i = 0; i < cfg->nseeds && rc == 0; i++) {
-		norm = url_normalize(cfg->seeds[i], &why);
-		if (norm == NULL) {
-			snprintf(c->err, c->errsz, "seed %s: %s",
-			    cfg->seeds[i], why);
-			return 2;
-		}
-		u = frontier_strip(c, norm, buf, sizeof(buf));
+	for (i = 0; i < c->nseeds && rc == 0; i++) {
+		u = frontier_strip(c, c->seeds[i], buf, sizeof(buf));
 		if (url_host(u, host, sizeof(host)) != 0 ||
 		    !url_host_in_domains(host, c->domains, c->ndomains)) {
 			snprintf(c->err, c->errsz,
@@ -481,7 +525,6 @@ add_seeds(struct crawl *c)
 			    store_errmsg(c->st));
 			rc = 1;
 		}
-		free(norm);
 	}
 	return rc;
 }
@@ -603,7 +646,8 @@ setup_prepare(struct crawl *c)
 		goto dberr;
 	if (store_begin(c->st) != 0)
 		goto dberr;
-	if ((rc = check_settings(c)) != 0 || (rc = set_scope(c)) != 0)
+	if ((rc = check_seeds(c)) != 0 || (rc = check_settings(c)) != 0 ||
+	    (rc = set_scope(c)) != 0)
 		return rc;
 	if ((rc = new_parts(c)) != 0)
 		return rc;

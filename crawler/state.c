@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/esc.h"
+
 void
 crawl_fail(struct crawl *c, const char *what)
 {
@@ -99,4 +101,42 @@ crawl_count_page(struct crawl *c, const char *host)
 
 	if (c->cfg->max_pages_per_host > 0 && n >= c->cfg->max_pages_per_host)
 		hostsched_retire(c->sc, host);
+}
+
+void
+crawl_note_failure(struct crawl *c, const char *what, const char *why)
+{
+	size_t n;
+
+	if (c->nfails < FAILS_KEPT) {
+		n = strlen(what) + strlen(why) + 3;
+		if ((c->fails[c->nfails] = malloc(n)) != NULL)
+			snprintf(c->fails[c->nfails], n, "%s: %s", what, why);
+	}
+	c->nfails++;
+}
+
+int
+crawl_nothing_fetched(struct crawl *c)
+{
+	const struct store_counts *n = &c->n;
+	int64_t i;
+
+	if (c->failed || c->stopping || c->nfails == 0 ||
+	    n->unique + n->exact + n->near + n->redirect + n->skipped > 0)
+		return 0;
+	crawl_end_progress(c);
+	fputs("nearcrawl: nothing could be fetched:\n", stderr);
+	for (i = 0; i < c->nfails && i < FAILS_KEPT; i++)
+		if (c->fails[i] != NULL) {
+			fputs("  ", stderr);
+			/* URLs and curl's words, which may quote a server. */
+			esc_fputs(c->fails[i], stderr);
+			putc('\n', stderr);
+		}
+	if (c->nfails > FAILS_KEPT)
+		fprintf(stderr, "  and %lld failures more\n",
+		    (long long)(c->nfails - FAILS_KEPT));
+	snprintf(c->err, c->errsz, "no seed could be fetched");
+	return 1;
 }

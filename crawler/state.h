@@ -67,6 +67,9 @@
 /* Longest Retry-After we wait for, seconds. */
 #define RETRY_AFTER_MAX_S 3600
 
+/* Failures kept word for word, to say why a crawl fetched nothing. */
+#define FAILS_KEPT 8
+
 struct crawl {
 	const struct config *cfg;
 	struct store *st;
@@ -84,6 +87,8 @@ struct crawl {
 	struct event *grace;     /* end of a graceful stop */
 	struct event *sigint, *sigterm;
 	struct curl_slist *resolve; /* --resolve entries for libcurl */
+	char **seeds;            /* the seeds, normalised (check_seeds) */
+	size_t nseeds;
 	char **domains;          /* crawl scope */
 	size_t ndomains;
 	struct store_counts n;   /* running counts */
@@ -109,6 +114,8 @@ struct crawl {
 	int tty;                 /* stderr is a terminal: live progress */
 	int progress_shown;      /* a progress line is on the terminal */
 	struct crawl_stages stages; /* where the time went */
+	char *fails[FAILS_KEPT]; /* the first failures of this run */
+	int64_t nfails;          /* failures noted, kept or not */
 	char *err;               /* where messages go */
 	size_t errsz;
 };
@@ -169,6 +176,17 @@ void crawl_job_free(struct job *j);
 
 /* The site whose template a page of host shares (see state.c). */
 const char *crawl_site_of(const struct crawl *c, const char *host);
+
+/* Note a failure (what: a URL or a host; why), so that a crawl that
+ * fetched nothing can say why. Never fails: past FAILS_KEPT or without
+ * memory it is only counted. */
+void crawl_note_failure(struct crawl *c, const char *what, const char *why);
+
+/*
+ * A crawl that ended with nothing but errors in its database: print the
+ * failures noted on stderr, set c->err and return 1. Otherwise 0.
+ */
+int crawl_nothing_fetched(struct crawl *c);
 
 /* One more page settled for host; retires it at --max-pages-per-host. */
 void crawl_count_page(struct crawl *c, const char *host);

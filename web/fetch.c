@@ -89,6 +89,20 @@ on_header(char *p, size_t size, size_t n, void *arg)
 	return len;
 }
 
+/*
+ * Whether the transfer got as far as sending its request over a working
+ * connection (new or reused; TLS handshake done): the time to that point
+ * stays 0 when it never came.
+ */
+static int
+connected(CURL *easy)
+{
+	curl_off_t pre = 0;
+
+	curl_easy_getinfo(easy, CURLINFO_PRETRANSFER_TIME_T, &pre);
+	return pre > 0;
+}
+
 static void
 on_socket_event(evutil_socket_t fd, short what, void *arg)
 {
@@ -291,6 +305,7 @@ finish(struct transfer *t, CURLcode code)
 	r.body_too_large = t->too_large;
 	r.elapsed_ms = ms_since(&t->started);
 	curl_easy_getinfo(t->easy, CURLINFO_RESPONSE_CODE, &r.status);
+	r.connected = r.status > 0 || connected(t->easy);
 	curl_easy_getinfo(t->easy, CURLINFO_CONTENT_TYPE, &ct);
 	curl_easy_getinfo(t->easy, CURLINFO_REDIRECT_URL, &loc);
 	if (curl_easy_getinfo(t->easy, CURLINFO_RETRY_AFTER, &retry) !=

@@ -50,6 +50,9 @@ struct fetch_result {
 	struct buf *body;     /* decoded body received (possibly partial) */
 	int body_too_large;   /* the body cap was hit: transfer aborted */
 	double elapsed_ms;    /* wall time of the transfer */
+	int connected;        /* the request went out over a working
+	                         connection: a failure after it (a slow or
+	                         silent answer) is the URL's, not the host's */
 };
 
 /*

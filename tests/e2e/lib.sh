@@ -17,7 +17,7 @@ e2e_cleanup() {
 		kill "$E2E_SERVER_PID" 2>/dev/null
 		wait "$E2E_SERVER_PID" 2>/dev/null
 	fi
-	rm -rf "$E2E_TMP"
+	[ -n "${E2E_KEEP:-}" ] || rm -rf "$E2E_TMP"
 }
 trap e2e_cleanup EXIT INT TERM
 

@@ -44,7 +44,7 @@ before=$(wc -l <"$SERVER_LOG")
 # shellcheck disable=SC2086
 "$NEARCRAWL" crawl -d "$DB2" --quiet --delay-ms 0 --max-retries 2 $R \
     "http://www.small.test:$PORT/__nc/retry/1" 2>/dev/null
-eq "retry crawl exits 0" "$?" 0
+eq "retry crawl: its one page an error, so it exits 1" "$?" 1
 tail -n +$((before + 1)) "$SERVER_LOG" | grep '/__nc/retry/1' | sort -n \
     >"$E2E_TMP/retries"
 eq "asked three times (two retries)" "$(wc -l <"$E2E_TMP/retries" | tr -d ' ')" 3
@@ -70,7 +70,7 @@ eq "stopped during the Retry-After" "$?" 0
 # shellcheck disable=SC2086
 "$NEARCRAWL" crawl -d "$DB5" --quiet --delay-ms 0 --max-retries 1 $R \
     2>/dev/null
-eq "resumed crawl exits 0" "$?" 0
+eq "resumed crawl: its one page an error, so it exits 1" "$?" 1
 tail -n +$((before + 1)) "$SERVER_LOG" | grep '/__nc/retry/3' | sort -n \
     >"$E2E_TMP/held"
 eq "asked twice over the two runs" "$(wc -l <"$E2E_TMP/held" | tr -d ' ')" 2
@@ -92,7 +92,7 @@ DB4="$E2E_TMP/dead.db"
     --max-retries 10 --host-max-failures 3 \
     --resolve "www.dead.test:1:127.0.0.1" "http://www.dead.test:1/" \
     2>/dev/null
-eq "dead host crawl exits 0" "$?" 0
+eq "dead host crawl: nothing fetched, so it exits 1" "$?" 1
 case $(q "$DB4" "SELECT gave_up FROM hosts WHERE host = 'www.dead.test'") in
 "3 failures in a row, the last: "*) r=given-up ;;
 *) r=$(q "$DB4" "SELECT gave_up FROM hosts") ;;
