@@ -315,28 +315,70 @@ robots_add_sitemap(struct robots_ctx *ctx, const char *v, const char *ve)
 	return 0;
 }
 
-/* A user-agent value names us if its part before any '/' is our token. */
+/* A character of a product token (RFC 9309 section 2.2.1). */
+static int
+robots_token_char(unsigned char c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' ||
+	    c == '-';
+}
+
+/*
+ * A user-agent value names us if it starts with our product token: the
+ * value's leading run of token characters, so "foobot/1.0" and, as in
+ * Google's open-source parser, "FooBot Images" both name foobot. "*"
+ * alone or before a blank names every crawler.
+ */
 static void
 robots_add_agent(struct robots_ctx *ctx, const char *v, const char *ve)
 {
-	const char *slash;
+	const char *t;
 
 	if (!ctx->in_agents) {
 		ctx->in_agents = 1;
 		ctx->cur_own = 0;
 		ctx->cur_any = 0;
 	}
-	if ((slash = memchr(v, '/', (size_t)(ve - v))) != NULL)
-		ve = slash;
 	robots_trim(&v, &ve);
-	if (ve - v == 1 && *v == '*') {
+	for (t = v; t < ve && robots_token_char((unsigned char)*t); t++)
+		;
+	if (v < ve && *v == '*' &&
+	    (ve - v == 1 || robots_blank((unsigned char)v[1]))) {
 		ctx->cur_any = 1;
 		ctx->any.seen = 1;
-	} else if (ctx->agentlen > 0 &&
-	    robots_caseeq(v, (size_t)(ve - v), ctx->agent, ctx->agentlen)) {
+	} else if (ctx->agentlen > 0 && t > v &&
+	    robots_caseeq(v, (size_t)(t - v), ctx->agent, ctx->agentlen)) {
 		ctx->cur_own = 1;
 		ctx->own.seen = 1;
 	}
+}
+
+/*
+ * A line without a colon, "disallow /x", read as Google's open-source
+ * parser reads it: key and value apart by blanks, when the line holds
+ * exactly two words. Returns 0 with the parts set, or -1: not such a line.
+ */
+static int
+robots_split_blank(const char *s, const char *e, const char **k,
+    const char **ke, const char **v, const char **ve)
+{
+	const char *p;
+
+	robots_trim(&s, &e);
+	for (p = s; p < e && !robots_blank((unsigned char)*p); p++)
+		;
+	if (p == s || p == e)
+		return -1;
+	*k = s;
+	*ke = p;
+	while (p < e && robots_blank((unsigned char)*p))
+		p++;
+	*v = p;
+	*ve = e;
+	for (; p < e; p++)
+		if (robots_blank((unsigned char)*p))
+			return -1;
+	return 0;
 }
 
 /* One line, terminator excluded. Returns 0, or -1 when out of memory. */
@@ -347,14 +389,16 @@ robots_line(struct robots_ctx *ctx, const char *s, const char *e)
 
 	if ((hash = memchr(s, '#', (size_t)(e - s))) != NULL)
 		e = hash;
-	if ((colon = memchr(s, ':', (size_t)(e - s))) == NULL)
+	if ((colon = memchr(s, ':', (size_t)(e - s))) != NULL) {
+		k = s;
+		ke = colon;
+		v = colon + 1;
+		ve = e;
+		robots_trim(&k, &ke);
+		robots_trim(&v, &ve);
+	} else if (robots_split_blank(s, e, &k, &ke, &v, &ve) != 0) {
 		return 0;
-	k = s;
-	ke = colon;
-	v = colon + 1;
-	ve = e;
-	robots_trim(&k, &ke);
-	robots_trim(&v, &ve);
+	}
 
 	if (robots_key(k, (size_t)(ke - k), "user-agent")) {
 		robots_add_agent(ctx, v, ve);
@@ -583,8 +627,7 @@ robots_product_token(const char *user_agent, char *out, size_t outsz)
 	for (s = user_agent; robots_blank((unsigned char)*s); s++)
 		;
 	for (; (c = (unsigned char)s[n]) != '\0'; n++) {
-		if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
-		    c == '_' || c == '-'))
+		if (!robots_token_char(c))
 			break;
 		if (n + 1 >= outsz)
 			return -1;

@@ -371,8 +371,23 @@ test_agent_must_match_whole_token(void)
 {
 	CHECK_INT(allowed("User-agent: nearcrawlx\nDisallow: /x\n", "/x"), 1);
 	CHECK_INT(allowed("User-agent: near\nDisallow: /x\n", "/x"), 1);
+	CHECK_INT(allowed("User-agent: nearcrawl2\nDisallow: /x\n", "/x"), 0);
+	CHECK_INT(allowed("User-agent: x-nearcrawl\nDisallow: /x\n", "/x"), 1);
+}
+
+/* As Google's parser: the leading product token of a value names it, so
+ * "NEARCRAWL BOT" is nearcrawl; "*" counts only alone or before a blank. */
+static void
+test_agent_of_several_words(void)
+{
 	CHECK_INT(allowed("User-agent: nearcrawl bot\nDisallow: /x\n", "/x"),
+	    0);
+	CHECK_INT(allowed("User-agent: NEARCRAWL BOT\nDisallow: /x\n", "/x"),
+	    0);
+	CHECK_INT(allowed("User-agent: bot nearcrawl\nDisallow: /x\n", "/x"),
 	    1);
+	CHECK_INT(allowed("User-agent: * everyone\nDisallow: /x\n", "/x"), 0);
+	CHECK_INT(allowed("User-agent: *bot\nDisallow: /x\n", "/x"), 1);
 }
 
 static void
@@ -499,14 +514,21 @@ test_bom(void)
 static void
 test_lines_without_colon(void)
 {
+	/* Two words: key and value, as Google's parser reads them. More
+	 * words, or one: not a line. */
 	const char *t = "user-agent *\n"
-			"user-agent: *\n"
 			"disallow /x\n"
+			"disallow /a b\n"
+			"disallow\n"
 			"garbage line\n"
 			"disallow: /y\n";
 
-	CHECK_INT(allowed(t, "/x"), 1);
+	CHECK_INT(allowed(t, "/x"), 0);
 	CHECK_INT(allowed(t, "/y"), 0);
+	CHECK_INT(allowed(t, "/a"), 1);
+	CHECK_INT(allowed(t, "/z"), 1);
+	CHECK_INT(allowed("user-agent\tnearcrawl\n\tdisallow \t /x \n",
+	    "/x"), 0);
 }
 
 static void
@@ -950,6 +972,7 @@ suite_robots(void)
 	RUN(test_cr_endings);
 	RUN(test_bom);
 	RUN(test_lines_without_colon);
+	RUN(test_agent_of_several_words);
 	RUN(test_unknown_directives);
 	RUN(test_rules_before_group);
 	RUN(test_group_ends_at_rule);
