@@ -1,4 +1,5 @@
 #include "storage/store.h"
+#include "storage/store_int.h"
 
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -14,7 +15,6 @@
 
 #include <sqlite3.h>
 
-#define STORE_BUSY_MS 5000 /* store_hint says "5 s" */
 
 /*
  * The tail of storage/schema.sql: tables added after databases of schema 1
@@ -448,39 +448,12 @@ store_hint(int code)
 	}
 }
 
-int
-store_conn_fail(sqlite3 *h, const char *path, char *err, size_t errsz,
-    int runtime, int baddb)
-{
-	const char *hint = store_hint(sqlite3_extended_errcode(h));
-	int code = baddb;
-
-	switch (sqlite3_errcode(h) & 0xff) {
-	case SQLITE_BUSY:
-	case SQLITE_LOCKED:
-	case SQLITE_NOMEM:
-	case SQLITE_IOERR:
-	case SQLITE_FULL:
-	case SQLITE_READONLY:
-	case SQLITE_CORRUPT:
-		code = runtime;
-		break;
-	default:
-		break;
-	}
-	if (err != NULL && errsz > 0)
-		snprintf(err, errsz, "%s: %s%s%s%s", path, sqlite3_errmsg(h),
-		    hint != NULL ? " (" : "", hint != NULL ? hint : "",
-		    hint != NULL ? ")" : "");
-	return code;
-}
-
 /*
  * SQLite's message for db's last failure into out, with the system's
  * reason for an I/O error and store_hint's advice in parentheses.
  */
-static void
-why_failed(sqlite3 *db, char *out, size_t outsz)
+void
+store__why_failed(sqlite3 *db, char *out, size_t outsz)
 {
 	int code = sqlite3_extended_errcode(db);
 	int e = sqlite3_system_errno(db);
@@ -504,14 +477,14 @@ open_msg(sqlite3 *db, const char *path, char *err, size_t errsz)
 {
 	char why[320];
 
-	why_failed(db, why, sizeof(why));
+	store__why_failed(db, why, sizeof(why));
 	set_msg(err, errsz, "%s: %s", path, why);
 }
 
 static int
 db_fail(struct store *s)
 {
-	why_failed(s->db, s->err, sizeof(s->err));
+	store__why_failed(s->db, s->err, sizeof(s->err));
 	return -1;
 }
 
@@ -759,7 +732,7 @@ exec_atomic(struct store *s, const char *a, const char *b, const char *path,
 	    sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
 		char why[320];
 
-		why_failed(s->db, why, sizeof(why));
+		store__why_failed(s->db, why, sizeof(why));
 		set_msg(err, errsz, "%s: cannot %s: %s", path, what, why);
 		if (!sqlite3_get_autocommit(s->db))
 			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
@@ -863,8 +836,8 @@ fail:
 }
 
 /* Sets *exists to whether the main database has a table called name. */
-static int
-table_exists(sqlite3 *db, const char *name, int *exists)
+int
+store__table_exists(sqlite3 *db, const char *name, int *exists)
 {
 	return row_exists(db, "SELECT 1 FROM sqlite_master "
 	    "WHERE type = 'table' AND name = ?", name, NULL, exists);
@@ -913,7 +886,7 @@ prepare_all(struct store *s, const char *path, int readonly, char *err,
 		 * its statement stays NULL and the function finds nothing.
 		 */
 		if (readonly && stmt_def[i].table != NULL) {
-			if (table_exists(s->db, stmt_def[i].table, &exists) !=
+			if (store__table_exists(s->db, stmt_def[i].table, &exists) !=
 			    SQLITE_OK) {
 				open_msg(s->db, path, err, errsz);
 				return -1;
@@ -995,8 +968,8 @@ absent(const char *path, const char *suffix)
  * then read as immutable, needing neither -- unless a -journal (a file
  * switched out of WAL mode, with a transaction to roll back) is there.
  */
-static int
-open_reader(const char *path, sqlite3 **db)
+int
+store__open_reader(const char *path, sqlite3 **db)
 {
 	char *uri;
 	int rc, code;
@@ -1022,20 +995,6 @@ open_reader(const char *path, sqlite3 **db)
 	if (rc == SQLITE_OK)
 		sqlite3_busy_timeout(*db, STORE_BUSY_MS);
 	return rc;
-}
-
-int
-store_open_reader(
-    const char *path, struct sqlite3 **db, char *err, size_t errsz)
-{
-	set_msg(err, errsz, "%s", "");
-	if (open_reader(path, db) == SQLITE_OK)
-		return 0;
-	if (*db == NULL)
-		set_msg(err, errsz, "%s: out of memory", path);
-	else
-		open_msg(*db, path, err, errsz);
-	return -1;
 }
 
 int
@@ -1126,7 +1085,7 @@ store_open(const char *path, unsigned flags, char *err, size_t errsz)
 		}
 	} else if (lock_file(s, path, flags, &created, err, errsz) == -1)
 		goto fail;
-	if ((readonly ? open_reader(path, &s->db)
+	if ((readonly ? store__open_reader(path, &s->db)
 	              : sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE,
 	                    NULL)) != SQLITE_OK) {
 		if (s->db == NULL)

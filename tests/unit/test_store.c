@@ -1,5 +1,7 @@
 #include "check.h"
+#include "storage/query.h"
 #include "storage/store.h"
+#include "storage/store_int.h"
 
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -521,21 +523,69 @@ test_conn_fail(void)
 	CHECK_INT(sqlite3_open(tpath, &b), SQLITE_OK);
 	CHECK(sqlite3_exec(a, "SELECT * FROM pages", NULL, NULL, NULL) !=
 	    SQLITE_OK);
-	CHECK_INT(store_conn_fail(a, "x.db", err, sizeof(err), 1, 2), 2);
+	CHECK_INT(store__conn_fail(a, "x.db", err, sizeof(err), 1, 2), 2);
 	CHECK_STR(err, "x.db: no such table: pages");
 	/* Busy: b wants to write while a holds the lock. */
 	CHECK_INT(sqlite3_exec(a, "CREATE TABLE t (x); BEGIN IMMEDIATE; "
 	    "INSERT INTO t VALUES (1)", NULL, NULL, NULL), SQLITE_OK);
 	CHECK_INT(sqlite3_exec(b, "BEGIN IMMEDIATE", NULL, NULL, NULL),
 	    SQLITE_BUSY);
-	CHECK_INT(store_conn_fail(b, "x.db", err, sizeof(err), 1, 2), 1);
+	CHECK_INT(store__conn_fail(b, "x.db", err, sizeof(err), 1, 2), 1);
 	CHECK(strncmp(err, "x.db: database is locked (", 26) == 0);
 	CHECK(err[strlen(err) - 1] == ')');
 	/* Nowhere to write the message: only the code. */
-	CHECK_INT(store_conn_fail(b, "x.db", NULL, 0, 1, 2), 1);
+	CHECK_INT(store__conn_fail(b, "x.db", NULL, 0, 1, 2), 1);
 	sqlite3_close(b);
 	sqlite3_close(a);
 	tmp_teardown();
+}
+
+/* The same rule through a command's connection, which names its file. */
+static void
+test_conn_rows_fail(void)
+{
+	struct store_conn *c = NULL;
+	char err[256], want[600];
+	int64_t n = -1;
+
+	tmp_setup();
+	CHECK_INT(raw_exec("CREATE TABLE t (x)"), SQLITE_OK);
+	CHECK_INT(store_conn_open(tpath, STORE_CONN_READ, &c, err,
+	    sizeof(err), 1, 2), 0);
+	CHECK(c != NULL);
+	if (c != NULL) {
+		CHECK_INT(store_conn_page_count(c, &n), -1);
+		CHECK_INT(store_conn_fail(c, err, sizeof(err), 1, 2), 2);
+		snprintf(want, sizeof(want), "%s: no such table: pages", tpath);
+		CHECK_STR(err, want);
+		CHECK(store_conn_page_url(c, 1) == NULL);
+	}
+	store_conn_close(c);
+	store_conn_close(NULL);
+	tmp_teardown();
+}
+
+/* Every stored word maps to its enum and back; others are UNKNOWN. */
+static void
+test_verdict_names(void)
+{
+	static const char *const words[] = { "unique", "exact", "near",
+	    "redirect", "error", "skipped" };
+	size_t i;
+
+	CHECK_INT(STORE_VERDICT_COUNT, 7);
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		CHECK(store_verdict_parse(words[i]) != STORE_VERDICT_UNKNOWN);
+		CHECK_STR(store_verdict_name(store_verdict_parse(words[i])),
+		    words[i]);
+	}
+	CHECK_INT(store_verdict_parse("unique"), STORE_VERDICT_UNIQUE);
+	CHECK_INT(store_verdict_parse("skipped"), STORE_VERDICT_SKIPPED);
+	CHECK_INT(store_verdict_parse(NULL), STORE_VERDICT_UNKNOWN);
+	CHECK_INT(store_verdict_parse("Unique"), STORE_VERDICT_UNKNOWN);
+	CHECK_INT(store_verdict_parse(""), STORE_VERDICT_UNKNOWN);
+	CHECK(store_verdict_name(STORE_VERDICT_UNKNOWN) == NULL);
+	CHECK(store_verdict_name(STORE_VERDICT_COUNT) == NULL);
 }
 
 static void
@@ -1957,6 +2007,8 @@ suite_store(void)
 	RUN(test_readonly_beside_writer);
 	RUN(test_full_keeps_committed);
 	RUN(test_hints);
+	RUN(test_conn_rows_fail);
+	RUN(test_verdict_names);
 	RUN(test_conn_fail);
 	RUN(test_frontier_add_and_take_order);
 	RUN(test_frontier_dup_hops);
