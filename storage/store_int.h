@@ -124,9 +124,8 @@ store__i64_of_u64(uint64_t u)
 struct store__stmt_def {
 	const char *name; /* for store_explain */
 	const char *sql;  /* prepared once at open */
-	const char *table; /* a later table (POLITENESS_SQL, GRAPH_SQL,
-	                      TDW_SQL, SHINGLES_SQL, FRUITFUL_SQL) it needs,
-	                      else NULL */
+	const char *table; /* a later table (schema.sql's "[later]" part) it
+	                      needs, else NULL */
 	const char *column; /* an added column (store_schema.c) it needs,
 	                       else NULL */
 };
@@ -166,7 +165,26 @@ int store__step_by_key(struct store *s, sqlite3_stmt *st, const char *key);
 int store__no_table(struct store *s, int id);
 int store__no_column(struct store *s, int id);
 
+/* --- build/gen/storage/schema_sql.c, made from storage/schema.sql --- */
+
+/* The file's text. */
+extern const char store_schema_sql[];
+
+/* A column marked "-- [added]": older databases lack it. */
+struct store__added {
+	const char *table;  /* existing table */
+	const char *column; /* column name */
+	const char *decl;   /* its type and constraints */
+};
+
+/* In the file's order, closed by an entry with a NULL table. */
+extern const struct store__added store__added_columns[];
+
 /* --- store_schema.c: the schema and its upgrades --- */
+
+/* The part of store_schema_sql from the "-- [later]" line on (the tables
+ * an older database may lack), or NULL if the mark is missing. */
+const char *store__schema_later(void);
 
 /* Give a fresh file the schema and mark it ours, in one transaction. */
 int store__create_schema(struct store *s, const char *path, char *err,
