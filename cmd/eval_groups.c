@@ -5,15 +5,17 @@
  * looked up by the path's prefixes of each pattern length, longest first,
  * so a page costs a few look-ups however many labels there are.
  */
-#include "cmd/eval_int.h"
+#include "cmd/eval_groups.h"
 
 #include <ctype.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/eval_util.h"
 #include "storage/query.h"
 #include "storage/store.h"
+#include "util/err.h"
 #include "util/strmap.h"
 
 /* A group's first judged page: its seq, or none yet. */
@@ -55,7 +57,7 @@ struct eg {
 static int
 oom(struct eg *g)
 {
-	return eval_err(g->err, g->errsz, EVAL_RUNTIME, "out of memory");
+	return err_set(g->err, g->errsz, EVAL_RUNTIME, "out of memory");
 }
 
 /* Room for group index n; -1 when out of memory. */
