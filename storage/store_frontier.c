@@ -86,10 +86,8 @@ store_frontier_variants(struct store *s, const char *url, int64_t cap)
 	if (q == NULL || cap <= 0)
 		return 0;
 	n = (size_t)(q - url) + 1;
-	if (n > INT_MAX) {
-		snprintf(s->err, sizeof(s->err), "URL too long");
-		return -1;
-	}
+	if (n > INT_MAX)
+		return store__fail(s, "URL too long");
 	if ((upper = malloc(n + 1)) == NULL)
 		return store__oom_fail(s);
 	memcpy(upper, url, n);
@@ -282,10 +280,8 @@ store_robots_put(struct store *s, const char *origin, int status,
 
 	if (s->st[ST_ROBOTS_PUT] == NULL)
 		return store__no_table(s, ST_ROBOTS_PUT);
-	if (body == NULL && len > 0) {
-		snprintf(s->err, sizeof(s->err), "robots body is NULL");
-		return -1;
-	}
+	if (body == NULL && len > 0)
+		return store__fail(s, "robots body is NULL");
 	store__bind_start(&b, s->st[ST_ROBOTS_PUT]);
 	store__bind_text(&b, origin);
 	store__bind_int(&b, status);

@@ -134,6 +134,10 @@ extern const struct store__stmt_def store__stmt_def[ST_NUM];
 
 /* --- store_stmt.c: statements, binding, failures --- */
 
+/* The formatted message into s->err (util/err.h's err_set); returns -1. */
+int store__fail(struct store *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 /* Record db's last failure (or out of memory) in s->err; return -1. */
 int store__db_fail(struct store *s);
 int store__oom_fail(struct store *s);

@@ -309,13 +309,9 @@ store_limit_pages(struct store *s, int64_t pages)
 	char sql[64];
 	int rc;
 
-	if (pages < 1) {
-		snprintf(s->err, sizeof(s->err),
-		    "page limit %lld is not "
-		    "positive",
+	if (pages < 1)
+		return store__fail(s, "page limit %lld is not positive",
 		    (long long)pages);
-		return -1;
-	}
 	/* A pragma takes no parameters; a number formatted here is no
 	 * outside text. */
 	snprintf(
@@ -425,7 +421,7 @@ store_open(const char *path, unsigned flags, char *err, size_t errsz)
 		writers = s;
 	}
 	s->created = created;
-	snprintf(s->err, sizeof(s->err), "no error");
+	err_set(s->err, sizeof(s->err), 0, "no error");
 	return s;
 fail:
 	release(s);

@@ -188,11 +188,9 @@ store_links_put(struct store *s, int64_t page_id, char *const *urls,
 		return store__no_table(s, ST_LINKS_PUT);
 	if (n == 0)
 		return 0;
-	if (n > STORE_LINKS_MAX) {
-		snprintf(s->err, sizeof(s->err), "%zu links: more than %d",
+	if (n > STORE_LINKS_MAX)
+		return store__fail(s, "%zu links: more than %d",
 		    n, STORE_LINKS_MAX);
-		return -1;
-	}
 	need = n * 8;
 	if (need > s->links_cap) {
 		if ((p = realloc(s->links, need)) == NULL)

@@ -75,10 +75,8 @@ store_tdw_add(struct store *s, int64_t page_id, const void *vec, size_t len)
 
 	if (s->st[ST_TDW_ADD] == NULL)
 		return store__no_table(s, ST_TDW_ADD);
-	if (vec == NULL || len == 0) {
-		snprintf(s->err, sizeof(s->err), "empty TDW vector");
-		return -1;
-	}
+	if (vec == NULL || len == 0)
+		return store__fail(s, "empty TDW vector");
 	store__bind_start(&b, s->st[ST_TDW_ADD]);
 	store__bind_int(&b, page_id);
 	store__bind_blob(&b, vec, len);

@@ -5,7 +5,10 @@
 #include "storage/store_int.h"
 
 #include <stdio.h>
+#include <stdarg.h>
 #include <string.h>
+
+#include "util/err.h"
 
 const struct store__stmt_def store__stmt_def[ST_NUM] = {
 	/* A writer takes the write lock at once: waiting for it inside a
@@ -137,10 +140,20 @@ store__db_fail(struct store *s)
 }
 
 int
+store__fail(struct store *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	err_vset(s->err, sizeof(s->err), -1, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int
 store__oom_fail(struct store *s)
 {
-	snprintf(s->err, sizeof(s->err), "out of memory");
-	return -1;
+	return store__fail(s, "out of memory");
 }
 
 void
@@ -211,9 +224,8 @@ store__bind_blob(struct binder *b, const void *v, size_t len)
 int
 store__bind_fail(struct store *s, struct binder *b)
 {
-	snprintf(s->err, sizeof(s->err), "cannot bind parameter %d: %s",
+	return store__fail(s, "cannot bind parameter %d: %s",
 	    b->idx, sqlite3_errstr(b->rc));
-	return -1;
 }
 
 /* Step a statement that returns no rows; reset it whatever happens. */
@@ -266,19 +278,17 @@ store__step_by_key(struct store *s, sqlite3_stmt *st, const char *key)
 int
 store__no_table(struct store *s, int id)
 {
-	snprintf(s->err, sizeof(s->err), "no %s table (read-only open of an "
+	return store__fail(s, "no %s table (read-only open of an "
 	    "older database)", store__stmt_def[id].table);
-	return -1;
 }
 
 /* A statement naming a column a read-only open found missing. */
 int
 store__no_column(struct store *s, int id)
 {
-	snprintf(s->err, sizeof(s->err), "no %s.%s column (read-only open "
+	return store__fail(s, "no %s.%s column (read-only open "
 	    "of an older database)", store__column_table(store__stmt_def[id].column),
 	    store__stmt_def[id].column);
-	return -1;
 }
 
 int
@@ -295,11 +305,9 @@ store_explain(struct store *s, const char *name, char *out, size_t outsz)
 	for (i = 0; i < ST_NUM; i++)
 		if (strcmp(store__stmt_def[i].name, name) == 0)
 			break;
-	if (i == ST_NUM) {
-		snprintf(s->err, sizeof(s->err), "no statement named %s",
+	if (i == ST_NUM)
+		return store__fail(s, "no statement named %s",
 		    name);
-		return -1;
-	}
 	sql = sqlite3_mprintf("EXPLAIN QUERY PLAN %s", store__stmt_def[i].sql);
 	if (sql == NULL) {
 		store__oom_fail(s);
@@ -315,7 +323,7 @@ store_explain(struct store *s, const char *name, char *out, size_t outsz)
 			continue;
 		n = strlen(detail);
 		if (len + n + 2 > outsz) {
-			snprintf(s->err, sizeof(s->err), "plan too long");
+			store__fail(s, "plan too long");
 			goto out;
 		}
 		memcpy(out + len, detail, n);
