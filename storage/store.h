@@ -265,6 +265,7 @@ int64_t store_page_add(struct store *s, const struct store_page *p);
 /* What the link rule asks about a pages row. */
 struct store_lineage {
 	int64_t parent; /* pages.id of its linking page, 0 for a seed */
+	enum store_verdict verdict; /* the row's verdict */
 	int unique;     /* verdict unique */
 	int duplicate;  /* verdict exact or near */
 	int redirect;   /* verdict redirect */

@@ -114,9 +114,11 @@ store_page_lineage(struct store *s, int64_t page_id, struct store_lineage *l)
 		store__oom_fail(s);
 		goto out;
 	}
-	l->unique = strcmp(v, "unique") == 0;
-	l->duplicate = strcmp(v, "exact") == 0 || strcmp(v, "near") == 0;
-	l->redirect = strcmp(v, "redirect") == 0;
+	l->verdict = store_verdict_parse(v);
+	l->unique = l->verdict == STORE_VERDICT_UNIQUE;
+	l->duplicate = l->verdict == STORE_VERDICT_EXACT ||
+	    l->verdict == STORE_VERDICT_NEAR;
+	l->redirect = l->verdict == STORE_VERDICT_REDIRECT;
 	l->fruitful = sqlite3_column_int(st, 2) != 0;
 	ret = 1;
 out:
@@ -225,28 +227,26 @@ out:
 	return ret;
 }
 
+/* The field of c that counts verdict v, or NULL for an unknown one. */
 static int64_t *
-verdict_slot(struct store_counts *c, const char *verdict)
+verdict_slot(struct store_counts *c, enum store_verdict v)
 {
-	static const struct {
-		const char *name;
-		size_t off;
-	} slots[] = {
-		{ "unique", offsetof(struct store_counts, unique) },
-		{ "exact", offsetof(struct store_counts, exact) },
-		{ "near", offsetof(struct store_counts, near) },
-		{ "redirect", offsetof(struct store_counts, redirect) },
-		{ "error", offsetof(struct store_counts, error) },
-		{ "skipped", offsetof(struct store_counts, skipped) },
-	};
-	size_t i;
-
-	if (verdict == NULL)
+	switch (v) {
+	case STORE_VERDICT_UNIQUE:
+		return &c->unique;
+	case STORE_VERDICT_EXACT:
+		return &c->exact;
+	case STORE_VERDICT_NEAR:
+		return &c->near;
+	case STORE_VERDICT_REDIRECT:
+		return &c->redirect;
+	case STORE_VERDICT_ERROR:
+		return &c->error;
+	case STORE_VERDICT_SKIPPED:
+		return &c->skipped;
+	default:
 		return NULL;
-	for (i = 0; i < sizeof(slots) / sizeof(slots[0]); i++)
-		if (strcmp(verdict, slots[i].name) == 0)
-			return (int64_t *)((char *)c + slots[i].off);
-	return NULL;
+	}
 }
 
 int
@@ -261,8 +261,8 @@ store_counts(struct store *s, struct store_counts *c)
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		n = sqlite3_column_int64(st, 1);
 		c->pages += n;
-		slot = verdict_slot(c,
-		    (const char *)sqlite3_column_text(st, 0));
+		slot = verdict_slot(c, store_verdict_parse(
+		    (const char *)sqlite3_column_text(st, 0)));
 		if (slot != NULL)
 			*slot = n;
 	}

@@ -791,9 +791,11 @@ test_page_lineage(void)
 	CHECK_INT(store_page_lineage(s, 1, &l), 1);
 	CHECK(l.unique && !l.duplicate && !l.redirect && !l.fruitful);
 	CHECK_INT(l.parent, 0);
+	CHECK_INT(l.verdict, STORE_VERDICT_UNIQUE);
 	CHECK_INT(store_page_lineage(s, 2, &l), 1);
 	CHECK(l.redirect && !l.unique && !l.duplicate);
 	CHECK_INT(l.parent, 1);
+	CHECK_INT(l.verdict, STORE_VERDICT_REDIRECT);
 	CHECK_INT(store_page_lineage(s, 3, &l), 1);
 	CHECK(l.duplicate && !l.fruitful);
 	CHECK_INT(l.parent, 2);
