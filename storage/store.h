@@ -25,6 +25,9 @@
  *
  * Every function returning int returns 0 (or a documented count) on success
  * and -1 on a database error; store_errmsg then says what went wrong.
+ *
+ * The functions are implemented by job in storage/store_*.c (store_open.c
+ * lists them); the commands' own reads are in storage/query.h.
  */
 #ifndef NC_STORE_H
 #define NC_STORE_H
