@@ -1,6 +1,6 @@
 /*
- * eval_groups: `nearcrawl eval` on a crawled database against a group file (-d DB --groups FILE);
- * cmd/eval.h says what is measured.
+ * eval_groups: `nearcrawl eval` on a crawled database against a group
+ * file (-d DB --groups FILE); cmd/eval.h says what is measured.
  */
 #ifndef NC_EVAL_GROUPS_H
 #define NC_EVAL_GROUPS_H

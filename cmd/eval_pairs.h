@@ -1,6 +1,6 @@
 /*
- * eval_pairs: `nearcrawl eval` on documents and labelled pairs (--docs DIR --pairs FILE);
- * cmd/eval.h says what is measured.
+ * eval_pairs: `nearcrawl eval` on documents and labelled pairs (--docs
+ * DIR --pairs FILE); cmd/eval.h says what is measured.
  */
 #ifndef NC_EVAL_PAIRS_H
 #define NC_EVAL_PAIRS_H

@@ -3,8 +3,9 @@
  *
  * Everything is read through a read-only connection of our own
  * (storage/query.h) inside one read transaction (a snapshot), after
- * store_open has checked that the file is a nearcrawl database. Files are created relative to a descriptor of the
- * output directory, so nothing is written outside it.
+ * store_open has checked that the file is a nearcrawl database. Files are
+ * created relative to a descriptor of the output directory, so nothing is
+ * written outside it.
  */
 #include "cmd/report.h"
 
