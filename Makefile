@@ -36,6 +36,12 @@ SRV_SRC  = $(wildcard tests/server/*.c)
 B  = build/plain
 BS = build/san
 
+# storage/schema.sql, the schema's only copy, compiled in as a C source.
+GEN        = build/gen
+SCHEMA_C   = $(GEN)/storage/schema_sql.c
+SCHEMA_OBJ = $(B)/gen/storage/schema_sql.o
+SCHEMA_SAN = $(BS)/gen/storage/schema_sql.o
+
 obj  = $(patsubst %.c,$(1)/%.o,$(2))
 
 .PHONY: all deps test test-run unit demo clean format fuzz bench-lookup
@@ -58,15 +64,28 @@ $(BS)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(DEPFLAGS) -O1 -g $(SAN) $(WARN) -c $< -o $@
 
+$(SCHEMA_C): storage/schema.sql scripts/schema-to-c.awk
+	@mkdir -p $(dir $@)
+	LC_ALL=C awk -f scripts/schema-to-c.awk storage/schema.sql >$@.tmp
+	mv $@.tmp $@
+
+$(SCHEMA_OBJ): $(SCHEMA_C)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(DEPFLAGS) $(CFLAGS) $(WARN) -c $< -o $@
+
+$(SCHEMA_SAN): $(SCHEMA_C)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(DEPFLAGS) -O1 -g $(SAN) $(WARN) -c $< -o $@
+
 -include $(wildcard $(B)/*/*.d $(B)/*/*/*.d $(BS)/*/*.d $(BS)/*/*/*.d)
 
-nearcrawl: $(call obj,$(B),$(LIB_SRC) $(MAIN_SRC))
+nearcrawl: $(call obj,$(B),$(LIB_SRC) $(MAIN_SRC)) $(SCHEMA_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS)
 
-$(BS)/nearcrawl: $(call obj,$(BS),$(LIB_SRC) $(MAIN_SRC))
+$(BS)/nearcrawl: $(call obj,$(BS),$(LIB_SRC) $(MAIN_SRC)) $(SCHEMA_SAN)
 	$(CC) $(SAN) -o $@ $^ $(PKG_LIBS)
 
-$(BS)/unit: $(call obj,$(BS),$(LIB_SRC) $(UNIT_SRC))
+$(BS)/unit: $(call obj,$(BS),$(LIB_SRC) $(UNIT_SRC)) $(SCHEMA_SAN)
 	$(CC) $(SAN) -o $@ $^ $(PKG_LIBS)
 
 $(B)/ncserver: $(call obj,$(B),$(SRV_SRC))

@@ -1,120 +1,14 @@
-#include "cmd/eval_int.h"
+#include "cmd/eval.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/eval_groups.h"
+#include "cmd/eval_pairs.h"
 #include "config/config.h"
-
-int
-eval_err(char *err, size_t errsz, int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err != NULL && errsz > 0) {
-		va_start(ap, fmt);
-		vsnprintf(err, errsz, fmt, ap);
-		va_end(ap);
-	}
-	return code;
-}
-
-int
-eval_read_lines(const char *file, int (*fn)(char *line, long ln, void *arg),
-    void *arg, char *err, size_t errsz)
-{
-	char line[EVAL_LINE_MAX];
-	size_t len;
-	long ln = 0;
-	FILE *f;
-	int rc = 0;
-
-	if ((f = fopen(file, "r")) == NULL)
-		return eval_err(err, errsz, EVAL_USAGE, "%s: %s", file,
-		    strerror(errno));
-	while (rc == 0 && fgets(line, sizeof(line), f) != NULL) {
-		ln++;
-		len = strlen(line);
-		if (len == sizeof(line) - 1 && line[len - 1] != '\n' &&
-		    !feof(f))
-			rc = eval_err(err, errsz, EVAL_USAGE, "%s:%ld: line "
-			    "longer than %d bytes", file, ln,
-			    EVAL_LINE_MAX - 2);
-		else
-			rc = fn(line, ln, arg);
-	}
-	if (rc == 0 && ferror(f))
-		rc = eval_err(err, errsz, EVAL_USAGE, "%s: cannot read",
-		    file);
-	fclose(f);
-	return rc;
-}
-
-double
-eval_ratio(int64_t a, int64_t b)
-{
-	return b == 0 ? 1.0 : (double)a / (double)b;
-}
-
-double
-eval_f1(double p, double r)
-{
-	return p + r > 0 ? 2 * p * r / (p + r) : 0.0;
-}
-
-/* A measured figure, or "-" (empty in CSV) when there is none. */
-static void
-put_num(FILE *f, const char *fmt, int width, double v, int csv)
-{
-	if (v >= 0)
-		fprintf(f, fmt, width, v);
-	else if (!csv)
-		fprintf(f, "%*s", width, "-");
-}
-
-void
-eval_put_row(struct eval_table *t, const struct eval_row *r)
-{
-	double p = eval_ratio(r->tp, r->tp + r->fp);
-	double rc = eval_ratio(r->tp, r->tp + r->fn);
-	FILE *f = t->out;
-
-	if (t->rows++ == 0)
-		fputs(t->csv ? "text,method,threshold,tp,fp,fn,tn,precision,"
-		    "recall,f1,fingerprint_us,lookup_us,index_bytes\n" :
-		    "text  method   threshold     TP     FP     FN     TN "
-		    "precision recall    F1   fp_us lookup_us index_B\n", f);
-	if (t->csv) {
-		fprintf(f, "%s,%s,%s,%lld,%lld,%lld,", r->text, r->method,
-		    r->threshold, (long long)r->tp, (long long)r->fp,
-		    (long long)r->fn);
-		if (r->tn >= 0)
-			fprintf(f, "%lld", (long long)r->tn);
-		fprintf(f, ",%.3f,%.3f,%.3f,", p, rc, eval_f1(p, rc));
-		put_num(f, "%.*f", 2, r->fp_us, 1);
-		putc(',', f);
-		put_num(f, "%.*f", 2, r->lookup_us, 1);
-		putc(',', f);
-		put_num(f, "%.*f", 0, r->index_bytes, 1);
-		putc('\n', f);
-		return;
-	}
-	fprintf(f, "%-5s %-8s %-9s %6lld %6lld %6lld ", r->text, r->method,
-	    r->threshold, (long long)r->tp, (long long)r->fp,
-	    (long long)r->fn);
-	if (r->tn >= 0)
-		fprintf(f, "%6lld", (long long)r->tn);
-	else
-		fprintf(f, "%6s", "-");
-	fprintf(f, " %9.3f %6.3f %5.3f ", p, rc, eval_f1(p, rc));
-	put_num(f, "%*.2f", 7, r->fp_us, 0);
-	putc(' ', f);
-	put_num(f, "%*.2f", 9, r->lookup_us, 0);
-	putc(' ', f);
-	put_num(f, "%*.0f", 7, r->index_bytes, 0);
-	putc('\n', f);
-}
+#include "util/err.h"
 
 void
 eval_usage(FILE *out)
@@ -172,12 +66,12 @@ set_sweep(struct eval_opts *o, const char *v, char *err, size_t errsz)
 		    strncmp(mi->name, v, (size_t)(eq - v)) == 0 &&
 		    i < EVAL_MAX_METHODS) {
 			if (mi->threshold == NULL)
-				return eval_err(err, errsz, -1, "--thresholds: "
+				return err_set(err, errsz, -1, "--thresholds: "
 				    "%s has no threshold", mi->name);
 			o->sweep[i] = eq + 1;
 			return 0;
 		}
-	return eval_err(err, errsz, -1, "--thresholds: expected METHOD=LIST, "
+	return err_set(err, errsz, -1, "--thresholds: expected METHOD=LIST, "
 	    "got `%s'", v);
 }
 
@@ -193,7 +87,7 @@ eval_parse_args(int argc, char **argv, struct eval_opts *o, char *err,
 
 	memset(o, 0, sizeof(*o));
 	if (config_init(&cfg) != 0)
-		return eval_err(err, errsz, -1, "out of memory");
+		return err_set(err, errsz, -1, "out of memory");
 	/* Every -c FILE first, wherever it stands, as crawl does. */
 	for (i = 1; i + 1 < argc; i++)
 		if (strcmp(argv[i], "-c") == 0 &&
@@ -223,7 +117,7 @@ eval_parse_args(int argc, char **argv, struct eval_opts *o, char *err,
 			continue;
 		}
 		if (i + 1 >= argc)
-			return eval_err(err, errsz, -1, "%s: unknown option, "
+			return err_set(err, errsz, -1, "%s: unknown option, "
 			    "or its value is missing", argv[i]);
 		v = argv[++i];
 		if (strcmp(argv[i - 1], "-c") == 0)
@@ -238,7 +132,7 @@ eval_parse_args(int argc, char **argv, struct eval_opts *o, char *err,
 			o->groups = v;
 		else if (strcmp(argv[i - 1], "--methods") == 0) {
 			if (dedup_parse_methods(v, &o->methods, &bad) != 0)
-				return eval_err(err, errsz, -1, "--methods: "
+				return err_set(err, errsz, -1, "--methods: "
 				    "unknown method at `%s'", bad);
 		} else if (strcmp(argv[i - 1], "--thresholds") == 0) {
 			if (set_sweep(o, v, err, errsz) != 0)
@@ -251,30 +145,30 @@ eval_parse_args(int argc, char **argv, struct eval_opts *o, char *err,
 			else if (strcmp(v, "both") == 0)
 				o->text = EVAL_MAIN | EVAL_BODY;
 			else
-				return eval_err(err, errsz, -1, "--text: main, "
+				return err_set(err, errsz, -1, "--text: main, "
 				    "body or both, not `%s'", v);
 		} else if (strcmp(argv[i - 1], "--min-text-bytes") == 0) {
 			n = strtol(v, &end, 10);
 			if (*v == '\0' || *end != '\0' || n < 0 ||
 			    n > 1000000000L)
-				return eval_err(err, errsz, -1,
+				return err_set(err, errsz, -1,
 				    "--min-text-bytes: a number from 0 to "
 				    "1000000000");
 			o->dc.min_text = (size_t)n;
 		} else if (strcmp(argv[i - 1], "--repeat") == 0) {
 			n = strtol(v, &end, 10);
 			if (*v == '\0' || *end != '\0' || n < 1 || n > 1000)
-				return eval_err(err, errsz, -1, "--repeat: a "
+				return err_set(err, errsz, -1, "--repeat: a "
 				    "number from 1 to 1000");
 			o->repeat = (int)n;
 		} else
-			return eval_err(err, errsz, -1, "unknown option %s",
+			return err_set(err, errsz, -1, "unknown option %s",
 			    argv[i - 1]);
 	}
 	if ((o->docs != NULL) + (o->pairs != NULL) == 1 ||
 	    (o->db != NULL) + (o->groups != NULL) == 1 ||
 	    (o->docs != NULL) == (o->db != NULL))
-		return eval_err(err, errsz, -1, "give --docs DIR --pairs FILE, "
+		return err_set(err, errsz, -1, "give --docs DIR --pairs FILE, "
 		    "or -d DB --groups FILE");
 	return 0;
 }
@@ -282,7 +176,7 @@ eval_parse_args(int argc, char **argv, struct eval_opts *o, char *err,
 int
 eval_run(const struct eval_opts *o, FILE *out, char *err, size_t errsz)
 {
-	eval_err(err, errsz, 0, "%s", "");
+	err_set(err, errsz, 0, "%s", "");
 	if (o->docs != NULL)
 		return eval_pairs(o, out, err, errsz);
 	return eval_groups(o, out, err, errsz);

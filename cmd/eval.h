@@ -42,34 +42,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "dedup/dedup.h"
-
-/* Results, the same as nearcrawl's exit statuses. */
-enum { EVAL_OK = 0, EVAL_RUNTIME = 1, EVAL_USAGE = 2 };
-
-/* Methods the table may hold at most. */
-#define EVAL_MAX_METHODS 32
-
-enum eval_text { EVAL_MAIN = 1 << 0, EVAL_BODY = 1 << 1 };
-
-struct eval_opts {
-	const char *docs;     /* --docs DIR */
-	const char *pairs;    /* --pairs FILE */
-	const char *db;       /* -d DB */
-	const char *groups;   /* --groups FILE */
-	unsigned methods;     /* DEDUP_* bits evaluated (md5 always) */
-	const char *sweep[EVAL_MAX_METHODS]; /* thresholds per method table
-	                        row ("2,3,4"); NULL: the row's own sweep */
-	unsigned text;        /* EVAL_MAIN and/or EVAL_BODY */
-	int csv;              /* CSV instead of a table */
-	int by_class;         /* pairs: rows per class of pair as well */
-	struct dedup_config dc; /* the crawl's [dedup] settings (defaults, or
-	                        -c FILE): min_text and the crawl row's rule */
-	char rule[16];        /* their near_rule, for the crawl row */
-	int repeat;           /* timings: the fastest of this many runs */
-	long max_body;        /* cap on a document, bytes */
-	long max_text;        /* cap on its extracted text, bytes */
-};
+#include "cmd/eval_util.h"
 
 /*
  * Parse the arguments of `nearcrawl eval` (argv[0] is "eval") into o, with

@@ -5,19 +5,18 @@
  * looked up by the path's prefixes of each pattern length, longest first,
  * so a page costs a few look-ups however many labels there are.
  */
-#include "cmd/eval_int.h"
+#include "cmd/eval_groups.h"
 
 #include <ctype.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
+#include "cmd/eval_util.h"
+#include "storage/query.h"
 #include "storage/store.h"
+#include "util/err.h"
 #include "util/strmap.h"
-
-#define READ_BUSY_MS 5000
 
 /* A group's first judged page: its seq, or none yet. */
 struct first {
@@ -50,13 +49,15 @@ struct eg {
 	    fn[EVAL_MAX_METHODS + 1]; /* [0]: the crawl; [1 + i]: meth[i] */
 	int64_t judged, unique, exact, near, unlabelled, lines_reached,
 	    groups_reached, ignored;
-	sqlite3 *h;
+	struct store_conn *c;    /* our read-only connection */
+	char *path, *hpath;      /* read_pages' buffers */
+	size_t pathsz;
 };
 
 static int
 oom(struct eg *g)
 {
-	return eval_err(g->err, g->errsz, EVAL_RUNTIME, "out of memory");
+	return err_set(g->err, g->errsz, EVAL_RUNTIME, "out of memory");
 }
 
 /* Room for group index n; -1 when out of memory. */
@@ -327,8 +328,9 @@ score(struct eg *g, size_t k, int expected, int predicted)
 
 /* One judged page, in seq order. */
 static int
-judge(struct eg *g, const char *url, const char *verdict, int null_seq,
-    int64_t seq, const char *methods, char *path, char *hpath, size_t pathsz)
+judge(struct eg *g, const char *url, enum store_verdict verdict,
+    int null_seq, int64_t seq, const char *methods, char *path, char *hpath,
+    size_t pathsz)
 {
 	struct first *f;
 	unsigned bits;
@@ -337,11 +339,11 @@ judge(struct eg *g, const char *url, const char *verdict, int null_seq,
 	int expected = 0, exact, pred;
 
 	g->judged++;
-	exact = strcmp(verdict, "exact") == 0;
-	pred = exact || strcmp(verdict, "near") == 0;
-	g->unique += strcmp(verdict, "unique") == 0;
+	exact = verdict == STORE_VERDICT_EXACT;
+	pred = exact || verdict == STORE_VERDICT_NEAR;
+	g->unique += verdict == STORE_VERDICT_UNIQUE;
 	g->exact += exact;
-	g->near += strcmp(verdict, "near") == 0;
+	g->near += verdict == STORE_VERDICT_NEAR;
 	strip_url(url, path, pathsz);
 	host_path(url, path, hpath, pathsz);
 	if ((line = find_label(g, path, hpath)) >= 0) {
@@ -373,33 +375,44 @@ judge(struct eg *g, const char *url, const char *verdict, int null_seq,
 	return 0;
 }
 
+/* load_methods' list so far. */
+struct found {
+	char *m[EVAL_MAX_METHODS];
+	size_t n;
+};
+
+static int
+method_in(const char *method, void *arg)
+{
+	struct found *f = arg;
+
+	/* More than the table holds: the rest are left out. */
+	if (f->n >= EVAL_MAX_METHODS)
+		return 0;
+	if ((f->m[f->n] = strdup(method)) == NULL)
+		return 1;
+	f->n++;
+	return 0;
+}
+
 /* The methods of the duplicates table: the method table's order, then
  * any other in name order. Returns 0, -1 out of memory, -2 on SQLite. */
 static int
 load_methods(struct eg *g)
 {
 	const struct dedup_method_info *mi;
-	sqlite3_stmt *st = NULL;
-	char *found[EVAL_MAX_METHODS], *t;
-	const char *m;
-	size_t i, k, n = 0;
+	struct found f;
+	char **found = f.m, *t;
+	size_t i, k, n;
 	int rc;
 
-	if (sqlite3_prepare_v2(g->h, "SELECT DISTINCT method FROM duplicates "
-	    "ORDER BY method", -1, &st, NULL) != SQLITE_OK)
-		return -2;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW && n < EVAL_MAX_METHODS)
-		if ((m = (const char *)sqlite3_column_text(st, 0)) != NULL &&
-		    (found[n++] = strdup(m)) == NULL) {
-			n--;
-			rc = SQLITE_NOMEM;
-			break;
-		}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+	f.n = 0;
+	rc = store_eval_methods(g->c, method_in, &f);
+	n = f.n;
+	if (rc != 0) {
 		for (i = 0; i < n; i++)
 			free(found[i]);
-		return rc == SQLITE_NOMEM ? -1 : -2;
+		return rc == 1 ? -1 : -2;
 	}
 	/* Known methods move to the front, in table order. */
 	for (k = 0; (mi = dedup_method_at(k)) != NULL; k++)
@@ -424,62 +437,42 @@ load_methods(struct eg *g)
 static int
 db_fail(struct eg *g)
 {
-	return store_conn_fail(g->h, g->o->db, g->err, g->errsz,
-	    EVAL_RUNTIME, EVAL_USAGE);
+	return store_conn_fail(g->c, g->err, g->errsz, EVAL_RUNTIME,
+	    EVAL_USAGE);
+}
+
+static int
+page_in(const struct store_eval_page *p, void *arg)
+{
+	struct eg *g = arg;
+	size_t need;
+
+	/* Room for the whole URL, the "/" a query may get and the "//" of
+	 * the host form. */
+	need = strlen(p->url) + 4;
+	if (need > g->pathsz) {
+		free(g->path);
+		free(g->hpath);
+		g->pathsz = need * 2;
+		g->path = malloc(g->pathsz);
+		g->hpath = malloc(g->pathsz);
+		if (g->path == NULL || g->hpath == NULL)
+			return oom(g);
+	}
+	if (judge(g, p->url, p->verdict, p->null_seq, p->seq, p->methods,
+	    g->path, g->hpath, g->pathsz) != 0)
+		return oom(g);
+	return 0;
 }
 
 static int
 read_pages(struct eg *g)
 {
-	sqlite3_stmt *st = NULL;
-	const char *url, *verdict, *methods;
-	char *path = NULL, *hpath = NULL;
-	size_t pathsz = 0, need;
 	int rc;
 
-	if (sqlite3_prepare_v2(g->h, "SELECT p.url, p.verdict, p.seq IS NULL, "
-	    "p.seq, (SELECT group_concat(DISTINCT d.method) FROM duplicates d "
-	    "WHERE d.page_id = p.id) FROM pages p "
-	    "WHERE p.verdict IN ('unique', 'exact', 'near') "
-	    "ORDER BY p.seq IS NULL, p.seq, p.id", -1, &st, NULL) !=
-	    SQLITE_OK)
-		return db_fail(g);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		url = (const char *)sqlite3_column_text(st, 0);
-		verdict = (const char *)sqlite3_column_text(st, 1);
-		methods = (const char *)sqlite3_column_text(st, 4);
-		if (url == NULL)
-			url = "";
-		/* Room for the whole URL, the "/" a query may get and the
-		 * "//" of the host form. */
-		need = strlen(url) + 4;
-		if (need > pathsz) {
-			free(path);
-			free(hpath);
-			pathsz = need * 2;
-			path = malloc(pathsz);
-			hpath = malloc(pathsz);
-			if (path == NULL || hpath == NULL) {
-				free(path);
-				free(hpath);
-				sqlite3_finalize(st);
-				return oom(g);
-			}
-		}
-		if (judge(g, url, verdict != NULL ? verdict : "",
-		    sqlite3_column_int(st, 2), sqlite3_column_int64(st, 3),
-		    methods, path, hpath, pathsz) != 0) {
-			free(path);
-			free(hpath);
-			sqlite3_finalize(st);
-			return oom(g);
-		}
-	}
-	free(path);
-	free(hpath);
-	rc = rc == SQLITE_DONE ? 0 : db_fail(g);
-	sqlite3_finalize(st);
-	return rc;
+	if ((rc = store_eval_pages(g->c, page_in, g)) != 0)
+		return rc == -1 ? db_fail(g) : rc;
+	return 0;
 }
 
 static void
@@ -550,14 +543,12 @@ eval_groups(const struct eval_opts *o, FILE *out, char *err, size_t errsz)
 		rc = EVAL_USAGE;
 		goto out;
 	}
-	rc = sqlite3_open_v2(o->db, &g.h, SQLITE_OPEN_READONLY, NULL);
+	rc = store_conn_open(o->db, STORE_CONN_READ, &g.c, err, errsz,
+	    EVAL_RUNTIME, EVAL_USAGE);
 	store_close(s);
-	if (rc != SQLITE_OK) {
-		rc = g.h == NULL ? oom(&g) : db_fail(&g);
+	if (rc != 0)
 		goto out;
-	}
-	sqlite3_busy_timeout(g.h, READ_BUSY_MS);
-	if (sqlite3_exec(g.h, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
+	if (store_conn_begin(g.c) != 0) {
 		rc = db_fail(&g);
 		goto out;
 	}
@@ -569,8 +560,9 @@ eval_groups(const struct eval_opts *o, FILE *out, char *err, size_t errsz)
 		goto out;
 	put_rows(&g, out);
 out:
-	if (g.h != NULL)
-		sqlite3_close_v2(g.h);
+	store_conn_close(g.c);
+	free(g.path);
+	free(g.hpath);
 	strmap_free(g.labels, NULL);
 	strmap_free(g.pattern, NULL);
 	strmap_free(g.group, NULL);

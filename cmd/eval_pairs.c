@@ -4,14 +4,16 @@
  * fingerprints stay (about 400 bytes a document), so a large set needs no
  * more memory than its pairs and fingerprints.
  */
-#include "cmd/eval_int.h"
+#include "cmd/eval_pairs.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "cmd/eval_util.h"
 #include "util/buf.h"
+#include "util/clock.h"
+#include "util/err.h"
 #include "digest/digest.h"
 #include "web/extract.h"
 #include "util/strmap.h"
@@ -57,19 +59,17 @@ struct ev {
 	unsigned char *pred;     /* per pair: predicted a duplicate */
 };
 
+/* Monotonic microseconds, for timings. */
 static double
 now_us(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+	return clock_mono_ms() * 1e3;
 }
 
 static int
 oom(struct ev *e)
 {
-	return eval_err(e->err, e->errsz, EVAL_RUNTIME, "out of memory");
+	return err_set(e->err, e->errsz, EVAL_RUNTIME, "out of memory");
 }
 
 /* A document name must stay under DIR. */
@@ -177,24 +177,24 @@ parse_line(char *line, long ln, void *arg)
 	if (n == 0 || w[0][0] == '#')
 		return 0;
 	if (n < 3 || n > 4)
-		return eval_err(e->err, e->errsz, EVAL_USAGE,
+		return err_set(e->err, e->errsz, EVAL_USAGE,
 		    "%s:%ld: expected A B LABEL [CLASS]", file, ln);
 	if (strcmp(w[2], "dup") == 0 || strcmp(w[2], "near") == 0)
 		positive = 1;
 	else if (strcmp(w[2], "distinct") == 0)
 		positive = 0;
 	else
-		return eval_err(e->err, e->errsz, EVAL_USAGE, "%s:%ld: label "
+		return err_set(e->err, e->errsz, EVAL_USAGE, "%s:%ld: label "
 		    "must be dup, near or distinct", file, ln);
 	if (!name_ok(w[0]) || !name_ok(w[1]))
-		return eval_err(e->err, e->errsz, EVAL_USAGE, "%s:%ld: a "
+		return err_set(e->err, e->errsz, EVAL_USAGE, "%s:%ld: a "
 		    "document must be a relative path inside the directory",
 		    file, ln);
 	if ((a = doc_index(e, w[0])) < 0 || (b = doc_index(e, w[1])) < 0)
 		return oom(e);
 	c = class_index(e, n == 4 ? w[3] : w[2], positive, w[2]);
 	if (c == -2 || c == -3)
-		return eval_err(e->err, e->errsz, EVAL_USAGE, "%s:%ld: %s",
+		return err_set(e->err, e->errsz, EVAL_USAGE, "%s:%ld: %s",
 		    file, ln, c == -2 ? "more than 256 classes" :
 		    "a class cannot hold both duplicates and distinct pairs");
 	if (c < 0 || add_pair(e, a, b, c, positive) != 0)
@@ -209,7 +209,7 @@ read_pairs(struct ev *e)
 
 	rc = eval_read_lines(e->o->pairs, parse_line, e, e->err, e->errsz);
 	if (rc == 0 && e->npair == 0)
-		rc = eval_err(e->err, e->errsz, EVAL_USAGE, "%s: no pairs",
+		rc = err_set(e->err, e->errsz, EVAL_USAGE, "%s: no pairs",
 		    e->o->pairs);
 	return rc;
 }
@@ -275,7 +275,7 @@ crawl_digest(struct ev *e, size_t i, const char *data, size_t len)
 		if (digest_page(e->crawl_dd, &o, data, len,
 		    extract_is_html(NULL, data, len), NULL,
 		    &e->doc[i].dg[mode], &why) != 0)
-			return eval_err(e->err, e->errsz, EVAL_RUNTIME,
+			return err_set(e->err, e->errsz, EVAL_RUNTIME,
 			    "%s: %s", e->doc[i].name, why);
 		digest_shed_texts(&e->doc[i].dg[mode]);
 	}
@@ -301,14 +301,14 @@ load_doc(struct ev *e, size_t i)
 	memset(&ex, 0, sizeof(ex));
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s", e->o->docs,
 	    e->doc[i].name) >= sizeof(path))
-		return eval_err(e->err, e->errsz, EVAL_USAGE, "%s/%s: path "
+		return err_set(e->err, e->errsz, EVAL_USAGE, "%s/%s: path "
 		    "too long", e->o->docs, e->doc[i].name);
 	buf_init(&b, (size_t)e->o->max_body);
 	if ((rc = buf_read_file(&b, path, 0)) != BUF_OK) {
 		buf_free(&b);
 		if (rc == BUF_NOMEM)
 			return oom(e);
-		return eval_err(e->err, e->errsz, EVAL_USAGE, "%s: %s", path,
+		return err_set(e->err, e->errsz, EVAL_USAGE, "%s: %s", path,
 		    rc == BUF_FULL ? "larger than the body cap" :
 		    "cannot read");
 	}
@@ -321,7 +321,7 @@ load_doc(struct ev *e, size_t i)
 		eo.max_links = 1;
 		if (extract_html(text, len, NULL, &eo, &ex, &why) != 0) {
 			buf_free(&b);
-			return eval_err(e->err, e->errsz, EVAL_RUNTIME,
+			return err_set(e->err, e->errsz, EVAL_RUNTIME,
 			    "%s: %s", path, why);
 		}
 		html = 1;
@@ -354,7 +354,7 @@ load_doc(struct ev *e, size_t i)
 			if (rc != 0) {
 				extract_result_free(&ex);
 				buf_free(&b);
-				return eval_err(e->err, e->errsz, EVAL_RUNTIME,
+				return err_set(e->err, e->errsz, EVAL_RUNTIME,
 				    "%s: cannot fingerprint by %s", path,
 				    mi->name);
 			}
@@ -518,7 +518,7 @@ eval_method(struct ev *e, struct eval_table *t, int mode, size_t k,
 	pair_values(e, mode, mi);
 	while ((rc = next_threshold(&s, mi, &th)) == 0) {
 		if (++n > SWEEP_MAX)
-			return eval_err(e->err, e->errsz, EVAL_USAGE,
+			return err_set(e->err, e->errsz, EVAL_USAGE,
 			    "%s: more than %d thresholds", mi->name, SWEEP_MAX);
 		memset(&r, 0, sizeof(r));
 		r.text = mode == 0 ? "main" : "body";
@@ -542,7 +542,7 @@ eval_method(struct ev *e, struct eval_table *t, int mode, size_t k,
 			return rc;
 	}
 	if (rc < 0)
-		return eval_err(e->err, e->errsz, EVAL_USAGE, "%s: bad "
+		return err_set(e->err, e->errsz, EVAL_USAGE, "%s: bad "
 		    "threshold list (values from %g to %g)", mi->name, mi->lo,
 		    mi->hi);
 	return 0;

@@ -4,7 +4,7 @@
  * of 32-bit ordinals, and the URL hashes sorted for look-up. Clusters are
  * found with a union-find over the duplicates rows. store_open checks the
  * file, takes the writer lock and adds missing tables; the work runs on a
- * handle of our own, in one transaction.
+ * connection of our own (storage/query.h), in one transaction.
  */
 #include "cmd/rank.h"
 
@@ -17,13 +17,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
 #include "cmd/pagerank.h"
 #include "cmd/report.h"
+#include "storage/query.h"
 #include "storage/store.h"
+#include "util/err.h"
 
-#define RANK_BUSY_MS 5000
 #define RANK_NONE UINT32_MAX /* no ordinal */
 #define RANK_TIE 1e-9        /* scores this close (relatively) are equal */
 #define RANK_TOP_MAX 100     /* most pages the summary lists */
@@ -38,8 +37,9 @@ struct rk {
 	const char *db;      /* path, for messages */
 	char *err;           /* caller's message buffer */
 	size_t errsz;
-	sqlite3 *h;          /* our handle */
+	struct store_conn *c; /* our connection */
 	uint32_t n;          /* pages */
+	uint32_t cap;        /* pages counted, the arrays' room */
 	int64_t *id;         /* pages.id by ordinal, ascending */
 	int64_t *seq;        /* pages.seq by ordinal */
 	struct key *key;     /* n keys by hash */
@@ -65,10 +65,8 @@ set_err(struct rk *r, int code, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (r->err == NULL || r->errsz == 0)
-		return code;
 	va_start(ap, fmt);
-	vsnprintf(r->err, r->errsz, fmt, ap);
+	code = err_vset(r->err, r->errsz, code, fmt, ap);
 	va_end(ap);
 	return code;
 }
@@ -76,7 +74,7 @@ set_err(struct rk *r, int code, const char *fmt, ...)
 static int
 db_fail(struct rk *r)
 {
-	return store_conn_fail(r->h, r->db, r->err, r->errsz, RANK_RUNTIME,
+	return store_conn_fail(r->c, r->err, r->errsz, RANK_RUNTIME,
 	    RANK_BADDB);
 }
 
@@ -84,29 +82,6 @@ static int
 oom_fail(struct rk *r)
 {
 	return set_err(r, RANK_RUNTIME, "out of memory");
-}
-
-static int
-exec_sql(struct rk *r, const char *sql)
-{
-	if (sqlite3_exec(r->h, sql, NULL, NULL, NULL) != SQLITE_OK)
-		return db_fail(r);
-	return 0;
-}
-
-static int
-query_int(struct rk *r, const char *sql, int64_t *v)
-{
-	sqlite3_stmt *st = NULL;
-	int rc;
-
-	if (sqlite3_prepare_v2(r->h, sql, -1, &st, NULL) != SQLITE_OK)
-		return db_fail(r);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		*v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? 0 : db_fail(r);
 }
 
 static int
@@ -151,49 +126,45 @@ find_id(const struct rk *r, int64_t id)
 	return lo < r->n && r->id[lo] == id ? (uint32_t)lo : RANK_NONE;
 }
 
+/* One page into the arrays; rows past the count are not expected (one
+ * transaction) and left out. */
+static int
+page_in(const struct store_rank_page *p, void *arg)
+{
+	struct rk *r = arg;
+	uint32_t i = r->n;
+
+	if (i >= r->cap)
+		return 0;
+	r->id[i] = p->id;
+	r->seq[i] = p->seq;
+	r->key[i].hash = store_url_hash(p->url);
+	r->key[i].ord = i;
+	r->n++;
+	return 0;
+}
+
 /* Every page's id, seq and URL hash, in id order. */
 static int
 load_pages(struct rk *r)
 {
-	sqlite3_stmt *st = NULL;
-	const char *url;
 	int64_t n;
-	uint32_t i = 0;
-	int rc;
 
-	if ((rc = query_int(r, "SELECT count(*) FROM pages", &n)) != 0)
-		return rc;
+	if (store_conn_page_count(r->c, &n) != 0)
+		return db_fail(r);
 	if (n >= (int64_t)RANK_NONE)
 		return set_err(r, RANK_RUNTIME, "%s: %" PRId64 " pages: more "
 		    "than rank handles", r->db, n);
-	r->n = (uint32_t)n;
-	if (r->n == 0)
+	r->cap = (uint32_t)n;
+	if (r->cap == 0)
 		return 0;
-	r->id = malloc((size_t)r->n * sizeof(*r->id));
-	r->seq = malloc((size_t)r->n * sizeof(*r->seq));
-	r->key = malloc((size_t)r->n * sizeof(*r->key));
+	r->id = malloc((size_t)r->cap * sizeof(*r->id));
+	r->seq = malloc((size_t)r->cap * sizeof(*r->seq));
+	r->key = malloc((size_t)r->cap * sizeof(*r->key));
 	if (r->id == NULL || r->seq == NULL || r->key == NULL)
 		return oom_fail(r);
-	if (sqlite3_prepare_v2(r->h, "SELECT id, url, seq FROM pages "
-	    "ORDER BY id", -1, &st, NULL) != SQLITE_OK)
+	if (store_rank_pages(r->c, page_in, r) != 0)
 		return db_fail(r);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW && i < r->n) {
-		if ((url = (const char *)sqlite3_column_text(st, 1)) == NULL)
-			url = "";
-		r->id[i] = sqlite3_column_int64(st, 0);
-		r->seq[i] = sqlite3_column_int64(st, 2);
-		r->key[i].hash = store_url_hash(url);
-		r->key[i].ord = i;
-		i++;
-	}
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
-		rc = db_fail(r);
-		sqlite3_finalize(st);
-		return rc;
-	}
-	sqlite3_finalize(st);
-	/* One transaction: the count cannot have changed. */
-	r->n = i;
 	qsort(r->key, r->n, sizeof(*r->key), key_cmp);
 	return 0;
 }
@@ -209,6 +180,40 @@ get_le64(const unsigned char *p)
 	return v;
 }
 
+/* load_links' place in the graph. */
+struct graph_fill {
+	struct rk *r;
+	uint64_t room; /* link slots in r->to */
+	uint32_t u;    /* next row offset to set */
+};
+
+static int
+links_in(const struct store_rank_links *l, void *arg)
+{
+	struct graph_fill *gf = arg;
+	struct rk *r = gf->r;
+	const unsigned char *b = l->targets;
+	uint32_t src, v;
+	size_t j;
+
+	src = find_id(r, l->page_id);
+	if (src == RANK_NONE || b == NULL)
+		return 0;
+	/* Rows of the pages before this one (and of this one) start here;
+	 * ids ascend, so src never goes back. */
+	for (; gf->u <= src; gf->u++)
+		r->off[gf->u] = r->links;
+	for (j = 0; j + 8 <= l->len && r->links < gf->room; j += 8) {
+		v = find_hash(r, get_le64(b + j));
+		if (v == RANK_NONE || v == src) {
+			r->dropped++;
+			continue;
+		}
+		r->to[r->links++] = v;
+	}
+	return 0;
+}
+
 /*
  * The links rows, in page id order, become the rows of the graph: a
  * page's row starts where the previous page's ends. Room for every stored
@@ -217,53 +222,24 @@ get_le64(const unsigned char *p)
 static int
 load_links(struct rk *r)
 {
-	sqlite3_stmt *st = NULL;
-	const unsigned char *b;
+	struct graph_fill gf;
 	int64_t bytes;
-	uint64_t m = 0, j;
-	uint32_t src, u = 0, v;
-	size_t len;
-	int rc;
 
-	if ((rc = query_int(r, "SELECT coalesce(sum(length(targets)), 0) "
-	    "FROM links", &bytes)) != 0)
-		return rc;
+	if (store_rank_link_bytes(r->c, &bytes) != 0)
+		return db_fail(r);
 	r->off = calloc((size_t)r->n + 1, sizeof(*r->off));
 	r->to = malloc(bytes / 8 > 0 ? (size_t)(bytes / 8) * sizeof(*r->to) :
 	    1);
 	if (r->off == NULL || r->to == NULL)
 		return oom_fail(r);
-	if (sqlite3_prepare_v2(r->h, "SELECT page_id, targets FROM links "
-	    "ORDER BY page_id", -1, &st, NULL) != SQLITE_OK)
+	gf.r = r;
+	gf.room = (uint64_t)bytes / 8;
+	gf.u = 0;
+	r->links = 0;
+	if (store_rank_links(r->c, links_in, &gf) != 0)
 		return db_fail(r);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		src = find_id(r, sqlite3_column_int64(st, 0));
-		b = sqlite3_column_blob(st, 1);
-		len = (size_t)sqlite3_column_bytes(st, 1);
-		if (src == RANK_NONE || b == NULL)
-			continue;
-		/* Rows of the pages before this one (and of this one) start
-		 * here; ids ascend, so src never goes back. */
-		for (; u <= src; u++)
-			r->off[u] = m;
-		for (j = 0; j + 8 <= len && m < (uint64_t)bytes / 8; j += 8) {
-			v = find_hash(r, get_le64(b + j));
-			if (v == RANK_NONE || v == src) {
-				r->dropped++;
-				continue;
-			}
-			r->to[m++] = v;
-		}
-	}
-	if (rc != SQLITE_DONE) {
-		rc = db_fail(r);
-		sqlite3_finalize(st);
-		return rc;
-	}
-	sqlite3_finalize(st);
-	for (; u <= r->n; u++)
-		r->off[u] = m;
-	r->links = m;
+	for (; gf.u <= r->n; gf.u++)
+		r->off[gf.u] = r->links;
 	return 0;
 }
 
@@ -309,11 +285,22 @@ better(const struct rk *r, uint32_t a, uint32_t b)
 }
 
 static int
+pair_in(const struct store_rank_pair *p, void *arg)
+{
+	struct rk *r = arg;
+	uint32_t a, b;
+
+	a = find_id(r, p->page_id);
+	b = find_id(r, p->original_id);
+	if (a != RANK_NONE && b != RANK_NONE)
+		join(r->up, a, b);
+	return 0;
+}
+
+static int
 find_clusters(struct rk *r)
 {
-	sqlite3_stmt *st = NULL;
-	uint32_t a, b, u, root;
-	int rc;
+	uint32_t u, root;
 
 	r->up = malloc((size_t)r->n * sizeof(*r->up));
 	r->best = malloc((size_t)r->n * sizeof(*r->best));
@@ -322,21 +309,8 @@ find_clusters(struct rk *r)
 		return oom_fail(r);
 	for (u = 0; u < r->n; u++)
 		r->up[u] = RANK_NONE;
-	if (sqlite3_prepare_v2(r->h, "SELECT page_id, original_id FROM "
-	    "duplicates", -1, &st, NULL) != SQLITE_OK)
+	if (store_rank_pairs(r->c, pair_in, r) != 0)
 		return db_fail(r);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		a = find_id(r, sqlite3_column_int64(st, 0));
-		b = find_id(r, sqlite3_column_int64(st, 1));
-		if (a != RANK_NONE && b != RANK_NONE)
-			join(r->up, a, b);
-	}
-	if (rc != SQLITE_DONE) {
-		rc = db_fail(r);
-		sqlite3_finalize(st);
-		return rc;
-	}
-	sqlite3_finalize(st);
 	for (u = 0; u < r->n; u++) {
 		if (r->up[u] == RANK_NONE)
 			continue;
@@ -363,30 +337,17 @@ find_clusters(struct rk *r)
 static int
 write_ranks(struct rk *r)
 {
-	sqlite3_stmt *st = NULL;
 	uint32_t u, c;
-	int rc;
 
-	if ((rc = exec_sql(r, "DELETE FROM ranks")) != 0)
-		return rc;
-	if (sqlite3_prepare_v2(r->h, "INSERT INTO ranks (page_id, pagerank, "
-	    "canonical_id) VALUES (?, ?, ?)", -1, &st, NULL) != SQLITE_OK)
+	if (store_ranks_clear(r->c) != 0)
 		return db_fail(r);
 	for (u = 0; u < r->n; u++) {
 		c = r->up[u] == RANK_NONE ? RANK_NONE :
 		    r->best[find_root(r->up, u)];
-		if (sqlite3_bind_int64(st, 1, r->id[u]) != SQLITE_OK ||
-		    sqlite3_bind_double(st, 2, r->score[u]) != SQLITE_OK ||
-		    (c == RANK_NONE ? sqlite3_bind_null(st, 3) :
-		    sqlite3_bind_int64(st, 3, r->id[c])) != SQLITE_OK ||
-		    sqlite3_step(st) != SQLITE_DONE) {
-			rc = db_fail(r);
-			sqlite3_finalize(st);
-			return rc;
-		}
-		sqlite3_reset(st);
+		if (store_rank_put(r->c, r->id[u], r->score[u],
+		    c == RANK_NONE ? 0 : r->id[c]) != 0)
+			return db_fail(r);
 	}
-	sqlite3_finalize(st);
 	return 0;
 }
 
@@ -403,7 +364,6 @@ static void
 print_summary(struct rk *r, const struct rank_opts *o, FILE *out)
 {
 	uint32_t top[RANK_TOP_MAX], u, k, i, nt = 0;
-	sqlite3_stmt *st = NULL;
 	const char *url;
 
 	k = o->top < 0 ? 0 : o->top > RANK_TOP_MAX ? RANK_TOP_MAX :
@@ -432,21 +392,14 @@ print_summary(struct rk *r, const struct rank_opts *o, FILE *out)
 	fprintf(out, "duplicate clusters: %" PRIu64 " with %" PRIu64 " pages; "
 	    "canonical is not the first page fetched in %" PRIu64 "\n",
 	    r->clusters, r->clustered, r->moved);
-	if (nt > 0 && sqlite3_prepare_v2(r->h, "SELECT url FROM pages WHERE "
-	    "id = ?", -1, &st, NULL) != SQLITE_OK)
-		st = NULL;
-	for (i = 0; i < nt && st != NULL; i++) {
-		sqlite3_bind_int64(st, 1, r->id[top[i]]);
-		url = sqlite3_step(st) == SQLITE_ROW ?
-		    (const char *)sqlite3_column_text(st, 0) : NULL;
+	for (i = 0; i < nt; i++) {
+		url = store_conn_page_url(r->c, r->id[top[i]]);
 		/* Scores times n: 1 is the average page. */
 		fprintf(out, "%s%8.3f  ", i == 0 ? "highest (score x pages):\n"
 		    : "", r->score[top[i]] * (double)r->n);
 		esc_fputs(url != NULL ? url : "?", out);
 		putc('\n', out);
-		sqlite3_reset(st);
 	}
-	sqlite3_finalize(st);
 	fprintf(out, "written to the ranks table (page_id, pagerank, "
 	    "canonical_id)\n");
 }
@@ -485,14 +438,13 @@ rank_run(const char *db, const struct rank_opts *o, FILE *out, char *err,
 	 * adds the links and ranks tables to an older database. */
 	if ((s = store_open(db, 0, err, errsz)) == NULL)
 		return RANK_BADDB;
-	if (sqlite3_open_v2(db, &r.h, SQLITE_OPEN_READWRITE, NULL) !=
-	    SQLITE_OK) {
-		rc = r.h == NULL ? oom_fail(&r) : db_fail(&r);
+	if ((rc = store_conn_open(db, STORE_CONN_WRITE, &r.c, err, errsz,
+	    RANK_RUNTIME, RANK_BADDB)) != 0)
+		goto out;
+	if (store_conn_begin(r.c) != 0) {
+		rc = db_fail(&r);
 		goto out;
 	}
-	sqlite3_busy_timeout(r.h, RANK_BUSY_MS);
-	if ((rc = exec_sql(&r, "BEGIN IMMEDIATE")) != 0)
-		goto out;
 	if ((rc = load_pages(&r)) != 0 || (rc = load_links(&r)) != 0)
 		goto out;
 	if (r.n > 0 && (r.score = malloc((size_t)r.n * sizeof(*r.score))) ==
@@ -516,16 +468,14 @@ rank_run(const char *db, const struct rank_opts *o, FILE *out, char *err,
 	r.off = NULL;
 	if ((rc = find_clusters(&r)) != 0 || (rc = write_ranks(&r)) != 0)
 		goto out;
-	if ((rc = exec_sql(&r, "COMMIT")) != 0)
+	if (store_conn_commit(r.c) != 0) {
+		rc = db_fail(&r);
 		goto out;
+	}
 	if (out != NULL)
 		print_summary(&r, o, out);
 out:
-	if (r.h != NULL) {
-		if (!sqlite3_get_autocommit(r.h))
-			sqlite3_exec(r.h, "ROLLBACK", NULL, NULL, NULL);
-		sqlite3_close_v2(r.h);
-	}
+	store_conn_close(r.c);
 	store_close(s);
 	free(r.id);
 	free(r.seq);

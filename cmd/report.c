@@ -1,10 +1,11 @@
 /*
  * report: CSV tables, gnuplot plots and a plain summary of one database.
  *
- * Everything is read through a read-only SQLite handle of our own inside one
- * read transaction (a snapshot), after store_open has checked that the file
- * is a nearcrawl database. Files are created relative to a descriptor of the
- * output directory, so nothing is written outside it.
+ * Everything is read through a read-only connection of our own
+ * (storage/query.h) inside one read transaction (a snapshot), after
+ * store_open has checked that the file is a nearcrawl database. Files are
+ * created relative to a descriptor of the output directory, so nothing is
+ * written outside it.
  */
 #include "cmd/report.h"
 
@@ -22,16 +23,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <sqlite3.h>
-
 #include "util/esc.h"
+#include "storage/query.h"
 #include "storage/store.h"
+#include "util/err.h"
 
 #define GROWTH_THIN_ABOVE 2000 /* longer crawls get thinned rows */
 #define GROWTH_ROWS 1000       /* to about this many */
 #define SIM_BUCKETS 21         /* 0, 5, ... 95, and 100 for exactly 100 */
 #define SIM_PLOT_METHODS 12    /* series drawn; the CSV keeps every method */
-#define READ_BUSY_MS 5000      /* a writer's checkpoint may block us briefly */
 #define PLOT_SIZE "900,540"
 
 /* Duplicate counts of one method, per similarity bucket. */
@@ -46,7 +46,7 @@ struct rep {
 	const char *dir;      /* output directory, for messages */
 	char *err;            /* caller's message buffer */
 	size_t errsz;         /* its size */
-	sqlite3 *h;           /* our read-only handle */
+	struct store_conn *c; /* our read-only connection */
 	int dfd;              /* the output directory; files open relative */
 	int64_t pages;        /* pages rows */
 	int64_t unique;       /* verdict unique */
@@ -76,15 +76,14 @@ struct out {
 static int set_err(struct rep *r, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* err_set into the caller's buffer. */
 static int
 set_err(struct rep *r, int code, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (r->err == NULL || r->errsz == 0)
-		return code;
 	va_start(ap, fmt);
-	vsnprintf(r->err, r->errsz, fmt, ap);
+	code = err_vset(r->err, r->errsz, code, fmt, ap);
 	va_end(ap);
 	return code;
 }
@@ -92,7 +91,7 @@ set_err(struct rep *r, int code, const char *fmt, ...)
 static int
 db_fail(struct rep *r)
 {
-	return store_conn_fail(r->h, r->db, r->err, r->errsz, REPORT_RUNTIME,
+	return store_conn_fail(r->c, r->err, r->errsz, REPORT_RUNTIME,
 	    REPORT_BADDB);
 }
 
@@ -227,40 +226,6 @@ out_abort(struct out *o)
 	o->f = NULL;
 }
 
-/* Run one statement that returns no rows (BEGIN, COMMIT). */
-static int
-exec_one(struct rep *r, const char *sql)
-{
-	sqlite3_stmt *st = NULL;
-	int rc;
-
-	if (sqlite3_prepare_v2(r->h, sql, -1, &st, NULL) != SQLITE_OK)
-		return db_fail(r);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-		return db_fail(r);
-	return 0;
-}
-
-/* One integer from a query without parameters. */
-static int
-query_int(struct rep *r, const char *sql, int64_t *v)
-{
-	sqlite3_stmt *st = NULL;
-	int rc;
-
-	if (sqlite3_prepare_v2(r->h, sql, -1, &st, NULL) != SQLITE_OK)
-		return db_fail(r);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		*v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW)
-		return db_fail(r);
-	return 0;
-}
-
 /* mkdir -p dir, then hold a descriptor of it. */
 static int
 open_dir(struct rep *r)
@@ -318,6 +283,53 @@ growth_row(struct rep *r, FILE *f, int64_t fetched)
 	r->growth_rows++;
 }
 
+/* write_growth's pass: the file, and where it is. */
+struct growth {
+	struct rep *r;
+	FILE *f;
+	int64_t total; /* pages */
+	int64_t i;     /* pages so far */
+	int64_t new_at; /* i of the last unique page */
+	int kept;      /* the last page got a row */
+};
+
+static int
+growth_page(const struct store_growth_row *row, void *arg)
+{
+	struct growth *g = arg;
+	struct rep *r = g->r;
+
+	g->i++;
+	switch (row->verdict) {
+	case STORE_VERDICT_UNIQUE:
+		r->unique++;
+		r->last_new_seq = row->seq;
+		g->new_at = g->i;
+		break;
+	case STORE_VERDICT_EXACT:
+		r->exact++;
+		break;
+	case STORE_VERDICT_NEAR:
+		r->near++;
+		break;
+	case STORE_VERDICT_REDIRECT:
+		r->redirect++;
+		break;
+	case STORE_VERDICT_ERROR:
+		r->error++;
+		break;
+	case STORE_VERDICT_SKIPPED:
+		r->skipped++;
+		break;
+	default:
+		break;
+	}
+	g->kept = growth_keeps(g->i, g->total);
+	if (g->kept)
+		growth_row(r, g->f, g->i);
+	return 0;
+}
+
 /*
  * growth.csv, and every verdict count, from one pass along seq: the counts
  * are cumulative, so one ordered scan gives every row.
@@ -325,159 +337,112 @@ growth_row(struct rep *r, FILE *f, int64_t fetched)
 static int
 write_growth(struct rep *r)
 {
-	sqlite3_stmt *st = NULL;
 	struct out o = {NULL, NULL};
-	const char *v;
-	int64_t total = 0, i = 0, seq, new_at = 0;
-	int rc, kept = 0;
+	struct growth g;
+	int rc;
 
-	if ((rc = query_int(r, "SELECT count(*) FROM pages", &total)) != 0)
-		return rc;
+	memset(&g, 0, sizeof(g));
+	g.r = r;
+	if (store_conn_page_count(r->c, &g.total) != 0)
+		return db_fail(r);
 	if ((rc = out_open(r, &o, "growth.csv")) != 0)
 		return rc;
 	fputs("fetched,unique,exact,near\n", o.f);
-	if (sqlite3_prepare_v2(r->h,
-	        "SELECT seq, verdict FROM pages "
-	        "ORDER BY seq",
-	        -1, &st, NULL) != SQLITE_OK)
-		goto dbfail;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		seq = sqlite3_column_int64(st, 0);
-		if ((v = (const char *)sqlite3_column_text(st, 1)) == NULL)
-			v = "";
-		i++;
-		if (strcmp(v, "unique") == 0) {
-			r->unique++;
-			r->last_new_seq = seq;
-			new_at = i;
-		} else if (strcmp(v, "exact") == 0)
-			r->exact++;
-		else if (strcmp(v, "near") == 0)
-			r->near++;
-		else if (strcmp(v, "redirect") == 0)
-			r->redirect++;
-		else if (strcmp(v, "error") == 0)
-			r->error++;
-		else if (strcmp(v, "skipped") == 0)
-			r->skipped++;
-		kept = growth_keeps(i, total);
-		if (kept)
-			growth_row(r, o.f, i);
+	g.f = o.f;
+	if (store_report_growth(r->c, growth_page, &g) != 0) {
+		rc = db_fail(r);
+		out_abort(&o);
+		return rc;
 	}
-	if (rc != SQLITE_DONE)
-		goto dbfail;
 	/* The last row always, so the file ends at the database's counts. */
-	if (i > 0 && !kept)
-		growth_row(r, o.f, i);
-	sqlite3_finalize(st);
-	r->pages = i;
-	r->after_new = new_at > 0 ? i - new_at : 0;
+	if (g.i > 0 && !g.kept)
+		growth_row(r, o.f, g.i);
+	r->pages = g.i;
+	r->after_new = g.new_at > 0 ? g.i - g.new_at : 0;
 	return out_close(r, &o);
-dbfail:
-	rc = db_fail(r);
-	sqlite3_finalize(st);
-	out_abort(&o);
-	return rc;
+}
+
+/* Where a row function writes: the report and the open file. */
+struct rows {
+	struct rep *r;
+	FILE *f;
+};
+
+static int
+host_line(const struct store_host_row *h, void *arg)
+{
+	struct rows *w = arg;
+	int64_t dup = h->exact + h->near, judged = h->unique + dup;
+
+	put_csv(w->f, h->host);
+	fprintf(w->f,
+	    ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%.3f\n",
+	    h->pages, h->unique, h->exact, h->near,
+	    judged > 0 ? (double)dup / (double)judged : 0.0);
+	w->r->hosts++;
+	return 0;
 }
 
 static int
 write_hosts(struct rep *r)
 {
-	sqlite3_stmt *st = NULL;
 	struct out o = {NULL, NULL};
-	int64_t n, u, e, nr;
+	struct rows w;
 	int rc;
 
 	if ((rc = out_open(r, &o, "hosts.csv")) != 0)
 		return rc;
 	fputs("host,pages,unique,exact,near,duplicate_share\n", o.f);
-	if (sqlite3_prepare_v2(r->h,
-	        "SELECT host, count(*), "
-	        "sum(verdict = 'unique'), sum(verdict = 'exact'), "
-	        "sum(verdict = 'near') FROM pages GROUP BY host "
-	        "ORDER BY count(*) DESC, host",
-	        -1, &st, NULL) != SQLITE_OK)
-		goto dbfail;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		n = sqlite3_column_int64(st, 1);
-		u = sqlite3_column_int64(st, 2);
-		e = sqlite3_column_int64(st, 3);
-		nr = sqlite3_column_int64(st, 4);
-		put_csv(o.f, (const char *)sqlite3_column_text(st, 0));
-		fprintf(o.f,
-		    ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%.3f\n",
-		    n, u, e, nr,
-		    u + e + nr > 0 ? (double)(e + nr) / (double)(u + e + nr)
-		                   : 0.0);
-		r->hosts++;
+	w.r = r;
+	w.f = o.f;
+	if (store_report_hosts(r->c, host_line, &w) != 0) {
+		rc = db_fail(r);
+		out_abort(&o);
+		return rc;
 	}
-	if (rc != SQLITE_DONE)
-		goto dbfail;
-	sqlite3_finalize(st);
 	return out_close(r, &o);
-dbfail:
-	rc = db_fail(r);
-	sqlite3_finalize(st);
-	out_abort(&o);
-	return rc;
+}
+
+static int
+cluster_line(const struct store_cluster_row *c, void *arg)
+{
+	struct rows *w = arg;
+
+	put_csv(w->f, c->original_url);
+	putc(',', w->f);
+	put_csv(w->f, c->duplicate_url);
+	putc(',', w->f);
+	put_csv(w->f, c->method);
+	fprintf(w->f, ",%.2f,", c->percentage);
+	put_csv(w->f, c->canonical_url);
+	putc('\n', w->f);
+	return 0;
 }
 
 /*
- * clusters.csv. LEFT JOINs: a duplicates row whose page is gone still gets
- * its line (with an empty URL), so the file has one line per row. The
- * canonical comes last, so scripts reading the first four columns keep
- * working; it is empty until `nearcrawl rank` has run (a database made
- * before the ranks table has none to join).
+ * clusters.csv: one line per duplicates row, with an empty URL for a page
+ * that is gone. The canonical comes last, so scripts reading the first
+ * four columns keep working; it is empty until `nearcrawl rank` has run.
  */
 static int
 write_clusters(struct rep *r)
 {
-	sqlite3_stmt *st = NULL;
 	struct out o = {NULL, NULL};
-	int64_t ranked = 0;
+	struct rows w;
 	int rc;
 
-	if ((rc = query_int(r, "SELECT count(*) FROM sqlite_master "
-	    "WHERE type = 'table' AND name = 'ranks'", &ranked)) != 0)
-		return rc;
 	if ((rc = out_open(r, &o, "clusters.csv")) != 0)
 		return rc;
 	fputs("original_url,duplicate_url,method,percentage,canonical_url\n",
 	    o.f);
-	if (sqlite3_prepare_v2(r->h, ranked ?
-	        "SELECT o.url, p.url, d.method, d.percentage, c.url "
-	        "FROM duplicates d "
-	        "LEFT JOIN pages o ON o.id = d.original_id "
-	        "LEFT JOIN pages p ON p.id = d.page_id "
-	        "LEFT JOIN ranks k ON k.page_id = d.page_id "
-	        "LEFT JOIN pages c ON c.id = k.canonical_id "
-	        "ORDER BY o.seq, d.original_id, p.seq, d.page_id, d.method" :
-	        "SELECT o.url, p.url, d.method, d.percentage, NULL "
-	        "FROM duplicates d "
-	        "LEFT JOIN pages o ON o.id = d.original_id "
-	        "LEFT JOIN pages p ON p.id = d.page_id "
-	        "ORDER BY o.seq, d.original_id, p.seq, d.page_id, d.method",
-	        -1, &st, NULL) != SQLITE_OK)
-		goto dbfail;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		put_csv(o.f, (const char *)sqlite3_column_text(st, 0));
-		putc(',', o.f);
-		put_csv(o.f, (const char *)sqlite3_column_text(st, 1));
-		putc(',', o.f);
-		put_csv(o.f, (const char *)sqlite3_column_text(st, 2));
-		fprintf(o.f, ",%.2f,", sqlite3_column_double(st, 3));
-		put_csv(o.f, (const char *)sqlite3_column_text(st, 4));
-		putc('\n', o.f);
+	w.r = r;
+	w.f = o.f;
+	if (store_report_clusters(r->c, cluster_line, &w) != 0) {
+		rc = db_fail(r);
+		out_abort(&o);
+		return rc;
 	}
-	if (rc != SQLITE_DONE)
-		goto dbfail;
-	sqlite3_finalize(st);
 	return out_close(r, &o);
-dbfail:
-	rc = db_fail(r);
-	sqlite3_finalize(st);
-	out_abort(&o);
-	return rc;
 }
 
 /* 5-point buckets by lower bound; exactly 100 (and above) is its own. */
@@ -508,42 +473,38 @@ add_method(struct rep *r, const char *name)
 	return 0;
 }
 
-/* similarity.csv: the rows arrive in method order, one group each. */
+/* One duplicates row into its method's buckets; rows come in method
+ * order, one group each. */
+static int
+similarity_pair(const struct store_similarity_row *p, void *arg)
+{
+	struct rep *r = arg;
+	const char *name = p->method != NULL ? p->method : "";
+	struct method *m;
+	int rc;
+
+	if ((r->nmeth == 0 || strcmp(r->meth[r->nmeth - 1].name, name) != 0) &&
+	    (rc = add_method(r, name)) != 0)
+		return rc;
+	m = &r->meth[r->nmeth - 1];
+	m->n[bucket_of(p->percentage)]++;
+	m->total++;
+	r->pairs++;
+	return 0;
+}
+
+/* similarity.csv. */
 static int
 write_similarity(struct rep *r)
 {
-	sqlite3_stmt *st = NULL;
 	struct out o = {NULL, NULL};
-	struct method *m;
-	const char *name;
 	size_t i;
 	int rc, b;
 
-	if (sqlite3_prepare_v2(r->h,
-	        "SELECT method, percentage "
-	        "FROM duplicates ORDER BY method",
-	        -1, &st, NULL) != SQLITE_OK)
-		return db_fail(r);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if ((name = (const char *)sqlite3_column_text(st, 0)) == NULL)
-			name = "";
-		if ((r->nmeth == 0 ||
-		        strcmp(r->meth[r->nmeth - 1].name, name) != 0) &&
-		    (rc = add_method(r, name)) != 0)
-			goto out;
-		m = &r->meth[r->nmeth - 1];
-		m->n[bucket_of(sqlite3_column_double(st, 1))]++;
-		m->total++;
-		r->pairs++;
-	}
-	if (rc != SQLITE_DONE) {
-		rc = db_fail(r);
-		goto out;
-	}
-	sqlite3_finalize(st);
-	st = NULL;
+	if ((rc = store_report_similarity(r->c, similarity_pair, r)) != 0)
+		return rc == -1 ? db_fail(r) : rc;
 	if ((rc = out_open(r, &o, "similarity.csv")) != 0)
-		goto out;
+		return rc;
 	fputs("method,bucket,pages\n", o.f);
 	for (i = 0; i < r->nmeth; i++)
 		for (b = 0; b < SIM_BUCKETS; b++) {
@@ -551,43 +512,30 @@ write_similarity(struct rep *r)
 			fprintf(
 			    o.f, ",%d,%" PRId64 "\n", b * 5, r->meth[i].n[b]);
 		}
-	rc = out_close(r, &o);
-out:
-	sqlite3_finalize(st);
-	out_abort(&o);
-	return rc;
+	return out_close(r, &o);
+}
+
+static int
+busiest_found(const struct store_busiest_row *b, void *arg)
+{
+	struct rep *r = arg;
+
+	r->busiest_seq = b->seq;
+	r->busiest_n = b->pages;
+	if ((r->busiest_url = strdup(b->url != NULL ? b->url :
+	    "(a page no longer stored)")) == NULL)
+		return oom_fail(r);
+	return 0;
 }
 
 /* The original with the most distinct duplicate pages (earliest on ties). */
 static int
 find_busiest(struct rep *r)
 {
-	sqlite3_stmt *st = NULL;
-	const char *url;
 	int rc;
 
-	if (sqlite3_prepare_v2(r->h,
-	        "SELECT o.url, o.seq, "
-	        "count(DISTINCT d.page_id) AS n FROM duplicates d "
-	        "LEFT JOIN pages o ON o.id = d.original_id "
-	        "GROUP BY d.original_id ORDER BY n DESC, o.seq LIMIT 1",
-	        -1, &st, NULL) != SQLITE_OK)
-		return db_fail(r);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		url = (const char *)sqlite3_column_text(st, 0);
-		r->busiest_seq = sqlite3_column_int64(st, 1);
-		r->busiest_n = sqlite3_column_int64(st, 2);
-		if ((r->busiest_url = strdup(
-		         url != NULL ? url : "(a page no longer stored)")) ==
-		    NULL) {
-			sqlite3_finalize(st);
-			return oom_fail(r);
-		}
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return db_fail(r);
+	if ((rc = store_report_busiest(r->c, busiest_found, r)) != 0)
+		return rc == -1 ? db_fail(r) : rc;
 	return 0;
 }
 
@@ -889,16 +837,14 @@ open_db(struct rep *r)
 	if ((s = store_open(r->db, STORE_READONLY, r->err, r->errsz)) == NULL)
 		return REPORT_BADDB;
 	/*
-	 * The store has no statements for reports; a second read-only handle
-	 * of our own runs them. Opened while the store still holds the file,
-	 * so it is the file just checked.
+	 * The report's rows come through a read-only connection of our own
+	 * (storage/query.h), opened while the store still holds the file, so
+	 * it is the file just checked.
 	 */
-	rc = store_open_reader(r->db, &r->h, r->err, r->errsz);
+	rc = store_conn_open(r->db, STORE_CONN_READ, &r->c, r->err, r->errsz,
+	    REPORT_BADDB, REPORT_BADDB);
 	store_close(s);
-	if (rc != 0)
-		return REPORT_BADDB;
-	sqlite3_busy_timeout(r->h, READ_BUSY_MS);
-	return 0;
+	return rc;
 }
 
 /* The summary and what was written; plots only when gnuplot drew them. */
@@ -940,15 +886,19 @@ report_write(
 	if ((rc = open_dir(&r)) != 0)
 		goto out;
 	/* One snapshot, so the files agree while a crawl goes on writing. */
-	if ((rc = exec_one(&r, "BEGIN")) != 0)
+	if (store_conn_begin(r.c) != 0) {
+		rc = db_fail(&r);
 		goto out;
+	}
 	if ((rc = write_growth(&r)) != 0 || (rc = write_hosts(&r)) != 0 ||
 	    (rc = write_clusters(&r)) != 0 ||
 	    (rc = write_similarity(&r)) != 0 || (rc = find_busiest(&r)) != 0)
 		goto out;
 	/* Let go of the snapshot before the slow part: gnuplot. */
-	if ((rc = exec_one(&r, "COMMIT")) != 0)
+	if (store_conn_commit(r.c) != 0) {
+		rc = db_fail(&r);
 		goto out;
+	}
 	if ((rc = write_summary(&r)) != 0 || (rc = write_growth_gp(&r)) != 0 ||
 	    (rc = write_similarity_gp(&r)) != 0)
 		goto out;
@@ -956,8 +906,7 @@ report_write(
 	if (!quiet)
 		print_done(&r, rc == 0);
 out:
-	if (r.h != NULL)
-		sqlite3_close_v2(r.h);
+	store_conn_close(r.c);
 	if (r.dfd != -1)
 		close(r.dfd);
 	for (i = 0; i < r.nmeth; i++)

@@ -1,5 +1,11 @@
 -- nearcrawl database, schema version 1 (PRAGMA user_version).
--- storage/store.c compiles in this exact text; a unit test keeps them equal.
+-- The only copy: the build turns this file into a C string
+-- (scripts/schema-to-c.awk), which storage/store_schema.c runs. Two marks
+-- are read there: "-- [later]" starts the tables added after the first
+-- schema-1 databases existed, which every writer open runs again (so they
+-- say IF NOT EXISTS); a column whose comment starts "[added]" came later
+-- too, and a writer open adds it to a table that lacks it (ALTER TABLE ...
+-- ADD COLUMN, so it must stay last in its table, in order of addition).
 
 -- Settings and counters that define and continue a crawl.
 CREATE TABLE meta (
@@ -35,7 +41,7 @@ CREATE TABLE pages (
 	links INTEGER, -- links found on the page
 	elapsed_ms REAL, -- transfer time
 	text TEXT, -- extracted text, when kept
-	minhash BLOB -- MinHash signature: k 32-bit minima, little-endian
+	minhash BLOB -- [added] MinHash signature: k 32-bit minima, little-endian
 );
 CREATE INDEX pages_host ON pages (host);
 
@@ -61,7 +67,7 @@ CREATE TABLE frontier (
 	not_before REAL NOT NULL DEFAULT 0, -- Unix time it may be taken
 	tries INTEGER NOT NULL DEFAULT 0, -- earlier attempts requeued
 	parent_id INTEGER, -- pages.id of the linking page, NULL for seeds
-	dup_hops INTEGER NOT NULL DEFAULT 0 -- duplicates in a row behind it
+	dup_hops INTEGER NOT NULL DEFAULT 0 -- [added] duplicates in a row behind it
 );
 -- Taking a host's oldest entry: entries of (host, state) are in id order
 -- in this index, so the first due one is found without sorting.
@@ -69,9 +75,9 @@ CREATE INDEX frontier_take ON frontier (host, state);
 -- Per-host summaries and state counts read only this index.
 CREATE INDEX frontier_queued ON frontier (state, host, not_before);
 
--- Politeness state a resumed crawl must keep. Added after the first
--- databases were made, with no version change: store_open runs these two
--- statements again on every writer open, so they say IF NOT EXISTS.
+-- [later] Everything below came after the first databases were made, with
+-- no version change: store_open runs it again on every writer open.
+-- Politeness state a resumed crawl must keep.
 -- The robots.txt cache, one row per authority "scheme://host[:port]".
 CREATE TABLE IF NOT EXISTS robots (
 	origin TEXT NOT NULL PRIMARY KEY, -- NOT NULL: SQLite allows NULL keys
@@ -90,8 +96,7 @@ CREATE TABLE IF NOT EXISTS hosts (
 	gave_up TEXT -- why the host was given up, NULL while crawled
 );
 
--- The link graph and what `nearcrawl rank` makes of it: added like the
--- politeness tables, and run again on every writer open as well.
+-- The link graph and what `nearcrawl rank` makes of it.
 -- The links of each judged page that has any, followed or not, nofollow
 -- ones left out; a redirect's is its target. 8 bytes per link: the URL's
 -- store_url_hash, little-endian, in document order. One row per page keeps

@@ -25,6 +25,9 @@
  *
  * Every function returning int returns 0 (or a documented count) on success
  * and -1 on a database error; store_errmsg then says what went wrong.
+ *
+ * The functions are implemented by job in storage/store_*.c (store_open.c
+ * lists them); the commands' own reads are in storage/query.h.
  */
 #ifndef NC_STORE_H
 #define NC_STORE_H
@@ -36,7 +39,6 @@
 #define STORE_SCHEMA_VERSION 1
 
 struct store;
-struct sqlite3;
 
 enum store_open_flags {
 	STORE_CREATE = 1 << 0,   /* create the file and schema if missing */
@@ -45,6 +47,30 @@ enum store_open_flags {
 
 /* Frontier states. */
 enum { FRONTIER_QUEUED = 0, FRONTIER_INFLIGHT = 1, FRONTIER_DONE = 2 };
+
+/*
+ * What pages.verdict holds, as the read side sees it. The schema's CHECK
+ * allows exactly these six words; STORE_VERDICT_UNKNOWN stands for anything
+ * else a damaged or tampered file could hold. (The write side, struct
+ * store_page, still passes the word.)
+ */
+enum store_verdict {
+	STORE_VERDICT_UNKNOWN = 0,
+	STORE_VERDICT_UNIQUE,   /* new content */
+	STORE_VERDICT_EXACT,    /* the same text as an earlier page */
+	STORE_VERDICT_NEAR,     /* nearly the same text as an earlier page */
+	STORE_VERDICT_REDIRECT, /* a 3xx: its target was queued */
+	STORE_VERDICT_ERROR,    /* no page: network or HTTP error */
+	STORE_VERDICT_SKIPPED,  /* fetched but not judged (type, size, ...) */
+	STORE_VERDICT_COUNT
+};
+
+/* The word stored for v ("unique" ...), or NULL for UNKNOWN or out of
+ * range. */
+const char *store_verdict_name(enum store_verdict v);
+
+/* The verdict the stored word s names; UNKNOWN for NULL or another word. */
+enum store_verdict store_verdict_parse(const char *s);
 
 struct store_item {
 	int64_t id;       /* frontier row id */
@@ -143,18 +169,6 @@ void store_close(struct store *s);
 int store_created(const struct store *s);
 
 /*
- * A read-only SQLite connection of the caller's own to path, for queries
- * the store has no function for (reports); check the file with store_open
- * first. It reads as store_open with STORE_READONLY does: a database whose
- * directory may not be written (so SQLite cannot make its -shm file) is
- * read as immutable when no -wal file holds writes still to merge. Returns
- * 0 with *db set, or -1 with a message in err; *db, even then, is the
- * caller's to sqlite3_close.
- */
-int store_open_reader(
-    const char *path, struct sqlite3 **db, char *err, size_t errsz);
-
-/*
  * Let the database grow to at most pages pages (PRAGMA max_page_count): a
  * write that needs more fails as on a full disk, with the transaction
  * rolled back and every committed one kept. Below the current size the
@@ -168,21 +182,10 @@ int store_limit_pages(struct store *s, int64_t pages);
  * What a user can do about an SQLite result code (extended, or primary):
  * a short phrase such as "what was committed is kept" for SQLITE_FULL or
  * "the file is damaged: ..." for SQLITE_CORRUPT, or NULL when there is
- * nothing to add. Store messages already carry it; for callers with
- * connections of their own.
+ * nothing to add. Store messages already carry it, and so do
+ * store_conn_fail's (storage/query.h).
  */
 const char *store_hint(int code);
-
-/*
- * For commands with an SQLite connection of their own (report, rank, eval):
- * write "path: message (hint)" for h's last error into err and return
- * runtime when it is an error met while working -- busy, locked, out of
- * memory, I/O, a full disk, a read-only file, a damaged page -- or baddb
- * for the rest (a table or column missing: not a database the command can
- * use). The exit-status rule of docs/robustness.md.
- */
-int store_conn_fail(struct sqlite3 *h, const char *path, char *err,
-    size_t errsz, int runtime, int baddb);
 
 /* The last error's message (never NULL). */
 const char *store_errmsg(const struct store *s);
@@ -265,6 +268,7 @@ int64_t store_page_add(struct store *s, const struct store_page *p);
 /* What the link rule asks about a pages row. */
 struct store_lineage {
 	int64_t parent; /* pages.id of its linking page, 0 for a seed */
+	enum store_verdict verdict; /* the row's verdict */
 	int unique;     /* verdict unique */
 	int duplicate;  /* verdict exact or near */
 	int redirect;   /* verdict redirect */

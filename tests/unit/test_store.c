@@ -1,5 +1,7 @@
 #include "check.h"
+#include "storage/query.h"
 #include "storage/store.h"
+#include "storage/store_int.h"
 
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -183,11 +185,61 @@ expect_refused(const char *suffix, unsigned flags)
 	CHECK_STR(err, want);
 }
 
-static void
-test_schema_matches_file(void)
+/*
+ * Each "CREATE TABLE|INDEX [IF NOT EXISTS] name" line of schema text sql:
+ * calls fn(type, name) and returns how many. Names are single words.
+ */
+static int
+each_declared(const char *sql, void (*fn)(const char *type,
+    const char *name))
 {
+	const char *p = sql, *w;
+	char type[8], name[64];
+	size_t n;
+	int count = 0;
+
+	for (; p != NULL && *p != '\0'; p = strchr(p, '\n'), p = p ? p + 1 : p) {
+		if (strncmp(p, "CREATE TABLE ", 13) == 0)
+			snprintf(type, sizeof(type), "table");
+		else if (strncmp(p, "CREATE INDEX ", 13) == 0)
+			snprintf(type, sizeof(type), "index");
+		else
+			continue;
+		w = p + 13;
+		if (strncmp(w, "IF NOT EXISTS ", 14) == 0)
+			w += 14;
+		n = strcspn(w, " (\n");
+		CHECK(n > 0 && n < sizeof(name));
+		snprintf(name, sizeof(name), "%.*s", (int)n, w);
+		fn(type, name);
+		count++;
+	}
+	return count;
+}
+
+static void
+check_in_master(const char *type, const char *name)
+{
+	char sql[256];
+
+	snprintf(sql, sizeof(sql), "SELECT type FROM sqlite_master WHERE "
+	    "name = '%s'", name);
+	CHECK_STR(raw_text(sql), type);
+}
+
+/*
+ * storage/schema.sql is compiled in byte for byte, and a fresh database
+ * holds every table and index it declares and nothing else (SQLite's own
+ * autoindexes aside).
+ */
+static void
+test_schema_from_file(void)
+{
+	const struct store__added *c;
+	char want[16];
 	size_t len = 0;
 	char *file;
+	int n;
 
 	file = slurp("storage/schema.sql", &len);
 	CHECK(file != NULL);
@@ -195,6 +247,28 @@ test_schema_matches_file(void)
 		return;
 	CHECK_INT(len, strlen(store_schema()));
 	CHECK(strcmp(file, store_schema()) == 0);
+	/* The marks the code splits on are there. */
+	CHECK(store__schema_later() != NULL);
+	if (store__schema_later() != NULL)
+		CHECK(strncmp(store__schema_later(), "-- [later]", 10) == 0);
+	CHECK_STR(store__added_columns[0].table, "pages");
+	CHECK_STR(store__added_columns[0].column, "minhash");
+	CHECK_STR(store__added_columns[0].decl, "BLOB");
+	CHECK_STR(store__added_columns[1].table, "frontier");
+	CHECK_STR(store__added_columns[1].column, "dup_hops");
+	CHECK_STR(store__added_columns[1].decl, "INTEGER NOT NULL DEFAULT 0");
+	CHECK(store__added_columns[2].table == NULL);
+	for (c = store__added_columns; c->table != NULL; c++)
+		CHECK_STR(store__column_table(c->column), c->table);
+
+	tmp_setup();
+	store_close(open_new());
+	n = each_declared(file, check_in_master);
+	CHECK(n >= 16);
+	snprintf(want, sizeof(want), "%d", n);
+	CHECK_STR(raw_text("SELECT count(*) FROM sqlite_master WHERE "
+	    "name NOT LIKE 'sqlite_autoindex_%'"), want);
+	tmp_teardown();
 	free(file);
 }
 
@@ -521,21 +595,69 @@ test_conn_fail(void)
 	CHECK_INT(sqlite3_open(tpath, &b), SQLITE_OK);
 	CHECK(sqlite3_exec(a, "SELECT * FROM pages", NULL, NULL, NULL) !=
 	    SQLITE_OK);
-	CHECK_INT(store_conn_fail(a, "x.db", err, sizeof(err), 1, 2), 2);
+	CHECK_INT(store__conn_fail(a, "x.db", err, sizeof(err), 1, 2), 2);
 	CHECK_STR(err, "x.db: no such table: pages");
 	/* Busy: b wants to write while a holds the lock. */
 	CHECK_INT(sqlite3_exec(a, "CREATE TABLE t (x); BEGIN IMMEDIATE; "
 	    "INSERT INTO t VALUES (1)", NULL, NULL, NULL), SQLITE_OK);
 	CHECK_INT(sqlite3_exec(b, "BEGIN IMMEDIATE", NULL, NULL, NULL),
 	    SQLITE_BUSY);
-	CHECK_INT(store_conn_fail(b, "x.db", err, sizeof(err), 1, 2), 1);
+	CHECK_INT(store__conn_fail(b, "x.db", err, sizeof(err), 1, 2), 1);
 	CHECK(strncmp(err, "x.db: database is locked (", 26) == 0);
 	CHECK(err[strlen(err) - 1] == ')');
 	/* Nowhere to write the message: only the code. */
-	CHECK_INT(store_conn_fail(b, "x.db", NULL, 0, 1, 2), 1);
+	CHECK_INT(store__conn_fail(b, "x.db", NULL, 0, 1, 2), 1);
 	sqlite3_close(b);
 	sqlite3_close(a);
 	tmp_teardown();
+}
+
+/* The same rule through a command's connection, which names its file. */
+static void
+test_conn_rows_fail(void)
+{
+	struct store_conn *c = NULL;
+	char err[256], want[600];
+	int64_t n = -1;
+
+	tmp_setup();
+	CHECK_INT(raw_exec("CREATE TABLE t (x)"), SQLITE_OK);
+	CHECK_INT(store_conn_open(tpath, STORE_CONN_READ, &c, err,
+	    sizeof(err), 1, 2), 0);
+	CHECK(c != NULL);
+	if (c != NULL) {
+		CHECK_INT(store_conn_page_count(c, &n), -1);
+		CHECK_INT(store_conn_fail(c, err, sizeof(err), 1, 2), 2);
+		snprintf(want, sizeof(want), "%s: no such table: pages", tpath);
+		CHECK_STR(err, want);
+		CHECK(store_conn_page_url(c, 1) == NULL);
+	}
+	store_conn_close(c);
+	store_conn_close(NULL);
+	tmp_teardown();
+}
+
+/* Every stored word maps to its enum and back; others are UNKNOWN. */
+static void
+test_verdict_names(void)
+{
+	static const char *const words[] = { "unique", "exact", "near",
+	    "redirect", "error", "skipped" };
+	size_t i;
+
+	CHECK_INT(STORE_VERDICT_COUNT, 7);
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		CHECK(store_verdict_parse(words[i]) != STORE_VERDICT_UNKNOWN);
+		CHECK_STR(store_verdict_name(store_verdict_parse(words[i])),
+		    words[i]);
+	}
+	CHECK_INT(store_verdict_parse("unique"), STORE_VERDICT_UNIQUE);
+	CHECK_INT(store_verdict_parse("skipped"), STORE_VERDICT_SKIPPED);
+	CHECK_INT(store_verdict_parse(NULL), STORE_VERDICT_UNKNOWN);
+	CHECK_INT(store_verdict_parse("Unique"), STORE_VERDICT_UNKNOWN);
+	CHECK_INT(store_verdict_parse(""), STORE_VERDICT_UNKNOWN);
+	CHECK(store_verdict_name(STORE_VERDICT_UNKNOWN) == NULL);
+	CHECK(store_verdict_name(STORE_VERDICT_COUNT) == NULL);
 }
 
 static void
@@ -669,9 +791,11 @@ test_page_lineage(void)
 	CHECK_INT(store_page_lineage(s, 1, &l), 1);
 	CHECK(l.unique && !l.duplicate && !l.redirect && !l.fruitful);
 	CHECK_INT(l.parent, 0);
+	CHECK_INT(l.verdict, STORE_VERDICT_UNIQUE);
 	CHECK_INT(store_page_lineage(s, 2, &l), 1);
 	CHECK(l.redirect && !l.unique && !l.duplicate);
 	CHECK_INT(l.parent, 1);
+	CHECK_INT(l.verdict, STORE_VERDICT_REDIRECT);
 	CHECK_INT(store_page_lineage(s, 3, &l), 1);
 	CHECK(l.duplicate && !l.fruitful);
 	CHECK_INT(l.parent, 2);
@@ -1475,6 +1599,10 @@ test_frontier_untake(void)
 #define FRONTIER_COLUMNS \
 	"SELECT group_concat(name, ',') FROM (SELECT name FROM " \
 	"pragma_table_info('frontier') ORDER BY cid)"
+/* The tables and indexes of a database (SQLite's own aside), by name. */
+#define OBJECTS \
+	"SELECT group_concat(name, ',') FROM (SELECT name FROM sqlite_master " \
+	"WHERE name NOT LIKE 'sqlite_%' ORDER BY name)"
 
 /* In s, the first occurrence of from (which must be there) becomes to. */
 static void
@@ -1501,14 +1629,14 @@ make_old_db(void)
 {
 	static const char now[] =
 	    "\ttext TEXT, -- extracted text, when kept\n"
-	    "\tminhash BLOB -- MinHash signature: k 32-bit minima, "
+	    "\tminhash BLOB -- [added] MinHash signature: k 32-bit minima, "
 	    "little-endian\n";
 	static const char then[] = "\ttext TEXT -- extracted text, when kept\n";
 	static const char fnow[] =
 	    "\tparent_id INTEGER, -- pages.id of the linking page, NULL for "
 	    "seeds\n"
-	    "\tdup_hops INTEGER NOT NULL DEFAULT 0 -- duplicates in a row "
-	    "behind it\n";
+	    "\tdup_hops INTEGER NOT NULL DEFAULT 0 -- [added] duplicates in a "
+	    "row behind it\n";
 	static const char fthen[] =
 	    "\tparent_id INTEGER -- pages.id of the linking page, NULL for "
 	    "seeds\n";
@@ -1517,7 +1645,7 @@ make_old_db(void)
 
 	n = (size_t)snprintf(sql, sizeof(sql), "%s", store_schema());
 	CHECK(n < sizeof(sql));
-	tail = strstr(sql, "-- Politeness state");
+	tail = strstr(sql, "\n-- [later]");
 	CHECK(tail != NULL);
 	if (tail == NULL)
 		return;
@@ -1702,11 +1830,12 @@ test_old_db_upgraded(void)
 	struct fp_seen f;
 	struct store_item it;
 	struct store *s;
-	char err[256], fresh[256], ffresh[256];
+	char err[256], fresh[256], ffresh[256], objects[256];
 
 	/* What a new database's pages and frontier look like. */
 	tmp_setup();
 	store_close(open_new());
+	snprintf(objects, sizeof(objects), "%s", raw_text(OBJECTS));
 	snprintf(fresh, sizeof(fresh), "%s", raw_text(PAGES_COLUMNS));
 	CHECK(strstr(fresh, ",text,minhash") != NULL);
 	snprintf(ffresh, sizeof(ffresh), "%s", raw_text(FRONTIER_COLUMNS));
@@ -1750,6 +1879,8 @@ test_old_db_upgraded(void)
 	CHECK_STR(raw_text(FRONTIER_COLUMNS), ffresh);
 	CHECK_STR(raw_text("SELECT count(*) FROM sqlite_master "
 	    "WHERE type = 'table'"), "11");
+	/* Every table and index of a new database, no other. */
+	CHECK_STR(raw_text(OBJECTS), objects);
 	CHECK_STR(raw_text("SELECT group_concat(dup_hops, ' ') FROM frontier"),
 	    "0 1");
 	CHECK_STR(raw_text("SELECT backoff_ms FROM hosts"), "500");
@@ -1945,7 +2076,7 @@ out:
 void
 suite_store(void)
 {
-	RUN(test_schema_matches_file);
+	RUN(test_schema_from_file);
 	RUN(test_create_and_reopen);
 	RUN(test_missing_file);
 	RUN(test_not_sqlite_untouched);
@@ -1957,6 +2088,8 @@ suite_store(void)
 	RUN(test_readonly_beside_writer);
 	RUN(test_full_keeps_committed);
 	RUN(test_hints);
+	RUN(test_conn_rows_fail);
+	RUN(test_verdict_names);
 	RUN(test_conn_fail);
 	RUN(test_frontier_add_and_take_order);
 	RUN(test_frontier_dup_hops);

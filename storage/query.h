@@ -1,0 +1,185 @@
+/*
+ * query: the rows the commands built on a crawl read (report, rank, eval
+ * --groups), so that every SQL statement stays in storage/.
+ *
+ * A command first checks the file with store_open (which refuses what is
+ * not a nearcrawl database and, for a writer, takes the lock and adds the
+ * later tables), then opens a connection of its own here and asks for rows.
+ * Row functions call fn(row, arg) for each row in the order documented;
+ * pointers in a row are valid during the call only. fn returns 0 to go on,
+ * or a positive value to stop, which is then returned. A row function
+ * returns 0, fn's value, or -1 on a database error: store_conn_fail then
+ * writes the message and picks the exit status.
+ *
+ *   storage/store_conn.c    the connection, its transaction, its errors
+ *   storage/store_report.c  nearcrawl report's rows
+ *   storage/store_rank.c    nearcrawl rank's rows and its ranks table
+ *   storage/store_eval.c    nearcrawl eval --groups' rows
+ */
+#ifndef NC_QUERY_H
+#define NC_QUERY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "storage/store.h"
+
+struct store_conn;
+
+enum store_conn_mode {
+	/* Read-only: opens as store_open with STORE_READONLY does (an
+	 * unwritable directory without a -wal file is read as immutable);
+	 * store_conn_begin takes a snapshot. */
+	STORE_CONN_READ,
+	/* Read-write: store_conn_begin takes the write lock at once. */
+	STORE_CONN_WRITE,
+};
+
+/*
+ * Open a connection of the caller's own to path (checked with store_open
+ * first), waiting up to 5 s for a busy file. Returns 0 with *c set, or
+ * runtime or baddb (the rule of store_conn_fail; out of memory is runtime)
+ * with *c NULL and "path: why" in err.
+ */
+int store_conn_open(const char *path, enum store_conn_mode mode,
+    struct store_conn **c, char *err, size_t errsz, int runtime, int baddb);
+
+/* Roll back an open transaction and close. NULL ok. */
+void store_conn_close(struct store_conn *c);
+
+/* Start a transaction (a snapshot for a reader, the write lock for a
+ * writer) and commit it. 0, or -1 on a database error. */
+int store_conn_begin(struct store_conn *c);
+int store_conn_commit(struct store_conn *c);
+
+/*
+ * Write "path: message (hint)" for c's last error into err and return
+ * runtime when it is an error met while working -- busy, locked, out of
+ * memory, I/O, a full disk, a read-only file, a damaged page -- or baddb
+ * for the rest (a table or column missing: not a database the command can
+ * use). The exit-status rule of docs/robustness.md.
+ */
+int store_conn_fail(struct store_conn *c, char *err, size_t errsz,
+    int runtime, int baddb);
+
+/* Rows in pages. 0, or -1 on a database error. */
+int store_conn_page_count(struct store_conn *c, int64_t *n);
+
+/*
+ * The URL of pages row id: valid until the next call or the close, or
+ * NULL when there is no such row, on a database error or out of memory.
+ */
+const char *store_conn_page_url(struct store_conn *c, int64_t id);
+
+/* --- report (storage/store_report.c) --- */
+
+/* Every page in fetch (seq) order. */
+struct store_growth_row {
+	int64_t seq;
+	enum store_verdict verdict;
+};
+int store_report_growth(struct store_conn *c,
+    int (*fn)(const struct store_growth_row *r, void *arg), void *arg);
+
+/* Per host, most pages first, then by name. */
+struct store_host_row {
+	const char *host;
+	int64_t pages, unique, exact, near; /* rows, and by verdict */
+};
+int store_report_hosts(struct store_conn *c,
+    int (*fn)(const struct store_host_row *r, void *arg), void *arg);
+
+/*
+ * Every duplicates row, by the original's seq, then the duplicate's, then
+ * method. A URL is NULL when its page is gone; canonical_url is NULL until
+ * `nearcrawl rank` has run (or in a database without a ranks table).
+ */
+struct store_cluster_row {
+	const char *original_url, *duplicate_url, *method;
+	double percentage;
+	const char *canonical_url;
+};
+int store_report_clusters(struct store_conn *c,
+    int (*fn)(const struct store_cluster_row *r, void *arg), void *arg);
+
+/* Every duplicates row's method (NULL in a tampered file) and similarity,
+ * in method order. */
+struct store_similarity_row {
+	const char *method;
+	double percentage;
+};
+int store_report_similarity(struct store_conn *c,
+    int (*fn)(const struct store_similarity_row *r, void *arg), void *arg);
+
+/*
+ * The original with the most distinct duplicate pages (earliest seq on
+ * ties): fn is called once, or not at all when there are no duplicates.
+ * url is NULL when the original's page is gone.
+ */
+struct store_busiest_row {
+	const char *url;
+	int64_t seq;
+	int64_t pages; /* distinct duplicate pages */
+};
+int store_report_busiest(struct store_conn *c,
+    int (*fn)(const struct store_busiest_row *r, void *arg), void *arg);
+
+/* --- rank (storage/store_rank.c) --- */
+
+/* Every page, in id order (url "" when NULL). */
+struct store_rank_page {
+	int64_t id;
+	const char *url;
+	int64_t seq;
+};
+int store_rank_pages(struct store_conn *c,
+    int (*fn)(const struct store_rank_page *r, void *arg), void *arg);
+
+/* Total bytes of the links rows' targets. 0, or -1 on a database error. */
+int store_rank_link_bytes(struct store_conn *c, int64_t *bytes);
+
+/* Every links row, in page id order: len bytes of 8-byte URL hashes
+ * (store_url_hash, little-endian); targets NULL for an empty blob. */
+struct store_rank_links {
+	int64_t page_id;
+	const void *targets;
+	size_t len;
+};
+int store_rank_links(struct store_conn *c,
+    int (*fn)(const struct store_rank_links *r, void *arg), void *arg);
+
+/* Every duplicates row's two pages. */
+struct store_rank_pair {
+	int64_t page_id, original_id;
+};
+int store_rank_pairs(struct store_conn *c,
+    int (*fn)(const struct store_rank_pair *r, void *arg), void *arg);
+
+/* Empty the ranks table, then add one row a page (canonical_id 0: in no
+ * cluster, stored as NULL). 0, or -1 on a database error. */
+int store_ranks_clear(struct store_conn *c);
+int store_rank_put(struct store_conn *c, int64_t page_id, double pagerank,
+    int64_t canonical_id);
+
+/* --- eval --groups (storage/store_eval.c) --- */
+
+/* The distinct methods of the duplicates table, in name order. */
+int store_eval_methods(struct store_conn *c,
+    int (*fn)(const char *method, void *arg), void *arg);
+
+/*
+ * The judged pages (unique, exact, near) in seq order, a NULL seq last,
+ * then by id; methods: the page's distinct duplicates methods joined by
+ * ",", or NULL when none.
+ */
+struct store_eval_page {
+	const char *url;            /* "" when NULL */
+	enum store_verdict verdict;
+	int null_seq;               /* seq is NULL (a tampered file) */
+	int64_t seq;
+	const char *methods;
+};
+int store_eval_pages(struct store_conn *c,
+    int (*fn)(const struct store_eval_page *r, void *arg), void *arg);
+
+#endif

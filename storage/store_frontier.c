@@ -1,0 +1,399 @@
+/*
+ * store_frontier: the crawl's queue and what decides when a host is asked
+ * again -- the meta table, the frontier, the robots.txt cache and the
+ * per-host back-off.
+ */
+#include "storage/store_int.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int
+store_meta_set(struct store *s, const char *key, const char *value)
+{
+	struct binder b;
+
+	store__bind_start(&b, s->st[ST_META_SET]);
+	store__bind_text(&b, key);
+	store__bind_text(&b, value);
+	return store__exec_stmt(s, b.st, &b);
+}
+
+char *
+store_meta_get(struct store *s, const char *key, int *err)
+{
+	sqlite3_stmt *st = s->st[ST_META_GET];
+	char *value = NULL;
+	const char *v;
+	int rc, failed = 1;
+
+	rc = store__step_by_key(s, st, key);
+	if (rc < 0)
+		goto out;
+	if (rc == 1) {
+		/* value is NOT NULL: a NULL here is SQLite out of memory. */
+		v = (const char *)sqlite3_column_text(st, 0);
+		if (v == NULL || (value = strdup(v)) == NULL) {
+			store__oom_fail(s);
+			goto out;
+		}
+	}
+	failed = 0;
+out:
+	store__stmt_done(st);
+	if (err != NULL)
+		*err = failed ? -1 : 0;
+	return value;
+}
+
+int
+store_frontier_add(struct store *s, const char *url, const char *host,
+    int depth, int64_t parent, int dup_hops)
+{
+	struct binder b;
+
+	if (s->st[ST_FRONTIER_ADD] == NULL || s->st[ST_FRONTIER_LOWER] == NULL)
+		return store__no_column(s, ST_FRONTIER_ADD);
+	store__bind_start(&b, s->st[ST_FRONTIER_ADD]);
+	store__bind_text(&b, url);
+	store__bind_text(&b, host);
+	store__bind_int(&b, depth);
+	store__bind_ref(&b, parent);
+	store__bind_int(&b, dup_hops);
+	if (store__exec_stmt(s, b.st, &b) == -1)
+		return -1;
+	if (sqlite3_changes(s->db) == 1)
+		return 1;
+	store__bind_start(&b, s->st[ST_FRONTIER_LOWER]);
+	store__bind_int(&b, dup_hops);
+	store__bind_ref(&b, parent);
+	store__bind_text(&b, url);
+	return store__exec_stmt(s, b.st, &b) == -1 ? -1 : 0;
+}
+
+int64_t
+store_frontier_variants(struct store *s, const char *url, int64_t cap)
+{
+	sqlite3_stmt *st = s->st[ST_FRONTIER_VARIANTS];
+	const char *q = strchr(url, '?');
+	struct binder b;
+	char *upper;
+	size_t n;
+	int64_t count = -1;
+
+	if (q == NULL || cap <= 0)
+		return 0;
+	n = (size_t)(q - url) + 1;
+	if (n > INT_MAX)
+		return store__fail(s, "URL too long");
+	if ((upper = malloc(n + 1)) == NULL)
+		return store__oom_fail(s);
+	memcpy(upper, url, n);
+	upper[n - 1] = '?' + 1;
+	upper[n] = '\0';
+	store__bind_start(&b, st);
+	b.idx++;
+	store__bind_rc(&b, sqlite3_bind_text(st, b.idx, url, (int)n, SQLITE_STATIC));
+	store__bind_text(&b, upper);
+	store__bind_int(&b, cap);
+	if (b.rc != SQLITE_OK) {
+		store__bind_fail(s, &b);
+		goto out;
+	}
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		store__db_fail(s);
+		goto out;
+	}
+	count = sqlite3_column_int64(st, 0);
+out:
+	store__stmt_done(st);
+	free(upper);
+	return count;
+}
+
+int
+store_frontier_known(struct store *s, const char *url)
+{
+	sqlite3_stmt *st = s->st[ST_FRONTIER_KNOWN];
+	struct binder b;
+	int rc, ret = -1;
+
+	store__bind_start(&b, st);
+	store__bind_text(&b, url);
+	if (b.rc != SQLITE_OK) {
+		store__bind_fail(s, &b);
+		goto out;
+	}
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW || rc == SQLITE_DONE)
+		ret = rc == SQLITE_ROW;
+	else
+		store__db_fail(s);
+out:
+	store__stmt_done(st);
+	return ret;
+}
+
+int
+store_frontier_take(struct store *s, const char *host, double now,
+    struct store_item *it)
+{
+	sqlite3_stmt *st = s->st[ST_FRONTIER_TAKE];
+	struct binder b;
+	const char *url;
+	char *copy = NULL;
+	int64_t id = 0;
+	int depth = 0, tries = 0, hops = 0, rc, ret = -1;
+	int64_t parent = 0;
+
+	if (st == NULL)
+		return store__no_column(s, ST_FRONTIER_TAKE);
+	store__bind_start(&b, st);
+	store__bind_text(&b, host);
+	store__bind_double(&b, now);
+	if (b.rc != SQLITE_OK) {
+		store__bind_fail(s, &b);
+		goto out;
+	}
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_DONE) {
+		ret = 0;
+		goto out;
+	}
+	if (rc != SQLITE_ROW) {
+		store__db_fail(s);
+		goto out;
+	}
+	id = sqlite3_column_int64(st, 0);
+	url = (const char *)sqlite3_column_text(st, 1);
+	if (url == NULL || (copy = strdup(url)) == NULL) {
+		store__oom_fail(s);
+		goto out;
+	}
+	depth = sqlite3_column_int(st, 2);
+	parent = sqlite3_column_int64(st, 3);
+	tries = sqlite3_column_int(st, 4);
+	hops = sqlite3_column_int(st, 5);
+	store__stmt_done(st);
+
+	store__bind_start(&b, s->st[ST_FRONTIER_MARK]);
+	store__bind_int(&b, id);
+	if (store__exec_stmt(s, b.st, &b) == -1) {
+		free(copy);
+		return -1;
+	}
+	it->id = id;
+	it->url = copy;
+	it->depth = depth;
+	it->parent = parent;
+	it->tries = tries;
+	it->dup_hops = hops;
+	return 1;
+out:
+	store__stmt_done(st);
+	return ret;
+}
+
+int
+store_frontier_done(struct store *s, int64_t id)
+{
+	struct binder b;
+
+	store__bind_start(&b, s->st[ST_FRONTIER_DONE]);
+	store__bind_int(&b, id);
+	return store__exec_stmt(s, b.st, &b);
+}
+
+int
+store_frontier_requeue(struct store *s, int64_t id, double not_before)
+{
+	struct binder b;
+
+	store__bind_start(&b, s->st[ST_FRONTIER_REQUEUE]);
+	store__bind_double(&b, not_before);
+	store__bind_int(&b, id);
+	return store__exec_stmt(s, b.st, &b);
+}
+
+int
+store_frontier_untake(struct store *s, int64_t id)
+{
+	struct binder b;
+
+	store__bind_start(&b, s->st[ST_FRONTIER_UNTAKE]);
+	store__bind_int(&b, id);
+	return store__exec_stmt(s, b.st, &b);
+}
+
+int64_t
+store_frontier_requeue_inflight(struct store *s)
+{
+	if (store__exec_stmt(s, s->st[ST_FRONTIER_REQUEUE_INFLIGHT], NULL) == -1)
+		return -1;
+	return sqlite3_changes64(s->db);
+}
+
+int
+store_frontier_hosts(struct store *s,
+    int (*fn)(const char *host, int64_t queued, double not_before, void *arg),
+    void *arg)
+{
+	sqlite3_stmt *st = s->st[ST_FRONTIER_HOSTS];
+	const char *host;
+	int rc, ret = 0;
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		host = (const char *)sqlite3_column_text(st, 0);
+		if (host == NULL) {
+			ret = store__oom_fail(s);
+			goto out;
+		}
+		ret = fn(host, sqlite3_column_int64(st, 1),
+		    sqlite3_column_double(st, 2), arg);
+		if (ret != 0)
+			goto out;
+	}
+	if (rc != SQLITE_DONE)
+		ret = store__db_fail(s);
+out:
+	store__stmt_done(st);
+	return ret;
+}
+
+void
+store_item_clear(struct store_item *it)
+{
+	if (it == NULL)
+		return;
+	free(it->url);
+	memset(it, 0, sizeof(*it));
+}
+
+int
+store_robots_put(struct store *s, const char *origin, int status,
+    const char *body, size_t len, double fetched_at, double expires_at,
+    int failures)
+{
+	struct binder b;
+
+	if (s->st[ST_ROBOTS_PUT] == NULL)
+		return store__no_table(s, ST_ROBOTS_PUT);
+	if (body == NULL && len > 0)
+		return store__fail(s, "robots body is NULL");
+	store__bind_start(&b, s->st[ST_ROBOTS_PUT]);
+	store__bind_text(&b, origin);
+	store__bind_int(&b, status);
+	store__bind_blob(&b, body, len);
+	store__bind_double(&b, fetched_at);
+	store__bind_double(&b, expires_at);
+	store__bind_int(&b, failures);
+	return store__exec_stmt(s, b.st, &b);
+}
+
+int
+store_robots_get(struct store *s, const char *origin,
+    struct store_robots *out)
+{
+	sqlite3_stmt *st = s->st[ST_ROBOTS_GET];
+	const void *body;
+	char *copy = NULL;
+	size_t len;
+	int rc, ret = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (st == NULL)
+		return 0;
+	if ((rc = store__step_by_key(s, st, origin)) != 1) {
+		ret = rc;
+		goto out;
+	}
+	/* Blob before bytes: the size is of the value as returned. An
+	 * empty blob comes back as NULL, so only NULL with bytes is OOM. */
+	body = sqlite3_column_blob(st, 1);
+	len = (size_t)sqlite3_column_bytes(st, 1);
+	if ((body == NULL && len > 0) || (copy = malloc(len + 1)) == NULL) {
+		store__oom_fail(s);
+		goto out;
+	}
+	if (len > 0)
+		memcpy(copy, body, len);
+	copy[len] = '\0';
+	out->status = sqlite3_column_int(st, 0);
+	out->body = copy;
+	out->len = len;
+	out->fetched_at = sqlite3_column_double(st, 2);
+	out->expires_at = sqlite3_column_double(st, 3);
+	out->failures = sqlite3_column_int(st, 4);
+	ret = 1;
+out:
+	store__stmt_done(st);
+	return ret;
+}
+
+void
+store_robots_clear(struct store_robots *r)
+{
+	if (r == NULL)
+		return;
+	free(r->body);
+	memset(r, 0, sizeof(*r));
+}
+
+int
+store_host_put(struct store *s, const char *host, const struct store_host *h)
+{
+	struct binder b;
+
+	if (s->st[ST_HOST_PUT] == NULL)
+		return store__no_table(s, ST_HOST_PUT);
+	store__bind_start(&b, s->st[ST_HOST_PUT]);
+	store__bind_text(&b, host);
+	store__bind_double(&b, h->not_before);
+	store__bind_int(&b, h->backoff_ms);
+	store__bind_int(&b, h->failures);
+	store__bind_text(&b, h->gave_up);
+	return store__exec_stmt(s, b.st, &b);
+}
+
+int
+store_host_get(struct store *s, const char *host, struct store_host *out)
+{
+	sqlite3_stmt *st = s->st[ST_HOST_GET];
+	const char *gave_up;
+	char *copy = NULL;
+	int rc, ret = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (st == NULL)
+		return 0;
+	if ((rc = store__step_by_key(s, st, host)) != 1) {
+		ret = rc;
+		goto out;
+	}
+	if (sqlite3_column_type(st, 3) != SQLITE_NULL) {
+		gave_up = (const char *)sqlite3_column_text(st, 3);
+		if (gave_up == NULL || (copy = strdup(gave_up)) == NULL) {
+			store__oom_fail(s);
+			goto out;
+		}
+	}
+	out->not_before = sqlite3_column_double(st, 0);
+	out->backoff_ms = (long)sqlite3_column_int64(st, 1);
+	out->failures = sqlite3_column_int(st, 2);
+	out->gave_up = copy;
+	ret = 1;
+out:
+	store__stmt_done(st);
+	return ret;
+}
+
+void
+store_host_clear(struct store_host *h)
+{
+	if (h == NULL)
+		return;
+	free(h->gave_up);
+	memset(h, 0, sizeof(*h));
+}

@@ -1,0 +1,242 @@
+/*
+ * store_int: what the files of storage/ share. Internal: only the files
+ * of storage/ (and the unit tests) include it; the rest of the program
+ * sees storage/store.h and storage/query.h.
+ */
+#ifndef NC_STORE_INT_H
+#define NC_STORE_INT_H
+
+#include <sys/types.h>
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "storage/query.h"
+#include "storage/store.h"
+
+#define STORE_BUSY_MS 5000 /* store_hint says "5 s" */
+
+/* --- store_open.c --- */
+
+/*
+ * Open path read-only, as a STORE_READONLY store does: a WAL database in a
+ * directory that may not be written is read as immutable when no -wal or
+ * -journal file is beside it. Returns an SQLite result code; *db, even on
+ * failure, is the caller's to close.
+ */
+int store__open_reader(const char *path, sqlite3 **db);
+
+/* --- store_err.c (with store_hint) --- */
+
+/* SQLite's message for db's last failure into out, with the system's
+ * reason for an I/O error and store_hint's advice in parentheses. */
+void store__why_failed(sqlite3 *db, char *out, size_t outsz);
+
+/* --- store_conn.c --- */
+
+/* store_conn_fail for a bare handle h of path. */
+int store__conn_fail(sqlite3 *h, const char *path, char *err, size_t errsz,
+    int runtime, int baddb);
+
+enum stmt_id {
+	ST_BEGIN,
+	ST_COMMIT,
+	ST_ROLLBACK,
+	ST_META_SET,
+	ST_META_GET,
+	ST_FRONTIER_ADD,
+	ST_FRONTIER_TAKE,
+	ST_FRONTIER_MARK,
+	ST_FRONTIER_DONE,
+	ST_FRONTIER_REQUEUE,
+	ST_FRONTIER_REQUEUE_INFLIGHT,
+	ST_FRONTIER_HOSTS,
+	ST_PAGE_ADD,
+	ST_DUPLICATE_ADD,
+	ST_COUNT_VERDICTS,
+	ST_COUNT_DUPLICATES,
+	ST_COUNT_FRONTIER,
+	ST_MAX_SEQ,
+	ST_FINGERPRINTS,
+	ST_FRONTIER_UNTAKE,
+	ST_HOST_PAGES,
+	ST_ROBOTS_PUT,
+	ST_ROBOTS_GET,
+	ST_HOST_PUT,
+	ST_HOST_GET,
+	ST_REDIRECT_CHAIN,
+	ST_FRONTIER_VARIANTS,
+	ST_FRONTIER_KNOWN,
+	ST_LINKS_PUT,
+	ST_TDW_ADD,
+	ST_TDW_LOAD,
+	ST_SHINGLES_ADD,
+	ST_SHINGLES_GET,
+	ST_SHINGLES_LOAD,
+	ST_FRONTIER_LOWER,
+	ST_FRUITFUL_ADD,
+	ST_LINEAGE,
+	ST_NUM
+};
+
+struct store {
+	sqlite3 *db;                 /* the connection */
+	sqlite3_stmt *st[ST_NUM];    /* prepared statements, by stmt_id */
+	int lockfd;                  /* holds the writer flock; -1 read-only */
+	dev_t dev;                   /* identity of the locked file ... */
+	ino_t ino;                   /* ... to spot a second open in-process */
+	struct store *next_writer;   /* writers list link (store_open.c) */
+	int created;                 /* this open made the file */
+	unsigned char *links;        /* store_links_put's blob buffer */
+	size_t links_cap;            /* its bytes */
+	char err[512];               /* last error message */
+};
+
+/* Binds parameters left to right and remembers the first failure. */
+struct binder {
+	sqlite3_stmt *st; /* statement being bound */
+	int idx;          /* last parameter bound */
+	int rc;           /* first bind error, or SQLITE_OK */
+};
+
+static inline uint64_t
+store__u64_of_i64(int64_t v)
+{
+	uint64_t u;
+
+	memcpy(&u, &v, sizeof(u));
+	return u;
+}
+
+static inline int64_t
+store__i64_of_u64(uint64_t u)
+{
+	int64_t v;
+
+	memcpy(&v, &u, sizeof(v));
+	return v;
+}
+
+/* What store_open prepares. */
+struct store__stmt_def {
+	const char *name; /* for store_explain */
+	const char *sql;  /* prepared once at open */
+	const char *table; /* a later table (schema.sql's "[later]" part) it
+	                      needs, else NULL */
+	const char *column; /* an added column (store_schema.c) it needs,
+	                       else NULL */
+};
+
+extern const struct store__stmt_def store__stmt_def[ST_NUM];
+
+/* --- store_stmt.c: statements, binding, failures --- */
+
+/* The formatted message into s->err (util/err.h's err_set); returns -1. */
+int store__fail(struct store *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Record db's last failure (or out of memory) in s->err; return -1. */
+int store__db_fail(struct store *s);
+int store__oom_fail(struct store *s);
+
+/* Reset st and clear its bindings, whatever happened. */
+void store__stmt_done(sqlite3_stmt *st);
+
+/* Bind parameters left to right; the first failure is kept in b->rc. A
+ * text or blob is not copied: the caller steps before it can change. */
+void store__bind_start(struct binder *b, sqlite3_stmt *st);
+void store__bind_rc(struct binder *b, int rc); /* a bind done by hand */
+void store__bind_text(struct binder *b, const char *v);
+void store__bind_int(struct binder *b, int64_t v);
+void store__bind_ref(struct binder *b, int64_t v); /* 0 binds NULL */
+void store__bind_double(struct binder *b, double v);
+void store__bind_blob(struct binder *b, const void *v, size_t len);
+int store__bind_fail(struct store *s, struct binder *b);
+
+/* Step a statement that returns no rows (b, when not NULL, bound); reset
+ * it whatever happens. 0, or -1 with s->err set. */
+int store__exec_stmt(struct store *s, sqlite3_stmt *st, struct binder *b);
+
+/* Bind key to st's one parameter and step once: 1 with a row, 0 without,
+ * -1 on an error. The caller resets st with store__stmt_done. */
+int store__step_by_key(struct store *s, sqlite3_stmt *st, const char *key);
+
+/* A write to a table, or a statement naming a column, that a read-only
+ * open found missing: the message, and -1. */
+int store__no_table(struct store *s, int id);
+int store__no_column(struct store *s, int id);
+
+/* --- build/gen/storage/schema_sql.c, made from storage/schema.sql --- */
+
+/* The file's text. */
+extern const char store_schema_sql[];
+
+/* A column marked "-- [added]": older databases lack it. */
+struct store__added {
+	const char *table;  /* existing table */
+	const char *column; /* column name */
+	const char *decl;   /* its type and constraints */
+};
+
+/* In the file's order, closed by an entry with a NULL table. */
+extern const struct store__added store__added_columns[];
+
+/* --- store_schema.c: the schema and its upgrades --- */
+
+/* The part of store_schema_sql from the "-- [later]" line on (the tables
+ * an older database may lack), or NULL if the mark is missing. */
+const char *store__schema_later(void);
+
+/* Give a fresh file the schema and mark it ours, in one transaction. */
+int store__create_schema(struct store *s, const char *path, char *err,
+    size_t errsz);
+
+/* Give an older schema-1 database the later tables and columns. */
+int store__upgrade_schema(struct store *s, const char *path, char *err,
+    size_t errsz);
+
+/* Sets *exists to whether table has a column called name. Returns an
+ * SQLite result code. */
+int store__column_exists(sqlite3 *db, const char *table, const char *name,
+    int *exists);
+
+/* Sets *exists to whether the main database has a table called name.
+ * Returns an SQLite result code. */
+int store__table_exists(sqlite3 *db, const char *name, int *exists);
+
+/* The table of an added column ("pages" for any other name). */
+const char *store__column_table(const char *column);
+
+/* A command's connection (storage/query.h). */
+struct store_conn {
+	sqlite3 *db;
+	char *path;               /* for messages */
+	enum store_conn_mode mode;
+	sqlite3_stmt *page_url;   /* store_conn_page_url's, prepared once */
+	sqlite3_stmt *rank_put;   /* store_rank_put's, prepared once */
+	char *url;                /* store_conn_page_url's copy */
+	size_t urlcap;
+};
+
+/* A row function's callback (cast to void *) and its argument, for the
+ * row readers store__conn_each calls. */
+struct store__each {
+	void *fn;
+	void *arg;
+};
+
+/*
+ * Run sql on c (no parameters) and call row(st, ctx) for each row until it
+ * returns non-zero, which is then returned. Returns 0, row's value, or -1
+ * on a database error.
+ */
+int store__conn_each(struct store_conn *c, const char *sql,
+    int (*row)(sqlite3_stmt *st, void *ctx), void *ctx);
+
+/* The first column of a one-row query on c. 0, or -1. */
+int store__conn_int(struct store_conn *c, const char *sql, int64_t *v);
+
+#endif

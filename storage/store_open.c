@@ -1,0 +1,476 @@
+/*
+ * store_open: opening and closing a database -- the writer lock, the checks
+ * that the file is ours, the connection settings, the prepared statements
+ * -- and the transactions of a batch. The rest of storage/store.h is in
+ * store_err.c (what a failure means), store_schema.c (the schema and its
+ * upgrades), store_stmt.c (the statements), store_frontier.c (meta,
+ * frontier, robots and hosts), store_pages.c (pages, duplicates, links,
+ * counts) and store_resume.c (what a resumed crawl loads); the commands'
+ * rows are in store_conn.c and store_report.c, store_rank.c and
+ * store_eval.c (storage/query.h).
+ */
+#include "storage/store.h"
+#include "storage/store_int.h"
+
+#include <sys/file.h>
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/err.h"
+
+/*
+ * Writer stores open in this process. A second writer open of the same file
+ * is refused from this list instead of by flock: probing with flock means
+ * opening and closing another descriptor of the file, and closing any
+ * descriptor drops every POSIX lock this process's SQLite holds on it.
+ */
+static struct store *writers;
+
+/* err = "PATH: " and why db failed. */
+static void
+open_msg(sqlite3 *db, const char *path, char *err, size_t errsz)
+{
+	char why[320];
+
+	store__why_failed(db, why, sizeof(why));
+	err_set(err, errsz, -1, "%s: %s", path, why);
+}
+
+/* The first column of a one-row query run once, as at open. */
+static int
+query_int(sqlite3 *db, const char *sql, int64_t *v)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		goto out;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*v = sqlite3_column_int64(st, 0);
+		rc = SQLITE_OK;
+	} else if (rc == SQLITE_DONE)
+		rc = SQLITE_ERROR;
+out:
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/*
+ * Take the writer lock on a descriptor of path itself, creating an empty
+ * file when allowed. The descriptor must outlive the SQLite connection.
+ */
+static int
+lock_file(struct store *s, const char *path, unsigned flags, int *created,
+    char *err, size_t errsz)
+{
+	struct stat st;
+	struct store *w;
+	int fd;
+
+	if (stat(path, &st) == 0)
+		for (w = writers; w != NULL; w = w->next_writer)
+			if (w->dev == st.st_dev && w->ino == st.st_ino)
+				goto busy;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd == -1 && errno == ENOENT && (flags & STORE_CREATE)) {
+		fd = open(path, O_RDONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (fd != -1)
+			*created = 1;
+	}
+	if (fd == -1) {
+		err_set(err, errsz, -1, "%s: %s", path,
+		    errno == ENOENT ? "no such file" : strerror(errno));
+		return -1;
+	}
+	s->lockfd = fd;
+	if (fstat(fd, &st) == -1) {
+		err_set(err, errsz, -1, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		err_set(err, errsz, -1, "%s: not a regular file", path);
+		return -1;
+	}
+	s->dev = st.st_dev;
+	s->ino = st.st_ino;
+	if (flock(fd, LOCK_EX | LOCK_NB) == -1) {
+		if (errno == EWOULDBLOCK)
+			goto busy;
+		err_set(err, errsz, -1, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+busy:
+	err_set(err, errsz, -1, "%s: in use by another nearcrawl process", path);
+	return -1;
+}
+
+/*
+ * Decide, by reading only, whether the open file is ours (*fresh = 0) or an
+ * empty database we may initialise (*fresh = 1).
+ */
+static int
+check_file(struct store *s, const char *path, int *fresh, char *err,
+    size_t errsz)
+{
+	int64_t appid = 0, version = 0, objects = 0;
+	int rc;
+
+	rc = query_int(s->db, "PRAGMA application_id", &appid);
+	if (rc == SQLITE_OK)
+		rc = query_int(s->db, "PRAGMA user_version", &version);
+	if (rc == SQLITE_OK)
+		rc = query_int(s->db, "SELECT count(*) FROM sqlite_master",
+		    &objects);
+	if ((rc & 0xff) == SQLITE_NOTADB) {
+		err_set(err, errsz, -1, "%s: not an SQLite database", path);
+		return -1;
+	}
+	if (rc != SQLITE_OK) {
+		open_msg(s->db, path, err, errsz);
+		return -1;
+	}
+	*fresh = 0;
+	if (appid == 0 && objects == 0)
+		*fresh = 1;
+	else if (appid != STORE_APPLICATION_ID || version < 1) {
+		err_set(err, errsz, -1, "%s: not a nearcrawl database", path);
+		return -1;
+	} else if (version > STORE_SCHEMA_VERSION) {
+		err_set(err, errsz, -1, "%s: made by a newer nearcrawl (schema %lld)",
+		    path, (long long)version);
+		return -1;
+	}
+	return 0;
+}
+
+/* The connection settings; only a writer may change the journal mode. */
+static int
+configure(struct store *s, const char *path, int readonly, char *err,
+    size_t errsz)
+{
+	const char *sql;
+
+	sql = readonly ? "PRAGMA foreign_keys = ON" :
+	    "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; "
+	    "PRAGMA foreign_keys = ON";
+	if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
+		open_msg(s->db, path, err, errsz);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Whether a reader can prepare statement i: a reader may not add the
+ * tables or columns an older database lacks, so a statement that needs
+ * one stays NULL and its function finds nothing. Sets *ok; 0, or -1.
+ */
+static int
+reader_can(struct store *s, int i, int *ok, const char *path, char *err,
+    size_t errsz)
+{
+	const struct store__stmt_def *d = &store__stmt_def[i];
+	int exists = 1;
+
+	if (d->table != NULL &&
+	    store__table_exists(s->db, d->table, &exists) != SQLITE_OK) {
+		open_msg(s->db, path, err, errsz);
+		return -1;
+	}
+	if (exists && d->column != NULL &&
+	    store__column_exists(s->db, store__column_table(d->column),
+	    d->column, &exists) != SQLITE_OK)
+		return err_set(err, errsz, -1, "%s: %s", path,
+		    sqlite3_errmsg(s->db));
+	*ok = exists;
+	return 0;
+}
+
+static int
+prepare_all(struct store *s, const char *path, int readonly, char *err,
+    size_t errsz)
+{
+	const char *sql;
+	int i, ok = 1;
+
+	for (i = 0; i < ST_NUM; i++) {
+		sql = store__stmt_def[i].sql;
+		if (readonly) {
+			if (reader_can(s, i, &ok, path, err, errsz) != 0)
+				return -1;
+			if (!ok)
+				continue;
+		}
+		/* A reader's batch is a snapshot and must not ask to write. */
+		if (i == ST_BEGIN && readonly)
+			sql = "BEGIN";
+		if (sqlite3_prepare_v3(s->db, sql, -1,
+		    SQLITE_PREPARE_PERSISTENT, &s->st[i], NULL) != SQLITE_OK) {
+			open_msg(s->db, path, err, errsz);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * path as an SQLite URI that opens it immutable: "%", "?" and "#" are
+ * escaped, and an absolute path gets an empty authority, so "//x" stays a
+ * path. Returns a malloc'd string, or NULL when out of memory.
+ */
+static char *
+immutable_uri(const char *path)
+{
+	static const char tail[] = "?immutable=1";
+	size_t len = strlen(path), o;
+	const char *p;
+	char *uri;
+
+	if ((uri = malloc(3 * len + sizeof("file://") + sizeof(tail))) == NULL)
+		return NULL;
+	o = (size_t)sprintf(uri, "%s", path[0] == '/' ? "file://" : "file:");
+	for (p = path; *p != '\0'; p++) {
+		if (*p == '%' || *p == '?' || *p == '#')
+			o += (size_t)sprintf(
+			    uri + o, "%%%02x", (unsigned char)*p);
+		else
+			uri[o++] = *p;
+	}
+	memcpy(uri + o, tail, sizeof(tail));
+	return uri;
+}
+
+/* Whether the file path + suffix surely does not exist. */
+static int
+absent(const char *path, const char *suffix)
+{
+	struct stat st;
+	char *name;
+	int gone;
+
+	if ((name = sqlite3_mprintf("%s%s", path, suffix)) == NULL)
+		return 0;
+	gone = stat(name, &st) == -1 && errno == ENOENT;
+	sqlite3_free(name);
+	return gone;
+}
+
+/*
+ * Open path read-only. A database in WAL mode is read through its -shm
+ * file, which SQLite creates when it is missing -- impossible in a
+ * directory we may not write (a read-only mount, someone else's
+ * directory). Without a -wal file there are no writes still to merge and
+ * no writer at work (a writer keeps its -wal while open), so the file is
+ * then read as immutable, needing neither -- unless a -journal (a file
+ * switched out of WAL mode, with a transaction to roll back) is there.
+ */
+int
+store__open_reader(const char *path, sqlite3 **db)
+{
+	char *uri;
+	int rc, code;
+
+	rc = sqlite3_open_v2(path, db, SQLITE_OPEN_READONLY, NULL);
+	if (rc != SQLITE_OK)
+		return rc;
+	sqlite3_busy_timeout(*db, STORE_BUSY_MS);
+	if (sqlite3_exec(*db, "SELECT count(*) FROM sqlite_master", NULL, NULL,
+	        NULL) == SQLITE_OK)
+		return SQLITE_OK;
+	/* A read that needs to write: the -wal or -shm cannot be made. */
+	code = sqlite3_errcode(*db);
+	if (code != SQLITE_READONLY && code != SQLITE_CANTOPEN)
+		return SQLITE_OK; /* the caller's queries meet it again */
+	if (!absent(path, "-wal") || !absent(path, "-journal") ||
+	    (uri = immutable_uri(path)) == NULL)
+		return SQLITE_OK;
+	sqlite3_close(*db);
+	rc = sqlite3_open_v2(
+	    uri, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+	free(uri);
+	if (rc == SQLITE_OK)
+		sqlite3_busy_timeout(*db, STORE_BUSY_MS);
+	return rc;
+}
+
+int
+store_limit_pages(struct store *s, int64_t pages)
+{
+	sqlite3_stmt *st = NULL;
+	char sql[64];
+	int rc;
+
+	if (pages < 1)
+		return store__fail(s, "page limit %lld is not positive",
+		    (long long)pages);
+	/* A pragma takes no parameters; a number formatted here is no
+	 * outside text. */
+	snprintf(
+	    sql, sizeof(sql), "PRAGMA max_page_count = %lld", (long long)pages);
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return store__db_fail(s);
+	rc = sqlite3_step(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		store__db_fail(s);
+		sqlite3_finalize(st);
+		return -1;
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+/*
+ * Remove a database file this open made, with the -wal and -shm files a
+ * failed first write can leave (SQLite deletes them only when it could
+ * checkpoint). Nobody else knew the new file while we held it.
+ */
+static void
+remove_created(const char *path)
+{
+	static const char *const suffix[] = {"-wal", "-shm"};
+	char *name;
+	size_t i;
+
+	unlink(path);
+	for (i = 0; i < sizeof(suffix) / sizeof(suffix[0]); i++)
+		if ((name = sqlite3_mprintf("%s%s", path, suffix[i])) != NULL) {
+			unlink(name);
+			sqlite3_free(name);
+		}
+}
+
+static void
+release(struct store *s)
+{
+	int i;
+
+	for (i = 0; i < ST_NUM; i++)
+		sqlite3_finalize(s->st[i]);
+	/* Closing before SQLite would drop its POSIX locks on the file. */
+	sqlite3_close(s->db);
+	if (s->lockfd != -1)
+		close(s->lockfd);
+	free(s->links);
+	free(s);
+}
+
+struct store *
+store_open(const char *path, unsigned flags, char *err, size_t errsz)
+{
+	struct store *s;
+	struct stat st;
+	int readonly = (flags & STORE_READONLY) != 0;
+	int created = 0, fresh = 0;
+
+	err_set(err, errsz, -1, "%s", "");
+	s = calloc(1, sizeof(*s));
+	if (s == NULL) {
+		err_set(err, errsz, -1, "%s: out of memory", path);
+		return NULL;
+	}
+	s->lockfd = -1;
+	if (readonly) {
+		if (stat(path, &st) == -1) {
+			err_set(err, errsz, -1, "%s: %s", path, errno == ENOENT ?
+			    "no such file" : strerror(errno));
+			goto fail;
+		}
+	} else if (lock_file(s, path, flags, &created, err, errsz) == -1)
+		goto fail;
+	if ((readonly ? store__open_reader(path, &s->db)
+	              : sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE,
+	                    NULL)) != SQLITE_OK) {
+		if (s->db == NULL)
+			err_set(err, errsz, -1, "%s: out of memory", path);
+		else
+			open_msg(s->db, path, err, errsz);
+		goto fail;
+	}
+	/* Before the first read: another writer may be committing. */
+	sqlite3_busy_timeout(s->db, STORE_BUSY_MS);
+	if (check_file(s, path, &fresh, err, errsz) == -1)
+		goto fail;
+	if (fresh && (readonly || !(flags & STORE_CREATE))) {
+		err_set(err, errsz, -1, "%s: not a nearcrawl database (empty)",
+		    path);
+		goto fail;
+	}
+	if (!readonly && sqlite3_db_readonly(s->db, "main") == 1) {
+		err_set(err, errsz, -1, "%s: file is read-only", path);
+		goto fail;
+	}
+	if (configure(s, path, readonly, err, errsz) == -1)
+		goto fail;
+	if (fresh && store__create_schema(s, path, err, errsz) == -1)
+		goto fail;
+	if (!fresh && !readonly && store__upgrade_schema(s, path, err, errsz) == -1)
+		goto fail;
+	if (prepare_all(s, path, readonly, err, errsz) == -1)
+		goto fail;
+	if (!readonly) {
+		s->next_writer = writers;
+		writers = s;
+	}
+	s->created = created;
+	err_set(s->err, sizeof(s->err), 0, "no error");
+	return s;
+fail:
+	release(s);
+	if (created)
+		remove_created(path);
+	return NULL;
+}
+
+void
+store_close(struct store *s)
+{
+	struct store **pp;
+
+	if (s == NULL)
+		return;
+	for (pp = &writers; *pp != NULL; pp = &(*pp)->next_writer)
+		if (*pp == s) {
+			*pp = s->next_writer;
+			break;
+		}
+	release(s);
+}
+
+int
+store_created(const struct store *s)
+{
+	return s != NULL && s->created;
+}
+
+const char *
+store_errmsg(const struct store *s)
+{
+	return s == NULL ? "no database" : s->err;
+}
+
+int
+store_begin(struct store *s)
+{
+	return store__exec_stmt(s, s->st[ST_BEGIN], NULL);
+}
+
+int
+store_commit(struct store *s)
+{
+	return store__exec_stmt(s, s->st[ST_COMMIT], NULL);
+}
+
+int
+store_rollback(struct store *s)
+{
+	return store__exec_stmt(s, s->st[ST_ROLLBACK], NULL);
+}

@@ -1,0 +1,115 @@
+/*
+ * store_rank: what `nearcrawl rank` reads -- pages, the link graph, the
+ * duplicate pairs -- and the ranks table it writes (storage/query.h). The
+ * command runs it all in one write transaction.
+ */
+#include "storage/query.h"
+
+#include "storage/store_int.h"
+
+static int
+page_row(sqlite3_stmt *st, void *ctx)
+{
+	struct store__each *e = ctx;
+	int (*fn)(const struct store_rank_page *, void *) = e->fn;
+	struct store_rank_page r;
+
+	r.id = sqlite3_column_int64(st, 0);
+	if ((r.url = (const char *)sqlite3_column_text(st, 1)) == NULL)
+		r.url = "";
+	r.seq = sqlite3_column_int64(st, 2);
+	return fn(&r, e->arg);
+}
+
+int
+store_rank_pages(struct store_conn *c,
+    int (*fn)(const struct store_rank_page *r, void *arg), void *arg)
+{
+	struct store__each e = { (void *)fn, arg };
+
+	return store__conn_each(c, "SELECT id, url, seq FROM pages "
+	    "ORDER BY id", page_row, &e);
+}
+
+int
+store_rank_link_bytes(struct store_conn *c, int64_t *bytes)
+{
+	return store__conn_int(c, "SELECT coalesce(sum(length(targets)), 0) "
+	    "FROM links", bytes);
+}
+
+static int
+links_row(sqlite3_stmt *st, void *ctx)
+{
+	struct store__each *e = ctx;
+	int (*fn)(const struct store_rank_links *, void *) = e->fn;
+	struct store_rank_links r;
+
+	r.page_id = sqlite3_column_int64(st, 0);
+	/* Blob before bytes: the size is of the value as returned. */
+	r.targets = sqlite3_column_blob(st, 1);
+	r.len = (size_t)sqlite3_column_bytes(st, 1);
+	return fn(&r, e->arg);
+}
+
+int
+store_rank_links(struct store_conn *c,
+    int (*fn)(const struct store_rank_links *r, void *arg), void *arg)
+{
+	struct store__each e = { (void *)fn, arg };
+
+	return store__conn_each(c, "SELECT page_id, targets FROM links "
+	    "ORDER BY page_id", links_row, &e);
+}
+
+static int
+pair_row(sqlite3_stmt *st, void *ctx)
+{
+	struct store__each *e = ctx;
+	int (*fn)(const struct store_rank_pair *, void *) = e->fn;
+	struct store_rank_pair r;
+
+	r.page_id = sqlite3_column_int64(st, 0);
+	r.original_id = sqlite3_column_int64(st, 1);
+	return fn(&r, e->arg);
+}
+
+int
+store_rank_pairs(struct store_conn *c,
+    int (*fn)(const struct store_rank_pair *r, void *arg), void *arg)
+{
+	struct store__each e = { (void *)fn, arg };
+
+	return store__conn_each(c, "SELECT page_id, original_id FROM "
+	    "duplicates", pair_row, &e);
+}
+
+int
+store_ranks_clear(struct store_conn *c)
+{
+	return sqlite3_exec(c->db, "DELETE FROM ranks", NULL, NULL, NULL) ==
+	    SQLITE_OK ? 0 : -1;
+}
+
+int
+store_rank_put(struct store_conn *c, int64_t page_id, double pagerank,
+    int64_t canonical_id)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (c->rank_put == NULL && sqlite3_prepare_v2(c->db, "INSERT INTO "
+	    "ranks (page_id, pagerank, canonical_id) VALUES (?, ?, ?)", -1,
+	    &c->rank_put, NULL) != SQLITE_OK)
+		return -1;
+	st = c->rank_put;
+	rc = sqlite3_bind_int64(st, 1, page_id) != SQLITE_OK ||
+	    sqlite3_bind_double(st, 2, pagerank) != SQLITE_OK ||
+	    (canonical_id == 0 ? sqlite3_bind_null(st, 3) :
+	    sqlite3_bind_int64(st, 3, canonical_id)) != SQLITE_OK ||
+	    sqlite3_step(st) != SQLITE_DONE ? -1 : 0;
+	/* Reset after the error is read: a reset must not replace it. */
+	if (rc == 0)
+		sqlite3_reset(st);
+	return rc;
+}

@@ -1,0 +1,151 @@
+/*
+ * store_report: the rows `nearcrawl report` writes its files from
+ * (storage/query.h). The command runs them inside one read transaction,
+ * so the files agree while a crawl goes on writing.
+ */
+#include "storage/query.h"
+
+#include "storage/store_int.h"
+
+static int
+growth_row(sqlite3_stmt *st, void *ctx)
+{
+	struct store__each *e = ctx;
+	int (*fn)(const struct store_growth_row *, void *) = e->fn;
+	struct store_growth_row r;
+
+	r.seq = sqlite3_column_int64(st, 0);
+	r.verdict = store_verdict_parse(
+	    (const char *)sqlite3_column_text(st, 1));
+	return fn(&r, e->arg);
+}
+
+int
+store_report_growth(struct store_conn *c,
+    int (*fn)(const struct store_growth_row *r, void *arg), void *arg)
+{
+	struct store__each e = { (void *)fn, arg };
+
+	return store__conn_each(c, "SELECT seq, verdict FROM pages "
+	    "ORDER BY seq", growth_row, &e);
+}
+
+static int
+host_row(sqlite3_stmt *st, void *ctx)
+{
+	struct store__each *e = ctx;
+	int (*fn)(const struct store_host_row *, void *) = e->fn;
+	struct store_host_row r;
+
+	r.host = (const char *)sqlite3_column_text(st, 0);
+	r.pages = sqlite3_column_int64(st, 1);
+	r.unique = sqlite3_column_int64(st, 2);
+	r.exact = sqlite3_column_int64(st, 3);
+	r.near = sqlite3_column_int64(st, 4);
+	return fn(&r, e->arg);
+}
+
+int
+store_report_hosts(struct store_conn *c,
+    int (*fn)(const struct store_host_row *r, void *arg), void *arg)
+{
+	struct store__each e = { (void *)fn, arg };
+
+	return store__conn_each(c, "SELECT host, count(*), "
+	    "sum(verdict = 'unique'), sum(verdict = 'exact'), "
+	    "sum(verdict = 'near') FROM pages GROUP BY host "
+	    "ORDER BY count(*) DESC, host", host_row, &e);
+}
+
+static int
+cluster_row(sqlite3_stmt *st, void *ctx)
+{
+	struct store__each *e = ctx;
+	int (*fn)(const struct store_cluster_row *, void *) = e->fn;
+	struct store_cluster_row r;
+
+	r.original_url = (const char *)sqlite3_column_text(st, 0);
+	r.duplicate_url = (const char *)sqlite3_column_text(st, 1);
+	r.method = (const char *)sqlite3_column_text(st, 2);
+	r.percentage = sqlite3_column_double(st, 3);
+	r.canonical_url = (const char *)sqlite3_column_text(st, 4);
+	return fn(&r, e->arg);
+}
+
+/*
+ * LEFT JOINs: a duplicates row whose page is gone still comes, with a NULL
+ * URL, so there is one row per duplicates row. A database made before the
+ * ranks table has no canonical to join.
+ */
+int
+store_report_clusters(struct store_conn *c,
+    int (*fn)(const struct store_cluster_row *r, void *arg), void *arg)
+{
+	struct store__each e = { (void *)fn, arg };
+	int ranked = 0;
+
+	if (store__table_exists(c->db, "ranks", &ranked) != SQLITE_OK)
+		return -1;
+	return store__conn_each(c, ranked ?
+	    "SELECT o.url, p.url, d.method, d.percentage, c.url "
+	    "FROM duplicates d "
+	    "LEFT JOIN pages o ON o.id = d.original_id "
+	    "LEFT JOIN pages p ON p.id = d.page_id "
+	    "LEFT JOIN ranks k ON k.page_id = d.page_id "
+	    "LEFT JOIN pages c ON c.id = k.canonical_id "
+	    "ORDER BY o.seq, d.original_id, p.seq, d.page_id, d.method" :
+	    "SELECT o.url, p.url, d.method, d.percentage, NULL "
+	    "FROM duplicates d "
+	    "LEFT JOIN pages o ON o.id = d.original_id "
+	    "LEFT JOIN pages p ON p.id = d.page_id "
+	    "ORDER BY o.seq, d.original_id, p.seq, d.page_id, d.method",
+	    cluster_row, &e);
+}
+
+static int
+similarity_row(sqlite3_stmt *st, void *ctx)
+{
+	struct store__each *e = ctx;
+	int (*fn)(const struct store_similarity_row *, void *) = e->fn;
+	struct store_similarity_row r;
+
+	r.method = (const char *)sqlite3_column_text(st, 0);
+	r.percentage = sqlite3_column_double(st, 1);
+	return fn(&r, e->arg);
+}
+
+int
+store_report_similarity(struct store_conn *c,
+    int (*fn)(const struct store_similarity_row *r, void *arg), void *arg)
+{
+	struct store__each e = { (void *)fn, arg };
+
+	return store__conn_each(c, "SELECT method, percentage "
+	    "FROM duplicates ORDER BY method", similarity_row, &e);
+}
+
+static int
+busiest_row(sqlite3_stmt *st, void *ctx)
+{
+	struct store__each *e = ctx;
+	int (*fn)(const struct store_busiest_row *, void *) = e->fn;
+	struct store_busiest_row r;
+
+	r.url = (const char *)sqlite3_column_text(st, 0);
+	r.seq = sqlite3_column_int64(st, 1);
+	r.pages = sqlite3_column_int64(st, 2);
+	return fn(&r, e->arg);
+}
+
+int
+store_report_busiest(struct store_conn *c,
+    int (*fn)(const struct store_busiest_row *r, void *arg), void *arg)
+{
+	struct store__each e = { (void *)fn, arg };
+
+	return store__conn_each(c, "SELECT o.url, o.seq, "
+	    "count(DISTINCT d.page_id) AS n FROM duplicates d "
+	    "LEFT JOIN pages o ON o.id = d.original_id "
+	    "GROUP BY d.original_id ORDER BY n DESC, o.seq LIMIT 1",
+	    busiest_row, &e);
+}

@@ -1,0 +1,199 @@
+/*
+ * store_resume: what a resumed crawl loads back into its indexes --
+ * fingerprints, per-host page counts, TDW vectors and shingle sets -- and
+ * the writes of the last two.
+ */
+#include "storage/store_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int
+store_load_fingerprints(struct store *s,
+    int (*fn)(const struct store_fingerprints *f, void *arg), void *arg)
+{
+	sqlite3_stmt *st = s->st[ST_FINGERPRINTS];
+	struct store_fingerprints f;
+	int rc, ret = 0;
+
+	if (st == NULL)
+		return store__no_column(s, ST_FINGERPRINTS);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		memset(&f, 0, sizeof(f));
+		f.id = sqlite3_column_int64(st, 0);
+		f.md5 = (const char *)sqlite3_column_text(st, 1);
+		f.has_simhash = sqlite3_column_type(st, 2) != SQLITE_NULL;
+		if (f.has_simhash)
+			f.simhash = store__u64_of_i64(sqlite3_column_int64(st, 2));
+		f.ssdeep = (const char *)sqlite3_column_text(st, 3);
+		/* Blob before bytes: the size is of the value as returned. */
+		if (sqlite3_column_type(st, 4) == SQLITE_BLOB) {
+			f.minhash = sqlite3_column_blob(st, 4);
+			f.minhash_len = (size_t)sqlite3_column_bytes(st, 4);
+		}
+		ret = fn(&f, arg);
+		if (ret != 0)
+			goto out;
+	}
+	if (rc != SQLITE_DONE)
+		ret = store__db_fail(s);
+out:
+	store__stmt_done(st);
+	return ret;
+}
+
+int
+store_host_pages(struct store *s,
+    int (*fn)(const char *host, int64_t pages, void *arg), void *arg)
+{
+	sqlite3_stmt *st = s->st[ST_HOST_PAGES];
+	const char *host;
+	int rc, ret = 0;
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		host = (const char *)sqlite3_column_text(st, 0);
+		if (host == NULL) {
+			ret = store__oom_fail(s);
+			goto out;
+		}
+		ret = fn(host, sqlite3_column_int64(st, 1), arg);
+		if (ret != 0)
+			goto out;
+	}
+	if (rc != SQLITE_DONE)
+		ret = store__db_fail(s);
+out:
+	store__stmt_done(st);
+	return ret;
+}
+
+int
+store_tdw_add(struct store *s, int64_t page_id, const void *vec, size_t len)
+{
+	struct binder b;
+
+	if (s->st[ST_TDW_ADD] == NULL)
+		return store__no_table(s, ST_TDW_ADD);
+	if (vec == NULL || len == 0)
+		return store__fail(s, "empty TDW vector");
+	store__bind_start(&b, s->st[ST_TDW_ADD]);
+	store__bind_int(&b, page_id);
+	store__bind_blob(&b, vec, len);
+	return store__exec_stmt(s, b.st, &b);
+}
+
+int
+store_load_tdw(struct store *s,
+    int (*fn)(int64_t id, const void *vec, size_t len, void *arg), void *arg)
+{
+	sqlite3_stmt *st = s->st[ST_TDW_LOAD];
+	const void *vec;
+	size_t len;
+	int rc, ret = 0;
+
+	if (st == NULL)
+		return 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		/* Blob before bytes; a NULL with bytes is SQLite's OOM. */
+		vec = sqlite3_column_blob(st, 1);
+		len = (size_t)sqlite3_column_bytes(st, 1);
+		if (vec == NULL && len > 0) {
+			ret = store__oom_fail(s);
+			goto out;
+		}
+		ret = fn(sqlite3_column_int64(st, 0), vec, len, arg);
+		if (ret != 0)
+			goto out;
+	}
+	if (rc != SQLITE_DONE)
+		ret = store__db_fail(s);
+out:
+	store__stmt_done(st);
+	return ret;
+}
+
+int
+store_shingles_add(struct store *s, int64_t page_id, const void *blob,
+    size_t len)
+{
+	struct binder b;
+
+	if (s->st[ST_SHINGLES_ADD] == NULL)
+		return store__no_table(s, ST_SHINGLES_ADD);
+	store__bind_start(&b, s->st[ST_SHINGLES_ADD]);
+	store__bind_int(&b, page_id);
+	store__bind_blob(&b, blob, len);
+	return store__exec_stmt(s, b.st, &b);
+}
+
+int
+store_shingles_get(struct store *s, int64_t page_id, void **blob,
+    size_t *len)
+{
+	sqlite3_stmt *st = s->st[ST_SHINGLES_GET];
+	const void *v;
+	int rc, ret = 0;
+
+	*blob = NULL;
+	*len = 0;
+	if (st == NULL)
+		return 0;
+	if (sqlite3_bind_int64(st, 1, page_id) != SQLITE_OK) {
+		ret = store__db_fail(s);
+		goto out;
+	}
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		v = sqlite3_column_blob(st, 0);
+		*len = (size_t)sqlite3_column_bytes(st, 0);
+		if (v == NULL && *len > 0) {
+			ret = store__oom_fail(s);
+			goto out;
+		}
+		if (*len > 0 && (*blob = malloc(*len)) == NULL) {
+			*len = 0;
+			ret = store__oom_fail(s);
+			goto out;
+		}
+		if (*len > 0)
+			memcpy(*blob, v, *len);
+	} else if (rc != SQLITE_DONE) {
+		ret = store__db_fail(s);
+	}
+out:
+	store__stmt_done(st);
+	return ret;
+}
+
+int
+store_load_blocks(struct store *s,
+    int (*fn)(const char *host, const void *blob, size_t len, void *arg),
+    void *arg)
+{
+	sqlite3_stmt *st = s->st[ST_SHINGLES_LOAD];
+	const unsigned char *host;
+	const void *blob;
+	size_t len;
+	int rc, ret = 0;
+
+	if (st == NULL)
+		return 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		host = sqlite3_column_text(st, 0);
+		blob = sqlite3_column_blob(st, 1);
+		len = (size_t)sqlite3_column_bytes(st, 1);
+		if (blob == NULL && len > 0) {
+			ret = store__oom_fail(s);
+			goto out;
+		}
+		ret = fn(host != NULL ? (const char *)host : "", blob, len,
+		    arg);
+		if (ret != 0)
+			goto out;
+	}
+	if (rc != SQLITE_DONE)
+		ret = store__db_fail(s);
+out:
+	store__stmt_done(st);
+	return ret;
+}

@@ -1,0 +1,343 @@
+/*
+ * store_stmt: the statements a store prepares at open, the binder that
+ * fills their parameters, the recording of failures, and store_explain.
+ */
+#include "storage/store_int.h"
+
+#include <stdio.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "util/err.h"
+
+const struct store__stmt_def store__stmt_def[ST_NUM] = {
+	/* A writer takes the write lock at once: waiting for it inside a
+	 * batch would risk a deadlock with a reader upgrading. */
+	[ST_BEGIN] = { "begin", "BEGIN IMMEDIATE" },
+	[ST_COMMIT] = { "commit", "COMMIT" },
+	[ST_ROLLBACK] = { "rollback", "ROLLBACK" },
+	[ST_META_SET] = { "meta_set",
+	    "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)" },
+	[ST_META_GET] = { "meta_get", "SELECT value FROM meta WHERE key = ?" },
+	[ST_FRONTIER_ADD] = { "frontier_add",
+	    "INSERT OR IGNORE INTO frontier (url, host, depth, parent_id, "
+	    "dup_hops) VALUES (?, ?, ?, ?, ?)", NULL, "dup_hops" },
+	/* The unary + keeps the planner on frontier_take, whose (host,
+	 * state) entries are already in id order; a range on not_before
+	 * would make it sort every due entry of the host. */
+	[ST_FRONTIER_TAKE] = { "frontier_take",
+	    "SELECT id, url, depth, parent_id, tries, dup_hops FROM frontier "
+	    "WHERE host = ? AND state = 0 AND +not_before <= ? "
+	    "ORDER BY id LIMIT 1", NULL, "dup_hops" },
+	[ST_FRONTIER_MARK] = { "frontier_mark",
+	    "UPDATE frontier SET state = 1 WHERE id = ?" },
+	[ST_FRONTIER_DONE] = { "frontier_done",
+	    "UPDATE frontier SET state = 2 WHERE id = ?" },
+	[ST_FRONTIER_REQUEUE] = { "frontier_requeue",
+	    "UPDATE frontier SET state = 0, not_before = ?, tries = tries + 1 "
+	    "WHERE id = ?" },
+	[ST_FRONTIER_REQUEUE_INFLIGHT] = { "frontier_requeue_inflight",
+	    "UPDATE frontier SET state = 0 WHERE state = 1" },
+	[ST_FRONTIER_HOSTS] = { "frontier_hosts",
+	    "SELECT host, count(*), min(not_before) FROM frontier "
+	    "WHERE state = 0 GROUP BY host" },
+	[ST_PAGE_ADD] = { "page_add",
+	    "INSERT INTO pages (url, host, simhash, md5, ssdeep, verdict, "
+	    "reason, status, content_type, depth, seq, fetched_at, parent_id, "
+	    "location, title, headings, description, keywords, charset, "
+	    "body_bytes, text_bytes, links, elapsed_ms, text, minhash) VALUES "
+	    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+	    "?, ?, ?)", NULL, "minhash" },
+	[ST_DUPLICATE_ADD] = { "duplicate_add",
+	    "INSERT INTO duplicates (page_id, original_id, method, percentage) "
+	    "VALUES (?, ?, ?, ?)" },
+	[ST_COUNT_VERDICTS] = { "count_verdicts",
+	    "SELECT verdict, count(*) FROM pages GROUP BY verdict" },
+	[ST_COUNT_DUPLICATES] = { "count_duplicates",
+	    "SELECT count(*) FROM duplicates" },
+	[ST_COUNT_FRONTIER] = { "count_frontier",
+	    "SELECT state, count(*) FROM frontier GROUP BY state" },
+	[ST_MAX_SEQ] = { "max_seq", "SELECT coalesce(max(seq), 0) FROM pages" },
+	[ST_FINGERPRINTS] = { "fingerprints",
+	    "SELECT id, md5, simhash, ssdeep, minhash FROM pages "
+	    "WHERE verdict IN ('unique', 'exact', 'near') ORDER BY seq", NULL,
+	    "minhash" },
+	/* Only in-flight entries: a stray id must not revive a done one. */
+	[ST_FRONTIER_UNTAKE] = { "frontier_untake",
+	    "UPDATE frontier SET state = 0 WHERE id = ? AND state = 1" },
+	[ST_HOST_PAGES] = { "host_pages",
+	    "SELECT host, count(*) FROM pages GROUP BY host" },
+	[ST_ROBOTS_PUT] = { "robots_put",
+	    "INSERT OR REPLACE INTO robots (origin, status, body, fetched_at, "
+	    "expires_at, failures) VALUES (?, ?, ?, ?, ?, ?)", "robots" },
+	[ST_ROBOTS_GET] = { "robots_get",
+	    "SELECT status, body, fetched_at, expires_at, failures FROM robots "
+	    "WHERE origin = ?", "robots" },
+	[ST_HOST_PUT] = { "host_put",
+	    "INSERT OR REPLACE INTO hosts (host, not_before, backoff_ms, "
+	    "failures, gave_up) VALUES (?, ?, ?, ?, ?)", "hosts" },
+	[ST_HOST_GET] = { "host_get",
+	    "SELECT not_before, backoff_ms, failures, gave_up FROM hosts "
+	    "WHERE host = ?", "hosts" },
+	/* Up the parent_id links while the rows are redirects, at most ?2
+	 * of them: each step is a primary-key look-up. */
+	[ST_REDIRECT_CHAIN] = { "redirect_chain",
+	    "WITH RECURSIVE up(id, parent, url, n) AS ("
+	    "SELECT id, parent_id, url, 1 FROM pages "
+	    "WHERE id = ?1 AND verdict = 'redirect' "
+	    "UNION ALL SELECT p.id, p.parent_id, p.url, up.n + 1 "
+	    "FROM pages p JOIN up ON p.id = up.parent "
+	    "WHERE p.verdict = 'redirect' AND up.n < ?2) "
+	    "SELECT coalesce(max(n), 0), coalesce(max(url = ?3), 0) FROM up" },
+	/* A range of the url index, read no further than the cap: the
+	 * URLs that start with "...path?" lie between it and "...path@". */
+	[ST_FRONTIER_VARIANTS] = { "frontier_variants",
+	    "SELECT count(*) FROM (SELECT 1 FROM frontier "
+	    "WHERE url >= ? AND url < ? LIMIT ?)" },
+	[ST_FRONTIER_KNOWN] = { "frontier_known",
+	    "SELECT 1 FROM frontier WHERE url = ?" },
+	/* REPLACE: a page's links are written with its row, once; a replay
+	 * after a crash must not fail on the key. */
+	[ST_LINKS_PUT] = { "links_put",
+	    "INSERT OR REPLACE INTO links (page_id, targets) VALUES (?, ?)",
+	    "links" },
+	[ST_TDW_ADD] = { "tdw_add",
+	    "INSERT OR REPLACE INTO page_tdw (page_id, vec) VALUES (?, ?)",
+	    "page_tdw" },
+	/* page_id order is fetch order: ids are given as pages are added. */
+	[ST_TDW_LOAD] = { "tdw_load",
+	    "SELECT page_id, vec FROM page_tdw ORDER BY page_id", "page_tdw" },
+	[ST_SHINGLES_ADD] = { "shingles_add",
+	    "INSERT OR REPLACE INTO page_shingles (page_id, shingles) "
+	    "VALUES (?, ?)", "page_shingles" },
+	[ST_SHINGLES_GET] = { "shingles_get",
+	    "SELECT shingles FROM page_shingles WHERE page_id = ?",
+	    "page_shingles" },
+	[ST_SHINGLES_LOAD] = { "shingles_load",
+	    "SELECT p.host, s.shingles FROM page_shingles s "
+	    "JOIN pages p ON p.id = s.page_id ORDER BY p.seq",
+	    "page_shingles" },
+	/* A queued URL offered again by a page fewer duplicates behind
+	 * takes that page's count and becomes its child. */
+	[ST_FRONTIER_LOWER] = { "frontier_lower",
+	    "UPDATE frontier SET dup_hops = ?1, parent_id = ?2 "
+	    "WHERE url = ?3 AND state = 0 AND dup_hops > ?1", NULL,
+	    "dup_hops" },
+	[ST_FRUITFUL_ADD] = { "fruitful_add",
+	    "INSERT OR IGNORE INTO fruitful (page_id) VALUES (?)",
+	    "fruitful" },
+	[ST_LINEAGE] = { "lineage",
+	    "SELECT coalesce(parent_id, 0), verdict, EXISTS (SELECT 1 FROM "
+	    "fruitful WHERE page_id = pages.id) FROM pages WHERE id = ?",
+	    "fruitful" },
+};
+
+int
+store__db_fail(struct store *s)
+{
+	store__why_failed(s->db, s->err, sizeof(s->err));
+	return -1;
+}
+
+int
+store__fail(struct store *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	err_vset(s->err, sizeof(s->err), -1, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int
+store__oom_fail(struct store *s)
+{
+	return store__fail(s, "out of memory");
+}
+
+void
+store__stmt_done(sqlite3_stmt *st)
+{
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+}
+
+void
+store__bind_start(struct binder *b, sqlite3_stmt *st)
+{
+	b->st = st;
+	b->idx = 0;
+	b->rc = SQLITE_OK;
+}
+
+void
+store__bind_rc(struct binder *b, int rc)
+{
+	if (b->rc == SQLITE_OK)
+		b->rc = rc;
+}
+
+/* The caller steps before the strings can change, so SQLite need not copy. */
+void
+store__bind_text(struct binder *b, const char *v)
+{
+	b->idx++;
+	store__bind_rc(b, v == NULL ? sqlite3_bind_null(b->st, b->idx) :
+	    sqlite3_bind_text(b->st, b->idx, v, -1, SQLITE_STATIC));
+}
+
+void
+store__bind_int(struct binder *b, int64_t v)
+{
+	b->idx++;
+	store__bind_rc(b, sqlite3_bind_int64(b->st, b->idx, v));
+}
+
+/* Row ids of other rows, where 0 means none (a foreign key must be NULL). */
+void
+store__bind_ref(struct binder *b, int64_t v)
+{
+	if (v == 0) {
+		b->idx++;
+		store__bind_rc(b, sqlite3_bind_null(b->st, b->idx));
+	} else
+		store__bind_int(b, v);
+}
+
+void
+store__bind_double(struct binder *b, double v)
+{
+	b->idx++;
+	store__bind_rc(b, sqlite3_bind_double(b->st, b->idx, v));
+}
+
+/* An empty blob rather than NULL for len 0, so "" round-trips as itself. */
+void
+store__bind_blob(struct binder *b, const void *v, size_t len)
+{
+	b->idx++;
+	store__bind_rc(b, len == 0 ? sqlite3_bind_zeroblob(b->st, b->idx, 0) :
+	    sqlite3_bind_blob64(b->st, b->idx, v, len, SQLITE_STATIC));
+}
+
+int
+store__bind_fail(struct store *s, struct binder *b)
+{
+	return store__fail(s, "cannot bind parameter %d: %s",
+	    b->idx, sqlite3_errstr(b->rc));
+}
+
+/* Step a statement that returns no rows; reset it whatever happens. */
+int
+store__exec_stmt(struct store *s, sqlite3_stmt *st, struct binder *b)
+{
+	int ret = -1;
+
+	if (b != NULL && b->rc != SQLITE_OK) {
+		store__bind_fail(s, b);
+		goto out;
+	}
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		store__db_fail(s);
+		goto out;
+	}
+	ret = 0;
+out:
+	store__stmt_done(st);
+	return ret;
+}
+
+/*
+ * Bind key to st's one parameter and step once. Returns 1 with a row to
+ * read, 0 when there is none, -1 on an error (recorded in s). The caller
+ * resets st with store__stmt_done in every case.
+ */
+int
+store__step_by_key(struct store *s, sqlite3_stmt *st, const char *key)
+{
+	struct binder b;
+	int rc;
+
+	store__bind_start(&b, st);
+	store__bind_text(&b, key);
+	if (b.rc != SQLITE_OK) {
+		store__bind_fail(s, &b);
+		return -1;
+	}
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		return 1;
+	if (rc == SQLITE_DONE)
+		return 0;
+	store__db_fail(s);
+	return -1;
+}
+
+/* A write to a table a read-only open found missing. */
+int
+store__no_table(struct store *s, int id)
+{
+	return store__fail(s, "no %s table (read-only open of an "
+	    "older database)", store__stmt_def[id].table);
+}
+
+/* A statement naming a column a read-only open found missing. */
+int
+store__no_column(struct store *s, int id)
+{
+	return store__fail(s, "no %s.%s column (read-only open "
+	    "of an older database)", store__column_table(store__stmt_def[id].column),
+	    store__stmt_def[id].column);
+}
+
+int
+store_explain(struct store *s, const char *name, char *out, size_t outsz)
+{
+	sqlite3_stmt *st = NULL;
+	char *sql = NULL;
+	const char *detail;
+	size_t len = 0, n;
+	int i, rc, ret = -1;
+
+	if (outsz > 0)
+		out[0] = '\0';
+	for (i = 0; i < ST_NUM; i++)
+		if (strcmp(store__stmt_def[i].name, name) == 0)
+			break;
+	if (i == ST_NUM)
+		return store__fail(s, "no statement named %s",
+		    name);
+	sql = sqlite3_mprintf("EXPLAIN QUERY PLAN %s", store__stmt_def[i].sql);
+	if (sql == NULL) {
+		store__oom_fail(s);
+		goto out;
+	}
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
+		store__db_fail(s);
+		goto out;
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		detail = (const char *)sqlite3_column_text(st, 3);
+		if (detail == NULL)
+			continue;
+		n = strlen(detail);
+		if (len + n + 2 > outsz) {
+			store__fail(s, "plan too long");
+			goto out;
+		}
+		memcpy(out + len, detail, n);
+		len += n;
+		out[len++] = '\n';
+		out[len] = '\0';
+	}
+	if (rc != SQLITE_DONE) {
+		store__db_fail(s);
+		goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(st);
+	sqlite3_free(sql);
+	return ret;
+}
