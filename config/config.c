@@ -1,4 +1,4 @@
-#include "config.h"
+#include "config/config.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -11,8 +11,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "dedup.h"
-#include "url.h"
+#include "dedup/dedup.h"
+#include "web/url.h"
 
 enum opt_type {
 	OPT_INT,     /* int field, range-checked */
