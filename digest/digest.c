@@ -45,6 +45,20 @@ choose_near(const struct dedup *d, const struct digest_opts *o,
 	return shingles_of_text(g->near, g->near_len, &g->sh);
 }
 
+void
+digest_tdw_fields(const struct extract_result *ex, const char *url,
+    struct tdw_fields *tf)
+{
+	memset(tf, 0, sizeof(*tf));
+	tf->url = url;
+	tf->title = ex->title;
+	tf->headings = ex->headings;
+	tf->anchors_same = ex->anchors_same;
+	tf->anchors_other = ex->anchors_other;
+	tf->keywords = ex->keywords;
+	tf->description = ex->description;
+}
+
 int
 digest_page(const struct dedup *d, const struct digest_opts *o,
     const char *data, size_t len, int html, const char *url,
@@ -69,7 +83,7 @@ digest_page(const struct dedup *d, const struct digest_opts *o,
 		g->text = g->ex.text;
 		g->text_len = g->ex.text_len;
 		/* The fields the crawl weights TDW tokens by. */
-		extract_tdw_fields(&g->ex, url, &tf);
+		digest_tdw_fields(&g->ex, url, &tf);
 		fields = &tf;
 	}
 	t1 = mono_ms();

@@ -1481,17 +1481,3 @@ extract_charset_of(const char *ct, char *out, size_t outsz)
 	}
 	out[n] = '\0';
 }
-
-void
-extract_tdw_fields(const struct extract_result *r, const char *url,
-    struct tdw_fields *tf)
-{
-	memset(tf, 0, sizeof(*tf));
-	tf->url = url;
-	tf->title = r->title;
-	tf->headings = r->headings;
-	tf->anchors_same = r->anchors_same;
-	tf->anchors_other = r->anchors_other;
-	tf->keywords = r->keywords;
-	tf->description = r->description;
-}

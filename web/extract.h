@@ -34,8 +34,6 @@
 
 #include <stddef.h>
 
-#include "dedup/tdw.h"
-
 /* Caps used when extract_opts leaves max_text or max_links at 0. */
 #define EXTRACT_DEFAULT_MAX_TEXT  (1024 * 1024)
 #define EXTRACT_DEFAULT_MAX_LINKS 1000
@@ -129,14 +127,6 @@ void extract_charset_of(const char *ct, char *out, size_t outsz);
 
 /* Free everything r owns and zero it. Safe on a zeroed result. */
 void extract_result_free(struct extract_result *r);
-
-/*
- * Point tf's fields at r's (URL url, which may be NULL), the way every
- * caller weights TDW tokens; tf's text is left empty, for the caller's
- * choice of body or main text. tf is valid while r is.
- */
-void extract_tdw_fields(const struct extract_result *r, const char *url,
-    struct tdw_fields *tf);
 
 /*
  * Set up libxml2 once, on the main thread, before extract_html runs on
