@@ -12,7 +12,7 @@
 #include <strings.h>
 
 #include "dedup/dedup.h"
-#include "web/url.h"
+#include "web/urlfilter.h"
 
 enum opt_type {
 	OPT_INT,     /* int field, range-checked */
