@@ -181,12 +181,60 @@ numeric_host_unsettled(const char *host, size_t n)
 	return !(plain && parts == 4);
 }
 
+/*
+ * Put curl's URL text u into normal form in place: scheme and host
+ * lower-case, hex digits of escapes upper-case. Returns 0, or -1 with
+ * *why set when the host is not plain or u is malformed.
+ */
+static int
+settle(char *u, const char **why)
+{
+	char *p, *host;
+	size_t hostlen;
+
+	if (strstr(u, "://") == NULL) {
+		*why = WHY_MALFORMED;
+		return -1;
+	}
+	for (p = u; *p != '\0' && *p != '/'; p++)
+		*p = (char)lower((unsigned char)*p);
+	for (p += 2; *p != '\0' && *p != '/'; p++) {
+		*p = (char)lower((unsigned char)*p);
+		/* Hosts are kept to plain DNS names, IPv4 and IPv6 literals
+		 * without zone: curl would hand back escapes decoded to raw
+		 * bytes, which it then refuses to parse again. */
+		if (!is_alpha((unsigned char)*p) &&
+		    !is_digit((unsigned char)*p) && strchr(".-_:[]", *p) == NULL) {
+			*why = WHY_HOST;
+			return -1;
+		}
+	}
+	host = strstr(u, "://") + 3;
+	hostlen = strcspn(host, ":/");
+	if (numeric_host_unsettled(host, hostlen)) {
+		*why = WHY_HOST;
+		return -1;
+	}
+	/* RFC 3986 6.2.2.1: escapes are case-insensitive and upper case is
+	 * the normal form; curl writes the ones it adds in lower case. */
+	for (; *p != '\0'; p++)
+		if (p[0] == '%' && is_hex((unsigned char)p[1]) &&
+		    is_hex((unsigned char)p[2])) {
+			p[1] = (char)upper((unsigned char)p[1]);
+			p[2] = (char)upper((unsigned char)p[2]);
+			p += 2;
+		}
+	return 0;
+}
+
+/* The normal form of the URL parsed into h, malloc'd, or NULL with *why
+ * set. Drops user, password, options and fragment from h. */
 static char *
 handle_to_normal(CURLU *h, const char **why)
 {
 	CURLUcode rc;
-	char *scheme = NULL, *got = NULL, *out = NULL, *p, *host;
-	size_t len, hostlen;
+	char *scheme = NULL, *got = NULL, *out = NULL;
+	size_t len;
 
 	rc = curl_url_get(h, CURLUPART_SCHEME, &scheme, 0);
 	if (rc != CURLUE_OK) {
@@ -220,45 +268,10 @@ handle_to_normal(CURLU *h, const char **why)
 		goto fail;
 	}
 	memcpy(out, got, len + 1);
-	p = strstr(out, "://");
-	if (p == NULL) {
-		*why = WHY_MALFORMED;
+	if (settle(out, why) != 0) {
 		free(out);
 		out = NULL;
-		goto fail;
 	}
-	for (p = out; *p != '\0' && *p != '/'; p++)
-		*p = (char)lower((unsigned char)*p);
-	for (p += 2; *p != '\0' && *p != '/'; p++) {
-		*p = (char)lower((unsigned char)*p);
-		/* Hosts are kept to plain DNS names, IPv4 and IPv6 literals
-		 * without zone: curl would hand back escapes decoded to raw
-		 * bytes, which it then refuses to parse again. */
-		if (!is_alpha((unsigned char)*p) &&
-		    !is_digit((unsigned char)*p) && strchr(".-_:[]", *p) == NULL) {
-			*why = WHY_HOST;
-			free(out);
-			out = NULL;
-			goto fail;
-		}
-	}
-	host = strstr(out, "://") + 3;
-	hostlen = strcspn(host, ":/");
-	if (numeric_host_unsettled(host, hostlen)) {
-		*why = WHY_HOST;
-		free(out);
-		out = NULL;
-		goto fail;
-	}
-	/* RFC 3986 6.2.2.1: escapes are case-insensitive and upper case is
-	 * the normal form; curl writes the ones it adds in lower case. */
-	for (; *p != '\0'; p++)
-		if (p[0] == '%' && is_hex((unsigned char)p[1]) &&
-		    is_hex((unsigned char)p[2])) {
-			p[1] = (char)upper((unsigned char)p[1]);
-			p[2] = (char)upper((unsigned char)p[2]);
-			p += 2;
-		}
 fail:
 	curl_free(scheme);
 	curl_free(got);
