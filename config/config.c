@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "dedup/dedup.h"
+#include "util/err.h"
 #include "web/urlfilter.h"
 
 enum opt_type {
@@ -291,18 +292,6 @@ near_method(const char *v)
 	return 0;
 }
 
-static void
-seterr(char *err, size_t errsz, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err == NULL || errsz == 0)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errsz, fmt, ap);
-	va_end(ap);
-}
-
 static void *
 field(struct config *c, const struct opt *o)
 {
@@ -485,11 +474,9 @@ opt_set(struct config *c, const struct opt *o, const char *v, char *msg,
 	case OPT_BOOL:
 		if (v == NULL)
 			b = 1;
-		else if (parse_bool(v, &b) == -1) {
-			seterr(msg, msgsz, "must be true or false "
+		else if (parse_bool(v, &b) == -1)
+			return err_set(msg, msgsz, -1, "must be true or false "
 			    "(or yes/no, on/off, 1/0)");
-			return -1;
-		}
 		*(int *)field(c, o) = b;
 		return 0;
 	case OPT_INT:
@@ -497,23 +484,20 @@ opt_set(struct config *c, const struct opt *o, const char *v, char *msg,
 		max = o->max;
 		if (o->type == OPT_LONG && max > LONG_MAX)
 			max = LONG_MAX;
-		if (parse_int(v, o->min, max, &n) == -1) {
-			seterr(msg, msgsz, "must be an integer from %lld to %lld",
-			    o->min, max);
-			return -1;
-		}
+		if (parse_int(v, o->min, max, &n) == -1)
+			return err_set(msg, msgsz, -1, "must be an integer "
+			    "from %lld to %lld", o->min, max);
 		if (o->type == OPT_INT)
 			*(int *)field(c, o) = (int)n;
 		else
 			*(long *)field(c, o) = (long)n;
 		return 0;
 	case OPT_METHODS:
-		if (dedup_parse_methods(v, &bits, &bad) == -1) {
-			seterr(msg, msgsz, "unknown method \"%.*s\" "
-			    "(known: %s)", (int)strcspn(bad ? bad : v, ","),
-			    bad ? bad : v, method_list(0));
-			return -1;
-		}
+		if (dedup_parse_methods(v, &bits, &bad) == -1)
+			return err_set(msg, msgsz, -1, "unknown method "
+			    "\"%.*s\" (known: %s)",
+			    (int)strcspn(bad ? bad : v, ","), bad ? bad : v,
+			    method_list(0));
 		*(unsigned *)field(c, o) = bits;
 		return 0;
 	case OPT_STR:
@@ -523,20 +507,14 @@ opt_set(struct config *c, const struct opt *o, const char *v, char *msg,
 
 	/* Strings go into HTTP headers, URLs and file names: no blanks, and
 	 * no control characters that could split a header line. */
-	if (*v == '\0') {
-		seterr(msg, msgsz, "must not be empty");
-		return -1;
-	}
-	for (p = v; *p != '\0'; p++) {
-		if ((unsigned char)*p < 0x20 || *p == 0x7f) {
-			seterr(msg, msgsz, "must not hold control characters");
-			return -1;
-		}
-	}
-	if (o->check != NULL && (why = o->check(v)) != NULL) {
-		seterr(msg, msgsz, "%s", why);
-		return -1;
-	}
+	if (*v == '\0')
+		return err_set(msg, msgsz, -1, "must not be empty");
+	for (p = v; *p != '\0'; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			return err_set(msg, msgsz, -1,
+			    "must not hold control characters");
+	if (o->check != NULL && (why = o->check(v)) != NULL)
+		return err_set(msg, msgsz, -1, "%s", why);
 	if (o->type == OPT_LIST) {
 		if (list_append((char ***)field(c, o),
 		    (size_t *)((char *)c + o->noff), v) == -1)
@@ -550,8 +528,7 @@ opt_set(struct config *c, const struct opt *o, const char *v, char *msg,
 	*(char **)field(c, o) = copy;
 	return 0;
 nomem:
-	seterr(msg, msgsz, "out of memory");
-	return -1;
+	return err_set(msg, msgsz, -1, "out of memory");
 }
 
 static const struct opt *
@@ -637,7 +614,7 @@ ini_fail(struct ini_state *st, const char *fmt, ...)
 		return;
 	st->err_line = st->line;
 	va_start(ap, fmt);
-	vsnprintf(st->msg, sizeof(st->msg), fmt, ap);
+	err_vset(st->msg, sizeof(st->msg), 0, fmt, ap);
 	va_end(ap);
 }
 
@@ -726,11 +703,9 @@ config_load_ini(struct config *c, const char *path, char *err, size_t errsz)
 	memset(&st, 0, sizeof(st));
 	st.c = c;
 	st.fp = fopen(path, "r");
-	if (st.fp == NULL) {
-		seterr(err, errsz, "%s: cannot open: %s", path,
+	if (st.fp == NULL)
+		return err_set(err, errsz, -1, "%s: cannot open: %s", path,
 		    strerror(errno));
-		return -1;
-	}
 
 	/* inih's defaults would read an indented key as a continuation of
 	 * the key above it and cut lines at 200 bytes, shorter than many
@@ -758,23 +733,24 @@ config_load_ini(struct config *c, const char *path, char *err, size_t errsz)
 	ini_initial_alloc = initial_alloc;
 
 	if (ferror(st.fp)) {
-		seterr(err, errsz, "%s: cannot read: %s", path,
+		err_set(err, errsz, -1, "%s: cannot read: %s", path,
 		    strerror(errno));
 		goto fail;
 	}
 	if (r == -2) {
-		seterr(err, errsz, "%s: out of memory", path);
+		err_set(err, errsz, -1, "%s: out of memory", path);
 		goto fail;
 	}
 	/* inih reports the first bad line; when we found nothing there, it
 	 * is inih's own complaint: a line that is no key, section or
 	 * comment. */
 	if (r > 0 && (st.err_line == 0 || r < st.err_line)) {
-		seterr(err, errsz, "%s:%d: syntax error", path, r);
+		err_set(err, errsz, -1, "%s:%d: syntax error", path, r);
 		goto fail;
 	}
 	if (st.err_line != 0) {
-		seterr(err, errsz, "%s:%d: %s", path, st.err_line, st.msg);
+		err_set(err, errsz, -1, "%s:%d: %s", path, st.err_line,
+		    st.msg);
 		goto fail;
 	}
 	ret = 0;
@@ -825,8 +801,8 @@ opt_by_short(int ch)
 	return NULL;
 }
 
-/* The message for getopt's '?' or ':' answer. */
-static void
+/* The message for getopt's '?' or ':' answer; returns -1. */
+static int
 getopt_error(int ch, char **argv, char *err, size_t errsz)
 {
 	const char *arg = argv[optind - 1];
@@ -838,21 +814,22 @@ getopt_error(int ch, char **argv, char *err, size_t errsz)
 		o = opt_by_short(optopt);
 
 	if (o != NULL && ch == ':')
-		seterr(err, errsz, "--%s: missing argument %s", o->pub.option,
-		    o->arg);
-	else if (o != NULL)
-		seterr(err, errsz, "--%s: takes no argument", o->pub.option);
-	else if (optopt == 'c' && ch == ':')
-		seterr(err, errsz, "--config: missing argument FILE");
-	else if (optopt == 'h')
-		seterr(err, errsz, "--help: takes no argument");
-	else if (optopt != 0)
-		seterr(err, errsz, "unknown option -%c", optopt);
-	else
-		/* An unknown or ambiguous long option: getopt has already
-		 * stepped past it. */
-		seterr(err, errsz, "unknown option %.*s",
-		    (int)strcspn(arg, "="), arg);
+		return err_set(err, errsz, -1, "--%s: missing argument %s",
+		    o->pub.option, o->arg);
+	if (o != NULL)
+		return err_set(err, errsz, -1, "--%s: takes no argument",
+		    o->pub.option);
+	if (optopt == 'c' && ch == ':')
+		return err_set(err, errsz, -1,
+		    "--config: missing argument FILE");
+	if (optopt == 'h')
+		return err_set(err, errsz, -1, "--help: takes no argument");
+	if (optopt != 0)
+		return err_set(err, errsz, -1, "unknown option -%c", optopt);
+	/* An unknown or ambiguous long option: getopt has already stepped
+	 * past it. */
+	return err_set(err, errsz, -1, "unknown option %.*s",
+	    (int)strcspn(arg, "="), arg);
 }
 
 int
@@ -883,32 +860,26 @@ config_parse_crawl_args(struct config *c, int argc, char **argv, char *err,
 					return -1;
 				continue;
 			}
-			if (ch == '?' || ch == ':') {
-				getopt_error(ch, argv, err, errsz);
-				return -1;
-			}
+			if (ch == '?' || ch == ':')
+				return getopt_error(ch, argv, err, errsz);
 			if (ch == 'c')
 				continue;
 			o = ch >= OPTVAL_BASE ? &opts[ch - OPTVAL_BASE] :
 			    opt_by_short(ch);
-			if (o == NULL) {
-				seterr(err, errsz, "unknown option -%c", ch);
-				return -1;
-			}
+			if (o == NULL)
+				return err_set(err, errsz, -1,
+				    "unknown option -%c", ch);
 			if (opt_set(c, o, o->type == OPT_BOOL ? NULL : optarg,
-			    msg, sizeof(msg)) == -1) {
-				seterr(err, errsz, "--%s: %s", o->pub.option,
-				    msg);
-				return -1;
-			}
+			    msg, sizeof(msg)) == -1)
+				return err_set(err, errsz, -1, "--%s: %s",
+				    o->pub.option, msg);
 			mark_given(c, o);
 		}
 	}
 	for (i = optind; i < argc; i++) {
-		if (opt_set(c, &opts[0], argv[i], msg, sizeof(msg)) == -1) {
-			seterr(err, errsz, "seed URL \"%s\": %s", argv[i], msg);
-			return -1;
-		}
+		if (opt_set(c, &opts[0], argv[i], msg, sizeof(msg)) == -1)
+			return err_set(err, errsz, -1, "seed URL \"%s\": %s",
+			    argv[i], msg);
 	}
 	return config_validate(c, err, errsz);
 }
@@ -944,16 +915,12 @@ config_adopt(struct config *c, const char *key, const char *value,
 	const struct opt *o = opt_by_any_key(key);
 	char msg[256];
 
-	if (o == NULL) {
-		seterr(err, errsz, "unknown setting %s", key);
-		return -1;
-	}
+	if (o == NULL)
+		return err_set(err, errsz, -1, "unknown setting %s", key);
 	if (config_given(c, key))
 		return 0;
-	if (opt_set(c, o, value, msg, sizeof(msg)) == -1) {
-		seterr(err, errsz, "%s: %s", key, msg);
-		return -1;
-	}
+	if (opt_set(c, o, value, msg, sizeof(msg)) == -1)
+		return err_set(err, errsz, -1, "%s: %s", key, msg);
 	return 1;
 }
 
@@ -962,24 +929,19 @@ config_validate(const struct config *c, char *err, size_t errsz)
 {
 	unsigned m;
 
-	if (c->near_rule == NULL || check_near_rule(c->near_rule) != NULL) {
-		seterr(err, errsz, "near_rule: must be one of any, all, %s",
-		    method_list(1));
-		return -1;
-	}
+	if (c->near_rule == NULL || check_near_rule(c->near_rule) != NULL)
+		return err_set(err, errsz, -1, "near_rule: must be one of any, "
+		    "all, %s", method_list(1));
 	m = near_method(c->near_rule);
-	if (m != 0 && (c->methods & m) == 0) {
-		seterr(err, errsz, "near_rule %s needs %s in methods",
-		    c->near_rule, c->near_rule);
-		return -1;
-	}
+	if (m != 0 && (c->methods & m) == 0)
+		return err_set(err, errsz, -1, "near_rule %s needs %s in "
+		    "methods", c->near_rule, c->near_rule);
 	/* Bands cut the signature into equal parts. */
 	if (c->minhash_bands < 1 || c->minhash_bands > c->minhash_perms ||
-	    c->minhash_perms % c->minhash_bands != 0) {
-		seterr(err, errsz, "minhash_bands: %d does not divide "
-		    "minhash_perms %d", c->minhash_bands, c->minhash_perms);
-		return -1;
-	}
+	    c->minhash_perms % c->minhash_bands != 0)
+		return err_set(err, errsz, -1, "minhash_bands: %d does not "
+		    "divide minhash_perms %d", c->minhash_bands,
+		    c->minhash_perms);
 	return 0;
 }
 
