@@ -1,11 +1,13 @@
-#include "config/config.h"
+/*
+ * config: the settings table of `nearcrawl crawl` (see config.h) and what
+ * works on it directly: checking and storing a value, defaults, freeing,
+ * validation and the dedup settings. Loading INI files is config_ini.c,
+ * the command line config_cli.c, --help and INI output config_write.c.
+ */
+#include "config/config_int.h"
 
 #include <errno.h>
-#include <getopt.h>
-#include <ini.h>
 #include <limits.h>
-#include <stdarg.h>
-#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,30 +16,6 @@
 #include "dedup/dedup.h"
 #include "util/err.h"
 #include "web/urlfilter.h"
-
-enum opt_type {
-	OPT_INT,     /* int field, range-checked */
-	OPT_LONG,    /* long field, range-checked */
-	OPT_BOOL,    /* int field, 0 or 1; a flag without argument on the CLI */
-	OPT_STR,     /* owned char * field */
-	OPT_LIST,    /* owned char ** field plus a size_t count */
-	OPT_METHODS, /* unsigned DEDUP_* bits */
-};
-
-struct opt {
-	struct config_setting pub; /* section, key, option, default */
-	enum opt_type type;        /* how the value is parsed and stored */
-	size_t off;                /* offsetof the field in struct config */
-	size_t noff;               /* OPT_LIST: offsetof the count */
-	long long min, max;        /* OPT_INT, OPT_LONG: inclusive range */
-	int shortopt;              /* short option letter, 0 if none */
-	const char *arg;           /* argument name in --help, NULL for flags */
-	const char *help;          /* one line: what it does */
-	const char *example;       /* OPT_LIST: a sample entry for example.ini;
-	                              others: a suggested value, or NULL */
-	const char *(*check)(const char *v); /* extra check of a string value;
-	                                        returns why it is bad or NULL */
-};
 
 static const char *check_resolve(const char *v);
 static const char *check_near_rule(const char *v);
@@ -52,7 +30,7 @@ static const char *check_strip_params(const char *v);
 #define TWO_G (1LL << 31)
 
 /* The settings. Rows of one section stay together, in --help order. */
-static const struct opt opts[] = {
+const struct opt config_opts[] = {
 	{ { "crawl", "seed", NULL, NULL }, OPT_LIST, F(seeds), F(nseeds), 0, 0,
 	    0, "URL", "a URL to start from; repeat the key for more",
 	    "https://www.example.edu/", NULL },
@@ -231,36 +209,27 @@ static const struct opt opts[] = {
 	    "also store the extracted text of every page", NULL, NULL },
 };
 
-#define NOPTS (sizeof(opts) / sizeof(opts[0]))
+#define NOPTS (sizeof(config_opts) / sizeof(config_opts[0]))
 _Static_assert(NOPTS <= CONFIG_MAX_SETTINGS, "raise CONFIG_MAX_SETTINGS");
+const size_t config_nopts = NOPTS;
 
-/* Note that o was given, not left at its default. */
-static void
-mark_given(struct config *c, const struct opt *o)
+void
+config_mark_given(struct config *c, const struct opt *o)
 {
-	size_t i = (size_t)(o - opts);
+	size_t i = (size_t)(o - config_opts);
 
 	c->given[i / 64] |= (uint64_t)1 << (i % 64);
 }
 
-static const struct {
-	const char *name;  /* INI section */
-	const char *about; /* its heading in --help and example.ini */
-} sections[] = {
+const struct config_section config_sections[] = {
 	{ "crawl", "what to fetch" },
 	{ "politeness", "how gently" },
 	{ "dedup", "what counts as a duplicate" },
 	{ "storage", "where results go" },
 };
 
-#define NSECTIONS (sizeof(sections) / sizeof(sections[0]))
-
-/* Long options of the table get values past any char so that getopt's
- * answer tells table rows and short letters apart. */
-#define OPTVAL_BASE 256
-
-/* Longest INI line: long enough for any sane URL. */
-#define INI_LINE_MAX 8192
+const size_t config_nsections =
+    sizeof(config_sections) / sizeof(config_sections[0]);
 
 /* "md5, simhash, ..." from dedup's method table: the near ones, or all. */
 static const char *
@@ -290,18 +259,6 @@ near_method(const char *v)
 		if (mi->method != DEDUP_MD5 && strcmp(v, mi->name) == 0)
 			return (unsigned)mi->method;
 	return 0;
-}
-
-static void *
-field(struct config *c, const struct opt *o)
-{
-	return (char *)c + o->off;
-}
-
-static const void *
-cfield(const struct config *c, const struct opt *o)
-{
-	return (const char *)c + o->off;
 }
 
 static const char *
@@ -456,12 +413,8 @@ list_append(char ***list, size_t *n, const char *v)
 	return 0;
 }
 
-/*
- * Store value v (NULL: a CLI flag, meaning true) into o's field. Returns 0,
- * or -1 with why in msg (the caller adds where).
- */
-static int
-opt_set(struct config *c, const struct opt *o, const char *v, char *msg,
+int
+config_opt_set(struct config *c, const struct opt *o, const char *v, char *msg,
     size_t msgsz)
 {
 	long long n, max;
@@ -477,7 +430,7 @@ opt_set(struct config *c, const struct opt *o, const char *v, char *msg,
 		else if (parse_bool(v, &b) == -1)
 			return err_set(msg, msgsz, -1, "must be true or false "
 			    "(or yes/no, on/off, 1/0)");
-		*(int *)field(c, o) = b;
+		*(int *)config_field(c, o) = b;
 		return 0;
 	case OPT_INT:
 	case OPT_LONG:
@@ -488,9 +441,9 @@ opt_set(struct config *c, const struct opt *o, const char *v, char *msg,
 			return err_set(msg, msgsz, -1, "must be an integer "
 			    "from %lld to %lld", o->min, max);
 		if (o->type == OPT_INT)
-			*(int *)field(c, o) = (int)n;
+			*(int *)config_field(c, o) = (int)n;
 		else
-			*(long *)field(c, o) = (long)n;
+			*(long *)config_field(c, o) = (long)n;
 		return 0;
 	case OPT_METHODS:
 		if (dedup_parse_methods(v, &bits, &bad) == -1)
@@ -498,7 +451,7 @@ opt_set(struct config *c, const struct opt *o, const char *v, char *msg,
 			    "\"%.*s\" (known: %s)",
 			    (int)strcspn(bad ? bad : v, ","), bad ? bad : v,
 			    method_list(0));
-		*(unsigned *)field(c, o) = bits;
+		*(unsigned *)config_field(c, o) = bits;
 		return 0;
 	case OPT_STR:
 	case OPT_LIST:
@@ -516,7 +469,7 @@ opt_set(struct config *c, const struct opt *o, const char *v, char *msg,
 	if (o->check != NULL && (why = o->check(v)) != NULL)
 		return err_set(msg, msgsz, -1, "%s", why);
 	if (o->type == OPT_LIST) {
-		if (list_append((char ***)field(c, o),
+		if (list_append((char ***)config_field(c, o),
 		    (size_t *)((char *)c + o->noff), v) == -1)
 			goto nomem;
 		return 0;
@@ -524,33 +477,33 @@ opt_set(struct config *c, const struct opt *o, const char *v, char *msg,
 	copy = strdup(v);
 	if (copy == NULL)
 		goto nomem;
-	free(*(char **)field(c, o));
-	*(char **)field(c, o) = copy;
+	free(*(char **)config_field(c, o));
+	*(char **)config_field(c, o) = copy;
 	return 0;
 nomem:
 	return err_set(msg, msgsz, -1, "out of memory");
 }
 
-static const struct opt *
-opt_by_key(const char *section, const char *key)
+const struct opt *
+config_opt_by_key(const char *section, const char *key)
 {
 	size_t i;
 
 	for (i = 0; i < NOPTS; i++)
-		if (strcasecmp(opts[i].pub.section, section) == 0 &&
-		    strcasecmp(opts[i].pub.key, key) == 0)
-			return &opts[i];
+		if (strcasecmp(config_opts[i].pub.section, section) == 0 &&
+		    strcasecmp(config_opts[i].pub.key, key) == 0)
+			return &config_opts[i];
 	return NULL;
 }
 
-static int
-section_known(const char *name, size_t len)
+int
+config_section_known(const char *name, size_t len)
 {
 	size_t i;
 
-	for (i = 0; i < NSECTIONS; i++)
-		if (strlen(sections[i].name) == len &&
-		    strncasecmp(sections[i].name, name, len) == 0)
+	for (i = 0; i < config_nsections; i++)
+		if (strlen(config_sections[i].name) == len &&
+		    strncasecmp(config_sections[i].name, name, len) == 0)
 			return 1;
 	return 0;
 }
@@ -563,10 +516,10 @@ config_init(struct config *c)
 
 	memset(c, 0, sizeof(*c));
 	for (i = 0; i < NOPTS; i++) {
-		if (opts[i].pub.def == NULL)
+		if (config_opts[i].pub.def == NULL)
 			continue;
-		if (opt_set(c, &opts[i], opts[i].pub.def, msg,
-		    sizeof(msg)) == -1)
+		if (config_opt_set(c, &config_opts[i], config_opts[i].pub.def,
+		    msg, sizeof(msg)) == -1)
 			goto fail;
 	}
 	return 0;
@@ -582,11 +535,11 @@ config_free(struct config *c)
 	size_t i, j, n;
 
 	for (i = 0; i < NOPTS; i++) {
-		if (opts[i].type == OPT_STR) {
-			free(*(char **)field(c, &opts[i]));
-		} else if (opts[i].type == OPT_LIST) {
-			list = *(char ***)field(c, &opts[i]);
-			n = *(size_t *)((char *)c + opts[i].noff);
+		if (config_opts[i].type == OPT_STR) {
+			free(*(char **)config_field(c, &config_opts[i]));
+		} else if (config_opts[i].type == OPT_LIST) {
+			list = *(char ***)config_field(c, &config_opts[i]);
+			n = *(size_t *)((char *)c + config_opts[i].noff);
 			for (j = 0; j < n; j++)
 				free(list[j]);
 			free(list);
@@ -595,316 +548,26 @@ config_free(struct config *c)
 	memset(c, 0, sizeof(*c));
 }
 
-/* INI loading: inih calls our reader once per line, so counting reads gives
- * the line each handler call is about (this inih has no line argument). */
-struct ini_state {
-	struct config *c; /* where settings go */
-	FILE *fp;         /* the open file */
-	int line;         /* lines read so far */
-	int err_line;     /* line of the first problem we found, 0: none */
-	char msg[256];    /* that problem, without "FILE:LINE: " */
-};
-
-static void
-ini_fail(struct ini_state *st, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (st->err_line != 0)
-		return;
-	st->err_line = st->line;
-	va_start(ap, fmt);
-	err_vset(st->msg, sizeof(st->msg), 0, fmt, ap);
-	va_end(ap);
-}
-
-/*
- * One line for inih, byte by byte: fgets would hide a NUL byte (the line
- * would look cut short, and its tail be taken for the next line). A line
- * that is too long or holds a NUL is reported and handed over blank, so
- * no part of it is ever read as a setting.
- */
-static char *
-ini_read_line(char *str, int num, void *stream)
-{
-	struct ini_state *st = stream;
-	size_t len = 0, total = 0, max = (size_t)num - 2;
-	const char *p, *end;
-	int ch, nul = 0;
-
-	if ((ch = getc(st->fp)) == EOF)
-		return NULL;
-	st->line++;
-	for (; ch != EOF && ch != '\n'; ch = getc(st->fp), total++) {
-		if (ch == '\0')
-			nul = 1;
-		if (total < max)
-			str[len++] = (char)ch;
-	}
-	if (nul || total > max) {
-		if (nul)
-			ini_fail(st, "NUL byte: not a text file");
-		else
-			ini_fail(st, "line longer than %d bytes", num - 2);
-		len = 0;
-	}
-	str[len++] = '\n';
-	str[len] = '\0';
-	if (len == 1)
-		return str;
-	/* inih only tells us about sections that hold keys; an unknown empty
-	 * one is still a typo worth reporting. */
-	p = str + strspn(str, " \t");
-	if (*p == '[' && (end = strchr(p, ']')) != NULL &&
-	    !section_known(p + 1, (size_t)(end - p - 1)))
-		ini_fail(st, "unknown section [%.*s]", (int)(end - p - 1),
-		    p + 1);
-	return str;
-}
-
-static int
-ini_on_key(void *user, const char *section, const char *name,
-    const char *value)
-{
-	struct ini_state *st = user;
-	const struct opt *o;
-	char msg[200];
-
-	if (name == NULL || value == NULL)
-		return 1;
-	if (*section == '\0') {
-		ini_fail(st, "key %s is outside any section", name);
-		return 0;
-	}
-	if (!section_known(section, strlen(section))) {
-		ini_fail(st, "unknown section [%s]", section);
-		return 0;
-	}
-	o = opt_by_key(section, name);
-	if (o == NULL) {
-		ini_fail(st, "unknown key [%s] %s", section, name);
-		return 0;
-	}
-	if (opt_set(st->c, o, value, msg, sizeof(msg)) == -1) {
-		ini_fail(st, "[%s] %s: %s", o->pub.section, o->pub.key, msg);
-		return 0;
-	}
-	mark_given(st->c, o);
-	return 1;
-}
-
-int
-config_load_ini(struct config *c, const char *path, char *err, size_t errsz)
-{
-	struct ini_state st;
-	bool multiline, use_stack, realloc_ok, no_value;
-	int max_line, initial_alloc, r, ret = -1;
-
-	memset(&st, 0, sizeof(st));
-	st.c = c;
-	st.fp = fopen(path, "r");
-	if (st.fp == NULL)
-		return err_set(err, errsz, -1, "%s: cannot open: %s", path,
-		    strerror(errno));
-
-	/* inih's defaults would read an indented key as a continuation of
-	 * the key above it and cut lines at 200 bytes, shorter than many
-	 * URLs; set ours for this call only. */
-	multiline = ini_allow_multiline;
-	use_stack = ini_use_stack;
-	realloc_ok = ini_allow_realloc;
-	no_value = ini_allow_no_value;
-	max_line = ini_max_line;
-	initial_alloc = ini_initial_alloc;
-	ini_allow_multiline = false;
-	ini_use_stack = false;
-	ini_allow_realloc = false;
-	ini_allow_no_value = false;
-	ini_max_line = INI_LINE_MAX;
-	ini_initial_alloc = INI_LINE_MAX;
-
-	r = ini_parse_stream(ini_read_line, &st, ini_on_key, &st);
-
-	ini_allow_multiline = multiline;
-	ini_use_stack = use_stack;
-	ini_allow_realloc = realloc_ok;
-	ini_allow_no_value = no_value;
-	ini_max_line = max_line;
-	ini_initial_alloc = initial_alloc;
-
-	if (ferror(st.fp)) {
-		err_set(err, errsz, -1, "%s: cannot read: %s", path,
-		    strerror(errno));
-		goto fail;
-	}
-	if (r == -2) {
-		err_set(err, errsz, -1, "%s: out of memory", path);
-		goto fail;
-	}
-	/* inih reports the first bad line; when we found nothing there, it
-	 * is inih's own complaint: a line that is no key, section or
-	 * comment. */
-	if (r > 0 && (st.err_line == 0 || r < st.err_line)) {
-		err_set(err, errsz, -1, "%s:%d: syntax error", path, r);
-		goto fail;
-	}
-	if (st.err_line != 0) {
-		err_set(err, errsz, -1, "%s:%d: %s", path, st.err_line,
-		    st.msg);
-		goto fail;
-	}
-	ret = 0;
-fail:
-	fclose(st.fp);
-	return ret;
-}
-
-/* getopt tables from opts[]; long options get OPTVAL_BASE + row. */
-static void
-build_getopt(struct option *lo, char *so)
-{
-	size_t i, n = 0;
-
-	*so++ = ':'; /* a missing argument answers ':', not '?' */
-	*so++ = 'c';
-	*so++ = ':';
-	*so++ = 'h';
-	for (i = 0; i < NOPTS; i++) {
-		if (opts[i].pub.option == NULL)
-			continue;
-		lo[n].name = opts[i].pub.option;
-		lo[n].has_arg = opts[i].type == OPT_BOOL ? no_argument :
-		    required_argument;
-		lo[n].flag = NULL;
-		lo[n].val = OPTVAL_BASE + (int)i;
-		n++;
-		if (opts[i].shortopt != 0) {
-			*so++ = (char)opts[i].shortopt;
-			if (opts[i].type != OPT_BOOL)
-				*so++ = ':';
-		}
-	}
-	lo[n++] = (struct option){ "config", required_argument, NULL, 'c' };
-	lo[n++] = (struct option){ "help", no_argument, NULL, 'h' };
-	lo[n] = (struct option){ NULL, 0, NULL, 0 };
-	*so = '\0';
-}
-
-static const struct opt *
-opt_by_short(int ch)
+const struct opt *
+config_opt_by_name(const char *key)
 {
 	size_t i;
 
 	for (i = 0; i < NOPTS; i++)
-		if (opts[i].shortopt == ch)
-			return &opts[i];
-	return NULL;
-}
-
-/* The message for getopt's '?' or ':' answer; returns -1. */
-static int
-getopt_error(int ch, char **argv, char *err, size_t errsz)
-{
-	const char *arg = argv[optind - 1];
-	const struct opt *o = NULL;
-
-	if (optopt >= OPTVAL_BASE)
-		o = &opts[optopt - OPTVAL_BASE];
-	else if (optopt != 0)
-		o = opt_by_short(optopt);
-
-	if (o != NULL && ch == ':')
-		return err_set(err, errsz, -1, "--%s: missing argument %s",
-		    o->pub.option, o->arg);
-	if (o != NULL)
-		return err_set(err, errsz, -1, "--%s: takes no argument",
-		    o->pub.option);
-	if (optopt == 'c' && ch == ':')
-		return err_set(err, errsz, -1,
-		    "--config: missing argument FILE");
-	if (optopt == 'h')
-		return err_set(err, errsz, -1, "--help: takes no argument");
-	if (optopt != 0)
-		return err_set(err, errsz, -1, "unknown option -%c", optopt);
-	/* An unknown or ambiguous long option: getopt has already stepped
-	 * past it. */
-	return err_set(err, errsz, -1, "unknown option %.*s",
-	    (int)strcspn(arg, "="), arg);
-}
-
-int
-config_parse_crawl_args(struct config *c, int argc, char **argv, char *err,
-    size_t errsz)
-{
-	struct option lo[NOPTS + 3];
-	char so[2 * NOPTS + 8], msg[200];
-	const struct opt *o;
-	int ch, pass, i;
-
-	build_getopt(lo, so);
-	opterr = 0;
-
-	/* Pass 0 looks for --help only, pass 1 loads the -c files, pass 2
-	 * applies the rest, so the command line wins wherever -c stands. */
-	for (pass = 0; pass < 3; pass++) {
-		optind = 0; /* GNU: start over, forgetting any half-read group */
-		while ((ch = getopt_long(argc, argv, so, lo, NULL)) != -1) {
-			if (pass == 0) {
-				if (ch == 'h')
-					return 1;
-				continue;
-			}
-			if (pass == 1) {
-				if (ch == 'c' && config_load_ini(c, optarg, err,
-				    errsz) == -1)
-					return -1;
-				continue;
-			}
-			if (ch == '?' || ch == ':')
-				return getopt_error(ch, argv, err, errsz);
-			if (ch == 'c')
-				continue;
-			o = ch >= OPTVAL_BASE ? &opts[ch - OPTVAL_BASE] :
-			    opt_by_short(ch);
-			if (o == NULL)
-				return err_set(err, errsz, -1,
-				    "unknown option -%c", ch);
-			if (opt_set(c, o, o->type == OPT_BOOL ? NULL : optarg,
-			    msg, sizeof(msg)) == -1)
-				return err_set(err, errsz, -1, "--%s: %s",
-				    o->pub.option, msg);
-			mark_given(c, o);
-		}
-	}
-	for (i = optind; i < argc; i++) {
-		if (opt_set(c, &opts[0], argv[i], msg, sizeof(msg)) == -1)
-			return err_set(err, errsz, -1, "seed URL \"%s\": %s",
-			    argv[i], msg);
-	}
-	return config_validate(c, err, errsz);
-}
-
-/* The setting whose INI key is key, in any section; NULL if none. */
-static const struct opt *
-opt_by_any_key(const char *key)
-{
-	size_t i;
-
-	for (i = 0; i < NOPTS; i++)
-		if (strcmp(opts[i].pub.key, key) == 0)
-			return &opts[i];
+		if (strcmp(config_opts[i].pub.key, key) == 0)
+			return &config_opts[i];
 	return NULL;
 }
 
 int
 config_given(const struct config *c, const char *key)
 {
-	const struct opt *o = opt_by_any_key(key);
+	const struct opt *o = config_opt_by_name(key);
 	size_t i;
 
 	if (o == NULL)
 		return 0;
-	i = (size_t)(o - opts);
+	i = (size_t)(o - config_opts);
 	return (c->given[i / 64] >> (i % 64)) & 1;
 }
 
@@ -912,14 +575,14 @@ int
 config_adopt(struct config *c, const char *key, const char *value,
     char *err, size_t errsz)
 {
-	const struct opt *o = opt_by_any_key(key);
+	const struct opt *o = config_opt_by_name(key);
 	char msg[256];
 
 	if (o == NULL)
 		return err_set(err, errsz, -1, "unknown setting %s", key);
 	if (config_given(c, key))
 		return 0;
-	if (opt_set(c, o, value, msg, sizeof(msg)) == -1)
+	if (config_opt_set(c, o, value, msg, sizeof(msg)) == -1)
 		return err_set(err, errsz, -1, "%s: %s", key, msg);
 	return 1;
 }
@@ -973,226 +636,16 @@ config_dedup(const struct config *c, struct dedup_config *out)
 	}
 }
 
-/* Whether o's INI key is its long option with '_' for '-'. */
-static int
-key_is_option(const struct opt *o)
-{
-	const char *k = o->pub.key, *op = o->pub.option;
-
-	for (; *k != '\0' && *op != '\0'; k++, op++)
-		if (*k != (*op == '-' ? '_' : *op))
-			return 0;
-	return *k == *op;
-}
-
-void
-config_usage(FILE *out)
-{
-	const struct opt *o;
-	char left[64];
-	size_t s, i;
-
-	fputs("usage: nearcrawl crawl [-c FILE] [-d DB] [options] "
-	      "[SEED_URL...]\n\n"
-	      "Crawl from the seed URLs and tell unique pages from exact and "
-	      "near duplicates.\n"
-	      "An existing DB is resumed. Settings come from the defaults, "
-	      "then the INI file\n"
-	      "(-c), then the other options; repeatable options and SEED_URLs "
-	      "add to the\n"
-	      "file's lists. In the file, an option is a key of the section "
-	      "it is listed\n"
-	      "under, spelt with _ for - unless its key is shown.\n\n",
-	    out);
-	fprintf(out, "  %-28s %s\n", "SEED_URL...",
-	    "where to start; adds to the file's seed keys");
-	fprintf(out, "  %-28s %s\n", "-c, --config FILE",
-	    "read settings from this INI file first");
-	fprintf(out, "  %-28s %s\n", "-h, --help",
-	    "print this help and exit");
-	for (s = 0; s < NSECTIONS; s++) {
-		fprintf(out, "\n[%s] %s\n", sections[s].name,
-		    sections[s].about);
-		for (i = 0; i < NOPTS; i++) {
-			o = &opts[i];
-			if (strcmp(o->pub.section, sections[s].name) != 0 ||
-			    o->pub.option == NULL)
-				continue;
-			if (o->shortopt != 0)
-				snprintf(left, sizeof(left), "-%c, --%s%s%s",
-				    o->shortopt, o->pub.option,
-				    o->arg ? " " : "", o->arg ? o->arg : "");
-			else
-				snprintf(left, sizeof(left), "    --%s%s%s",
-				    o->pub.option, o->arg ? " " : "",
-				    o->arg ? o->arg : "");
-			if (strlen(left) >= 28)
-				fprintf(out, "  %s\n  %-28s %s\n", left, "",
-				    o->help);
-			else
-				fprintf(out, "  %-28s %s\n", left, o->help);
-			fprintf(out, "  %-28s ", "");
-			if (o->type == OPT_LIST)
-				fprintf(out, "repeatable");
-			else
-				fprintf(out, "default %s", o->pub.def);
-			if (o->type == OPT_INT || o->type == OPT_LONG)
-				fprintf(out, ", %lld..%lld", o->min, o->max);
-			if (!key_is_option(o))
-				fprintf(out, "; key %s", o->pub.key);
-			fputc('\n', out);
-			if (o->type != OPT_LIST && o->example != NULL)
-				fprintf(out, "  %-28s e.g. %s\n", "",
-				    o->example);
-		}
-	}
-}
-
-/* A scalar setting's value in INI form (no key, no newline). */
-static void
-put_value(FILE *out, const struct config *c, const struct opt *o)
-{
-	unsigned bits, bit;
-	const char *sep = "";
-
-	switch (o->type) {
-	case OPT_BOOL:
-		fputs(*(const int *)cfield(c, o) ? "true" : "false", out);
-		break;
-	case OPT_INT:
-		fprintf(out, "%d", *(const int *)cfield(c, o));
-		break;
-	case OPT_LONG:
-		fprintf(out, "%ld", *(const long *)cfield(c, o));
-		break;
-	case OPT_STR:
-		fputs(*(char *const *)cfield(c, o), out);
-		break;
-	case OPT_METHODS:
-		bits = *(const unsigned *)cfield(c, o);
-		for (bit = 1; bit != 0; bit <<= 1) {
-			if ((bits & bit) == 0)
-				continue;
-			fprintf(out, "%s%s", sep,
-			    dedup_method_name((enum dedup_method)bit));
-			sep = ",";
-		}
-		break;
-	case OPT_LIST:
-		break;
-	}
-}
-
-/* One key's value in INI form; lists write one line per entry. */
-static void
-write_value(FILE *out, const struct config *c, const struct opt *o,
-    int commented)
-{
-	char *const *list;
-	size_t j, n;
-
-	if (o->type != OPT_LIST) {
-		fprintf(out, "%s = ", o->pub.key);
-		put_value(out, c, o);
-		fputc('\n', out);
-		return;
-	}
-	list = *(char **const *)cfield(c, o);
-	n = *(const size_t *)((const char *)c + o->noff);
-	for (j = 0; j < n; j++)
-		fprintf(out, "%s = %s\n", o->pub.key, list[j]);
-	if (n == 0 && commented)
-		fprintf(out, "; %s = %s\n", o->pub.key, o->example);
-}
-
-char *
-config_value(const struct config *c, const char *key)
-{
-	const struct opt *o = opt_by_any_key(key);
-	char *v = NULL;
-	size_t n;
-	FILE *f;
-
-	if (o == NULL || o->type == OPT_LIST ||
-	    (f = open_memstream(&v, &n)) == NULL)
-		return NULL;
-	put_value(f, c, o);
-	if (fclose(f) != 0) {
-		free(v);
-		return NULL;
-	}
-	return v;
-}
-
-static int
-write_ini(const struct config *c, FILE *out, int commented)
-{
-	const struct opt *o;
-	size_t s, i;
-
-	if (commented)
-		fputs("; nearcrawl crawl settings: every key with its default."
-		      "\n; Written by config_write_example(); options on the "
-		      "command line win.\n; List keys (seed, allow_domain, "
-		      "resolve) take one entry per line;\n; repeat the key for "
-		      "more.\n",
-		    out);
-	for (s = 0; s < NSECTIONS; s++) {
-		if (commented)
-			fprintf(out, "\n; %s\n", sections[s].about);
-		fprintf(out, "%s[%s]\n", s > 0 && !commented ? "\n" : "",
-		    sections[s].name);
-		for (i = 0; i < NOPTS; i++) {
-			o = &opts[i];
-			if (strcmp(o->pub.section, sections[s].name) != 0)
-				continue;
-			if (commented) {
-				fprintf(out, "\n; %s", o->help);
-				if (o->type == OPT_INT || o->type == OPT_LONG)
-					fprintf(out, " (%lld to %lld)", o->min,
-					    o->max);
-				fputc('\n', out);
-				if (o->type != OPT_LIST && o->example != NULL)
-					fprintf(out, "; e.g. %s = %s\n",
-					    o->pub.key, o->example);
-			}
-			write_value(out, c, o, commented);
-		}
-	}
-	if (fflush(out) != 0 || ferror(out))
-		return -1;
-	return 0;
-}
-
-int
-config_write_example(FILE *out)
-{
-	struct config c;
-	int ret;
-
-	if (config_init(&c) == -1)
-		return -1;
-	ret = write_ini(&c, out, 1);
-	config_free(&c);
-	return ret;
-}
-
-int
-config_dump(const struct config *c, FILE *out)
-{
-	return write_ini(c, out, 0);
-}
-
 const struct config_setting *
 config_setting_at(size_t i)
 {
-	return i < NOPTS ? &opts[i].pub : NULL;
+	return i < NOPTS ? &config_opts[i].pub : NULL;
 }
 
 const struct config_setting *
 config_setting_of(const char *key)
 {
-	const struct opt *o = opt_by_any_key(key);
+	const struct opt *o = config_opt_by_name(key);
 
 	return o != NULL ? &o->pub : NULL;
 }
