@@ -1,7 +1,8 @@
 /*
  * config_int: the settings table and what the files of config/ share
- * about it. config.c owns the table and storing values; config_ini.c,
- * config_cli.c and config_write.c read it. Not for use outside config/.
+ * about it. config_table.c owns the table and storing values;
+ * config_ini.c, config_cli.c and config_write.c read it. Not for use
+ * outside config/.
  */
 #ifndef NC_CONFIG_INT_H
 #define NC_CONFIG_INT_H

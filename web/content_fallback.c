@@ -7,6 +7,8 @@
  */
 #include "web/content_int.h"
 
+#include "web/content.h"
+
 /* Menus: blocks this link-dense whose links average under this length. */
 #define MENU_LINK_DENSITY 0.5
 #define MENU_LINK_CHARS 12.0

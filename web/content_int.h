@@ -1,12 +1,16 @@
 /*
  * content_int: what the files of the main-content analysis share -- the
  * per-element table, its bits, and the steps each file provides:
- *   content.c           entry points, tallies and cleaning, the runs
+ *   content.c           entry points and the runs (calls all below)
  *   content_score.c     Readability's candidate scoring and choosing
  *   content_fallback.c  the body without its template, when none is found
+ *   content_tally.c     tallies, cleaning rules, what a run resets
  *   content_words.c     what class, id and role attributes say
- * Not for use outside web/content*.c. The short static inline helpers
- * (cn, is, is_heading, next_node) are these files' shorthand.
+ * Each file calls only those listed after it. Not for use outside
+ * web/content*.c; it does not include content.h, so that no file of the
+ * analysis and its header depend on each other in a circle. The short
+ * static inline helpers (cn, is, is_heading, next_node) are these files'
+ * shorthand.
  */
 #ifndef NC_CONTENT_INT_H
 #define NC_CONTENT_INT_H
@@ -15,8 +19,6 @@
 #include <string.h>
 
 #include <libxml/tree.h>
-
-#include "web/content.h"
 
 /* The shortest paragraph that scores; also the least plain text of a
  * protected subtree. */
@@ -121,7 +123,7 @@ content_link_density(const struct cnode *c)
 	return c->t.chars > 0 ? c->t.link / c->t.chars : 0;
 }
 
-/* ---- content.c ---- */
+/* ---- content_tally.c ---- */
 
 /* Add the characters of str, white-space runs between words as one, to
  * *chars and its commas to *commas. */

@@ -6,6 +6,8 @@
  */
 #include "web/content_int.h"
 
+#include "web/content.h"
+
 #include "web/htmlattr.h"
 
 #include <math.h>

@@ -5,6 +5,7 @@
  * bytes are decoded by charset.c, main content is marked by content.c,
  * and the links are resolved by extract_links.c after the walk.
  */
+#include "web/extract.h"
 #include "web/extract_int.h"
 
 #include "util/buf.h"

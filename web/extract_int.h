@@ -1,15 +1,16 @@
 /*
  * extract_int: what extract.c (the walk over the document) hands to
  * extract_links.c (the links, once the walk is over). Not for use outside
- * web/extract*.c.
+ * web/extract*.c. It includes neither extract.h nor url.h, so that
+ * extract.c and it do not depend on each other in a circle.
  */
 #ifndef NC_EXTRACT_INT_H
 #define NC_EXTRACT_INT_H
 
 #include <stddef.h>
 
-#include "web/extract.h"
-#include "web/url.h"
+struct extract_result;
+struct url_base;
 
 /* A link's text in the walk's anchor text, and whether main_text holds
  * it. */

@@ -7,6 +7,8 @@
 
 #include "util/buf.h"
 #include "util/chars.h"
+#include "web/extract.h"
+#include "web/url.h"
 
 #include <stdint.h>
 #include <stdlib.h>

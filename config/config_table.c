@@ -1,8 +1,10 @@
 /*
- * config: the settings table of `nearcrawl crawl` (see config.h) and what
- * works on it directly: checking and storing a value, defaults, freeing,
- * validation and the dedup settings. Loading INI files is config_ini.c,
- * the command line config_cli.c, --help and INI output config_write.c.
+ * config_table: the settings table of `nearcrawl crawl` (see config.h)
+ * and what works on it directly: checking and storing a value, defaults,
+ * freeing, validation and the dedup settings. Loading INI files is
+ * config_ini.c, the command line config_cli.c, --help and INI output
+ * config_write.c; there is no config.c, so that the header config.h and
+ * the files behind it depend on each other in one direction only.
  */
 #include "config/config_int.h"
 
