@@ -415,18 +415,19 @@ list_append(char ***list, size_t *n, const char *v)
 	return 0;
 }
 
-int
-config_opt_set(struct config *c, const struct opt *o, const char *v, char *msg,
+/* Store v into o's field for the types parsed from text: bool (v NULL: a
+ * CLI flag, meaning true), int, long, methods. Returns 0 or -1 with why in
+ * msg. */
+static int
+set_scalar(struct config *c, const struct opt *o, const char *v, char *msg,
     size_t msgsz)
 {
 	long long n, max;
-	const char *why, *bad = NULL, *p;
+	const char *bad = NULL;
 	unsigned bits;
-	char *copy;
 	int b;
 
-	switch (o->type) {
-	case OPT_BOOL:
+	if (o->type == OPT_BOOL) {
 		if (v == NULL)
 			b = 1;
 		else if (parse_bool(v, &b) == -1)
@@ -434,20 +435,8 @@ config_opt_set(struct config *c, const struct opt *o, const char *v, char *msg,
 			    "(or yes/no, on/off, 1/0)");
 		*(int *)config_field(c, o) = b;
 		return 0;
-	case OPT_INT:
-	case OPT_LONG:
-		max = o->max;
-		if (o->type == OPT_LONG && max > LONG_MAX)
-			max = LONG_MAX;
-		if (parse_int(v, o->min, max, &n) == -1)
-			return err_set(msg, msgsz, -1, "must be an integer "
-			    "from %lld to %lld", o->min, max);
-		if (o->type == OPT_INT)
-			*(int *)config_field(c, o) = (int)n;
-		else
-			*(long *)config_field(c, o) = (long)n;
-		return 0;
-	case OPT_METHODS:
+	}
+	if (o->type == OPT_METHODS) {
 		if (dedup_parse_methods(v, &bits, &bad) == -1)
 			return err_set(msg, msgsz, -1, "unknown method "
 			    "\"%.*s\" (known: %s)",
@@ -455,10 +444,28 @@ config_opt_set(struct config *c, const struct opt *o, const char *v, char *msg,
 			    method_list(0));
 		*(unsigned *)config_field(c, o) = bits;
 		return 0;
-	case OPT_STR:
-	case OPT_LIST:
-		break;
 	}
+	max = o->max;
+	if (o->type == OPT_LONG && max > LONG_MAX)
+		max = LONG_MAX;
+	if (parse_int(v, o->min, max, &n) == -1)
+		return err_set(msg, msgsz, -1, "must be an integer "
+		    "from %lld to %lld", o->min, max);
+	if (o->type == OPT_INT)
+		*(int *)config_field(c, o) = (int)n;
+	else
+		*(long *)config_field(c, o) = (long)n;
+	return 0;
+}
+
+/* Store the string v into o's field (OPT_STR) or list (OPT_LIST) after
+ * checking it. Returns 0 or -1 with why in msg. */
+static int
+set_string(struct config *c, const struct opt *o, const char *v, char *msg,
+    size_t msgsz)
+{
+	const char *why, *p;
+	char *copy;
 
 	/* Strings go into HTTP headers, URLs and file names: no blanks, and
 	 * no control characters that could split a header line. */
@@ -484,6 +491,23 @@ config_opt_set(struct config *c, const struct opt *o, const char *v, char *msg,
 	return 0;
 nomem:
 	return err_set(msg, msgsz, -1, "out of memory");
+}
+
+int
+config_opt_set(struct config *c, const struct opt *o, const char *v,
+    char *msg, size_t msgsz)
+{
+	switch (o->type) {
+	case OPT_BOOL:
+	case OPT_INT:
+	case OPT_LONG:
+	case OPT_METHODS:
+		return set_scalar(c, o, v, msg, msgsz);
+	case OPT_STR:
+	case OPT_LIST:
+		break;
+	}
+	return set_string(c, o, v, msg, msgsz);
 }
 
 const struct opt *
