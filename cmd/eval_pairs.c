@@ -326,7 +326,7 @@ load_doc(struct ev *e, size_t i)
 		}
 		html = 1;
 		/* A document has no URL: TDW weighs its other fields. */
-		extract_tdw_fields(&ex, NULL, &tf);
+		digest_tdw_fields(&ex, NULL, &tf);
 	}
 	e->extract_us += now_us() - t0;
 	for (mode = 0; mode < 2; mode++) {

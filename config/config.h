@@ -1,11 +1,12 @@
 /*
  * config: every setting of `nearcrawl crawl`, from one table.
  *
- * A setting lives in one row of the table in config.c: its INI section and
- * key, its long option, its type, range and default. The INI loader, the
- * command-line parser, the --help text and config/example.ini are all
- * generated from that row, so a setting cannot exist in one and be missing
- * from another.
+ * A setting lives in one row of the table in config_table.c: its INI
+ * section and key, its long option, its type, range and default. The INI
+ * loader (config_ini.c), the command-line parser (config_cli.c), the
+ * --help text and config/example.ini (config_write.c) are all generated
+ * from that row, so a setting cannot exist in one and be missing from
+ * another.
  *
  * Precedence: defaults (config_init), then INI files (config_load_ini, or -c
  * on the command line), then the other options. A scalar given twice keeps
@@ -60,8 +61,9 @@ struct config {
 	long max_body;         /* cap on a body, bytes after decompression */
 	long max_text;         /* cap on the extracted text, bytes */
 	long max_links;        /* links taken from one page at most */
-	char *strip_params;    /* "none" or a strip list (url.h): parameters
-	                          dropped from every URL before it is queued */
+	char *strip_params;    /* "none" or a strip list (urlfilter.h):
+	                          parameters dropped from every URL before
+	                          it is queued */
 	long max_query_variants; /* URLs with a query queued per path, 0 = no
 	                            limit */
 	/* [politeness] */

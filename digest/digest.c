@@ -6,19 +6,11 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+
+#include "util/clock.h"
 
 static const char WHY_FP[] = "cannot fingerprint";
 static const char WHY_NOMEM[] = "out of memory";
-
-static double
-mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 /* Take the main text as the near text when it holds enough to judge. */
 static int
@@ -45,6 +37,20 @@ choose_near(const struct dedup *d, const struct digest_opts *o,
 	return shingles_of_text(g->near, g->near_len, &g->sh);
 }
 
+void
+digest_tdw_fields(const struct extract_result *ex, const char *url,
+    struct tdw_fields *tf)
+{
+	memset(tf, 0, sizeof(*tf));
+	tf->url = url;
+	tf->title = ex->title;
+	tf->headings = ex->headings;
+	tf->anchors_same = ex->anchors_same;
+	tf->anchors_other = ex->anchors_other;
+	tf->keywords = ex->keywords;
+	tf->description = ex->description;
+}
+
 int
 digest_page(const struct dedup *d, const struct digest_opts *o,
     const char *data, size_t len, int html, const char *url,
@@ -52,7 +58,7 @@ digest_page(const struct dedup *d, const struct digest_opts *o,
 {
 	struct extract_opts eo;
 	struct tdw_fields tf, *fields = NULL;
-	double t0 = mono_ms(), t1;
+	double t0 = clock_mono_ms(), t1;
 
 	memset(g, 0, sizeof(*g));
 	g->html = html;
@@ -69,10 +75,10 @@ digest_page(const struct dedup *d, const struct digest_opts *o,
 		g->text = g->ex.text;
 		g->text_len = g->ex.text_len;
 		/* The fields the crawl weights TDW tokens by. */
-		extract_tdw_fields(&g->ex, url, &tf);
+		digest_tdw_fields(&g->ex, url, &tf);
 		fields = &tf;
 	}
-	t1 = mono_ms();
+	t1 = clock_mono_ms();
 	g->extract_ms = t1 - t0;
 	if (choose_near(d, o, g) != 0) {
 		*why = WHY_NOMEM;
@@ -83,7 +89,7 @@ digest_page(const struct dedup *d, const struct digest_opts *o,
 		*why = WHY_FP;
 		goto fail;
 	}
-	g->fingerprint_ms = mono_ms() - t1;
+	g->fingerprint_ms = clock_mono_ms() - t1;
 	return 0;
 fail:
 	digest_free(g);

@@ -21,6 +21,7 @@
 #include "dedup/dedup.h"
 #include "web/extract.h"
 #include "dedup/shingles.h"
+#include "dedup/tdw.h"
 #include "dedup/template.h"
 
 struct digest_opts {
@@ -60,6 +61,14 @@ struct digest {
 int digest_page(const struct dedup *d, const struct digest_opts *o,
     const char *data, size_t len, int html, const char *url,
     struct digest *g, const char **why);
+
+/*
+ * Point tf's fields at ex's (URL url, which may be NULL), the way every
+ * caller weights TDW tokens; tf's text is left empty, for the caller's
+ * choice of body or main text. tf is valid while ex is.
+ */
+void digest_tdw_fields(const struct extract_result *ex, const char *url,
+    struct tdw_fields *tf);
 
 /* Free what g owns and zero it. Safe on a zeroed g. */
 void digest_free(struct digest *g);

@@ -10,6 +10,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Whether c is HTML white space (space, tab, LF, CR, FF). */
+static inline int
+chars_html_space(int c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
+}
+
 /* The value of hex digit c, or -1. */
 static inline int
 chars_hex_value(int c)

@@ -1,7 +1,16 @@
+/*
+ * extract: the walk over libxml2's tree of a page that writes its texts
+ * (body, main content, title, headings, description, keywords, link text)
+ * and gathers its link candidates and meta robots; see extract.h. The
+ * bytes are decoded by charset.c, main content is marked by content.c,
+ * and the links are resolved by extract_links.c after the walk.
+ */
 #include "web/extract.h"
+#include "web/extract_int.h"
 
 #include "util/buf.h"
 #include "util/chars.h"
+#include "web/charset.h"
 #include "web/content.h"
 #include "web/htmlattr.h"
 #include "web/url.h"
@@ -11,16 +20,11 @@
 #include <libxml/tree.h>
 #include <libxml/xmlerror.h>
 
-#include <errno.h>
-#include <iconv.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-/* How far into the page a <meta charset> is looked for. */
-#define META_SCAN_MAX 8192
 
 /*
  * Link candidates are kept until the walk ends (a <base> may come late);
@@ -36,7 +40,6 @@
 #define ANCHOR_TEXT_MAX (64 * 1024)
 
 static const char WHY_NOMEM[] = "out of memory";
-static const char WHY_TOO_LONG[] = "too long"; /* url_resolve's words */
 static const char WHY_LARGE[] = "too large";
 
 enum {
@@ -100,454 +103,6 @@ elem_flags(const xmlChar *name)
 	return 0;
 }
 
-/* ---- UTF-8 ---- */
-
-/*
- * Whether s is valid UTF-8. A sequence cut short by the very end counts as
- * valid: bodies are capped, and a cap must not turn a UTF-8 page into
- * windows-1252.
- */
-static int
-utf8_valid(const unsigned char *s, size_t n)
-{
-	size_t i = 0, k, need;
-	uint32_t cp;
-
-	while (i < n) {
-		k = chars_utf8_decode(s + i, n - i, &cp);
-		/* A real U+FFFD takes 3 bytes; 1 byte means it was invalid. */
-		if (cp == 0xfffd && k == 1) {
-			if (s[i] >= 0xc2 && s[i] <= 0xdf)
-				need = 2;
-			else if (s[i] >= 0xe0 && s[i] <= 0xef)
-				need = 3;
-			else if (s[i] >= 0xf0 && s[i] <= 0xf4)
-				need = 4;
-			else
-				return 0;
-			if (n - i >= need)
-				return 0;
-			for (k = i + 1; k < n; k++)
-				if ((s[k] & 0xc0) != 0x80)
-					return 0;
-			return 1;
-		}
-		i += k;
-	}
-	return 1;
-}
-
-/*
- * The character libxml2 gets in place of c: controls that are not HTML
- * white space become spaces (they carry no text and libxml2 complains
- * about them), and non-characters become U+FFFD.
- */
-static uint32_t
-clean_cp(uint32_t c)
-{
-	if ((c < 0x20 && c != '\t' && c != '\n' && c != '\f' && c != '\r') ||
-	    (c >= 0x7f && c <= 0x9f))
-		return ' ';
-	if (c == 0xfffe || c == 0xffff)
-		return 0xfffd;
-	return c;
-}
-
-/* Copy UTF-8 (maybe invalid) to a fresh buffer, repaired; NULL on no memory. */
-static unsigned char *
-sanitize(const unsigned char *s, size_t n, size_t *outlen)
-{
-	unsigned char *out, enc[4];
-	size_t i = 0, o = 0;
-	uint32_t cp;
-
-	if (n > (SIZE_MAX - 1) / 3)
-		return NULL;
-	/* Size the copy first: allocating three times the input (the worst
-	 * case) made every large page a fresh mapping of the kernel's. */
-	while (i < n) {
-		if (s[i] < 0x80) {
-			o++;
-			i++;
-			continue;
-		}
-		i += chars_utf8_decode(s + i, n - i, &cp);
-		o += chars_utf8_encode(clean_cp(cp), enc);
-	}
-	out = malloc(o + 1);
-	if (out == NULL)
-		return NULL;
-	i = o = 0;
-	while (i < n) {
-		/* Most of a page is printable ASCII or HTML white space, which
-		 * passes through unchanged. */
-		if ((s[i] >= 0x20 && s[i] < 0x7f) || s[i] == '\t' ||
-		    s[i] == '\n' || s[i] == '\f' || s[i] == '\r') {
-			out[o++] = s[i++];
-			continue;
-		}
-		i += chars_utf8_decode(s + i, n - i, &cp);
-		o += chars_utf8_encode(clean_cp(cp), out + o);
-	}
-	out[o] = '\0';
-	*outlen = o;
-	return out;
-}
-
-/* windows-1252 bytes 0x80..0x9f; the five holes map to C1 as in WHATWG. */
-static const uint16_t cp1252_hi[32] = {
-	0x20ac, 0x0081, 0x201a, 0x0192, 0x201e, 0x2026, 0x2020, 0x2021,
-	0x02c6, 0x2030, 0x0160, 0x2039, 0x0152, 0x008d, 0x017d, 0x008f,
-	0x0090, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014,
-	0x02dc, 0x2122, 0x0161, 0x203a, 0x0153, 0x009d, 0x017e, 0x0178,
-};
-
-static unsigned char *
-from_cp1252(const unsigned char *s, size_t n, size_t *outlen)
-{
-	unsigned char *out;
-	size_t i, o = 0;
-	uint32_t cp;
-
-	if (n > (SIZE_MAX - 1) / 3)
-		return NULL;
-	out = malloc(3 * n + 1);
-	if (out == NULL)
-		return NULL;
-	for (i = 0; i < n; i++) {
-		cp = s[i];
-		if (cp >= 0x80 && cp <= 0x9f)
-			cp = cp1252_hi[cp - 0x80];
-		o += chars_utf8_encode(clean_cp(cp), out + o);
-	}
-	out[o] = '\0';
-	*outlen = o;
-	return out;
-}
-
-/*
- * Convert with iconv, each undecodable byte becoming U+FFFD. Returns NULL
- * on no memory or when the converter cannot be opened.
- */
-static unsigned char *
-from_iconv(const char *charset, const unsigned char *s, size_t n,
-    size_t *outlen)
-{
-	static const char repl[] = "\xef\xbf\xbd";
-	iconv_t cd;
-	char *in = (char *)(uintptr_t)s, *tmp = NULL, *op;
-	size_t inleft = n, outleft, cap, got, unit;
-	unsigned char *out = NULL;
-
-	/* No charset makes more than 4 bytes of UTF-8 from 1 input byte. */
-	if (n > (SIZE_MAX - 16) / 4)
-		return NULL;
-	cap = 4 * n + 16;
-	/* Skipping a bad byte of UTF-16 would misalign the rest. */
-	unit = strncmp(charset, "utf-16", 6) == 0 ? 2 : 1;
-	cd = iconv_open("UTF-8", charset);
-	if (cd == (iconv_t)-1)
-		return NULL;
-	tmp = malloc(cap);
-	if (tmp == NULL)
-		goto fail;
-	op = tmp;
-	outleft = cap;
-	while (inleft > 0) {
-		if (iconv(cd, &in, &inleft, &op, &outleft) != (size_t)-1)
-			break;
-		if ((errno != EILSEQ && errno != EINVAL) || outleft < 3)
-			break;
-		memcpy(op, repl, 3);
-		op += 3;
-		outleft -= 3;
-		if (errno == EINVAL)
-			break;
-		if (inleft < unit)
-			break;
-		in += unit;
-		inleft -= unit;
-	}
-	iconv(cd, NULL, NULL, &op, &outleft);
-	got = (size_t)(op - tmp);
-	out = sanitize((unsigned char *)tmp, got, outlen);
-fail:
-	free(tmp);
-	iconv_close(cd);
-	return out;
-}
-
-/* ---- charset choice ---- */
-
-enum cs_kind { CS_NONE, CS_UTF8, CS_1252, CS_ICONV };
-
-static int
-label_in(const char *label, const char *const *list)
-{
-	for (; *list != NULL; list++)
-		if (strcmp(label, *list) == 0)
-			return 1;
-	return 0;
-}
-
-/*
- * Map a charset label (from a header or a meta tag) to the decoder to use
- * and its canonical name in out. Returns CS_NONE for labels we cannot use.
- */
-static enum cs_kind
-charset_from_label(const char *label, size_t n, int from_meta, char *out,
-    size_t outsz)
-{
-	static const char *const utf8[] = { "utf-8", "utf8",
-		"unicode-1-1-utf-8", "unicode11utf8", "unicode20utf8",
-		"x-unicode20utf8", NULL };
-	static const char *const latin[] = { "windows-1252", "cp1252",
-		"x-cp1252", "iso-8859-1", "iso8859-1", "iso_8859-1",
-		"iso88591", "iso_8859-1:1987", "latin1", "l1", "us-ascii",
-		"ascii", "ansi_x3.4-1968", "cp819", "ibm819", "iso-ir-100",
-		"csisolatin1", NULL };
-	static const char *const gb[] = { "gb18030", "gbk", "x-gbk", "gb2312",
-		"gb_2312", "gb_2312-80", "chinese", "csgb2312", "iso-ir-58",
-		NULL };
-	static const char *const u16le[] = { "utf-16", "utf-16le", NULL };
-	char name[32];
-	size_t i, k = 0;
-	iconv_t cd;
-
-	while (n > 0 && (*label == ' ' || *label == '\t' || *label == '"' ||
-	    *label == '\'')) {
-		label++;
-		n--;
-	}
-	while (n > 0 && (label[n - 1] == ' ' || label[n - 1] == '\t' ||
-	    label[n - 1] == '"' || label[n - 1] == '\'' ||
-	    label[n - 1] == ';'))
-		n--;
-	if (n == 0 || n >= sizeof(name))
-		return CS_NONE;
-	for (i = 0; i < n; i++) {
-		char c = label[i];
-
-		if (c >= 'A' && c <= 'Z')
-			c = (char)(c - 'A' + 'a');
-		if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-		    c == '-' || c == '_' || c == '.' || c == ':'))
-			return CS_NONE;
-		name[k++] = c;
-	}
-	name[k] = '\0';
-	if (label_in(name, utf8) || (from_meta && strncmp(name, "utf-16",
-	    6) == 0)) {
-		/* A meta tag that could be read as ASCII is not UTF-16. */
-		snprintf(out, outsz, "utf-8");
-		return CS_UTF8;
-	}
-	if (label_in(name, latin)) {
-		snprintf(out, outsz, "windows-1252");
-		return CS_1252;
-	}
-	if (label_in(name, gb))
-		snprintf(name, sizeof(name), "gb18030");
-	else if (label_in(name, u16le))
-		snprintf(name, sizeof(name), "utf-16le");
-	cd = iconv_open("UTF-8", name);
-	if (cd == (iconv_t)-1)
-		return CS_NONE;
-	iconv_close(cd);
-	snprintf(out, outsz, "%s", name);
-	return CS_ICONV;
-}
-
-static int
-lc(int c)
-{
-	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
-}
-
-static int
-is_ws(int c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
-}
-
-/* Case-insensitive search for needle (lower-case) in s[0..n). */
-static const char *
-memcasestr(const char *s, size_t n, const char *needle)
-{
-	size_t k = strlen(needle), i, j;
-
-	for (i = 0; i + k <= n; i++) {
-		for (j = 0; j < k && lc((unsigned char)s[i + j]) == needle[j];
-		    j++)
-			;
-		if (j == k)
-			return s + i;
-	}
-	return NULL;
-}
-
-/*
- * Read the attributes of a tag starting at s[*i] up to '>', keeping the
- * values of charset, http-equiv and content (pointers into s).
- */
-static void
-meta_attrs(const char *s, size_t n, size_t *i, const char **cs, size_t *csl,
-    const char **he, size_t *hel, const char **ct, size_t *ctl)
-{
-	size_t p = *i, ns, nl, vs, vl;
-
-	while (p < n && s[p] != '>') {
-		while (p < n && (is_ws((unsigned char)s[p]) || s[p] == '/'))
-			p++;
-		ns = p;
-		while (p < n && !is_ws((unsigned char)s[p]) && s[p] != '=' &&
-		    s[p] != '>' && s[p] != '/')
-			p++;
-		nl = p - ns;
-		vs = p;
-		vl = 0;
-		while (p < n && is_ws((unsigned char)s[p]))
-			p++;
-		if (p < n && s[p] == '=') {
-			p++;
-			while (p < n && is_ws((unsigned char)s[p]))
-				p++;
-			if (p < n && (s[p] == '"' || s[p] == '\'')) {
-				char q = s[p++];
-
-				vs = p;
-				while (p < n && s[p] != q)
-					p++;
-				vl = p - vs;
-				if (p < n)
-					p++;
-			} else {
-				vs = p;
-				while (p < n && !is_ws((unsigned char)s[p]) &&
-				    s[p] != '>')
-					p++;
-				vl = p - vs;
-			}
-		}
-		if (nl == 7 && strncasecmp(s + ns, "charset", 7) == 0 &&
-		    *cs == NULL) {
-			*cs = s + vs;
-			*csl = vl;
-		} else if (nl == 10 && strncasecmp(s + ns, "http-equiv",
-		    10) == 0 && *he == NULL) {
-			*he = s + vs;
-			*hel = vl;
-		} else if (nl == 7 && strncasecmp(s + ns, "content", 7) == 0 &&
-		    *ct == NULL) {
-			*ct = s + vs;
-			*ctl = vl;
-		}
-		if (nl == 0 && vl == 0 && p < n && s[p] != '>')
-			p++;
-	}
-	*i = p;
-}
-
-/*
- * The HTML prescan, simplified: the first <meta> outside a comment that
- * names a usable charset, directly or through http-equiv=Content-Type.
- */
-static enum cs_kind
-charset_from_meta(const char *s, size_t n, char *out, size_t outsz)
-{
-	const char *cs, *he, *ct, *p;
-	size_t i = 0, csl, hel, ctl, k;
-	enum cs_kind kind;
-
-	if (n > META_SCAN_MAX)
-		n = META_SCAN_MAX;
-	while (i < n) {
-		if (n - i >= 4 && memcmp(s + i, "<!--", 4) == 0) {
-			p = memcasestr(s + i + 4, n - i - 4, "-->");
-			if (p == NULL)
-				return CS_NONE;
-			i = (size_t)(p - s) + 3;
-			continue;
-		}
-		if (n - i < 6 || s[i] != '<' ||
-		    strncasecmp(s + i + 1, "meta", 4) != 0 ||
-		    !(is_ws((unsigned char)s[i + 5]) || s[i + 5] == '/')) {
-			i++;
-			continue;
-		}
-		i += 5;
-		cs = he = ct = NULL;
-		csl = hel = ctl = 0;
-		meta_attrs(s, n, &i, &cs, &csl, &he, &hel, &ct, &ctl);
-		if (cs != NULL) {
-			kind = charset_from_label(cs, csl, 1, out, outsz);
-			if (kind != CS_NONE)
-				return kind;
-		} else if (he != NULL && ct != NULL && hel == 12 &&
-		    strncasecmp(he, "content-type", 12) == 0 &&
-		    (p = memcasestr(ct, ctl, "charset")) != NULL) {
-			k = (size_t)(p - ct) + 7;
-			while (k < ctl && is_ws((unsigned char)ct[k]))
-				k++;
-			if (k < ctl && ct[k] == '=') {
-				size_t vs;
-
-				k++;
-				while (k < ctl && is_ws((unsigned char)ct[k]))
-					k++;
-				vs = k;
-				while (k < ctl && ct[k] != ';' &&
-				    !is_ws((unsigned char)ct[k]))
-					k++;
-				kind = charset_from_label(ct + vs, k - vs, 1,
-				    out, outsz);
-				if (kind != CS_NONE)
-					return kind;
-			}
-		}
-	}
-	return CS_NONE;
-}
-
-/*
- * Turn the page bytes into clean UTF-8 for libxml2 and name the charset.
- * Returns a malloc'd NUL-terminated buffer or NULL on no memory.
- */
-static unsigned char *
-decode_page(const unsigned char *s, size_t n, const char *hint,
-    char *cs, size_t cssz, size_t *outlen)
-{
-	enum cs_kind kind = CS_NONE;
-
-	if (n >= 3 && s[0] == 0xef && s[1] == 0xbb && s[2] == 0xbf) {
-		kind = CS_UTF8;
-		snprintf(cs, cssz, "utf-8");
-		s += 3;
-		n -= 3;
-	} else if (n >= 2 && ((s[0] == 0xff && s[1] == 0xfe) ||
-	    (s[0] == 0xfe && s[1] == 0xff))) {
-		kind = CS_ICONV;
-		snprintf(cs, cssz, s[0] == 0xff ? "utf-16le" : "utf-16be");
-		s += 2;
-		n -= 2;
-	}
-	if (kind == CS_NONE && hint != NULL)
-		kind = charset_from_label(hint, strlen(hint), 0, cs, cssz);
-	if (kind == CS_NONE)
-		kind = charset_from_meta((const char *)s, n, cs, cssz);
-	if (kind == CS_NONE) {
-		kind = utf8_valid(s, n) ? CS_UTF8 : CS_1252;
-		snprintf(cs, cssz, kind == CS_UTF8 ? "utf-8" : "windows-1252");
-	}
-	/* Only memory can fail from here: the label opened before. */
-	if (kind == CS_ICONV)
-		return from_iconv(cs, s, n, outlen);
-	if (kind == CS_1252)
-		return from_cp1252(s, n, outlen);
-	return sanitize(s, n, outlen);
-}
-
-/* ---- text output with white-space collapsing ---- */
 
 /* White space collapses to one separator: '\n' when a block boundary
  * came since the last character and the text keeps lines, else ' '. */
@@ -656,7 +211,7 @@ tout_text(struct tout *t, const char *str)
 		 * from a reference like &#150;, which browsers read as
 		 * windows-1252. */
 		if (cp >= 0x80 && cp <= 0x9f) {
-			cp = cp1252_hi[cp - 0x80];
+			cp = charset_c1_cp1252(cp);
 			remap = 1;
 		}
 		if (is_space_cp(cp))
@@ -688,13 +243,6 @@ tout_segment(struct tout *t, const char *sep)
 }
 
 /* ---- the tree walk ---- */
-
-/* A link's text in walk.anchors, and whether main_text holds it. */
-struct anchor {
-	const char *href;     /* its href, in the doc */
-	size_t start, end;    /* its text: anchors.b.data[start..end) */
-	int in_main;          /* opened inside main content */
-};
 
 struct walk {
 	struct tout text;     /* body text */
@@ -758,11 +306,11 @@ has_token(const char *s, const char *tok)
 	if (s == NULL)
 		return 0;
 	while (s[i] != '\0') {
-		while (s[i] != '\0' && (is_ws((unsigned char)s[i]) ||
+		while (s[i] != '\0' && (chars_html_space((unsigned char)s[i]) ||
 		    s[i] == ','))
 			i++;
 		st = i;
-		while (s[i] != '\0' && !is_ws((unsigned char)s[i]) &&
+		while (s[i] != '\0' && !chars_html_space((unsigned char)s[i]) &&
 		    s[i] != ',')
 			i++;
 		if (i - st == tl && strncasecmp(s + st, tok, tl) == 0)
@@ -1016,211 +564,6 @@ walk_doc(struct walk *w, xmlDoc *doc)
 	}
 }
 
-/* ---- links ---- */
-
-static uint64_t
-hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	for (; *s != '\0'; s++) {
-		h ^= (unsigned char)*s;
-		h *= 1099511628211ULL;
-	}
-	return h;
-}
-
-/*
- * Set up *eff, the base the page's links resolve against: its <base href>
- * resolved against page_url, else page_url (which may be NULL). Returns 0,
- * or -1 on no memory; either way url_base_free(eff) and free(*base) after.
- */
-static int
-link_base(const struct walk *w, const char *page_url, struct url_base *eff,
-    char **base)
-{
-	struct url_base page;
-	const char *why;
-	int ret = -1;
-
-	memset(&page, 0, sizeof(page));
-	memset(eff, 0, sizeof(*eff));
-	*base = NULL;
-	if (url_base_init(&page, page_url) != 0)
-		goto fail;
-	if (w->base != NULL) {
-		why = NULL;
-		*base = page_url != NULL ? url_base_resolve(&page, w->base,
-		    &why) : url_normalize(w->base, &why);
-		if (*base == NULL && why != NULL &&
-		    strcmp(why, WHY_NOMEM) == 0)
-			goto fail;
-	}
-	if (*base != NULL) {
-		if (url_base_init(eff, *base) != 0)
-			goto fail;
-	} else {
-		*eff = page;
-		memset(&page, 0, sizeof(page));
-	}
-	ret = 0;
-fail:
-	url_base_free(&page);
-	return ret;
-}
-
-/*
- * Resolve the candidates against eff in document order, each URL once, at
- * most max links. Returns 0 or -1 on no memory.
- */
-static int
-make_links(struct walk *w, const struct url_base *eff, size_t max,
-    struct extract_result *r)
-{
-	char *u, **set = NULL;
-	const char *why;
-	size_t want, setsz = 16, i, slot;
-	int ret = -1;
-
-	want = w->ncand < max ? w->ncand : max;
-	if (want == 0)
-		return 0;
-	while (setsz < 2 * want)
-		setsz *= 2;
-	set = calloc(setsz, sizeof(*set));
-	r->links = calloc(want, sizeof(*r->links));
-	if (set == NULL || r->links == NULL)
-		goto fail;
-	for (i = 0; i < w->ncand && r->nlinks < want; i++) {
-		why = NULL;
-		u = url_base_resolve(eff, w->cand[i], &why);
-		if (u == NULL) {
-			if (why != NULL && strcmp(why, WHY_NOMEM) == 0)
-				goto fail;
-			if (why != NULL && strcmp(why, WHY_TOO_LONG) == 0)
-				r->links_too_long++;
-			continue;
-		}
-		slot = (size_t)hash_str(u) & (setsz - 1);
-		while (set[slot] != NULL && strcmp(set[slot], u) != 0)
-			slot = (slot + 1) & (setsz - 1);
-		if (set[slot] != NULL) {
-			free(u);
-			continue;
-		}
-		set[slot] = u;
-		r->links[r->nlinks++] = u;
-	}
-	ret = 0;
-fail:
-	free(set);
-	return ret;
-}
-
-/* A host without its leading "www.": www.a.org and a.org are one site. */
-static const char *
-site_of(const char *host)
-{
-	return strncmp(host, "www.", 4) == 0 ? host + 4 : host;
-}
-
-/* Whether ref names no scheme and no host: it stays on the page's host. */
-static int
-is_relative_ref(const char *ref)
-{
-	size_t n;
-
-	while (is_ws((unsigned char)*ref))
-		ref++;
-	if (ref[0] == '/' && ref[1] == '/')
-		return 0;
-	n = strcspn(ref, ":/?#");
-	return ref[n] != ':';
-}
-
-/*
- * Where the link a leads: 1 the page's own site, 0 another, -1 nowhere a
- * crawler goes (another scheme, malformed), -2 out of memory.
- */
-static int
-anchor_target(const struct anchor *a, const struct url_base *eff,
-    const char *page_host)
-{
-	char host[256], *u;
-	const char *why = NULL;
-	int same;
-
-	u = url_base_resolve(eff, a->href, &why);
-	if (u == NULL) {
-		if (why != NULL && strcmp(why, WHY_NOMEM) == 0)
-			return -2;
-		return page_host[0] == '\0' && is_relative_ref(a->href) ? 1 :
-		    -1;
-	}
-	same = url_host(u, host, sizeof(host)) == 0 &&
-	    strcmp(site_of(host), site_of(page_host)) == 0;
-	free(u);
-	return same;
-}
-
-/* Append the text of a, without its edge spaces, to out; full: skip it. */
-static int
-anchor_append(struct buf *out, const struct walk *w, const struct anchor *a)
-{
-	const char *t = w->anchors.b.data + a->start;
-	size_t n = a->end - a->start;
-	int rc;
-
-	while (n > 0 && *t == ' ') {
-		t++;
-		n--;
-	}
-	while (n > 0 && t[n - 1] == ' ')
-		n--;
-	if (n == 0 || out->len + 1 + n > out->limit)
-		return 0;
-	if (out->len > 0 && (rc = buf_putc(out, ' ')) != BUF_OK)
-		return rc;
-	return buf_append(out, t, n) == BUF_OK ? 0 : -1;
-}
-
-/*
- * Split the text of the links main_text holds (all of them when main fell
- * back to the whole text) into anchors_same and anchors_other. Returns 0,
- * or -1 on no memory.
- */
-static int
-make_anchors(const struct walk *w, const struct url_base *eff,
-    const char *page_url, int fell_back, struct extract_result *r)
-{
-	struct buf same, other;
-	char page_host[256] = "";
-	size_t i;
-	int t, ret = -1;
-
-	buf_init(&same, EXTRACT_ANCHORS_MAX);
-	buf_init(&other, EXTRACT_ANCHORS_MAX);
-	if (page_url != NULL &&
-	    url_host(page_url, page_host, sizeof(page_host)) != 0)
-		page_host[0] = '\0';
-	for (i = 0; i < w->nanch; i++) {
-		if (!w->anch[i].in_main && !fell_back)
-			continue;
-		t = anchor_target(&w->anch[i], eff, page_host);
-		if (t == -2 || (t >= 0 && anchor_append(t ? &same : &other, w,
-		    &w->anch[i]) != 0))
-			goto fail;
-	}
-	if ((r->anchors_same = buf_steal(&same)) == NULL ||
-	    (r->anchors_other = buf_steal(&other)) == NULL)
-		goto fail;
-	ret = 0;
-fail:
-	buf_free(&same);
-	buf_free(&other);
-	return ret;
-}
-
 /* ---- entry points ---- */
 
 static void
@@ -1291,89 +634,89 @@ walk_free(struct walk *w)
 	free(w->cand);
 }
 
-int
-extract_html(const char *html, size_t len, const char *page_url,
-    const struct extract_opts *o, struct extract_result *r, const char **why)
+/* Set up w for a page: its outputs with their caps, and the cap on link
+ * candidates. */
+static void
+walk_init(struct walk *w, size_t max_text, size_t max_links)
 {
-	const char *dummy;
-	size_t max_text = EXTRACT_DEFAULT_MAX_TEXT;
-	size_t max_links = EXTRACT_DEFAULT_MAX_LINKS, u8len = 0;
-	unsigned char *u8 = NULL;
-	xmlDoc *doc = NULL;
-	struct url_base eff;
-	struct walk w;
-	struct content *ct = NULL;
-	char *t, *base = NULL;
-	int found = 0;
-
-	if (why == NULL)
-		why = &dummy;
-	memset(&w, 0, sizeof(w));
-	memset(&eff, 0, sizeof(eff));
-	memset(r, 0, sizeof(*r));
-	if (o != NULL && o->max_text > 0)
-		max_text = o->max_text;
-	if (o != NULL && o->max_links > 0)
-		max_links = o->max_links;
-	tout_init(&w.text, max_text, 1);
-	tout_init(&w.main, max_text, 1);
-	tout_init(&w.title, EXTRACT_FIELD_MAX, 0);
-	tout_init(&w.heads, EXTRACT_HEADINGS_MAX, 0);
-	tout_init(&w.desc, EXTRACT_FIELD_MAX, 0);
-	tout_init(&w.keys, EXTRACT_FIELD_MAX, 0);
-	tout_init(&w.anchors, ANCHOR_TEXT_MAX, 0);
-	w.maxcand = max_links > CANDIDATES_MAX / CANDIDATES_PER_LINK ?
+	memset(w, 0, sizeof(*w));
+	tout_init(&w->text, max_text, 1);
+	tout_init(&w->main, max_text, 1);
+	tout_init(&w->title, EXTRACT_FIELD_MAX, 0);
+	tout_init(&w->heads, EXTRACT_HEADINGS_MAX, 0);
+	tout_init(&w->desc, EXTRACT_FIELD_MAX, 0);
+	tout_init(&w->keys, EXTRACT_FIELD_MAX, 0);
+	tout_init(&w->anchors, ANCHOR_TEXT_MAX, 0);
+	w->maxcand = max_links > CANDIDATES_MAX / CANDIDATES_PER_LINK ?
 	    CANDIDATES_MAX : max_links * CANDIDATES_PER_LINK;
-	if (w.maxcand < CANDIDATES_MIN)
-		w.maxcand = CANDIDATES_MIN;
+	if (w->maxcand < CANDIDATES_MIN)
+		w->maxcand = CANDIDATES_MIN;
+}
 
+/* Whether the walk ran out of memory anywhere. */
+static int
+walk_nomem(const struct walk *w)
+{
+	return w->nomem || w->text.nomem || w->main.nomem || w->title.nomem ||
+	    w->heads.nomem || w->desc.nomem || w->keys.nomem ||
+	    w->anchors.nomem;
+}
+
+/*
+ * Decode the len bytes at html (hint: the Content-Type charset or NULL)
+ * into *u8, naming the charset in r, and parse them into *doc. Returns 0,
+ * or -1 with *why set; free *u8 and *doc either way.
+ */
+static int
+load(const char *html, size_t len, const char *page_url, const char *hint,
+    struct extract_result *r, unsigned char **u8, xmlDoc **doc,
+    const char **why)
+{
+	size_t u8len = 0;
+
+	*u8 = NULL;
+	*doc = NULL;
 	if (html == NULL)
 		len = 0;
 	*why = WHY_LARGE;
 	if (len > INT_MAX / 4)
-		goto fail;
+		return -1;
 	*why = WHY_NOMEM;
-	u8 = decode_page((const unsigned char *)html, len,
-	    o != NULL ? o->charset : NULL, r->charset, sizeof(r->charset),
-	    &u8len);
-	if (u8 == NULL)
-		goto fail;
+	*u8 = charset_decode((const unsigned char *)html, len, hint,
+	    r->charset, sizeof(r->charset), &u8len);
+	if (*u8 == NULL)
+		return -1;
 	if (u8len > INT_MAX) {
 		*why = WHY_LARGE;
-		goto fail;
+		return -1;
 	}
-	if (parse(u8, u8len, page_url, &doc) != 0)
-		goto fail;
-	if (doc != NULL) {
-		if ((ct = content_analyze(doc, silent_elem, &found)) == NULL)
-			goto fail;
-		w.ct = ct;
-		walk_doc(&w, doc);
-	}
-	if (w.nomem || w.text.nomem || w.main.nomem || w.title.nomem ||
-	    w.heads.nomem || w.desc.nomem || w.keys.nomem || w.anchors.nomem)
-		goto fail;
-	r->nofollow = w.nofollow;
-	r->noindex = w.noindex;
-	r->truncated = w.text.full;
-	if (link_base(&w, page_url, &eff, &base) != 0 ||
-	    (!w.nofollow && make_links(&w, &eff, max_links, r) != 0) ||
-	    make_anchors(&w, &eff, page_url, w.main.b.len == 0, r) != 0)
-		goto fail;
-	if ((t = buf_steal(&w.text.b)) == NULL)
-		goto fail;
+	return parse(*u8, u8len, page_url, doc);
+}
+
+/*
+ * Move the walk's texts into r: text, main_text (the whole text when the
+ * template took all of it; found is then cleared), title, headings,
+ * description and keywords. Returns 0, or -1 on no memory.
+ */
+static int
+take_texts(struct walk *w, int found, struct extract_result *r)
+{
+	char *t;
+
+	if ((t = buf_steal(&w->text.b)) == NULL)
+		return -1;
 	r->text = t;
 	r->text_len = strlen(t);
 	/* All of it template (a bare menu, say): better the whole text than
 	 * nothing to fingerprint. */
-	if (w.main.b.len == 0) {
+	if (w->main.b.len == 0) {
 		found = 0;
 		r->main_text = strdup(r->text);
 	} else {
-		r->main_text = buf_steal(&w.main.b);
+		r->main_text = buf_steal(&w->main.b);
 	}
 	if (r->main_text == NULL)
-		goto fail;
+		return -1;
 	r->main_len = strlen(r->main_text);
 	r->main_found = found;
 	r->main_share = r->text_len > 0 ? (double)r->main_len /
@@ -1390,28 +733,71 @@ extract_html(const char *html, size_t len, const char *page_url,
 			r->main_len--;
 		r->main_text[r->main_len] = '\0';
 	}
-	if ((r->title = buf_steal(&w.title.b)) == NULL ||
-	    (r->headings = buf_steal(&w.heads.b)) == NULL ||
-	    (r->description = buf_steal(&w.desc.b)) == NULL ||
-	    (r->keywords = buf_steal(&w.keys.b)) == NULL)
-		goto fail;
-	url_base_free(&eff);
-	free(base);
-	content_free(ct);
-	xmlFreeDoc(doc);
-	free(u8);
-	walk_free(&w);
-	*why = NULL;
+	if ((r->title = buf_steal(&w->title.b)) == NULL ||
+	    (r->headings = buf_steal(&w->heads.b)) == NULL ||
+	    (r->description = buf_steal(&w->desc.b)) == NULL ||
+	    (r->keywords = buf_steal(&w->keys.b)) == NULL)
+		return -1;
 	return 0;
-fail:
-	extract_result_free(r);
+}
+
+int
+extract_html(const char *html, size_t len, const char *page_url,
+    const struct extract_opts *o, struct extract_result *r, const char **why)
+{
+	const char *dummy;
+	size_t max_text = EXTRACT_DEFAULT_MAX_TEXT;
+	size_t max_links = EXTRACT_DEFAULT_MAX_LINKS;
+	unsigned char *u8 = NULL;
+	xmlDoc *doc = NULL;
+	struct url_base eff;
+	struct walk w;
+	struct content *ct = NULL;
+	char *base = NULL;
+	int found = 0, ret = -1;
+
+	if (why == NULL)
+		why = &dummy;
+	memset(&eff, 0, sizeof(eff));
+	memset(r, 0, sizeof(*r));
+	if (o != NULL && o->max_text > 0)
+		max_text = o->max_text;
+	if (o != NULL && o->max_links > 0)
+		max_links = o->max_links;
+	walk_init(&w, max_text, max_links);
+	if (load(html, len, page_url, o != NULL ? o->charset : NULL, r, &u8,
+	    &doc, why) != 0)
+		goto done;
+	if (doc != NULL) {
+		if ((ct = content_analyze(doc, silent_elem, &found)) == NULL)
+			goto done;
+		w.ct = ct;
+		walk_doc(&w, doc);
+	}
+	if (walk_nomem(&w))
+		goto done;
+	r->nofollow = w.nofollow;
+	r->noindex = w.noindex;
+	r->truncated = w.text.full;
+	if (extract_link_base(w.base, page_url, &eff, &base) != 0 ||
+	    (!w.nofollow && extract_make_links(w.cand, w.ncand, &eff,
+	    max_links, r) != 0) ||
+	    extract_make_anchors(w.anch, w.nanch, w.anchors.b.data, &eff,
+	    page_url, w.main.b.len == 0, r) != 0 ||
+	    take_texts(&w, found, r) != 0)
+		goto done;
+	*why = NULL;
+	ret = 0;
+done:
+	if (ret != 0)
+		extract_result_free(r);
 	url_base_free(&eff);
 	free(base);
 	content_free(ct);
 	xmlFreeDoc(doc);
 	free(u8);
 	walk_free(&w);
-	return -1;
+	return ret;
 }
 
 void
@@ -1480,18 +866,4 @@ extract_charset_of(const char *ct, char *out, size_t outsz)
 		n++;
 	}
 	out[n] = '\0';
-}
-
-void
-extract_tdw_fields(const struct extract_result *r, const char *url,
-    struct tdw_fields *tf)
-{
-	memset(tf, 0, sizeof(*tf));
-	tf->url = url;
-	tf->title = r->title;
-	tf->headings = r->headings;
-	tf->anchors_same = r->anchors_same;
-	tf->anchors_other = r->anchors_other;
-	tf->keywords = r->keywords;
-	tf->description = r->description;
 }

@@ -15,7 +15,7 @@
  *
  * main_text is the text of the page's main content, the article without
  * the site's template, written the same way, from the same walk. Which
- * elements are main content is decided by content.c: Readability-style
+ * elements are main content is decided by content.h: Readability-style
  * candidate scoring (Arc90 Readability as Mozilla's Readability.js and
  * readability-lxml carry it on: paragraphs scored by length and commas,
  * scores passed to ancestors, candidates scaled by link density, siblings
@@ -26,15 +26,17 @@
  * text without its template (nav, aside, form, header/footer outside
  * article and main, navigation roles, template words in class/id, menus of
  * short links) and keeps the item titles of link lists; and when that
- * would leave only a stray line (a visitor counter), to the whole text. content.h has the details. main_found and main_share say which
- * way it went. main_text is valid UTF-8 and never longer than text.
+ * would leave only a stray line (a visitor counter), to the whole text.
+ * content.h has the details. main_found and main_share say which way it
+ * went. main_text is valid UTF-8 and never longer than text.
+ *
+ * The bytes are decoded to UTF-8 first (charset.h); the order in which the
+ * charset is chosen is given at extract_html.
  */
 #ifndef NC_EXTRACT_H
 #define NC_EXTRACT_H
 
 #include <stddef.h>
-
-#include "dedup/tdw.h"
 
 /* Caps used when extract_opts leaves max_text or max_links at 0. */
 #define EXTRACT_DEFAULT_MAX_TEXT  (1024 * 1024)
@@ -129,14 +131,6 @@ void extract_charset_of(const char *ct, char *out, size_t outsz);
 
 /* Free everything r owns and zero it. Safe on a zeroed result. */
 void extract_result_free(struct extract_result *r);
-
-/*
- * Point tf's fields at r's (URL url, which may be NULL), the way every
- * caller weights TDW tokens; tf's text is left empty, for the caller's
- * choice of body or main text. tf is valid while r is.
- */
-void extract_tdw_fields(const struct extract_result *r, const char *url,
-    struct tdw_fields *tf);
 
 /*
  * Set up libxml2 once, on the main thread, before extract_html runs on

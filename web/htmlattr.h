@@ -1,6 +1,6 @@
 /*
- * htmlattr: the one attribute reader of the HTML walks (extract.c,
- * content.c) over libxml2's tree. Header only.
+ * htmlattr: the one attribute reader of the HTML walks (extract.c and
+ * the content*.c files) over libxml2's tree. Header only.
  */
 #ifndef NC_HTMLATTR_H
 #define NC_HTMLATTR_H

@@ -1,6 +1,6 @@
 /*
- * url: URL resolution, normalisation and crawl scope, built on libcurl's URL
- * API (curl_url). Every URL nearcrawl stores or compares has gone through
+ * url: URL resolution and normalisation, built on libcurl's URL API
+ * (curl_url). Every URL nearcrawl stores or compares has gone through
  * url_normalize or url_resolve, so equal strings mean equal resources.
  *
  * Normal form: http or https only; scheme and host lower-case; default port
@@ -20,6 +20,10 @@
 #define NC_URL_H
 
 #include <stddef.h>
+
+/* The filters moved to urlfilter.h; included here so that the crawler's
+ * files, which use them through this header, need no change yet. */
+#include "web/urlfilter.h"
 
 /* URLs longer than this (after normalisation) are refused. */
 #define URL_MAX_LEN 2048
@@ -81,52 +85,5 @@ int url_host(const char *url, char *out, size_t outsz);
  * authority). Returns 0 or -1 as url_host does.
  */
 int url_origin(const char *url, char *out, size_t outsz);
-
-/*
- * Whether host is one of the n domains or a subdomain of one: "www.a.org"
- * is in "a.org"; "xa.org" is not. Comparison ignores case. Returns 1 or 0.
- */
-int url_host_in_domains(const char *host, char *const *domains, size_t n);
-
-/* Paths deeper than this many segments are taken for traps. */
-#define URL_MAX_SEGMENTS 32
-
-/*
- * Whether the path of a normalised URL looks like a crawler trap: more
- * than URL_MAX_SEGMENTS segments, or a run of one to four segments
- * repeated three times in a row (/a/b/a/b/a/b/: relative links resolved
- * against themselves). Returns 1 or 0.
- */
-int url_path_trapped(const char *url);
-
-/*
- * Parameter stripping (--strip-params). A strip list is a comma-separated
- * list of parameter names, blanks around entries ignored. An entry ending
- * in '*' matches every name that starts with the rest ("utm_*"; "*" alone
- * matches all). Names compare case-insensitively with the URL's parameter
- * names after those are percent-decoded: "utm%5Fsource" is "utm_source".
- */
-
-/*
- * Why the strip list names is unusable, or NULL when it is fine. Entries
- * must be non-empty and hold no blanks, controls or any of "%&=;#?/", and
- * '*' only at the end. The returned text is static.
- */
-const char *url_param_list_check(const char *names);
-
-/*
- * Copy the normalised url into out (outsz bytes) without the query
- * parameters that names matches, nor the path parameters ";NAME=VALUE" it
- * matches (Java servers put ";jsessionid=..." in the path). Everything else
- * keeps its order and bytes, except that once a query parameter goes, empty
- * ones ("a=1&&b") go too, and a query left empty loses its '?'. A path
- * parameter stays when removing it would leave a "." or ".." segment, which
- * would no longer be in normal form. names NULL or "" removes nothing. The
- * result is never longer than url. Returns 1 when something was removed, 0
- * when out is a plain copy, -1 when url does not fit in out (out is then ""
- * if outsz > 0).
- */
-int url_strip_params(
-    const char *url, const char *names, char *out, size_t outsz);
 
 #endif

@@ -17,7 +17,7 @@
 
 #include <curl/curl.h>
 
-/* The crawler's default max_body (config.c: max_body_bytes). */
+/* The crawler's default max_body (config/config_table.c: max_body_bytes). */
 #define CRAWL_MAX_BODY (10 * 1024 * 1024)
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);

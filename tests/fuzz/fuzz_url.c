@@ -14,6 +14,7 @@
  */
 #include "fuzz_common.h"
 #include "web/url.h"
+#include "web/urlfilter.h"
 
 #include <curl/curl.h>
 #include <ctype.h>

@@ -1,6 +1,8 @@
-/* Unit tests for url: normal form, resolution, host, origin, scope. */
+/* Unit tests for url and urlfilter: normal form, resolution, host, origin,
+ * scope, traps, parameter stripping. */
 #include "check.h"
 #include "web/url.h"
+#include "web/urlfilter.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,0 +1,229 @@
+/*
+ * config_write: the settings written out -- the --help text
+ * (config_usage), config/example.ini (config_write_example), a dump of the
+ * settings in use (config_dump) and one value as text (config_value), all
+ * from the settings table; see config.h.
+ */
+#include "config/config_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dedup/dedup.h"
+
+/* Whether o's INI key is its long option with '_' for '-'. */
+static int
+key_is_option(const struct opt *o)
+{
+	const char *k = o->pub.key, *op = o->pub.option;
+
+	for (; *k != '\0' && *op != '\0'; k++, op++)
+		if (*k != (*op == '-' ? '_' : *op))
+			return 0;
+	return *k == *op;
+}
+
+/* The lines of --help about the command-line option of o. */
+static void
+usage_option(FILE *out, const struct opt *o)
+{
+	char left[64];
+
+	if (o->shortopt != 0)
+		snprintf(left, sizeof(left), "-%c, --%s%s%s", o->shortopt,
+		    o->pub.option, o->arg ? " " : "", o->arg ? o->arg : "");
+	else
+		snprintf(left, sizeof(left), "    --%s%s%s", o->pub.option,
+		    o->arg ? " " : "", o->arg ? o->arg : "");
+	if (strlen(left) >= 28)
+		fprintf(out, "  %s\n  %-28s %s\n", left, "", o->help);
+	else
+		fprintf(out, "  %-28s %s\n", left, o->help);
+	fprintf(out, "  %-28s ", "");
+	if (o->type == OPT_LIST)
+		fprintf(out, "repeatable");
+	else
+		fprintf(out, "default %s", o->pub.def);
+	if (o->type == OPT_INT || o->type == OPT_LONG)
+		fprintf(out, ", %lld..%lld", o->min, o->max);
+	if (!key_is_option(o))
+		fprintf(out, "; key %s", o->pub.key);
+	fputc('\n', out);
+	if (o->type != OPT_LIST && o->example != NULL)
+		fprintf(out, "  %-28s e.g. %s\n", "", o->example);
+}
+
+void
+config_usage(FILE *out)
+{
+	const struct opt *o;
+	size_t s, i;
+
+	fputs("usage: nearcrawl crawl [-c FILE] [-d DB] [options] "
+	      "[SEED_URL...]\n\n"
+	      "Crawl from the seed URLs and tell unique pages from exact and "
+	      "near duplicates.\n"
+	      "An existing DB is resumed. Settings come from the defaults, "
+	      "then the INI file\n"
+	      "(-c), then the other options; repeatable options and SEED_URLs "
+	      "add to the\n"
+	      "file's lists. In the file, an option is a key of the section "
+	      "it is listed\n"
+	      "under, spelt with _ for - unless its key is shown.\n\n",
+	    out);
+	fprintf(out, "  %-28s %s\n", "SEED_URL...",
+	    "where to start; adds to the file's seed keys");
+	fprintf(out, "  %-28s %s\n", "-c, --config FILE",
+	    "read settings from this INI file first");
+	fprintf(out, "  %-28s %s\n", "-h, --help",
+	    "print this help and exit");
+	for (s = 0; s < config_nsections; s++) {
+		fprintf(out, "\n[%s] %s\n", config_sections[s].name,
+		    config_sections[s].about);
+		for (i = 0; i < config_nopts; i++) {
+			o = &config_opts[i];
+			if (strcmp(o->pub.section,
+			    config_sections[s].name) == 0 &&
+			    o->pub.option != NULL)
+				usage_option(out, o);
+		}
+	}
+}
+
+/* A scalar setting's value in INI form (no key, no newline). */
+static void
+put_value(FILE *out, const struct config *c, const struct opt *o)
+{
+	unsigned bits, bit;
+	const char *sep = "";
+
+	switch (o->type) {
+	case OPT_BOOL:
+		fputs(*(const int *)config_cfield(c, o) ? "true" : "false",
+		    out);
+		break;
+	case OPT_INT:
+		fprintf(out, "%d", *(const int *)config_cfield(c, o));
+		break;
+	case OPT_LONG:
+		fprintf(out, "%ld", *(const long *)config_cfield(c, o));
+		break;
+	case OPT_STR:
+		fputs(*(char *const *)config_cfield(c, o), out);
+		break;
+	case OPT_METHODS:
+		bits = *(const unsigned *)config_cfield(c, o);
+		for (bit = 1; bit != 0; bit <<= 1) {
+			if ((bits & bit) == 0)
+				continue;
+			fprintf(out, "%s%s", sep,
+			    dedup_method_name((enum dedup_method)bit));
+			sep = ",";
+		}
+		break;
+	case OPT_LIST:
+		break;
+	}
+}
+
+/* One key's value in INI form; lists write one line per entry. */
+static void
+write_value(FILE *out, const struct config *c, const struct opt *o,
+    int commented)
+{
+	char *const *list;
+	size_t j, n;
+
+	if (o->type != OPT_LIST) {
+		fprintf(out, "%s = ", o->pub.key);
+		put_value(out, c, o);
+		fputc('\n', out);
+		return;
+	}
+	list = *(char **const *)config_cfield(c, o);
+	n = *(const size_t *)((const char *)c + o->noff);
+	for (j = 0; j < n; j++)
+		fprintf(out, "%s = %s\n", o->pub.key, list[j]);
+	if (n == 0 && commented)
+		fprintf(out, "; %s = %s\n", o->pub.key, o->example);
+}
+
+char *
+config_value(const struct config *c, const char *key)
+{
+	const struct opt *o = config_opt_by_name(key);
+	char *v = NULL;
+	size_t n;
+	FILE *f;
+
+	if (o == NULL || o->type == OPT_LIST ||
+	    (f = open_memstream(&v, &n)) == NULL)
+		return NULL;
+	put_value(f, c, o);
+	if (fclose(f) != 0) {
+		free(v);
+		return NULL;
+	}
+	return v;
+}
+
+static int
+write_ini(const struct config *c, FILE *out, int commented)
+{
+	const struct opt *o;
+	size_t s, i;
+
+	if (commented)
+		fputs("; nearcrawl crawl settings: every key with its default."
+		      "\n; Written by config_write_example(); options on the "
+		      "command line win.\n; List keys (seed, allow_domain, "
+		      "resolve) take one entry per line;\n; repeat the key for "
+		      "more.\n",
+		    out);
+	for (s = 0; s < config_nsections; s++) {
+		if (commented)
+			fprintf(out, "\n; %s\n", config_sections[s].about);
+		fprintf(out, "%s[%s]\n", s > 0 && !commented ? "\n" : "",
+		    config_sections[s].name);
+		for (i = 0; i < config_nopts; i++) {
+			o = &config_opts[i];
+			if (strcmp(o->pub.section,
+			    config_sections[s].name) != 0)
+				continue;
+			if (commented) {
+				fprintf(out, "\n; %s", o->help);
+				if (o->type == OPT_INT || o->type == OPT_LONG)
+					fprintf(out, " (%lld to %lld)", o->min,
+					    o->max);
+				fputc('\n', out);
+				if (o->type != OPT_LIST && o->example != NULL)
+					fprintf(out, "; e.g. %s = %s\n",
+					    o->pub.key, o->example);
+			}
+			write_value(out, c, o, commented);
+		}
+	}
+	if (fflush(out) != 0 || ferror(out))
+		return -1;
+	return 0;
+}
+
+int
+config_write_example(FILE *out)
+{
+	struct config c;
+	int ret;
+
+	if (config_init(&c) == -1)
+		return -1;
+	ret = write_ini(&c, out, 1);
+	config_free(&c);
+	return ret;
+}
+
+int
+config_dump(const struct config *c, FILE *out)
+{
+	return write_ini(c, out, 0);
+}

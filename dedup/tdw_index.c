@@ -1,0 +1,527 @@
+/*
+ * tdw_index: the index over TDW vectors (declared in tdw.h) that finds
+ * every stored vector whose minimum weight overlap with a query reaches
+ * the threshold: a global token order, postings of each vector's prefix,
+ * positional filtering, a coarse sketch to skip hopeless candidates, and
+ * verification by merge. tdw.h has the method and the proof that it
+ * misses nothing.
+ */
+#include "dedup/tdw.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "dedup/topk.h"
+
+#define NO_ORD UINT32_MAX   /* token the index has not numbered */
+#define ORD_MAX (UINT32_MAX - 1)
+#define FIRST_SLOTS 1024
+#define COMPACT_MIN 4096    /* recent postings worth compacting */
+#define SKETCH 64           /* buckets of a vector's sketch */
+#define SKETCH_STEP 1.035   /* a sketch code's value over the one before */
+
+/* A stored vector's token at a prefix position, added lately. */
+struct posting {
+	uint32_t vec;  /* stored vector */
+	uint32_t next; /* older posting of the same token + 1, or 0 */
+	uint16_t pos;  /* position of the token in the vector */
+	uint16_t rest; /* weight from pos to the vector's end */
+};
+
+/* The same, compacted: the token is the group it is in. */
+struct cposting {
+	uint32_t vec;
+	uint16_t pos;
+	uint16_t rest;
+};
+
+struct slot {
+	uint32_t id;   /* token id */
+	uint32_t ord1; /* its order number + 1; 0 marks a free slot */
+};
+
+struct stored {
+	int64_t id;     /* the caller's */
+	uint64_t off;   /* first token in ord and w */
+	uint32_t total; /* its weights' sum */
+	uint16_t n;     /* tokens */
+};
+
+struct tdw_index {
+	uint32_t t;            /* threshold, weight units */
+	struct slot *slot;     /* token id -> order number, at most half full */
+	size_t nslot;          /* slots, a power of two */
+	uint32_t *head;        /* per order number: newest posting + 1, or 0 */
+	size_t ntok;           /* order numbers given */
+	size_t ahead;          /* head entries allocated */
+	struct posting *post;  /* postings since the last compaction, in add
+	                          order, chained per token from head */
+	size_t npost;
+	size_t apost;
+	struct cposting *cpost; /* the others, grouped by token: walking a
+	                           chain would miss the cache at every step */
+	size_t ncpost;
+	uint32_t *coff;        /* order number k's group: cpost[coff[k]] up to
+	                          cpost[coff[k + 1]], for k + 1 < ncoff */
+	size_t ncoff;
+	struct stored *vec;    /* stored vectors, in add order */
+	size_t nvec;
+	size_t avec;
+	uint8_t *sketch;       /* per stored vector, SKETCH codes: the weight
+	                          of its tokens in each bucket, rounded up */
+	size_t asketch;        /* vectors' room in sketch */
+	uint32_t code[256];    /* a code's value: 0, 1, 2 ... then growing
+	                          by SKETCH_STEP, past TDW_SCALE at 255 */
+	uint32_t *stamp;       /* per stored vector: the last query that met
+	                          it, so a query verifies it once */
+	size_t astamp;
+	uint32_t query;        /* queries made, 0 skipped on wrapping */
+	uint32_t *ord;         /* every vector's tokens' order numbers, each
+	                          vector's decreasing (newest first) ... */
+	uint16_t *w;           /* ... and their weights */
+	size_t nterm;          /* entries used in both */
+	size_t aord;           /* entries allocated in ord */
+	size_t aw;             /* entries allocated in w */
+};
+
+/* A vector's token in the global order. */
+struct ranked {
+	uint64_t key;  /* order number; unknown tokens above every one */
+	uint16_t w;    /* weight */
+};
+
+static int
+by_key_desc(const void *pa, const void *pb)
+{
+	const struct ranked *a = pa, *b = pb;
+
+	return a->key > b->key ? -1 : a->key < b->key;
+}
+
+static struct slot *
+slot_probe(struct slot *slot, size_t nslot, uint32_t id)
+{
+	size_t i = id & (nslot - 1);
+
+	while (slot[i].ord1 != 0 && slot[i].id != id)
+		i = (i + 1) & (nslot - 1);
+	return &slot[i];
+}
+
+static uint32_t
+order_of(const struct tdw_index *ix, uint32_t id)
+{
+	const struct slot *s = slot_probe(ix->slot, ix->nslot, id);
+
+	return s->ord1 == 0 ? NO_ORD : s->ord1 - 1;
+}
+
+struct tdw_index *
+tdw_index_new(int percent)
+{
+	struct tdw_index *ix;
+	uint32_t c;
+	size_t i;
+
+	if (percent < 1 || percent > 100)
+		return NULL;
+	if ((ix = calloc(1, sizeof(*ix))) == NULL)
+		return NULL;
+	ix->t = tdw_threshold(percent);
+	for (i = 1; i < 256; i++) {
+		c = (uint32_t)(ix->code[i - 1] * SKETCH_STEP + 0.999);
+		ix->code[i] = c > ix->code[i - 1] ? c : ix->code[i - 1] + 1;
+	}
+	ix->nslot = FIRST_SLOTS;
+	if ((ix->slot = calloc(ix->nslot, sizeof(*ix->slot))) == NULL) {
+		free(ix);
+		return NULL;
+	}
+	return ix;
+}
+
+void
+tdw_index_free(struct tdw_index *ix)
+{
+	if (ix == NULL)
+		return;
+	free(ix->slot);
+	free(ix->head);
+	free(ix->post);
+	free(ix->cpost);
+	free(ix->coff);
+	free(ix->vec);
+	free(ix->stamp);
+	free(ix->sketch);
+	free(ix->ord);
+	free(ix->w);
+	free(ix);
+}
+
+/*
+ * Room for need elements of size bytes in array p of *cap, doubling.
+ * Returns the array (moved, and *cap raised, if it had to grow), or NULL
+ * when out of memory (p and *cap unchanged).
+ */
+static void *
+grow(void *p, size_t *cap, size_t need, size_t size)
+{
+	size_t c = *cap ? *cap : 64;
+	void *n;
+
+	if (need <= *cap)
+		return p;
+	while (c < need) {
+		if (c > SIZE_MAX / 2 / size)
+			return NULL;
+		c *= 2;
+	}
+	if ((n = realloc(p, c * size)) == NULL)
+		return NULL;
+	*cap = c;
+	return n;
+}
+
+/*
+ * Move the recent postings into the compacted groups. Done when they are a
+ * fifth of all, so each posting is moved a bounded number of times. Returns
+ * 0, or -1 when out of memory (nothing changed).
+ */
+static int
+compact(struct tdw_index *ix)
+{
+	struct cposting *cp;
+	struct posting *p;
+	uint32_t *off, pr;
+	size_t k, at = 0, n;
+
+	off = malloc((ix->ntok + 1) * sizeof(*off));
+	cp = malloc((ix->ncpost + ix->npost) * sizeof(*cp));
+	if (off == NULL || cp == NULL) {
+		free(off);
+		free(cp);
+		return -1;
+	}
+	for (k = 0; k < ix->ntok; k++) {
+		off[k] = (uint32_t)at;
+		if (k + 1 < ix->ncoff) {
+			n = ix->coff[k + 1] - ix->coff[k];
+			memcpy(cp + at, ix->cpost + ix->coff[k], n * sizeof(*cp));
+			at += n;
+		}
+		for (pr = ix->head[k]; pr != 0; pr = p->next) {
+			p = &ix->post[pr - 1];
+			cp[at].vec = p->vec;
+			cp[at].pos = p->pos;
+			cp[at].rest = p->rest;
+			at++;
+		}
+		ix->head[k] = 0;
+	}
+	off[ix->ntok] = (uint32_t)at;
+	free(ix->cpost);
+	free(ix->coff);
+	ix->cpost = cp;
+	ix->ncpost = at;
+	ix->coff = off;
+	ix->ncoff = ix->ntok + 1;
+	ix->npost = 0;
+	return 0;
+}
+
+int
+tdw_index_reserve(struct tdw_index *ix, const struct tdw_vec *v)
+{
+	struct slot *n;
+	size_t want, size, i;
+	void *p;
+
+	if (v->n == 0)
+		return 0;
+	if (ix->nvec >= UINT32_MAX || ix->ntok + v->n > ORD_MAX ||
+	    ix->ncpost + ix->npost + v->n >= UINT32_MAX)
+		return -1;
+	/* Only for speed: without memory for it, the chains stay. */
+	if (ix->npost >= COMPACT_MIN && ix->npost * 4 >= ix->ncpost)
+		(void)compact(ix);
+	/* Each array keeps what it got even if a later one fails. */
+	if ((p = grow(ix->vec, &ix->avec, ix->nvec + 1,
+	    sizeof(*ix->vec))) == NULL)
+		return -1;
+	ix->vec = p;
+	if ((p = grow(ix->sketch, &ix->asketch, ix->nvec + 1, SKETCH)) == NULL)
+		return -1;
+	ix->sketch = p;
+	if ((p = grow(ix->stamp, &ix->astamp, ix->nvec + 1,
+	    sizeof(*ix->stamp))) == NULL)
+		return -1;
+	ix->stamp = p;
+	if ((p = grow(ix->post, &ix->apost, ix->npost + v->n,
+	    sizeof(*ix->post))) == NULL)
+		return -1;
+	ix->post = p;
+	if ((p = grow(ix->head, &ix->ahead, ix->ntok + v->n,
+	    sizeof(*ix->head))) == NULL)
+		return -1;
+	ix->head = p;
+	if ((p = grow(ix->ord, &ix->aord, ix->nterm + v->n,
+	    sizeof(*ix->ord))) == NULL)
+		return -1;
+	ix->ord = p;
+	if ((p = grow(ix->w, &ix->aw, ix->nterm + v->n,
+	    sizeof(*ix->w))) == NULL)
+		return -1;
+	ix->w = p;
+	want = (ix->ntok + v->n) * 2;
+	if (want <= ix->nslot)
+		return 0;
+	for (size = ix->nslot; size < want; size *= 2)
+		;
+	if ((n = calloc(size, sizeof(*n))) == NULL)
+		return -1;
+	for (i = 0; i < ix->nslot; i++)
+		if (ix->slot[i].ord1 != 0)
+			*slot_probe(n, size, ix->slot[i].id) = ix->slot[i];
+	free(ix->slot);
+	ix->slot = n;
+	ix->nslot = size;
+	return 0;
+}
+
+/* The weight of v's tokens in each bucket of a sketch. */
+static void
+sketch_of(const struct tdw_vec *v, uint32_t sum[SKETCH])
+{
+	size_t i;
+
+	memset(sum, 0, SKETCH * sizeof(sum[0]));
+	for (i = 0; i < v->n; i++)
+		sum[(v->t[i].id * 0x9e3779b1u) >> 26] += v->t[i].w;
+}
+
+/* The sketch as stored: each sum's code, the least not under it. */
+static void
+sketch_codes(const struct tdw_index *ix, const struct tdw_vec *v,
+    uint8_t *out)
+{
+	uint32_t sum[SKETCH];
+	size_t b, lo, hi, mid;
+
+	sketch_of(v, sum);
+	for (b = 0; b < SKETCH; b++) {
+		for (lo = 0, hi = 255; lo < hi; ) {
+			mid = (lo + hi) / 2;
+			if (ix->code[mid] >= sum[b])
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+		out[b] = (uint8_t)lo;
+	}
+}
+
+int
+tdw_index_add(struct tdw_index *ix, const struct tdw_vec *v, int64_t id)
+{
+	struct ranked r[TDW_TOKENS_MAX];
+	struct stored *s;
+	struct posting *p;
+	struct slot *sl;
+	uint32_t rest = 0;
+	size_t i;
+
+	if (v->n == 0)
+		return 0;
+	for (i = 0; i < v->n; i++)
+		rest += v->t[i].w;
+	if (rest > TDW_SCALE || tdw_index_reserve(ix, v) != 0)
+		return -1;
+	/* New tokens are numbered in id order: a rebuilt index numbers
+	 * them as the first one did. */
+	for (i = 0; i < v->n; i++) {
+		sl = slot_probe(ix->slot, ix->nslot, v->t[i].id);
+		if (sl->ord1 == 0) {
+			sl->id = v->t[i].id;
+			sl->ord1 = (uint32_t)++ix->ntok;
+			ix->head[sl->ord1 - 1] = 0;
+		}
+		r[i].key = sl->ord1 - 1;
+		r[i].w = v->t[i].w;
+	}
+	qsort(r, v->n, sizeof(r[0]), by_key_desc);
+	s = &ix->vec[ix->nvec];
+	s->id = id;
+	s->off = ix->nterm;
+	s->total = rest;
+	s->n = v->n;
+	ix->stamp[ix->nvec] = 0;
+	sketch_codes(ix, v, ix->sketch + ix->nvec * SKETCH);
+	for (i = 0; i < v->n; i++) {
+		ix->ord[ix->nterm + i] = (uint32_t)r[i].key;
+		ix->w[ix->nterm + i] = r[i].w;
+		if (rest >= ix->t) {
+			p = &ix->post[ix->npost++];
+			p->vec = (uint32_t)ix->nvec;
+			p->pos = (uint16_t)i;
+			p->rest = (uint16_t)rest;
+			p->next = ix->head[r[i].key];
+			ix->head[r[i].key] = (uint32_t)ix->npost;
+		}
+		rest -= r[i].w;
+	}
+	ix->nterm += v->n;
+	ix->nvec++;
+	return 0;
+}
+
+/*
+ * The MWO of query x (n tokens in the global order) with stored vector s,
+ * whose first token in common with x is x's position a and s's position b,
+ * with rx and ry the two vectors' weights from there on; 0 when it falls
+ * short of the threshold. No token before those positions is shared, so
+ * the merge starts there, and stops as soon as what is left of either
+ * vector cannot make up the difference (positional filtering).
+ */
+static uint32_t
+verify(const struct tdw_index *ix, const struct ranked *x, size_t n,
+    size_t a, uint32_t rx, const struct stored *s, size_t b, uint32_t ry)
+{
+	const uint32_t *ord = ix->ord + s->off;
+	const uint16_t *w = ix->w + s->off;
+	uint32_t acc = 0;
+
+	while (a < n && b < s->n) {
+		if (acc + (rx < ry ? rx : ry) < ix->t)
+			return 0;
+		if (x[a].key == ord[b]) {
+			acc += x[a].w < w[b] ? x[a].w : w[b];
+			rx -= x[a++].w;
+			ry -= w[b++];
+		} else if (x[a].key > ord[b]) {
+			rx -= x[a++].w;
+		} else {
+			ry -= w[b++];
+		}
+	}
+	return acc >= ix->t ? acc : 0;
+}
+
+static int
+better(const void *pa, const void *pb)
+{
+	const struct tdw_match *a = pa, *b = pb;
+
+	return a->overlap > b->overlap ||
+	    (a->overlap == b->overlap && a->id < b->id);
+}
+
+/* What a query carries from posting to posting. */
+struct probe {
+	uint32_t sketch[SKETCH]; /* the query's bucket weights */
+	const struct ranked *x; /* the query's tokens, in the global order */
+	size_t n;               /* how many */
+	size_t i;               /* the position being probed */
+	uint32_t rest;          /* its weight from there on */
+	struct tdw_match *out;  /* the best so far */
+	size_t max;             /* room in out */
+	size_t found;           /* matches so far */
+};
+
+/* The query meets stored vector vec, whose token at pos (weighing rest
+ * from there on) is the probed one. */
+static void
+meet(struct tdw_index *ix, struct probe *q, uint32_t vec, uint16_t pos,
+    uint16_t rest)
+{
+	struct tdw_match m;
+	const uint8_t *sk;
+	uint32_t o, bound;
+	size_t b;
+
+	/* Met first here: this is their first token in common. */
+	if (ix->stamp[vec] == ix->query)
+		return;
+	ix->stamp[vec] = ix->query;
+	/* Tokens sharing a bucket can share at most the smaller of the two
+	 * bucket weights: a bound read from 64 bytes, not from the vector. */
+	sk = ix->sketch + (size_t)vec * SKETCH;
+	for (b = 0, bound = 0; b < SKETCH; b++)
+		bound += q->sketch[b] < ix->code[sk[b]] ? q->sketch[b] :
+		    ix->code[sk[b]];
+	if (bound < ix->t)
+		return;
+	o = verify(ix, q->x, q->n, q->i, q->rest, &ix->vec[vec], pos, rest);
+	if (o == 0)
+		return;
+	m.id = ix->vec[vec].id;
+	m.overlap = o;
+	if (q->out != NULL && q->max > 0)
+		topk_insert(q->out, q->max, q->found, &m, sizeof(m), better);
+	q->found++;
+}
+
+size_t
+tdw_index_query(struct tdw_index *ix, const struct tdw_vec *v,
+    struct tdw_match *out, size_t max)
+{
+	struct ranked x[TDW_TOKENS_MAX];
+	const struct cposting *c, *end;
+	const struct posting *p;
+	struct probe q;
+	uint32_t total = 0, ord, pr;
+	uint64_t k;
+	size_t i;
+
+	if (v->n == 0 || ix->nvec == 0)
+		return 0;
+	for (i = 0; i < v->n; i++) {
+		ord = order_of(ix, v->t[i].id);
+		x[i].key = ord != NO_ORD ? ord :
+		    ((uint64_t)1 << 32 | v->t[i].id);
+		x[i].w = v->t[i].w;
+		total += v->t[i].w;
+	}
+	qsort(x, v->n, sizeof(x[0]), by_key_desc);
+	if (++ix->query == 0) {
+		memset(ix->stamp, 0, ix->nvec * sizeof(*ix->stamp));
+		ix->query = 1;
+	}
+	memset(&q, 0, sizeof(q));
+	sketch_of(v, q.sketch);
+	q.x = x;
+	q.n = v->n;
+	q.out = out;
+	q.max = max;
+	q.rest = total;
+	for (q.i = 0; q.i < v->n && q.rest >= ix->t; q.rest -= x[q.i++].w) {
+		if ((k = x[q.i].key) > ORD_MAX)
+			continue;
+		if (k + 1 < ix->ncoff)
+			for (c = ix->cpost + ix->coff[k],
+			    end = ix->cpost + ix->coff[k + 1]; c < end; c++)
+				meet(ix, &q, c->vec, c->pos, c->rest);
+		for (pr = ix->head[k]; pr != 0; pr = p->next) {
+			p = &ix->post[pr - 1];
+			meet(ix, &q, p->vec, p->pos, p->rest);
+		}
+	}
+	return q.found;
+}
+
+size_t
+tdw_index_count(const struct tdw_index *ix)
+{
+	return ix->nvec;
+}
+
+size_t
+tdw_index_bytes(const struct tdw_index *ix)
+{
+	return sizeof(*ix) + ix->nslot * sizeof(*ix->slot) +
+	    ix->ahead * sizeof(*ix->head) + ix->apost * sizeof(*ix->post) +
+	    ix->ncpost * sizeof(*ix->cpost) + ix->ncoff * sizeof(*ix->coff) +
+	    ix->avec * sizeof(*ix->vec) + ix->astamp * sizeof(*ix->stamp) +
+	    ix->asketch * SKETCH +
+	    ix->aord * sizeof(*ix->ord) +
+	    ix->aw * sizeof(*ix->w);
+}

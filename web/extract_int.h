@@ -1,0 +1,50 @@
+/*
+ * extract_int: what extract.c (the walk over the document) hands to
+ * extract_links.c (the links, once the walk is over). Not for use outside
+ * web/extract*.c. It includes neither extract.h nor url.h, so that
+ * extract.c and it do not depend on each other in a circle.
+ */
+#ifndef NC_EXTRACT_INT_H
+#define NC_EXTRACT_INT_H
+
+#include <stddef.h>
+
+struct extract_result;
+struct url_base;
+
+/* A link's text in the walk's anchor text, and whether main_text holds
+ * it. */
+struct anchor {
+	const char *href;     /* its href, in the doc */
+	size_t start, end;    /* its text: anchor text[start..end) */
+	int in_main;          /* opened inside main content */
+};
+
+/*
+ * Set up *eff, the base the page's links resolve against: base_href (the
+ * first <base href>, or NULL) resolved against page_url, else page_url
+ * (which may be NULL). Returns 0, or -1 on no memory; either way
+ * url_base_free(eff) and free(*base) after.
+ */
+int extract_link_base(const char *base_href, const char *page_url,
+    struct url_base *eff, char **base);
+
+/*
+ * Resolve the ncand raw link targets cand against eff in document order,
+ * each URL once, at most max links, into r->links (and count those too
+ * long in r->links_too_long). Returns 0 or -1 on no memory.
+ */
+int extract_make_links(const char *const *cand, size_t ncand,
+    const struct url_base *eff, size_t max, struct extract_result *r);
+
+/*
+ * Split the text (in text) of the nanch links anch that main_text holds
+ * (all of them when fell_back: main fell back to the whole text) into
+ * r->anchors_same and r->anchors_other by where they lead, compared with
+ * page_url's host. Returns 0, or -1 on no memory.
+ */
+int extract_make_anchors(const struct anchor *anch, size_t nanch,
+    const char *text, const struct url_base *eff, const char *page_url,
+    int fell_back, struct extract_result *r);
+
+#endif

@@ -1,0 +1,60 @@
+/*
+ * urlfilter: which URLs a crawl follows, on top of url.h's normal form --
+ * the scope test of a host against the allowed domains, the crawler-trap
+ * test of a path, and the stripping of listed query and path parameters
+ * (--strip-params). Every function reads a URL already normalised by
+ * url_normalize or url_resolve.
+ */
+#ifndef NC_URLFILTER_H
+#define NC_URLFILTER_H
+
+#include <stddef.h>
+
+/*
+ * Whether host is one of the n domains or a subdomain of one: "www.a.org"
+ * is in "a.org"; "xa.org" is not. Comparison ignores case. Returns 1 or 0.
+ */
+int url_host_in_domains(const char *host, char *const *domains, size_t n);
+
+/* Paths deeper than this many segments are taken for traps. */
+#define URL_MAX_SEGMENTS 32
+
+/*
+ * Whether the path of a normalised URL looks like a crawler trap: more
+ * than URL_MAX_SEGMENTS segments, or a run of one to four segments
+ * repeated three times in a row (/a/b/a/b/a/b/: relative links resolved
+ * against themselves). Returns 1 or 0.
+ */
+int url_path_trapped(const char *url);
+
+/*
+ * Parameter stripping (--strip-params). A strip list is a comma-separated
+ * list of parameter names, blanks around entries ignored. An entry ending
+ * in '*' matches every name that starts with the rest ("utm_*"; "*" alone
+ * matches all). Names compare case-insensitively with the URL's parameter
+ * names after those are percent-decoded: "utm%5Fsource" is "utm_source".
+ */
+
+/*
+ * Why the strip list names is unusable, or NULL when it is fine. Entries
+ * must be non-empty and hold no blanks, controls or any of "%&=;#?/", and
+ * '*' only at the end. The returned text is static.
+ */
+const char *url_param_list_check(const char *names);
+
+/*
+ * Copy the normalised url into out (outsz bytes) without the query
+ * parameters that names matches, nor the path parameters ";NAME=VALUE" it
+ * matches (Java servers put ";jsessionid=..." in the path). Everything else
+ * keeps its order and bytes, except that once a query parameter goes, empty
+ * ones ("a=1&&b") go too, and a query left empty loses its '?'. A path
+ * parameter stays when removing it would leave a "." or ".." segment, which
+ * would no longer be in normal form. names NULL or "" removes nothing. The
+ * result is never longer than url. Returns 1 when something was removed, 0
+ * when out is a plain copy, -1 when url does not fit in out (out is then ""
+ * if outsz > 0).
+ */
+int url_strip_params(
+    const char *url, const char *names, char *out, size_t outsz);
+
+#endif
