@@ -329,7 +329,7 @@ config_saturation(const char *v, long *window, double *share)
 static const char *
 check_strip_params(const char *v)
 {
-	return strcmp(v, "none") == 0 ? NULL : url_param_list_check(v);
+	return strcmp(v, "none") == 0 ? NULL : urlfilter_param_list_check(v);
 }
 
 /* HOST:PORT:ADDR as curl's --resolve takes it; ADDR may hold colons (IPv6)

@@ -17,9 +17,9 @@ frontier_refusal(struct crawl *c, const char *url, int depth, char *host)
 		return "beyond max depth";
 	if (url_host(url, host, HOST_MAX) != 0)
 		return "no host";
-	if (!url_host_in_domains(host, c->domains, c->ndomains))
+	if (!urlfilter_host_in_domains(host, c->domains, c->ndomains))
 		return "host out of scope";
-	if (url_path_trapped(url))
+	if (urlfilter_path_trapped(url))
 		return WHY_TRAPPED;
 	return NULL;
 }
@@ -32,7 +32,7 @@ const char *
 frontier_strip(const struct crawl *c, const char *url, char *out, size_t outsz)
 {
 	if (c->strip == NULL ||
-	    url_strip_params(url, c->strip, out, outsz) != 1)
+	    urlfilter_strip_params(url, c->strip, out, outsz) != 1)
 		return url;
 	return out;
 }

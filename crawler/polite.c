@@ -262,7 +262,7 @@ queue_sitemap(struct crawl *c, const char *url)
 	if ((u = url_normalize(url, &why)) == NULL)
 		return 0;
 	if (url_host(u, host, sizeof(host)) != 0 ||
-	    !url_host_in_domains(host, c->domains, c->ndomains) ||
+	    !urlfilter_host_in_domains(host, c->domains, c->ndomains) ||
 	    ((q = strmap_get(c->sitemaps, host)) != NULL &&
 	        q->seen >= SITEMAPS_PER_HOST)) {
 		free(u);

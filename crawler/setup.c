@@ -516,7 +516,7 @@ add_seeds(struct crawl *c)
 	for (i = 0; i < c->nseeds && rc == 0; i++) {
 		u = frontier_strip(c, c->seeds[i], buf, sizeof(buf));
 		if (url_host(u, host, sizeof(host)) != 0 ||
-		    !url_host_in_domains(host, c->domains, c->ndomains)) {
+		    !urlfilter_host_in_domains(host, c->domains, c->ndomains)) {
 			snprintf(c->err, c->errsz,
 			    "seed %s is outside the crawl's domains", u);
 			rc = 2;

@@ -86,7 +86,7 @@ crawl_site_of(const struct crawl *c, const char *host)
 	for (i = 0; i < c->ndomains; i++) {
 		d = c->domains[i][0] == '.' ? c->domains[i] + 1 : c->domains[i];
 		if (strlen(d) > bl &&
-		    url_host_in_domains(host, &c->domains[i], 1)) {
+		    urlfilter_host_in_domains(host, &c->domains[i], 1)) {
 			best = d;
 			bl = strlen(d);
 		}

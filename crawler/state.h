@@ -44,6 +44,7 @@
 #include "web/fetch.h"
 #include "web/sitemap.h"
 #include "web/url.h"
+#include "web/urlfilter.h"
 
 /* Seconds between commits of a batch that is not full yet. */
 #define COMMIT_EVERY_S 2.0

@@ -21,10 +21,6 @@
 
 #include <stddef.h>
 
-/* The filters moved to urlfilter.h; included here so that the crawler's
- * files, which use them through this header, need no change yet. */
-#include "web/urlfilter.h"
-
 /* URLs longer than this (after normalisation) are refused. */
 #define URL_MAX_LEN 2048
 

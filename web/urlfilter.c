@@ -26,7 +26,7 @@ len_nodot(const char *s)
 }
 
 int
-url_host_in_domains(const char *host, char *const *domains, size_t n)
+urlfilter_host_in_domains(const char *host, char *const *domains, size_t n)
 {
 	size_t hl, dl, i;
 	const char *d;
@@ -53,7 +53,7 @@ url_host_in_domains(const char *host, char *const *domains, size_t n)
 }
 
 int
-url_path_trapped(const char *url)
+urlfilter_path_trapped(const char *url)
 {
 	const char *seg[URL_MAX_SEGMENTS + 1], *p;
 	size_t len[URL_MAX_SEGMENTS + 1], n = 0, i, k, r;
@@ -160,7 +160,7 @@ param_listed(const char *names, const char *s, size_t n)
 }
 
 const char *
-url_param_list_check(const char *names)
+urlfilter_param_list_check(const char *names)
 {
 	const char *e;
 	size_t m, i;
@@ -281,7 +281,7 @@ strip_query(
 }
 
 int
-url_strip_params(const char *url, const char *names, char *out, size_t outsz)
+urlfilter_strip_params(const char *url, const char *names, char *out, size_t outsz)
 {
 	const char *path, *query, *frag, *p;
 	size_t len, o;

@@ -14,7 +14,7 @@
  * Whether host is one of the n domains or a subdomain of one: "www.a.org"
  * is in "a.org"; "xa.org" is not. Comparison ignores case. Returns 1 or 0.
  */
-int url_host_in_domains(const char *host, char *const *domains, size_t n);
+int urlfilter_host_in_domains(const char *host, char *const *domains, size_t n);
 
 /* Paths deeper than this many segments are taken for traps. */
 #define URL_MAX_SEGMENTS 32
@@ -25,7 +25,7 @@ int url_host_in_domains(const char *host, char *const *domains, size_t n);
  * repeated three times in a row (/a/b/a/b/a/b/: relative links resolved
  * against themselves). Returns 1 or 0.
  */
-int url_path_trapped(const char *url);
+int urlfilter_path_trapped(const char *url);
 
 /*
  * Parameter stripping (--strip-params). A strip list is a comma-separated
@@ -40,7 +40,7 @@ int url_path_trapped(const char *url);
  * must be non-empty and hold no blanks, controls or any of "%&=;#?/", and
  * '*' only at the end. The returned text is static.
  */
-const char *url_param_list_check(const char *names);
+const char *urlfilter_param_list_check(const char *names);
 
 /*
  * Copy the normalised url into out (outsz bytes) without the query
@@ -54,7 +54,7 @@ const char *url_param_list_check(const char *names);
  * when out is a plain copy, -1 when url does not fit in out (out is then ""
  * if outsz > 0).
  */
-int url_strip_params(
+int urlfilter_strip_params(
     const char *url, const char *names, char *out, size_t outsz);
 
 #endif

@@ -33,7 +33,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-/* url_strip_params on a normal URL u: shorter or equal, still normal,
+/* urlfilter_strip_params on a normal URL u: shorter or equal, still normal,
  * and stripping again removes nothing. */
 static void
 check_strip(const char *u)
@@ -43,12 +43,12 @@ check_strip(const char *u)
 	char *norm;
 	int r;
 
-	r = url_strip_params(u, names, out, sizeof(out));
+	r = urlfilter_strip_params(u, names, out, sizeof(out));
 	FUZZ_CHECK(r == 0 || r == 1, "strip failed on %s", u);
 	FUZZ_CHECK(strlen(out) <= strlen(u), "strip grew %s to %s", u, out);
 	FUZZ_CHECK(
 	    r == 1 || strcmp(out, u) == 0, "strip said 0 but %s -> %s", u, out);
-	FUZZ_CHECK(url_strip_params(out, names, again, sizeof(again)) == 0 &&
+	FUZZ_CHECK(urlfilter_strip_params(out, names, again, sizeof(again)) == 0 &&
 	        strcmp(again, out) == 0,
 	    "strip not idempotent: %s -> %s -> %s", u, out, again);
 	norm = url_normalize(out, &why);

@@ -330,16 +330,16 @@ test_in_domains(void)
 	char *doms[] = { "a.org", "Uni.EDU" };
 	char *dotted[] = { ".b.org" };
 
-	CHECK_INT(url_host_in_domains("a.org", doms, 2), 1);
-	CHECK_INT(url_host_in_domains("www.a.org", doms, 2), 1);
-	CHECK_INT(url_host_in_domains("x.y.A.ORG", doms, 2), 1);
-	CHECK_INT(url_host_in_domains("cs.uni.edu", doms, 2), 1);
-	CHECK_INT(url_host_in_domains("xa.org", doms, 2), 0);
-	CHECK_INT(url_host_in_domains("a.org.evil.com", doms, 2), 0);
-	CHECK_INT(url_host_in_domains("org", doms, 2), 0);
-	CHECK_INT(url_host_in_domains("www.a.org", doms, 0), 0);
-	CHECK_INT(url_host_in_domains("www.b.org", dotted, 1), 1);
-	CHECK_INT(url_host_in_domains("b.org", dotted, 1), 1);
+	CHECK_INT(urlfilter_host_in_domains("a.org", doms, 2), 1);
+	CHECK_INT(urlfilter_host_in_domains("www.a.org", doms, 2), 1);
+	CHECK_INT(urlfilter_host_in_domains("x.y.A.ORG", doms, 2), 1);
+	CHECK_INT(urlfilter_host_in_domains("cs.uni.edu", doms, 2), 1);
+	CHECK_INT(urlfilter_host_in_domains("xa.org", doms, 2), 0);
+	CHECK_INT(urlfilter_host_in_domains("a.org.evil.com", doms, 2), 0);
+	CHECK_INT(urlfilter_host_in_domains("org", doms, 2), 0);
+	CHECK_INT(urlfilter_host_in_domains("www.a.org", doms, 0), 0);
+	CHECK_INT(urlfilter_host_in_domains("www.b.org", dotted, 1), 1);
+	CHECK_INT(urlfilter_host_in_domains("b.org", dotted, 1), 1);
 }
 
 static void
@@ -348,27 +348,27 @@ test_trapped_paths(void)
 	char deep[512] = "http://a.test";
 	int i;
 
-	CHECK_INT(url_path_trapped("http://a.test/"), 0);
-	CHECK_INT(url_path_trapped("http://a.test/a/b/c/d.html"), 0);
-	CHECK_INT(url_path_trapped("http://a.test/a/a/b.html"), 0);
-	CHECK_INT(url_path_trapped("http://a.test/a/a/a/b.html"), 1);
-	CHECK_INT(url_path_trapped("http://a.test/x/a/b/a/b/a/b/"), 1);
-	CHECK_INT(url_path_trapped("http://a.test/x/a/b/a/b/c"), 0);
-	CHECK_INT(url_path_trapped("http://a.test/1/2/3/1/2/3/1/2/3"), 1);
-	CHECK_INT(url_path_trapped("http://a.test/ab/abc/ab/abc/ab/x"), 0);
-	CHECK_INT(url_path_trapped("http://a.test/p?q=/a/a/a/a"), 0);
+	CHECK_INT(urlfilter_path_trapped("http://a.test/"), 0);
+	CHECK_INT(urlfilter_path_trapped("http://a.test/a/b/c/d.html"), 0);
+	CHECK_INT(urlfilter_path_trapped("http://a.test/a/a/b.html"), 0);
+	CHECK_INT(urlfilter_path_trapped("http://a.test/a/a/a/b.html"), 1);
+	CHECK_INT(urlfilter_path_trapped("http://a.test/x/a/b/a/b/a/b/"), 1);
+	CHECK_INT(urlfilter_path_trapped("http://a.test/x/a/b/a/b/c"), 0);
+	CHECK_INT(urlfilter_path_trapped("http://a.test/1/2/3/1/2/3/1/2/3"), 1);
+	CHECK_INT(urlfilter_path_trapped("http://a.test/ab/abc/ab/abc/ab/x"), 0);
+	CHECK_INT(urlfilter_path_trapped("http://a.test/p?q=/a/a/a/a"), 0);
 	for (i = 0; i < 32; i++)
 		strcat(deep, i % 2 ? "/x" : "/y");
-	CHECK_INT(url_path_trapped(deep), 1);
+	CHECK_INT(urlfilter_path_trapped(deep), 1);
 	deep[strlen(deep) - 2] = '\0';
-	CHECK_INT(url_path_trapped(deep), 1);
+	CHECK_INT(urlfilter_path_trapped(deep), 1);
 	strcpy(deep, "http://a.test");
 	for (i = 0; i < 32; i++)
 		snprintf(deep + strlen(deep), sizeof(deep) - strlen(deep),
 		    "/s%d", i);
-	CHECK_INT(url_path_trapped(deep), 0);
+	CHECK_INT(urlfilter_path_trapped(deep), 0);
 	strcat(deep, "/s32");
-	CHECK_INT(url_path_trapped(deep), 1);
+	CHECK_INT(urlfilter_path_trapped(deep), 1);
 }
 
 /* Stripping names from url must give want, with the given return. */
@@ -377,7 +377,7 @@ strip_is(const char *url, const char *names, const char *want, int ret)
 {
 	char out[URL_MAX_LEN + 1];
 
-	CHECK_INT(url_strip_params(url, names, out, sizeof(out)), ret);
+	CHECK_INT(urlfilter_strip_params(url, names, out, sizeof(out)), ret);
 	CHECK_STR(out, want);
 }
 
@@ -447,11 +447,11 @@ test_strip_limits(void)
 	size_t i;
 
 	/* The result must fit with its NUL, even when nothing goes. */
-	CHECK_INT(url_strip_params("http://a.org/p?sid=1", "sid", out, 20), -1);
+	CHECK_INT(urlfilter_strip_params("http://a.org/p?sid=1", "sid", out, 20), -1);
 	CHECK_STR(out, "");
-	CHECK_INT(url_strip_params("http://a.org/p?sid=1", "sid", out, 21), 1);
+	CHECK_INT(urlfilter_strip_params("http://a.org/p?sid=1", "sid", out, 21), 1);
 	CHECK_STR(out, "http://a.org/p");
-	CHECK_INT(url_strip_params("x", "sid", out, 0), -1);
+	CHECK_INT(urlfilter_strip_params("x", "sid", out, 0), -1);
 	/* The longest URL, all of it one parameter list. */
 	big = malloc(URL_MAX_LEN + 1);
 	CHECK(big != NULL);
@@ -464,7 +464,7 @@ test_strip_limits(void)
 	{
 		char o2[URL_MAX_LEN + 1];
 
-		CHECK_INT(url_strip_params(big, "sid", o2, sizeof(o2)), 1);
+		CHECK_INT(urlfilter_strip_params(big, "sid", o2, sizeof(o2)), 1);
 		CHECK_STR(o2, "http://a.org/p");
 	}
 	free(big);
@@ -473,22 +473,22 @@ test_strip_limits(void)
 static void
 test_strip_list_check(void)
 {
-	CHECK(url_param_list_check("utm_*,sessionid,jsessionid,phpsessid,sid,"
+	CHECK(urlfilter_param_list_check("utm_*,sessionid,jsessionid,phpsessid,sid,"
 	                           "fbclid,gclid") == NULL);
-	CHECK(url_param_list_check(" a , b* ") == NULL);
-	CHECK(url_param_list_check("*") == NULL);
-	CHECK(url_param_list_check("caf\xc3\xa9") == NULL);
-	CHECK_STR(url_param_list_check(""), "the list is empty");
+	CHECK(urlfilter_param_list_check(" a , b* ") == NULL);
+	CHECK(urlfilter_param_list_check("*") == NULL);
+	CHECK(urlfilter_param_list_check("caf\xc3\xa9") == NULL);
+	CHECK_STR(urlfilter_param_list_check(""), "the list is empty");
 	CHECK_STR(
-	    url_param_list_check("a,,b"), "an entry of the list is empty");
-	CHECK_STR(url_param_list_check("a, "), "an entry of the list is empty");
-	CHECK_STR(url_param_list_check("a*b"), "'*' may only end a name");
-	CHECK_STR(url_param_list_check("**"), "'*' may only end a name");
-	CHECK_STR(url_param_list_check("a b"),
+	    urlfilter_param_list_check("a,,b"), "an entry of the list is empty");
+	CHECK_STR(urlfilter_param_list_check("a, "), "an entry of the list is empty");
+	CHECK_STR(urlfilter_param_list_check("a*b"), "'*' may only end a name");
+	CHECK_STR(urlfilter_param_list_check("**"), "'*' may only end a name");
+	CHECK_STR(urlfilter_param_list_check("a b"),
 	    "a name may not hold blanks, controls or any of %&=;#?/");
-	CHECK_STR(url_param_list_check("a=1"),
+	CHECK_STR(urlfilter_param_list_check("a=1"),
 	    "a name may not hold blanks, controls or any of %&=;#?/");
-	CHECK_STR(url_param_list_check("utm%5F*"),
+	CHECK_STR(urlfilter_param_list_check("utm%5F*"),
 	    "a name may not hold blanks, controls or any of %&=;#?/");
 }
 
