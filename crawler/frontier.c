@@ -128,7 +128,7 @@ frontier_settle_unfetched(struct crawl *c, struct job *j, const char *reason)
 	struct store_page p;
 
 	crawl_new_row(c, j, &p);
-	p.verdict = "skipped";
+	p.verdict = STORE_VERDICT_SKIPPED;
 	p.reason = reason;
 	if (store_page_add(c->st, &p) <= 0 ||
 	    store_frontier_done(c->st, j->it.id) != 0)

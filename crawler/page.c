@@ -204,20 +204,28 @@ judge(struct crawl *c, const struct job *j, const char *site,
 
 /* Count a stored page by its verdict, for the progress line. */
 static void
-count_verdict(struct crawl *c, const char *verdict)
+count_verdict(struct crawl *c, enum store_verdict v)
 {
-	if (strcmp(verdict, "unique") == 0)
+	switch (v) {
+	case STORE_VERDICT_UNIQUE:
 		c->n.unique++;
-	else if (strcmp(verdict, "exact") == 0)
+		break;
+	case STORE_VERDICT_EXACT:
 		c->n.exact++;
-	else if (strcmp(verdict, "near") == 0)
+		break;
+	case STORE_VERDICT_NEAR:
 		c->n.near++;
-	else if (strcmp(verdict, "redirect") == 0)
+		break;
+	case STORE_VERDICT_REDIRECT:
 		c->n.redirect++;
-	else if (strcmp(verdict, "error") == 0)
+		break;
+	case STORE_VERDICT_ERROR:
 		c->n.error++;
-	else
+		break;
+	default:
 		c->n.skipped++;
+		break;
+	}
 	c->n.pages++;
 }
 
@@ -255,7 +263,8 @@ judged_row(struct crawl *c, const struct page_work *w, enum dedup_verdict v,
 {
 	const struct extract_result *ex = &w->dg.ex;
 
-	p->verdict = dedup_verdict_name(v);
+	p->verdict = v == DEDUP_UNIQUE ? STORE_VERDICT_UNIQUE
+	    : v == DEDUP_EXACT ? STORE_VERDICT_EXACT : STORE_VERDICT_NEAR;
 	p->md5 = w->dg.fp.md5;
 	p->has_simhash = (w->dg.fp.have & DEDUP_SIMHASH) != 0;
 	p->simhash = w->dg.fp.simhash;
@@ -362,7 +371,8 @@ page_record_work(struct crawl *c, struct job *j)
 	c->stages.fingerprint_ms += w->fingerprint_ms;
 	if (!w->extracted || w->dg.ex.text_len == 0) {
 		/* Nothing to judge: an error or a page without text. */
-		p.verdict = w->extracted ? "skipped" : "error";
+		p.verdict = w->extracted ? STORE_VERDICT_SKIPPED
+		    : STORE_VERDICT_ERROR;
 		p.reason = w->extracted ? "no text in body"
 		    : w->why != NULL ? w->why : "cannot parse HTML";
 		if (store_page_add(c->st, &p) <= 0)
@@ -410,7 +420,7 @@ judge_redirect(struct crawl *c, struct job *j, const struct fetch_result *r,
 	const char *why;
 	int hops, seen;
 
-	p->verdict = "redirect";
+	p->verdict = STORE_VERDICT_REDIRECT;
 	p->location = r->location;
 	if (r->location == NULL) {
 		p->reason = "redirect without Location";
@@ -429,10 +439,10 @@ judge_redirect(struct crawl *c, struct job *j, const struct fetch_result *r,
 	        &hops, &seen) != 0)
 		return -1;
 	if (seen || strcmp(*target, j->it.url) == 0) {
-		p->verdict = "error";
+		p->verdict = STORE_VERDICT_ERROR;
 		p->reason = "redirect loop";
 	} else if (hops >= REDIRECTS_MAX) {
-		p->verdict = "error";
+		p->verdict = STORE_VERDICT_ERROR;
 		snprintf(reason, reasonsz, "more than %d redirects in a row",
 		    REDIRECTS_MAX);
 		p->reason = reason;
@@ -500,7 +510,7 @@ page_process(struct crawl *c, struct job *j, const struct fetch_result *r)
 	p.body_bytes = (int64_t)r->body->len;
 	p.elapsed_ms = r->elapsed_ms;
 	if (r->code != CURLE_OK) {
-		p.verdict = "error";
+		p.verdict = STORE_VERDICT_ERROR;
 		p.reason = r->error;
 	} else if (r->status >= 300 && r->status < 400) {
 		if (judge_redirect(c, j, r, &p, reason, sizeof(reason), &target,
@@ -509,27 +519,27 @@ page_process(struct crawl *c, struct job *j, const struct fetch_result *r)
 	} else if (r->status < 200 || r->status >= 300) {
 		snprintf(reason, sizeof(reason), "HTTP status %ld",
 		    r->status);
-		p.verdict = "error";
+		p.verdict = STORE_VERDICT_ERROR;
 		p.reason = reason;
 	} else if (!html) {
 		snprintf(reason, sizeof(reason), "not HTML: %.100s",
 		    r->content_type != NULL ? r->content_type : "unknown type");
-		p.verdict = "skipped";
+		p.verdict = STORE_VERDICT_SKIPPED;
 		p.reason = reason;
 	} else {
-		p.verdict = "error";
+		p.verdict = STORE_VERDICT_ERROR;
 		p.reason = "binary body labelled as HTML";
 	}
 	id = store_page_add(c->st, &p);
 	if (id <= 0)
 		goto out;
 	/* A redirect links to its target, in scope or not. */
-	if (target != NULL && strcmp(p.verdict, "redirect") == 0 &&
+	if (target != NULL && p.verdict == STORE_VERDICT_REDIRECT &&
 	    store_links_put(c->st, id, &target, 1) != 0)
 		goto out;
 	if (follow && enqueue_redirect(c, j, target, id) != 0)
 		goto out;
-	if (strcmp(p.verdict, "error") == 0)
+	if (p.verdict == STORE_VERDICT_ERROR)
 		crawl_note_failure(c, j->it.url,
 		    p.reason != NULL ? p.reason : "error");
 	count_verdict(c, p.verdict);

@@ -51,8 +51,8 @@ enum { FRONTIER_QUEUED = 0, FRONTIER_INFLIGHT = 1, FRONTIER_DONE = 2 };
 /*
  * What pages.verdict holds, as the read side sees it. The schema's CHECK
  * allows exactly these six words; STORE_VERDICT_UNKNOWN stands for anything
- * else a damaged or tampered file could hold. (The write side, struct
- * store_page, still passes the word.)
+ * else a damaged or tampered file could hold, and is never written. Code
+ * passes the enum; the word exists only in SQL and in what is printed.
  */
 enum store_verdict {
 	STORE_VERDICT_UNKNOWN = 0,
@@ -85,7 +85,7 @@ struct store_item {
 struct store_page {
 	const char *url;          /* the URL requested (frontier URL) */
 	const char *host;         /* its host */
-	const char *verdict;      /* unique|exact|near|redirect|error|skipped */
+	enum store_verdict verdict; /* stored as its word */
 	const char *reason;       /* why error/skipped/redirect, or NULL */
 	int status;               /* HTTP status, 0 when none */
 	const char *content_type; /* or NULL */

@@ -27,7 +27,7 @@ store_page_add(struct store *s, const struct store_page *p)
 		store__bind_text(&b, NULL);
 	store__bind_text(&b, p->md5);
 	store__bind_text(&b, p->ssdeep);
-	store__bind_text(&b, p->verdict);
+	store__bind_text(&b, store_verdict_name(p->verdict));
 	store__bind_text(&b, p->reason);
 	store__bind_int(&b, p->status);
 	store__bind_text(&b, p->content_type);

@@ -168,7 +168,7 @@ page(const char *url, const char *verdict, int64_t seq)
 	memset(&p, 0, sizeof(p));
 	p.url = url;
 	p.host = "a.example";
-	p.verdict = verdict;
+	p.verdict = store_verdict_parse(verdict);
 	p.status = 200;
 	p.seq = seq;
 	p.fetched_at = 1700000000.5;
@@ -1077,9 +1077,12 @@ test_constraints_refused(void)
 
 	tmp_setup();
 	s = open_new();
+	/* An unknown verdict has no word: never written. */
 	p = page("http://a.example/", "maybe", 1);
+	CHECK_INT(p.verdict, STORE_VERDICT_UNKNOWN);
 	CHECK_INT(store_page_add(s, &p), -1);
-	CHECK(strstr(store_errmsg(s), "CHECK constraint failed") != NULL);
+	CHECK(strstr(store_errmsg(s), "NOT NULL constraint failed: "
+	    "pages.verdict") != NULL);
 	p = page("http://a.example/", "unique", 1);
 	CHECK_INT(store_page_add(s, &p), 1);
 	p = page("http://a.example/", "unique", 2);
