@@ -35,4 +35,5 @@ SELECT page, original, method, pct FROM (
   JOIN pages o ON o.id = d.original_id)
 WHERE n <= 4 ORDER BY method, n"
 echo
-echo "demo: database: $(pwd)/$DB (tables pages, duplicates, frontier, meta)"
+echo "demo: database: $(pwd)/$DB (tables $(sqlite3 "$DB" \
+    "SELECT group_concat(name, ', ') FROM sqlite_master WHERE type = 'table'"))"
