@@ -75,20 +75,17 @@ set_sweep(struct eval_opts *o, const char *v, char *err, size_t errsz)
 	    "got `%s'", v);
 }
 
-int
-eval_parse_args(int argc, char **argv, struct eval_opts *o, char *err,
+/* The defaults eval takes from -c FILE (every one, wherever it stands, as
+ * crawl reads them) or from the built-in settings. 0 or -1. */
+static int
+eval_defaults(int argc, char **argv, struct eval_opts *o, char *err,
     size_t errsz)
 {
 	struct config cfg;
-	const char *bad, *v;
-	char *end;
-	long n;
 	int i;
 
-	memset(o, 0, sizeof(*o));
 	if (config_init(&cfg) != 0)
 		return err_set(err, errsz, -1, "out of memory");
-	/* Every -c FILE first, wherever it stands, as crawl does. */
 	for (i = 1; i + 1 < argc; i++)
 		if (strcmp(argv[i], "-c") == 0 &&
 		    (config_load_ini(&cfg, argv[++i], err, errsz) != 0 ||
@@ -104,6 +101,79 @@ eval_parse_args(int argc, char **argv, struct eval_opts *o, char *err,
 	o->text = EVAL_MAIN | EVAL_BODY;
 	o->methods = ~0u;
 	o->repeat = 3;
+	return 0;
+}
+
+/* A number from lo to hi in v, for option opt; 0 or -1. */
+static int
+eval_number(const char *opt, const char *v, long lo, long hi, long *n,
+    char *err, size_t errsz)
+{
+	char *end;
+
+	*n = strtol(v, &end, 10);
+	if (*v == '\0' || *end != '\0' || *n < lo || *n > hi)
+		return err_set(err, errsz, -1, "%s: a number from %ld to %ld",
+		    opt, lo, hi);
+	return 0;
+}
+
+/* Option opt with its value v into o; 0, or -1 with a message. */
+static int
+eval_option(const char *opt, const char *v, struct eval_opts *o, char *err,
+    size_t errsz)
+{
+	const char *bad;
+	long n;
+
+	if (strcmp(opt, "-c") == 0)
+		return 0;
+	if (strcmp(opt, "--docs") == 0)
+		o->docs = v;
+	else if (strcmp(opt, "--pairs") == 0)
+		o->pairs = v;
+	else if (strcmp(opt, "-d") == 0)
+		o->db = v;
+	else if (strcmp(opt, "--groups") == 0)
+		o->groups = v;
+	else if (strcmp(opt, "--methods") == 0) {
+		if (dedup_parse_methods(v, &o->methods, &bad) != 0)
+			return err_set(err, errsz, -1, "--methods: unknown "
+			    "method at `%s'", bad);
+	} else if (strcmp(opt, "--thresholds") == 0) {
+		return set_sweep(o, v, err, errsz);
+	} else if (strcmp(opt, "--text") == 0) {
+		if (strcmp(v, "main") == 0)
+			o->text = EVAL_MAIN;
+		else if (strcmp(v, "body") == 0)
+			o->text = EVAL_BODY;
+		else if (strcmp(v, "both") == 0)
+			o->text = EVAL_MAIN | EVAL_BODY;
+		else
+			return err_set(err, errsz, -1, "--text: main, body or "
+			    "both, not `%s'", v);
+	} else if (strcmp(opt, "--min-text-bytes") == 0) {
+		if (eval_number(opt, v, 0, 1000000000L, &n, err, errsz) != 0)
+			return -1;
+		o->dc.min_text = (size_t)n;
+	} else if (strcmp(opt, "--repeat") == 0) {
+		if (eval_number(opt, v, 1, 1000, &n, err, errsz) != 0)
+			return -1;
+		o->repeat = (int)n;
+	} else
+		return err_set(err, errsz, -1, "unknown option %s", opt);
+	return 0;
+}
+
+int
+eval_parse_args(int argc, char **argv, struct eval_opts *o, char *err,
+    size_t errsz)
+{
+	int i;
+
+	memset(o, 0, sizeof(*o));
+	if (eval_defaults(argc, argv, o, err, errsz) != 0)
+		return -1;
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "-h") == 0 ||
 		    strcmp(argv[i], "--help") == 0)
@@ -119,51 +189,9 @@ eval_parse_args(int argc, char **argv, struct eval_opts *o, char *err,
 		if (i + 1 >= argc)
 			return err_set(err, errsz, -1, "%s: unknown option, "
 			    "or its value is missing", argv[i]);
-		v = argv[++i];
-		if (strcmp(argv[i - 1], "-c") == 0)
-			continue;
-		if (strcmp(argv[i - 1], "--docs") == 0)
-			o->docs = v;
-		else if (strcmp(argv[i - 1], "--pairs") == 0)
-			o->pairs = v;
-		else if (strcmp(argv[i - 1], "-d") == 0)
-			o->db = v;
-		else if (strcmp(argv[i - 1], "--groups") == 0)
-			o->groups = v;
-		else if (strcmp(argv[i - 1], "--methods") == 0) {
-			if (dedup_parse_methods(v, &o->methods, &bad) != 0)
-				return err_set(err, errsz, -1, "--methods: "
-				    "unknown method at `%s'", bad);
-		} else if (strcmp(argv[i - 1], "--thresholds") == 0) {
-			if (set_sweep(o, v, err, errsz) != 0)
-				return -1;
-		} else if (strcmp(argv[i - 1], "--text") == 0) {
-			if (strcmp(v, "main") == 0)
-				o->text = EVAL_MAIN;
-			else if (strcmp(v, "body") == 0)
-				o->text = EVAL_BODY;
-			else if (strcmp(v, "both") == 0)
-				o->text = EVAL_MAIN | EVAL_BODY;
-			else
-				return err_set(err, errsz, -1, "--text: main, "
-				    "body or both, not `%s'", v);
-		} else if (strcmp(argv[i - 1], "--min-text-bytes") == 0) {
-			n = strtol(v, &end, 10);
-			if (*v == '\0' || *end != '\0' || n < 0 ||
-			    n > 1000000000L)
-				return err_set(err, errsz, -1,
-				    "--min-text-bytes: a number from 0 to "
-				    "1000000000");
-			o->dc.min_text = (size_t)n;
-		} else if (strcmp(argv[i - 1], "--repeat") == 0) {
-			n = strtol(v, &end, 10);
-			if (*v == '\0' || *end != '\0' || n < 1 || n > 1000)
-				return err_set(err, errsz, -1, "--repeat: a "
-				    "number from 1 to 1000");
-			o->repeat = (int)n;
-		} else
-			return err_set(err, errsz, -1, "unknown option %s",
-			    argv[i - 1]);
+		if (eval_option(argv[i], argv[i + 1], o, err, errsz) != 0)
+			return -1;
+		i++;
 	}
 	if ((o->docs != NULL) + (o->pairs != NULL) == 1 ||
 	    (o->db != NULL) + (o->groups != NULL) == 1 ||
