@@ -733,6 +733,16 @@ take_texts(struct walk *w, int found, struct extract_result *r)
 			r->main_len--;
 		r->main_text[r->main_len] = '\0';
 	}
+	/* Trimmed to nothing (a cap of a few bytes, blanks only): the whole
+	 * text then, as when the template took everything. */
+	if (r->main_len == 0 && r->text_len > 0) {
+		free(r->main_text);
+		if ((r->main_text = strdup(r->text)) == NULL)
+			return -1;
+		r->main_len = r->text_len;
+		r->main_found = 0;
+		r->main_share = 1;
+	}
 	if ((r->title = buf_steal(&w->title.b)) == NULL ||
 	    (r->headings = buf_steal(&w->heads.b)) == NULL ||
 	    (r->description = buf_steal(&w->desc.b)) == NULL ||
