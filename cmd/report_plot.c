@@ -26,7 +26,7 @@
 
 #define SIM_PLOT_METHODS 12 /* series drawn; the CSV keeps every method */
 #define PLOT_SIZE "900,540"
-#define HOST_COLS 4        /* small multiples a row */
+#define HOST_COLS 3        /* small multiples a row */
 
 /*
  * The svg terminal first; the caller then writes the plot command, and
@@ -310,7 +310,7 @@ write_hosts_gp(struct rep *r)
 	cols = r->ntop < HOST_COLS ? r->ntop : HOST_COLS;
 	rows = (r->ntop + cols - 1) / cols;
 	fputs("do for [t = 1:2] {\n", o.f);
-	gp_terminal_pass(o.f, "hosts", cols < 2 ? 600 : 300 * (int)cols,
+	gp_terminal_pass(o.f, "hosts", cols < 2 ? 600 : 380 * (int)cols,
 	    60 + 260 * (int)rows);
 	fprintf(o.f,
 	    "\tset multiplot layout %zu,%zu title 'Pages per host, "
@@ -318,7 +318,8 @@ write_hosts_gp(struct rep *r)
 	    "\tset grid\n"
 	    "\tset xrange [0:*]\n"
 	    "\tset yrange [0:*]\n"
-	    "\tset key top left font ',8'\n",
+	    "\tset key top left font ',8'\n"
+	    "\tset tics font ',9'\n",
 	    rows, cols);
 	for (i = 0; i < r->ntop; i++) {
 		snprintf(name, sizeof(name), "h%zu", i + 1);
