@@ -47,9 +47,10 @@ usage(FILE *out)
 	    "  crawl  [-c FILE] [-d DB] [options] [SEED_URL...]\n"
 	    "         crawl from the seeds (or resume DB), classifying every\n"
 	    "         page as unique, exact or near duplicate\n"
-	    "  report -d DB -o DIR [--quiet]\n"
-	    "         growth.csv and plot, hosts.csv, clusters.csv,\n"
-	    "         similarity.csv and plot, summary.txt (also mid-crawl)\n"
+	    "  report -d DB [-o DIR] [--hosts N] [--quiet]\n"
+	    "         index.html tying together plots (growth, per host,\n"
+	    "         similarity), hosts, clusters and a summary, with their\n"
+	    "         CSV files; DIR defaults to DB.report (also mid-crawl)\n"
 	    "  rank   -d DB [--damping D] [--iterations N] [--epsilon E]\n"
 	    "         [--top N] [--quiet]\n"
 	    "         PageRank over the crawled links; the best-ranked page\n"
@@ -191,33 +192,6 @@ cmd_crawl(int argc, char **argv)
 	return rc;
 }
 
-static int
-cmd_report(int argc, char **argv)
-{
-	const char *db = NULL, *dir = NULL;
-	char err[1024];
-	int i, quiet = 0, rc;
-
-	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "-d") == 0 && i + 1 < argc)
-			db = argv[++i];
-		else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
-			dir = argv[++i];
-		else if (strcmp(argv[i], "--quiet") == 0)
-			quiet = 1;
-		else
-			break;
-	}
-	if (i < argc || db == NULL || dir == NULL) {
-		fprintf(stderr,
-		    "usage: nearcrawl report -d DB -o DIR [--quiet]\n");
-		return EXIT_USAGE;
-	}
-	if ((rc = report_write(db, dir, quiet, err, sizeof(err))) != 0)
-		say(err);
-	return rc;
-}
-
 /* A number option's value: the whole of v, within [lo, hi]. */
 static int
 number_arg(const char *v, double lo, double hi, double *out)
@@ -232,6 +206,90 @@ number_arg(const char *v, double lo, double hi, double *out)
 		return -1;
 	*out = d;
 	return 0;
+}
+
+static void
+report_usage(FILE *out)
+{
+	fprintf(out,
+	    "usage: nearcrawl report -d DB [-o DIR] [--hosts N] [--quiet]\n"
+	    "Write a crawl's report into DIR: index.html (one page with the "
+	    "summary,\n"
+	    "the plots, the hosts and the largest duplicate clusters; it opens "
+	    "offline),\n"
+	    "growth, growth-time, hosts and similarity plots (.svg, .png, "
+	    ".gp), growth.csv,\n"
+	    "hosts.csv, clusters.csv, similarity.csv and summary.txt.\n"
+	    "  -d DB      the crawl's database (read-only; a crawl may be "
+	    "running)\n"
+	    "  -o DIR     where to write (made like mkdir -p); default: "
+	    "DB.report next to\n"
+	    "             the database\n"
+	    "  --hosts N  busiest hosts drawn in hosts.svg (1 to %d, default "
+	    "%d)\n"
+	    "  --quiet    print nothing but errors\n",
+	    REPORT_HOSTS_MAX, REPORT_HOSTS_DEFAULT);
+}
+
+static int
+cmd_report(int argc, char **argv)
+{
+	struct report_opts o;
+	const char *db = NULL, *dir = NULL;
+	char err[1024], *made = NULL;
+	double v;
+	int i, rc;
+
+	memset(&o, 0, sizeof(o));
+	o.hosts = REPORT_HOSTS_DEFAULT;
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "-h") == 0 ||
+		    strcmp(argv[i], "--help") == 0) {
+			report_usage(stdout);
+			return EXIT_DONE;
+		}
+		if (strcmp(argv[i], "-d") == 0 && i + 1 < argc)
+			db = argv[++i];
+		else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
+			dir = argv[++i];
+		else if (strcmp(argv[i], "--hosts") == 0 && i + 1 < argc &&
+		    number_arg(argv[i + 1], 1, REPORT_HOSTS_MAX, &v) == 0 &&
+		    v == (int)v) {
+			o.hosts = (int)v;
+			i++;
+		} else if (strcmp(argv[i], "--quiet") == 0)
+			o.quiet = 1;
+		else
+			break;
+	}
+	if (i < argc || db == NULL) {
+		if (i < argc) {
+			fputs("nearcrawl: report: bad or unknown argument `",
+			    stderr);
+			esc_fputs(argv[i], stderr);
+			fputs("'\n", stderr);
+		}
+		report_usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (dir == NULL) {
+		/* Beside the database, where the user will look for it. */
+		if ((made = malloc(strlen(db) + sizeof(".report"))) == NULL) {
+			fprintf(stderr, "nearcrawl: out of memory\n");
+			return EXIT_RUNTIME;
+		}
+		strcpy(made, db);
+		strcat(made, ".report");
+		dir = made;
+		fputs("nearcrawl: no -o given: writing the report into ",
+		    stderr);
+		esc_fputs(dir, stderr);
+		putc('\n', stderr);
+	}
+	if ((rc = report_write(db, dir, &o, err, sizeof(err))) != 0)
+		say(err);
+	free(made);
+	return rc;
 }
 
 static int
@@ -442,6 +500,12 @@ path_of(const char *url)
 	return p != NULL ? p : "/";
 }
 
+static const char robots_use[] =
+    "usage: nearcrawl robots FILE AGENT URL\n"
+    "Print whether robots.txt FILE allows user-agent AGENT to fetch URL "
+    "(RFC 9309):\n"
+    "exit 0 allowed, 1 disallowed, 2 bad usage or input.\n";
+
 static int
 cmd_robots(int argc, char **argv)
 {
@@ -451,8 +515,13 @@ cmd_robots(int argc, char **argv)
 	const char *why;
 	int rc = EXIT_USAGE, ok;
 
+	if (argc == 2 && (strcmp(argv[1], "--help") == 0 ||
+	    strcmp(argv[1], "-h") == 0)) {
+		printf("%s", robots_use);
+		return EXIT_DONE;
+	}
 	if (argc != 4) {
-		fprintf(stderr, "usage: nearcrawl robots FILE AGENT URL\n");
+		fputs(robots_use, stderr);
 		return EXIT_USAGE;
 	}
 	buf_init(&b, ROBOTS_MAX_BYTES);

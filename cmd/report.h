@@ -17,14 +17,22 @@
  *   similarity.csv   method,bucket,pages: percentages in 5-point buckets
  *   similarity.gp, similarity.svg/.png: the same histogram drawn per method
  *   summary.txt      the headline figures in plain words
+ *   growth-time.gp/.svg/.png  the growth.csv rows against the time since
+ *                    the first fetch
+ *   hosts.gp/.svg/.png  small multiples: the growth of the busiest hosts
+ *                    (opt->hosts of them), each against its own pages
+ *   index.html       one page tying it together: the summary, the plots,
+ *                    the host table and the largest duplicate clusters;
+ *                    self-contained, it opens offline from DIR
  *
  * The database is opened read-only and takes no lock, so a report can be
  * made while a crawl is writing; every table comes from one read
  * transaction, so the files agree with each other even then.
  *
  * Text from the database (URLs, hosts, methods) is untrusted: CSV fields are
- * quoted per RFC 4180, and in summary.txt and on the terminal control
- * characters become '?', so no escape sequence is ever printed raw.
+ * quoted per RFC 4180, and everywhere control bytes become \xHH (esc.h), so
+ * no escape sequence is ever printed raw; index.html also turns & < > " '
+ * into character references and links only http(s) URLs.
  */
 #ifndef NC_REPORT_H
 #define NC_REPORT_H
@@ -32,16 +40,17 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* Results of report_write, the same as nearcrawl's exit statuses. */
-enum { REPORT_OK = 0, REPORT_RUNTIME = 1, REPORT_BADDB = 2 };
+/* Results of report_write, the same as nearcrawl's exit statuses:
+ * REPORT_OK, REPORT_RUNTIME, REPORT_BADDB. */
+#include "cmd/report_status.h"
 
 /*
  * Write the report of database db into directory dir, which is created as
  * by `mkdir -p` (mode 0755 less the umask); an existing dir that is not a
  * directory is refused. Unless quiet, the summary and the list of files are
  * printed on stdout. The plots are drawn by running the gnuplot program in
- * dir; when it is missing or fails, the CSV files and summary.txt are still
- * written, and REPORT_RUNTIME is returned.
+ * dir; when it is missing or fails, the CSV files, summary.txt and
+ * index.html are still written, and REPORT_RUNTIME is returned.
  *
  * Returns REPORT_OK; REPORT_RUNTIME when a file cannot be written, gnuplot
  * fails or is missing, or reading fails part way (a damaged page, an I/O
@@ -50,7 +59,14 @@ enum { REPORT_OK = 0, REPORT_RUNTIME = 1, REPORT_BADDB = 2 };
  * one-line message naming the file concerned; it quotes file names and
  * database text as they are, so print it through esc.h.
  */
-int report_write(
-    const char *db, const char *dir, int quiet, char *err, size_t errsz);
+struct report_opts {
+	int quiet; /* print nothing on stdout */
+	int hosts; /* busiest hosts drawn in hosts.svg, 1 and up */
+};
+#define REPORT_HOSTS_DEFAULT 12
+#define REPORT_HOSTS_MAX 100
+
+int report_write(const char *db, const char *dir,
+    const struct report_opts *opt, char *err, size_t errsz);
 
 #endif

@@ -1,5 +1,7 @@
 #!/bin/sh
 # Install the Debian packages nearcrawl needs to build, test and run its demo.
+# (chromium is for tests/e2e/test-report-html.sh, which opens a report's
+# index.html in headless Chromium.)
 # Only what is missing is installed. As root this runs apt-get itself;
 # otherwise it prints the command to run and exits 1 when something is missing.
 set -eu
@@ -7,7 +9,8 @@ set -eu
 PKGS="build-essential pkg-config
 libcurl4-openssl-dev libevent-dev libxml2-dev libsqlite3-dev
 libfuzzy-dev libinih-dev libssl-dev zlib1g-dev
-sqlite3 curl gnuplot-nox valgrind python3"
+sqlite3 curl gnuplot-nox valgrind python3
+chromium"
 
 missing=""
 for p in $PKGS; do

@@ -73,10 +73,12 @@ const char *store_conn_page_url(struct store_conn *c, int64_t id);
 
 /* --- report (storage/store_report.c) --- */
 
-/* Every page in fetch (seq) order. */
+/* Every page in fetch (seq) order; host "" when NULL. */
 struct store_growth_row {
 	int64_t seq;
 	enum store_verdict verdict;
+	const char *host;
+	double fetched_at; /* Unix time, seconds */
 };
 int store_report_growth(struct store_conn *c,
     int (*fn)(const struct store_growth_row *r, void *arg), void *arg);
@@ -123,6 +125,23 @@ struct store_busiest_row {
 };
 int store_report_busiest(struct store_conn *c,
     int (*fn)(const struct store_busiest_row *r, void *arg), void *arg);
+
+/*
+ * The limit originals with the most distinct duplicate pages (most first,
+ * then by the original's seq), each with every duplicates row naming it:
+ * by the duplicate's seq, then method. URLs and titles are NULL when the
+ * page is gone (or has no title).
+ */
+struct store_topcluster_row {
+	int64_t original_id;
+	const char *original_url, *original_title;
+	int64_t pages; /* the original's distinct duplicate pages */
+	int64_t page_id;
+	const char *url, *title, *method;
+	double percentage;
+};
+int store_report_top_clusters(struct store_conn *c, int limit,
+    int (*fn)(const struct store_topcluster_row *r, void *arg), void *arg);
 
 /* --- rank (storage/store_rank.c) --- */
 

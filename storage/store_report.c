@@ -5,6 +5,8 @@
  */
 #include "storage/query.h"
 
+#include <stdio.h>
+
 #include "storage/store_int.h"
 
 static int
@@ -17,6 +19,10 @@ growth_row(sqlite3_stmt *st, void *ctx)
 	r.seq = sqlite3_column_int64(st, 0);
 	r.verdict = store_verdict_parse(
 	    (const char *)sqlite3_column_text(st, 1));
+	r.host = (const char *)sqlite3_column_text(st, 2);
+	if (r.host == NULL)
+		r.host = "";
+	r.fetched_at = sqlite3_column_double(st, 3);
 	return fn(&r, e->arg);
 }
 
@@ -26,7 +32,8 @@ store_report_growth(struct store_conn *c,
 {
 	struct store__each e = { (void *)fn, arg };
 
-	return store__conn_each(c, "SELECT seq, verdict FROM pages "
+	return store__conn_each(c, "SELECT seq, verdict, host, fetched_at "
+	    "FROM pages "
 	    "ORDER BY seq", growth_row, &e);
 }
 
@@ -148,4 +155,48 @@ store_report_busiest(struct store_conn *c,
 	    "LEFT JOIN pages o ON o.id = d.original_id "
 	    "GROUP BY d.original_id ORDER BY n DESC, o.seq LIMIT 1",
 	    busiest_row, &e);
+}
+
+static int
+topcluster_row(sqlite3_stmt *st, void *ctx)
+{
+	struct store__each *e = ctx;
+	int (*fn)(const struct store_topcluster_row *, void *) = e->fn;
+	struct store_topcluster_row r;
+
+	r.original_id = sqlite3_column_int64(st, 0);
+	r.pages = sqlite3_column_int64(st, 1);
+	r.original_url = (const char *)sqlite3_column_text(st, 2);
+	r.original_title = (const char *)sqlite3_column_text(st, 3);
+	r.page_id = sqlite3_column_int64(st, 4);
+	r.url = (const char *)sqlite3_column_text(st, 5);
+	r.title = (const char *)sqlite3_column_text(st, 6);
+	r.method = (const char *)sqlite3_column_text(st, 7);
+	r.percentage = sqlite3_column_double(st, 8);
+	return fn(&r, e->arg);
+}
+
+/* The limit is a number we format ourselves: no text is spliced in. */
+int
+store_report_top_clusters(struct store_conn *c, int limit,
+    int (*fn)(const struct store_topcluster_row *r, void *arg), void *arg)
+{
+	struct store__each e = { (void *)fn, arg };
+	char sql[1024];
+
+	if (limit < 0)
+		limit = 0;
+	snprintf(sql, sizeof(sql),
+	    "WITH top AS (SELECT d.original_id AS id, "
+	    "count(DISTINCT d.page_id) AS n, o.seq AS oseq "
+	    "FROM duplicates d LEFT JOIN pages o ON o.id = d.original_id "
+	    "GROUP BY d.original_id ORDER BY n DESC, oseq, id LIMIT %d) "
+	    "SELECT t.id, t.n, o.url, o.title, d.page_id, p.url, p.title, "
+	    "d.method, d.percentage FROM top t "
+	    "JOIN duplicates d ON d.original_id = t.id "
+	    "LEFT JOIN pages o ON o.id = t.id "
+	    "LEFT JOIN pages p ON p.id = d.page_id "
+	    "ORDER BY t.n DESC, t.oseq, t.id, p.seq, d.page_id, d.method",
+	    limit);
+	return store__conn_each(c, sql, topcluster_row, &e);
 }

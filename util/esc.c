@@ -87,6 +87,46 @@ esc_fputs(const char *s, FILE *f)
 	esc_fputq(s, '\0', f);
 }
 
+void
+esc_html_fputs(const char *s, FILE *f)
+{
+	char hex[ESC_BYTE_LEN];
+	size_t n, i;
+	int bad;
+
+	if (s == NULL)
+		return;
+	for (; *s != '\0'; s += n) {
+		n = esc_next(s, &bad);
+		if (bad) {
+			for (i = 0; i < n; i++) {
+				hex_byte((unsigned char)s[i], hex);
+				fwrite(hex, 1, sizeof(hex), f);
+			}
+			continue;
+		}
+		switch (*s) {
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		case '\'':
+			fputs("&#39;", f);
+			break;
+		default:
+			fwrite(s, 1, n, f);
+		}
+	}
+}
+
 /* Bytes the escaped form of a unit of n bytes takes. */
 static size_t
 unit_len(size_t n, int bad)

@@ -43,6 +43,14 @@ void esc_fputs(const char *s, FILE *f);
 void esc_fputq(const char *s, char quote, FILE *f);
 
 /*
+ * Write s to f for an HTML page, as element text or inside a double- or
+ * single-quoted attribute value: the esc_fputs rule first (unsafe bytes
+ * become the text \xHH), then &, <, >, " and ' become character
+ * references (&amp; &lt; &gt; &quot; &#39;). NULL writes nothing.
+ */
+void esc_html_fputs(const char *s, FILE *f);
+
+/*
  * Write s escaped into out of outsz bytes, NUL-terminated when outsz > 0.
  * Text that does not fit is cut between units (never inside an escape or
  * a character) and marked with a closing "...". NULL gives "". Returns

@@ -318,7 +318,7 @@ ok "malformed INI line: names the line" grep -q "line.ini:2: syntax error" "$E2E
 dd if=/dev/urandom of="$E2E_TMP/binary.ini" bs=1024 count=4 2>/dev/null
 printf '\000' >>"$E2E_TMP/binary.ini"
 garbage "binary config file" crawl -c "$E2E_TMP/binary.ini" "$SEED"
-garbage "report without -o" report -d "$E2E_TMP/ref.db"
+garbage "report without -d" report -o "$E2E_TMP/r"
 garbage "report with an extra argument" report -d "$E2E_TMP/ref.db" -o \
     "$E2E_TMP/r" extra
 garbage "robots with two arguments" robots "$E2E_TMP/ref.db" nearcrawl

@@ -101,8 +101,9 @@ eq "HOME still empty" "$(ls -A "$E2E_TMP/home")" ""
 eq "database directory: the database and SQLite's own files" \
     "$(ls -A "$E2E_TMP/db" | grep -v '^hostile\.db\(-wal\|-shm\)\{0,1\}$')" ""
 eq "report directory: the report's files" \
-    "$(ls -A "$OUT" | grep -v '^\(growth\|similarity\)\.\(csv\|gp\|svg\|png\)$' |
-        grep -v '^\(hosts\|clusters\)\.csv$' | grep -v '^summary\.txt$')" ""
+    "$(ls -A "$OUT" |
+        grep -v '^\(growth\|similarity\|growth-time\|hosts\)\.\(csv\|gp\|svg\|png\)$' |
+        grep -v '^clusters\.csv$' | grep -v '^\(summary\.txt\|index\.html\)$')" ""
 
 # ---- Terminal escapes: none raw in anything printed or written.
 eq "the crawl kept the server's raw bytes as data" \

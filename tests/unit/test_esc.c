@@ -133,9 +133,39 @@ test_next_units(void)
 	CHECK_INT(bad, 1);
 }
 
+/* What esc_html_fputs writes for s. */
+static const char *
+via_html(const char *s)
+{
+	static char text[256];
+	FILE *f = fmemopen(text, sizeof(text), "w");
+
+	if (f == NULL)
+		return "(fmemopen failed)";
+	esc_html_fputs(s, f);
+	fclose(f);
+	return text;
+}
+
+static void
+test_html(void)
+{
+	CHECK_STR(via_html(""), "");
+	CHECK_STR(via_html("<script>alert(1)</script>"),
+	    "&lt;script&gt;alert(1)&lt;/script&gt;");
+	CHECK_STR(via_html("a=\"1\" b='2'"), "a=&quot;1&quot; b=&#39;2&#39;");
+	CHECK_STR(via_html("/x?a=1&b=2&amp;"),
+	    "/x?a=1&amp;b=2&amp;amp;");
+	/* Controls still become \xHH text; other scripts are kept. */
+	CHECK_STR(via_html("\x1b[2J<\xc3\xa9>"), "\\x1b[2J&lt;\xc3\xa9&gt;");
+	CHECK_STR(via_html("\"><img src=x onerror=alert(1)>"),
+	    "&quot;&gt;&lt;img src=x onerror=alert(1)&gt;");
+}
+
 void
 suite_esc(void)
 {
+	RUN(test_html);
 	RUN(test_text_kept);
 	RUN(test_controls_escaped);
 	RUN(test_invalid_utf8_escaped);

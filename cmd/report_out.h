@@ -1,0 +1,114 @@
+/*
+ * report_out: what the report's modules share: the state of one report
+ * (struct rep), its output files and its error messages. report.c reads
+ * the database into it; report_plot.c writes and runs the gnuplot scripts,
+ * report_html.c writes index.html.
+ */
+#ifndef NC_REPORT_OUT_H
+#define NC_REPORT_OUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cmd/report_status.h"
+
+#define REPORT_SIM_BUCKETS 21 /* 0, 5, ... 95, and 100 for exactly 100 */
+
+/* Duplicate counts of one method, per similarity bucket. */
+struct method {
+	char *name;                    /* as stored (untrusted) */
+	int64_t n[REPORT_SIM_BUCKETS]; /* pairs per bucket */
+	int64_t total;                 /* pairs of this method */
+};
+
+/* One point of a growth curve: x, and the running verdict counts. */
+struct growth_pt {
+	double x; /* pages fetched, or seconds since the first fetch */
+	int64_t unique, exact, near;
+};
+
+/* A growing array of points. */
+struct growth_series {
+	struct growth_pt *pt;
+	size_t n, cap;
+};
+
+/* One of the hosts drawn as a small multiple. */
+struct top_host {
+	char *name;      /* as stored (untrusted) */
+	int64_t total;   /* its pages */
+	int64_t i;       /* its pages so far, in the growth pass */
+	int64_t unique, exact, near;
+	struct growth_series s; /* against its own pages fetched */
+};
+
+struct rep {
+	const char *db;       /* database path, for messages */
+	const char *dir;      /* output directory, for messages */
+	char *err;            /* caller's message buffer */
+	size_t errsz;         /* its size */
+	struct store_conn *c; /* our read-only connection */
+	int dfd;              /* the output directory; files open relative */
+	int max_hosts;        /* hosts drawn as small multiples */
+	int64_t pages;        /* pages rows */
+	int64_t unique;       /* verdict unique */
+	int64_t exact;        /* verdict exact */
+	int64_t near;         /* verdict near */
+	int64_t redirect;     /* verdict redirect */
+	int64_t error;        /* verdict error */
+	int64_t skipped;      /* verdict skipped */
+	int64_t last_new_seq; /* seq of the last unique page, 0 when none */
+	int64_t after_new;    /* pages fetched after it */
+	int64_t growth_rows;  /* data rows in growth.csv */
+	double first_at;      /* fetched_at of the first page (seq order) */
+	double min_at, max_at; /* earliest and latest fetched_at */
+	struct growth_series time; /* the growth.csv rows against time */
+	int64_t hosts;        /* distinct hosts */
+	struct top_host *top; /* the max_hosts busiest, busiest first */
+	size_t ntop;          /* entries in top */
+	int64_t pairs;        /* duplicates rows */
+	char *busiest_url;    /* original with most duplicate pages, or NULL */
+	int64_t busiest_seq;  /* its seq */
+	int64_t busiest_n;    /* its duplicate pages */
+	struct method *meth;  /* per method, in name order */
+	size_t nmeth;         /* entries in meth */
+	int plotted;          /* gnuplot drew every plot */
+};
+
+/* An output file being written; write errors are checked once, at close. */
+struct out {
+	FILE *f;          /* NULL when closed */
+	const char *name; /* file name inside the directory */
+};
+
+/* Set r's message; returns code. */
+int report_out_err(struct rep *r, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* The message of the connection's last error, and its status. */
+int report_out_dbfail(struct rep *r);
+/* "out of memory", REPORT_RUNTIME. */
+int report_out_oom(struct rep *r);
+
+/* Untrusted text for a human (esc.h). */
+void report_out_clean(FILE *f, const char *s);
+/* Untrusted text as a single-quoted gnuplot string, quotes included. */
+void report_out_gpstr(FILE *f, const char *s);
+/* n with thousands separators (4,000), in buf; "?" when it does not fit. */
+const char *report_out_grouped(int64_t n, char *buf, size_t bufsz);
+/* 100 * part / whole, 0 when whole is 0. */
+double report_out_percent(int64_t part, int64_t whole);
+
+/* Create (or empty) name inside the output directory, never following a
+ * symbolic link. 0, or REPORT_RUNTIME with the message set. */
+int report_out_open(struct rep *r, struct out *o, const char *name);
+/* Close o; a write error anywhere in the file is reported here. */
+int report_out_close(struct rep *r, struct out *o);
+/* Close o on a path that already failed. */
+void report_out_abort(struct out *o);
+
+/* Add a point to s. 0, or -1 out of memory. */
+int report_out_add_pt(struct growth_series *s, double x, int64_t unique,
+    int64_t exact, int64_t near);
+
+#endif
