@@ -1,7 +1,8 @@
 #!/bin/sh
 # make demo: serve the bundled sample site on loopback, crawl it with the
 # default settings (but a short politeness delay, since the server is ours),
-# and show what nearcrawl found. The database stays in demo/ for a look.
+# show what nearcrawl found and write its report. The database and the
+# report (demo/report/index.html) stay in demo/ for a look.
 set -eu
 
 cd "$(dirname "$0")/.."
@@ -35,5 +36,7 @@ SELECT page, original, method, pct FROM (
   JOIN pages o ON o.id = d.original_id)
 WHERE n <= 4 ORDER BY method, n"
 echo
+./nearcrawl report -d "$DB" -o demo/report
+echo "demo: report: open $(pwd)/demo/report/index.html in a browser"
 echo "demo: database: $(pwd)/$DB (tables $(sqlite3 "$DB" \
     "SELECT group_concat(name, ', ') FROM sqlite_master WHERE type = 'table'"))"
