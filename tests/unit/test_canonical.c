@@ -3,7 +3,12 @@
 #include "web/extract.h"
 #include "web/linkhdr.h"
 
+#include <stdint.h>
 #include <stdlib.h>
+#include <unistd.h>
+
+#include "storage/query.h"
+#include "storage/store.h"
 
 static const char PAGE[] = "http://a.org/dir/page.html?sessionid=42";
 
@@ -114,9 +119,78 @@ test_link_header(void)
 	}
 }
 
+/*
+ * store_rank_canonical_counts over a ranks table: cluster 1 {1, 2, 3}
+ * whose members declare 1 (agree), cluster 4 {4, 5} where 5 declares
+ * itself (disagree), cluster 7 {7, 8} where 8 declares a page outside
+ * (not counted), page 6 in no cluster declaring 1 (not counted).
+ */
+static void
+test_canonical_counts(void)
+{
+	static const char *const decl[9] = { NULL, NULL, "http://a.example/1",
+	    "http://a.example/1", NULL, "http://a.example/5",
+	    "http://a.example/1", NULL, "http://b.example/" };
+	static const int64_t canon[9] = { 0, 1, 1, 1, 4, 4, 0, 7, 7 };
+	struct store_canonical_counts n;
+	struct store_conn *c = NULL;
+	struct store_page p;
+	struct store *s;
+	char dir[64], path[128], url[160], err[256];
+	int i;
+
+	snprintf(dir, sizeof(dir), "/tmp/nc_canon_XXXXXX");
+	if (mkdtemp(dir) == NULL) {
+		CHECK(0);
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/crawl.db", dir);
+	s = store_open(path, STORE_CREATE, err, sizeof(err));
+	CHECK(s != NULL);
+	if (s == NULL)
+		return;
+	CHECK_INT(store_begin(s), 0);
+	for (i = 1; i <= 8; i++) {
+		memset(&p, 0, sizeof(p));
+		snprintf(url, sizeof(url), "http://a.example/%d", i);
+		p.url = url;
+		p.host = "a.example";
+		p.verdict = STORE_VERDICT_UNIQUE;
+		p.seq = i;
+		p.canonical = decl[i];
+		CHECK_INT(store_page_add(s, &p), i);
+	}
+	CHECK_INT(store_commit(s), 0);
+	store_close(s);
+	CHECK_INT(store_conn_open(path, STORE_CONN_WRITE, &c, err,
+	    sizeof(err), 1, 2), 0);
+	if (c != NULL) {
+		/* Before rank: nothing. */
+		CHECK_INT(store_rank_canonical_counts(c, &n), 0);
+		CHECK_INT(n.declared, 0);
+		CHECK_INT(store_conn_begin(c), 0);
+		CHECK_INT(store_ranks_clear(c), 0);
+		for (i = 1; i <= 8; i++)
+			CHECK_INT(store_rank_put(c, i, 0.125, canon[i]), 0);
+		CHECK_INT(store_conn_commit(c), 0);
+		CHECK_INT(store_rank_canonical_counts(c, &n), 0);
+		CHECK_INT(n.declared, 2);
+		CHECK_INT(n.agree, 1);
+		CHECK_INT(n.disagree, 1);
+	}
+	store_conn_close(c);
+	unlink(path);
+	snprintf(url, sizeof(url), "%s-wal", path);
+	unlink(url);
+	snprintf(url, sizeof(url), "%s-shm", path);
+	unlink(url);
+	rmdir(dir);
+}
+
 void
 suite_canonical(void)
 {
 	RUN(test_html_canonical);
 	RUN(test_link_header);
+	RUN(test_canonical_counts);
 }
