@@ -12,6 +12,7 @@
 
 #include "cmd/compare.h"
 #include "cmd/eval.h"
+#include "cmd/export.h"
 #include "cmd/rank.h"
 #include "cmd/report.h"
 #include "cmd/textcmd.h"
@@ -55,6 +56,9 @@ usage(FILE *out)
 	    "         [--top N] [--quiet]\n"
 	    "         PageRank over the crawled links; the best-ranked page\n"
 	    "         of each duplicate cluster becomes its canonical\n"
+	    "  export -d DB [--format csv|jsonl] [-o FILE] [--clusters]\n"
+	    "         every page (verdict, original, canonical) or every\n"
+	    "         duplicate cluster as CSV or JSON Lines\n"
 	    "  eval   --docs DIR --pairs FILE [--methods L]\n"
 	    "         [--thresholds M=L] [--text main|body|both] [--by-class]\n"
 	    "         [-c FILE] [--csv]\n"
@@ -587,6 +591,8 @@ main(int argc, char **argv)
 		rc = cmd_report(argc - 1, argv + 1);
 	} else if (strcmp(argv[1], "eval") == 0) {
 		rc = cmd_eval(argc - 1, argv + 1);
+	} else if (strcmp(argv[1], "export") == 0) {
+		rc = export_main(argc - 1, argv + 1);
 	} else if (strcmp(argv[1], "rank") == 0) {
 		rc = cmd_rank(argc - 1, argv + 1);
 	} else if (strcmp(argv[1], "compare") == 0) {

@@ -24,6 +24,7 @@
 #include "util/err.h"
 
 #define RANK_NONE UINT32_MAX /* no ordinal */
+#define RANK_CONFLICT (UINT32_MAX - 1) /* members declare different pages */
 #define RANK_TIE 1e-9        /* scores this close (relatively) are equal */
 #define RANK_TOP_MAX 100     /* most pages the summary lists */
 
@@ -55,6 +56,14 @@ struct rk {
 	uint64_t clusters;   /* clusters */
 	uint64_t clustered;  /* pages in clusters */
 	uint64_t moved;      /* clusters whose canonical is not the first */
+	uint32_t *decl;      /* a cluster root's declared canonical, or
+	                        RANK_NONE, or RANK_CONFLICT */
+	uint64_t declared;   /* clusters a member of which declares another
+	                        member canonical */
+	uint64_t agree;      /* ... naming PageRank's choice */
+	uint64_t overridden; /* ... naming another member, who is taken */
+	uint64_t conflicting; /* ... naming different members: PageRank's
+	                         choice stays */
 };
 
 static int set_err(struct rk *r, int code, const char *fmt, ...)
@@ -152,7 +161,7 @@ load_pages(struct rk *r)
 
 	if (store_conn_page_count(r->c, &n) != 0)
 		return db_fail(r);
-	if (n >= (int64_t)RANK_NONE)
+	if (n >= (int64_t)RANK_CONFLICT)
 		return set_err(r, RANK_RUNTIME, "%s: %" PRId64 " pages: more "
 		    "than rank handles", r->db, n);
 	r->cap = (uint32_t)n;
@@ -328,9 +337,68 @@ find_clusters(struct rk *r)
 		if (r->seq[u] < r->seq[r->first[root]])
 			r->first[root] = u;
 	}
+	return 0;
+}
+
+/* One declared canonical: a vote of its page's cluster when it names a
+ * member of that cluster. */
+static int
+declared_in(const struct store_rank_declared *d, void *arg)
+{
+	struct rk *r = arg;
+	uint32_t u, v, root;
+
+	u = find_id(r, d->page_id);
+	if (u == RANK_NONE || r->up[u] == RANK_NONE)
+		return 0;
+	v = find_hash(r, store_url_hash(d->canonical));
+	if (v == RANK_NONE || r->up[v] == RANK_NONE ||
+	    (root = find_root(r->up, u)) != find_root(r->up, v))
+		return 0;
+	if (r->decl[root] == RANK_NONE)
+		r->decl[root] = v;
+	else if (r->decl[root] != v)
+		r->decl[root] = RANK_CONFLICT;
+	return 0;
+}
+
+/*
+ * The declared canonicals (pages.canonical) inside each cluster: when
+ * every member that declares a member of its own cluster names the same
+ * one, that page becomes the canonical, whatever PageRank says; when they
+ * name different members, PageRank's choice stays. Declarations of pages
+ * outside the cluster (or never fetched) are not votes. Then count the
+ * clusters whose canonical is not their first-fetched page.
+ */
+static int
+apply_declared(struct rk *r)
+{
+	uint32_t u, d;
+
+	if ((r->decl = malloc((size_t)r->n * sizeof(*r->decl) + 1)) == NULL)
+		return oom_fail(r);
 	for (u = 0; u < r->n; u++)
-		if (r->up[u] == u && r->best[u] != r->first[u])
+		r->decl[u] = RANK_NONE;
+	if (store_rank_declared(r->c, declared_in, r) != 0)
+		return db_fail(r);
+	for (u = 0; u < r->n; u++) {
+		if (r->up[u] != u)
+			continue;
+		d = r->decl[u];
+		if (d != RANK_NONE) {
+			r->declared++;
+			if (d == RANK_CONFLICT)
+				r->conflicting++;
+			else if (d == r->best[u])
+				r->agree++;
+			else {
+				r->overridden++;
+				r->best[u] = d;
+			}
+		}
+		if (r->best[u] != r->first[u])
 			r->moved++;
+	}
 	return 0;
 }
 
@@ -392,6 +460,12 @@ print_summary(struct rk *r, const struct rank_opts *o, FILE *out)
 	fprintf(out, "duplicate clusters: %" PRIu64 " with %" PRIu64 " pages; "
 	    "canonical is not the first page fetched in %" PRIu64 "\n",
 	    r->clusters, r->clustered, r->moved);
+	fprintf(out, "declared canonical: %" PRIu64 " cluster%s declare%s one "
+	    "of their members, %" PRIu64 " agree with PageRank's choice, %"
+	    PRIu64 " override it, %" PRIu64 " disagree among themselves "
+	    "(PageRank's choice kept)\n", r->declared,
+	    r->declared == 1 ? "" : "s", r->declared == 1 ? "s" : "",
+	    r->agree, r->overridden, r->conflicting);
 	for (i = 0; i < nt; i++) {
 		url = store_conn_page_url(r->c, r->id[top[i]]);
 		/* Scores times n: 1 is the average page. */
@@ -459,14 +533,17 @@ rank_run(const char *db, const struct rank_opts *o, FILE *out, char *err,
 		rc = oom_fail(&r);
 		goto out;
 	}
-	/* The graph is done with: give its memory back before clustering. */
+	/* The graph is done with: give its memory back before clustering.
+	 * The URL keys stay: declared canonicals are looked up by them. */
 	free(r.to);
-	free(r.key);
 	free(r.off);
 	r.to = NULL;
-	r.key = NULL;
 	r.off = NULL;
-	if ((rc = find_clusters(&r)) != 0 || (rc = write_ranks(&r)) != 0)
+	if ((rc = find_clusters(&r)) != 0 || (rc = apply_declared(&r)) != 0)
+		goto out;
+	free(r.key);
+	r.key = NULL;
+	if ((rc = write_ranks(&r)) != 0)
 		goto out;
 	if (store_conn_commit(r.c) != 0) {
 		rc = db_fail(&r);
@@ -486,5 +563,6 @@ out:
 	free(r.up);
 	free(r.best);
 	free(r.first);
+	free(r.decl);
 	return rc;
 }

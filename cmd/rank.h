@@ -14,9 +14,12 @@
  * them. Its canonical page is the member with the highest score; scores
  * within one part in a billion are a tie, won by the page fetched first
  * (smallest seq), so a graph without links keeps the crawl's originals.
+ * A declared canonical (pages.canonical) overrides that choice when every
+ * member that declares a member of its own cluster names the same page
+ * (docs/rank.md, "Declared canonicals come first").
  *
  * Results go to the ranks table (page_id, pagerank, canonical_id), written
- * afresh in one transaction with everything read. Memory: about 70 bytes a
+ * afresh in one transaction with everything read. Memory: about 74 bytes a
  * page and 4 bytes a link, all freed before returning.
  */
 #ifndef NC_RANK_H

@@ -8,6 +8,7 @@
 #include "crawler/frontier.h"
 #include "crawler/linkrule.h"
 #include "util/testhook.h"
+#include "web/linkhdr.h"
 
 
 /*
@@ -96,6 +97,7 @@ page_work(void *arg)
 	w->extracted = digest_page(j->c->dd, &o, w->body.data, w->body.len, 1,
 	    j->it.url, &w->dg, &w->why) == 0;
 	testhook_page_end();
+	w->link_canonical = linkhdr_canonical(w->link, j->it.url);
 	if (w->extracted && cfg->max_links > 0 &&
 	    w->dg.ex.nlinks > (size_t)cfg->max_links) {
 		free(w->dg.ex.links[--w->dg.ex.nlinks]);
@@ -118,8 +120,10 @@ submit_page(struct crawl *c, struct job *j, const struct fetch_result *r)
 	if ((r->content_type != NULL &&
 	    (w->content_type = strdup(r->content_type)) == NULL) ||
 	    (r->x_robots_tag != NULL &&
-	    (w->x_robots_tag = strdup(r->x_robots_tag)) == NULL)) {
+	    (w->x_robots_tag = strdup(r->x_robots_tag)) == NULL) ||
+	    (r->link != NULL && (w->link = strdup(r->link)) == NULL)) {
 		free(w->content_type);
+		free(w->x_robots_tag);
 		free(w);
 		return -1;
 	}
@@ -135,6 +139,7 @@ submit_page(struct crawl *c, struct job *j, const struct fetch_result *r)
 		j->work = NULL;
 		free(w->content_type);
 		free(w->x_robots_tag);
+		free(w->link);
 		free(w);
 		return -1;
 	}
@@ -241,8 +246,14 @@ work_row(struct crawl *c, const struct job *j, struct store_page *p)
 	p->content_type = w->content_type;
 	p->body_bytes = (int64_t)w->body_len;
 	p->elapsed_ms = w->elapsed_ms;
+	/* The server's Link header wins over the page's own <link>: it is
+	 * set by whoever runs the site, where markup may be copied along
+	 * with the content. */
+	p->canonical = w->link_canonical;
 	if (!w->extracted)
 		return;
+	if (p->canonical == NULL)
+		p->canonical = ex->canonical;
 	p->title = ex->title;
 	p->headings = ex->headings;
 	p->description = ex->description;

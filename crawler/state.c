@@ -65,6 +65,8 @@ crawl_job_free(struct job *j)
 		buf_free(&w->body);
 		free(w->content_type);
 		free(w->x_robots_tag);
+		free(w->link);
+		free(w->link_canonical);
 		digest_free(&w->dg);
 		free(w);
 	}

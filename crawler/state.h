@@ -134,6 +134,9 @@ struct page_work {
 	long status;              /* HTTP status */
 	char *content_type;       /* Content-Type or NULL; owned */
 	char *x_robots_tag;       /* X-Robots-Tag or NULL; owned */
+	char *link;               /* the Link headers or NULL; owned */
+	char *link_canonical;     /* their rel=canonical, resolved, or NULL;
+	                             owned, set by the worker */
 	double elapsed_ms;        /* the transfer's time */
 	struct digest dg;         /* extraction, near text, fingerprints */
 	const char *why;          /* digesting failed: why (static) */

@@ -15,6 +15,7 @@
  *   storage/store_report.c  nearcrawl report's rows
  *   storage/store_rank.c    nearcrawl rank's rows and its ranks table
  *   storage/store_eval.c    nearcrawl eval --groups' rows
+ *   storage/store_export.c  nearcrawl export's rows
  */
 #ifndef NC_QUERY_H
 #define NC_QUERY_H
@@ -180,6 +181,31 @@ int store_ranks_clear(struct store_conn *c);
 int store_rank_put(struct store_conn *c, int64_t page_id, double pagerank,
     int64_t canonical_id);
 
+/*
+ * Every pages row with a declared canonical (pages.canonical), in id
+ * order; none in a database without the column.
+ */
+struct store_rank_declared {
+	int64_t page_id;
+	const char *canonical;
+};
+int store_rank_declared(struct store_conn *c,
+    int (*fn)(const struct store_rank_declared *r, void *arg), void *arg);
+
+/*
+ * What the ranks table says of the declared canonicals, as `nearcrawl
+ * rank` left it: declared, the clusters one of whose members declares a
+ * canonical URL that is a member of the same cluster; agree, those of
+ * them whose every such declaration names the cluster's canonical page;
+ * disagree, the rest (declared - agree). All 0 before rank has run or in
+ * a database without the column. 0, or -1 on a database error.
+ */
+struct store_canonical_counts {
+	int64_t declared, agree, disagree;
+};
+int store_rank_canonical_counts(struct store_conn *c,
+    struct store_canonical_counts *n);
+
 /* --- eval --groups (storage/store_eval.c) --- */
 
 /* The distinct methods of the duplicates table, in name order. */
@@ -200,5 +226,52 @@ struct store_eval_page {
 };
 int store_eval_pages(struct store_conn *c,
     int (*fn)(const struct store_eval_page *r, void *arg), void *arg);
+
+/* --- export (storage/store_export.c) --- */
+
+/* Rows in the ranks table (0 when there is none): whether `nearcrawl rank`
+ * has run. 0, or -1 on a database error. */
+int store_export_ranked(struct store_conn *c, int64_t *n);
+
+/*
+ * Every page in fetch (seq) order. The match is the page's strongest
+ * duplicates row: the highest percentage, then the earliest-fetched
+ * original, then the method's name; has_match 0 when the page has none
+ * (original_url, method NULL). canonical_url: the canonical page of the
+ * page's cluster in the ranks table, NULL when it is in none or rank has
+ * not run; declared: pages.canonical, NULL when none.
+ */
+struct store_export_row {
+	const char *url, *host;     /* "" when NULL */
+	int64_t seq;
+	double fetched_at;
+	int64_t status;
+	const char *verdict;        /* as stored; "" when NULL */
+	const char *reason;         /* or NULL */
+	int has_match;
+	const char *original_url;   /* NULL when gone or no match */
+	const char *method;
+	double percentage;
+	const char *canonical_url;
+	const char *declared;
+};
+int store_export_pages(struct store_conn *c,
+    int (*fn)(const struct store_export_row *r, void *arg), void *arg);
+
+/*
+ * The members of every duplicate cluster of the ranks table: clusters in
+ * their canonical page's fetch order, members in theirs. cluster is the
+ * canonical page's id; canonical_url NULL when that page is gone. No rows
+ * before rank has run.
+ */
+struct store_export_member {
+	int64_t cluster;
+	const char *canonical_url;
+	const char *url;            /* "" when NULL */
+	int64_t seq;
+	const char *declared;       /* pages.canonical, or NULL */
+};
+int store_export_members(struct store_conn *c,
+    int (*fn)(const struct store_export_member *r, void *arg), void *arg);
 
 #endif

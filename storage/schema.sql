@@ -41,7 +41,9 @@ CREATE TABLE pages (
 	links INTEGER, -- links found on the page
 	elapsed_ms REAL, -- transfer time
 	text TEXT, -- extracted text, when kept
-	minhash BLOB -- [added] MinHash signature: k 32-bit minima, little-endian
+	minhash BLOB, -- [added] MinHash signature: k 32-bit minima, little-endian
+	canonical TEXT -- [added] declared canonical URL (Link header, else
+	-- <link rel=canonical>), absolute and normalised; NULL when none
 );
 CREATE INDEX pages_host ON pages (host);
 

@@ -106,6 +106,7 @@ struct store_page {
 	const char *text;         /* extracted text to keep, or NULL */
 	const void *minhash;      /* MinHash signature blob, or NULL */
 	size_t minhash_len;       /* its bytes */
+	const char *canonical;    /* declared canonical URL, or NULL */
 };
 
 /* One page's stored fingerprints; pointers valid during the callback. */

@@ -50,6 +50,7 @@ store_page_add(struct store *s, const struct store_page *p)
 		store__bind_blob(&b, p->minhash, p->minhash_len);
 	else
 		store__bind_text(&b, NULL);
+	store__bind_text(&b, p->canonical);
 	if (store__exec_stmt(s, b.st, &b) == -1)
 		return -1;
 	return sqlite3_last_insert_rowid(s->db);

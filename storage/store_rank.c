@@ -113,3 +113,71 @@ store_rank_put(struct store_conn *c, int64_t page_id, double pagerank,
 		sqlite3_reset(st);
 	return rc;
 }
+
+static int
+declared_row(sqlite3_stmt *st, void *ctx)
+{
+	struct store__each *e = ctx;
+	int (*fn)(const struct store_rank_declared *, void *) = e->fn;
+	struct store_rank_declared r;
+
+	r.page_id = sqlite3_column_int64(st, 0);
+	r.canonical = (const char *)sqlite3_column_text(st, 1);
+	return r.canonical != NULL ? fn(&r, e->arg) : 0;
+}
+
+int
+store_rank_declared(struct store_conn *c,
+    int (*fn)(const struct store_rank_declared *r, void *arg), void *arg)
+{
+	struct store__each e = { (void *)fn, arg };
+	int exists = 0;
+
+	if (store__column_exists(c->db, "pages", "canonical", &exists) !=
+	    SQLITE_OK)
+		return -1;
+	if (!exists)
+		return 0;
+	return store__conn_each(c, "SELECT id, canonical FROM pages "
+	    "WHERE canonical IS NOT NULL ORDER BY id", declared_row, &e);
+}
+
+static int
+counts_row(sqlite3_stmt *st, void *ctx)
+{
+	struct store_canonical_counts *n = ctx;
+
+	n->declared = sqlite3_column_int64(st, 0);
+	n->agree = sqlite3_column_int64(st, 1);
+	n->disagree = n->declared - n->agree;
+	return 0;
+}
+
+/*
+ * Per cluster, the declarations that name a member of the same cluster
+ * (found through the url index), and how many of them name another page
+ * than the canonical.
+ */
+int
+store_rank_canonical_counts(struct store_conn *c,
+    struct store_canonical_counts *n)
+{
+	int ranked = 0, declared = 0;
+
+	n->declared = n->agree = n->disagree = 0;
+	if (store__table_exists(c->db, "ranks", &ranked) != SQLITE_OK ||
+	    store__column_exists(c->db, "pages", "canonical", &declared) !=
+	    SQLITE_OK)
+		return -1;
+	if (!ranked || !declared)
+		return 0;
+	return store__conn_each(c, "SELECT count(*), "
+	    "coalesce(sum(other = 0), 0) FROM (SELECT k.canonical_id, "
+	    "sum(m.id <> k.canonical_id) AS other FROM ranks k "
+	    "JOIN pages p ON p.id = k.page_id "
+	    "JOIN pages m ON m.url = p.canonical "
+	    "JOIN ranks km ON km.page_id = m.id "
+	    "AND km.canonical_id = k.canonical_id "
+	    "WHERE k.canonical_id IS NOT NULL AND p.canonical IS NOT NULL "
+	    "GROUP BY k.canonical_id)", counts_row, n);
+}

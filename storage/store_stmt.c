@@ -45,9 +45,10 @@ const struct store__stmt_def store__stmt_def[ST_NUM] = {
 	    "INSERT INTO pages (url, host, simhash, md5, ssdeep, verdict, "
 	    "reason, status, content_type, depth, seq, fetched_at, parent_id, "
 	    "location, title, headings, description, keywords, charset, "
-	    "body_bytes, text_bytes, links, elapsed_ms, text, minhash) VALUES "
+	    "body_bytes, text_bytes, links, elapsed_ms, text, minhash, "
+	    "canonical) VALUES "
 	    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-	    "?, ?, ?)", NULL, "minhash" },
+	    "?, ?, ?, ?)", NULL, "canonical" },
 	[ST_DUPLICATE_ADD] = { "duplicate_add",
 	    "INSERT INTO duplicates (page_id, original_id, method, percentage) "
 	    "VALUES (?, ?, ?, ?)" },

@@ -269,6 +269,9 @@ struct walk {
 	int nofollow;         /* meta robots nofollow */
 	int noindex;          /* meta robots noindex */
 	const char *base;     /* href of the first <base>, in the doc */
+	const char *canon;    /* href of the first <link rel=canonical>
+	                         outside <body>, in the doc */
+	int canon_seen;       /* such a link was met (href or not) */
 	const char **cand;    /* raw link targets, in the doc */
 	size_t ncand;         /* entries in cand */
 	size_t acand;         /* entries allocated */
@@ -359,6 +362,21 @@ do_meta(struct walk *w, const xmlNode *n)
 		if (has_token(content, "noindex") || has_token(content, "none"))
 			w->noindex = 1;
 	}
+}
+
+/*
+ * Whether n lies inside a <body>. A rel=canonical there is not the page's
+ * own (it may come from the content: a pasted snippet, a user's post), so
+ * it is ignored, as search engines ignore it.
+ */
+static int
+in_body(const xmlNode *n)
+{
+	for (n = n->parent; n != NULL; n = n->parent)
+		if (n->type == XML_ELEMENT_NODE && n->name != NULL &&
+		    strcmp((const char *)n->name, "body") == 0)
+			return 1;
+	return 0;
 }
 
 /*
@@ -498,6 +516,11 @@ enter(struct walk *w, xmlNode *n)
 		do_meta(w, n);
 	else if (strcmp(name, "base") == 0 && w->base == NULL)
 		w->base = htmlattr_get(n, "href");
+	else if (strcmp(name, "link") == 0 && !w->canon_seen &&
+	    has_token(htmlattr_get(n, "rel"), "canonical") && !in_body(n)) {
+		w->canon_seen = 1;
+		w->canon = htmlattr_get(n, "href");
+	}
 	else if (strcmp(name, "a") == 0 || strcmp(name, "area") == 0) {
 		if (!has_token(htmlattr_get(n, "rel"), "nofollow"))
 			add_candidate(w, htmlattr_get(n, "href"));
@@ -751,6 +774,24 @@ take_texts(struct walk *w, int found, struct extract_result *r)
 	return 0;
 }
 
+/*
+ * The page's declared canonical URL: href resolved against the base the
+ * links resolve against and normalised as they are; NULL when there is
+ * none or it is not an http(s) URL. Returns 0, or -1 on no memory.
+ */
+static int
+take_canonical(const char *href, const struct url_base *eff,
+    struct extract_result *r)
+{
+	const char *why = NULL;
+
+	if (href == NULL)
+		return 0;
+	r->canonical = url_base_resolve(eff, href, &why);
+	return r->canonical == NULL && why != NULL &&
+	    strcmp(why, "out of memory") == 0 ? -1 : 0;
+}
+
 int
 extract_html(const char *html, size_t len, const char *page_url,
     const struct extract_opts *o, struct extract_result *r, const char **why)
@@ -794,7 +835,8 @@ extract_html(const char *html, size_t len, const char *page_url,
 	    max_links, r) != 0) ||
 	    extract_make_anchors(w.anch, w.nanch, w.anchors.b.data, &eff,
 	    page_url, w.main.b.len == 0, r) != 0 ||
-	    take_texts(&w, found, r) != 0)
+	    take_texts(&w, found, r) != 0 ||
+	    take_canonical(w.canon, &eff, r) != 0)
 		goto done;
 	*why = NULL;
 	ret = 0;
@@ -831,6 +873,7 @@ extract_result_free(struct extract_result *r)
 	free(r->keywords);
 	free(r->anchors_same);
 	free(r->anchors_other);
+	free(r->canonical);
 	for (i = 0; i < r->nlinks; i++)
 		free(r->links[i]);
 	free(r->links);

@@ -79,6 +79,11 @@ struct extract_result {
 	size_t nlinks;     /* entries in links */
 	size_t links_too_long; /* links left out: longer than URL_MAX_LEN
 	                          once resolved (ever-deeper paths) */
+	char *canonical;   /* the page's declared canonical URL: the href of
+	                      its first <link rel=canonical> outside <body>,
+	                      resolved as links are (<base> too), absolute,
+	                      normalised, http(s); NULL when none or not such
+	                      a URL */
 	int nofollow;      /* meta robots says nofollow: links is empty */
 	int noindex;       /* meta robots says noindex */
 	int truncated;     /* text was cut at max_text */

@@ -211,6 +211,31 @@ header_value(CURL *easy, const char *name)
 }
 
 /*
+ * Every Link header of t's response joined by ", " into b (the same list,
+ * RFC 9110 5.3), at most FETCH_LINK_MAX bytes: one header past that is
+ * left out. NULL when there is none.
+ */
+static const char *
+link_headers(CURL *easy, struct buf *b)
+{
+	struct curl_header *h;
+	size_t i, amount = 1;
+
+	for (i = 0; i < amount; i++) {
+		if (curl_easy_header(easy, "Link", i, CURLH_HEADER, -1, &h) !=
+		    CURLHE_OK)
+			break;
+		amount = h->amount;
+		if (b->len + 2 + strlen(h->value) > b->limit)
+			continue;
+		if ((b->len > 0 && buf_append(b, ", ", 2) != BUF_OK) ||
+		    buf_puts(b, h->value) != BUF_OK)
+			break;
+	}
+	return b->len > 0 ? b->data : NULL;
+}
+
+/*
  * Why t failed, in words a pages row can keep: a phrase of ours that names
  * what went wrong (see fetch.h), then libcurl's message for the details.
  */
@@ -292,6 +317,7 @@ static void
 finish(struct transfer *t, CURLcode code)
 {
 	struct fetch_result r;
+	struct buf link;
 	curl_off_t retry = -1;
 	char *ct = NULL, *loc = NULL;
 
@@ -316,6 +342,8 @@ finish(struct transfer *t, CURLcode code)
 	r.retry_after = (long)retry;
 	r.x_robots_tag = r.status > 0 ? header_value(t->easy, "X-Robots-Tag")
 	                              : NULL;
+	buf_init(&link, FETCH_LINK_MAX);
+	r.link = r.status > 0 ? link_headers(t->easy, &link) : NULL;
 	if (code == CURLE_ABORTED_BY_CALLBACK) {
 		r.error = "aborted";
 	} else if (code != CURLE_OK) {
@@ -324,6 +352,7 @@ finish(struct transfer *t, CURLcode code)
 	}
 	unlink_transfer(t);
 	t->fn(&r, t->arg);
+	buf_free(&link);
 	free_transfer(t);
 }
 

@@ -36,6 +36,9 @@ struct fetch_opts {
 	                                    the fetcher */
 };
 
+/* Most bytes of Link headers a result carries. */
+#define FETCH_LINK_MAX 8192
+
 struct fetch_result {
 	const char *url;      /* the URL requested */
 	CURLcode code;        /* CURLE_OK when a response arrived */
@@ -47,6 +50,8 @@ struct fetch_result {
 	const char *location; /* absolute redirect target, or NULL */
 	long retry_after;     /* Retry-After in seconds, -1 when absent */
 	const char *x_robots_tag; /* X-Robots-Tag header, or NULL */
+	const char *link;     /* every Link header, joined by ", " (up to
+	                         FETCH_LINK_MAX bytes), or NULL */
 	struct buf *body;     /* decoded body received (possibly partial) */
 	int body_too_large;   /* the body cap was hit: transfer aborted */
 	double elapsed_ms;    /* wall time of the transfer */

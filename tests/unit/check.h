@@ -84,5 +84,6 @@ void suite_esc(void);
 void suite_oom(void);
 void suite_pagerank(void);
 void suite_shingles(void);
+void suite_canonical(void);
 
 #endif

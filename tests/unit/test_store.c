@@ -254,10 +254,13 @@ test_schema_from_file(void)
 	CHECK_STR(store__added_columns[0].table, "pages");
 	CHECK_STR(store__added_columns[0].column, "minhash");
 	CHECK_STR(store__added_columns[0].decl, "BLOB");
-	CHECK_STR(store__added_columns[1].table, "frontier");
-	CHECK_STR(store__added_columns[1].column, "dup_hops");
-	CHECK_STR(store__added_columns[1].decl, "INTEGER NOT NULL DEFAULT 0");
-	CHECK(store__added_columns[2].table == NULL);
+	CHECK_STR(store__added_columns[1].table, "pages");
+	CHECK_STR(store__added_columns[1].column, "canonical");
+	CHECK_STR(store__added_columns[1].decl, "TEXT");
+	CHECK_STR(store__added_columns[2].table, "frontier");
+	CHECK_STR(store__added_columns[2].column, "dup_hops");
+	CHECK_STR(store__added_columns[2].decl, "INTEGER NOT NULL DEFAULT 0");
+	CHECK(store__added_columns[3].table == NULL);
 	for (c = store__added_columns; c->table != NULL; c++)
 		CHECK_STR(store__column_table(c->column), c->table);
 
@@ -1159,6 +1162,7 @@ test_fingerprints_and_simhash(void)
 	/* A blob: bytes kept as given, NUL included. */
 	p.minhash = "mh\0sig";
 	p.minhash_len = 6;
+	p.canonical = "http://a.example/1";
 	CHECK_INT(store_page_add(s, &p), 1);
 	p = page("http://a.example/1", "unique", 10);
 	p.has_simhash = 1;
@@ -1216,6 +1220,10 @@ test_fingerprints_and_simhash(void)
 	CHECK_STR(raw_text("SELECT typeof(minhash) FROM pages WHERE id = 1"),
 	    "blob");
 	CHECK_STR(raw_text("SELECT typeof(minhash) FROM pages WHERE id = 4"),
+	    "null");
+	CHECK_STR(raw_text("SELECT canonical FROM pages WHERE id = 1"),
+	    "http://a.example/1");
+	CHECK_STR(raw_text("SELECT typeof(canonical) FROM pages WHERE id = 4"),
 	    "null");
 	tmp_teardown();
 }
@@ -1624,7 +1632,8 @@ replace_in(char *s, size_t size, const char *from, const char *to)
 
 /*
  * A database as made before the robots, hosts, links, ranks, page_tdw and
- * fruitful tables and the pages.minhash and frontier.dup_hops columns
+ * fruitful tables and the pages.minhash, pages.canonical and
+ * frontier.dup_hops columns
  * existed: today's schema without them, one queued URL and one page.
  */
 static void
@@ -1632,8 +1641,12 @@ make_old_db(void)
 {
 	static const char now[] =
 	    "\ttext TEXT, -- extracted text, when kept\n"
-	    "\tminhash BLOB -- [added] MinHash signature: k 32-bit minima, "
-	    "little-endian\n";
+	    "\tminhash BLOB, -- [added] MinHash signature: k 32-bit minima, "
+	    "little-endian\n"
+	    "\tcanonical TEXT -- [added] declared canonical URL (Link header, "
+	    "else\n"
+	    "\t-- <link rel=canonical>), absolute and normalised; NULL when "
+	    "none\n";
 	static const char then[] = "\ttext TEXT -- extracted text, when kept\n";
 	static const char fnow[] =
 	    "\tparent_id INTEGER, -- pages.id of the linking page, NULL for "
@@ -1940,11 +1953,12 @@ test_old_db_readonly(void)
 	CHECK_INT(store_tdw_add(s, 1, "\1", 1), -1);
 	CHECK_STR(store_errmsg(s), "no page_tdw table (read-only open of an "
 	    "older database)");
-	/* Nor the minhash column: no page can be added, none loaded. */
+	/* Nor the minhash and canonical columns: no page can be added (the
+	 * insert names canonical, the later one), none loaded. */
 	p = page("http://a.example/2", "unique", 2);
 	CHECK_INT(store_page_add(s, &p), -1);
-	CHECK_STR(store_errmsg(s), "no pages.minhash column (read-only open "
-	    "of an older database)");
+	CHECK_STR(store_errmsg(s), "no pages.canonical column (read-only "
+	    "open of an older database)");
 	memset(&f, 0, sizeof(f));
 	CHECK_INT(store_load_fingerprints(s, fp_cb, &f), -1);
 	CHECK_INT(f.n, 0);
