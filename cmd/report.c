@@ -427,7 +427,8 @@ busiest_found(const struct store_busiest_row *b, void *arg)
 	return 0;
 }
 
-/* The original with the most distinct duplicate pages (earliest on ties). */
+/* The original with the most distinct duplicate pages (earliest on ties),
+ * and how the declared canonicals stand against rank's choice. */
 static int
 find_busiest(struct rep *r)
 {
@@ -435,6 +436,8 @@ find_busiest(struct rep *r)
 
 	if ((rc = store_report_busiest(r->c, busiest_found, r)) != 0)
 		return rc == -1 ? report_out_dbfail(r) : rc;
+	if (store_rank_canonical_counts(r->c, &r->canon) != 0)
+		return report_out_dbfail(r);
 	return 0;
 }
 
@@ -454,7 +457,7 @@ summary_line(
 static void
 put_summary(struct rep *r, FILE *f)
 {
-	char a[40], b[40], c[40], of[80];
+	char a[40], b[40], c[40], of[256];
 	int64_t judged = r->unique + r->exact + r->near;
 	size_t i;
 
@@ -493,6 +496,8 @@ put_summary(struct rep *r, FILE *f)
 		    r->busiest_n == 1 ? "" : "s");
 	} else
 		fputs("Busiest original: no page has duplicates.\n", f);
+	report_canonical_words(r, of, sizeof(of));
+	fprintf(f, "Declared canonicals: %s\n", of);
 	if (r->last_new_seq == 0)
 		fputs("New content: no unique page was found.\n", f);
 	else if (r->after_new == 0)

@@ -127,7 +127,7 @@ static void
 put_summary(struct rep *r, FILE *f)
 {
 	int64_t judged = r->unique + r->exact + r->near;
-	char a[64], b[64], s[80];
+	char a[64], b[64], s[80], canon[256];
 	size_t i;
 
 	fputs("<h2 id=\"summary-h\">Summary</h2>\n"
@@ -176,6 +176,10 @@ put_summary(struct rep *r, FILE *f)
 		fprintf(f, "The last new page was page %s; the last %s pages "
 		    "found nothing new.", num(r->last_new_seq, a, sizeof(a)),
 		    num(r->after_new, b, sizeof(b)));
+	report_canonical_words(r, canon, sizeof(canon));
+	fputs("</p>\n<p>Declared canonicals: ", f);
+	/* Figures and fixed words only, but escaped like everything else. */
+	esc_html_fputs(canon, f);
 	fputs("</p>\n", f);
 }
 

@@ -171,3 +171,26 @@ report_out_add_pt(struct growth_series *s, double x, int64_t unique,
 	p->near = near;
 	return 0;
 }
+
+/*
+ * How often the canonical a cluster's pages declare (rel=canonical) is the
+ * page the crawl keeps for the cluster, in words; into out.
+ */
+void
+report_canonical_words(const struct rep *r, char *out, size_t outsz)
+{
+	const struct store_canonical_counts *n = &r->canon;
+
+	if (n->declared == 0)
+		snprintf(out, outsz, "no duplicate cluster declares one of its "
+		    "own pages canonical (rel=canonical; counted once "
+		    "`nearcrawl rank` has run).");
+	else
+		snprintf(out, outsz, "%lld duplicate cluster%s one of %s "
+		    "own pages canonical (rel=canonical): in %lld the "
+		    "declared page is the one the crawl keeps, in %lld it is "
+		    "not.", (long long)n->declared,
+		    n->declared == 1 ? " declares" : "s declare",
+		    n->declared == 1 ? "its" : "their", (long long)n->agree,
+		    (long long)n->disagree);
+}

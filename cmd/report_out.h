@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "cmd/report_status.h"
+#include "storage/query.h"
 
 #define REPORT_SIM_BUCKETS 21 /* 0, 5, ... 95, and 100 for exactly 100 */
 
@@ -70,6 +71,8 @@ struct rep {
 	int64_t pairs;        /* duplicates rows */
 	char *busiest_url;    /* original with most duplicate pages, or NULL */
 	int64_t busiest_seq;  /* its seq */
+	struct store_canonical_counts canon; /* declared canonicals against
+	                                        rank's choice (query.h) */
 	int64_t busiest_n;    /* its duplicate pages */
 	struct method *meth;  /* per method, in name order */
 	size_t nmeth;         /* entries in meth */
@@ -87,6 +90,10 @@ int report_out_err(struct rep *r, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* The message of the connection's last error, and its status. */
 int report_out_dbfail(struct rep *r);
+
+/* How often the canonical a cluster's pages declare (rel=canonical) is
+ * the page the crawl keeps for the cluster, in words, into out. */
+void report_canonical_words(const struct rep *r, char *out, size_t outsz);
 /* "out of memory", REPORT_RUNTIME. */
 int report_out_oom(struct rep *r);
 

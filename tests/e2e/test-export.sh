@@ -113,6 +113,13 @@ eq "the print view's cluster keeps the guide" \
         JOIN pages c ON c.id = k.canonical_id
         WHERE p.url = '$B/print.html'")" "$B/guide.html"
 
+"$NEARCRAWL" report -d "$DB" -o "$E2E_TMP/report" >/dev/null 2>&1
+ok "report: how the declared canonicals stand against the crawl's choice" \
+    grep -q "^Declared canonicals: 2 duplicate clusters declare one of \
+their own pages canonical (rel=canonical): in 2 the declared page is the \
+one the crawl keeps, in 0 it is not.$" "$E2E_TMP/report/summary.txt"
+ok "report: ... in index.html too" grep -q "<p>Declared canonicals: 2 \
+duplicate clusters" "$E2E_TMP/report/index.html"
 "$NEARCRAWL" export -d "$DB" >"$E2E_TMP/pages.csv"
 ok "csv after rank: canonical column filled" check_csv "$E2E_TMP/pages.csv" 1
 "$NEARCRAWL" export -d "$DB" --clusters >"$E2E_TMP/clusters.csv"
