@@ -78,9 +78,10 @@ ok "unreachable seed: the closing line says failed" \
     grep -q '^nearcrawl: failed: ' "$E2E_TMP/down.err"
 
 # 3. A Retry-After hold shows in the progress line (a plain line every
-# 5 s when stderr is not a terminal).
+# 5 s when stderr is not a terminal), and so does the time left under
+# --max-pages.
 DB=$E2E_TMP/wait.db
-"$NEARCRAWL" crawl -d "$DB" --delay-ms 0 --max-retries 1 \
+"$NEARCRAWL" crawl -d "$DB" --delay-ms 0 --max-retries 1 --max-pages 50 \
     --resolve "$W:$PORT:127.0.0.1" "http://$W:$PORT/" 2>"$E2E_TMP/wait.err"
 eq "Retry-After: the crawl ends" "$?" 0
 ok "Retry-After: the hold is logged" \
@@ -88,6 +89,9 @@ ok "Retry-After: the hold is logged" \
     "$E2E_TMP/wait.err"
 ok "Retry-After: the progress line counts the host as backing off" \
     grep -q '^nearcrawl: pages 1 (1 this run): .* hosts: 0 fetching, 0 ready, 0 in delay, 1 backing off, 0 given up' \
+    "$E2E_TMP/wait.err"
+ok "--max-pages: the progress line gives the time left" \
+    grep -q '^nearcrawl: pages 1 .* pages/s | [0-9]* s, about [0-9.]* \(s\|min\|h\) left$' \
     "$E2E_TMP/wait.err"
 
 # 4. Seeds: every bad one named, none crawled, no database left behind.
