@@ -298,18 +298,29 @@ without_credentials(const char *url, int *removed)
 /*
  * Setting key of cfg as its meta row holds it, malloc'd: a scalar as an
  * INI file writes it, a list one entry a line (entries hold no control
- * characters), a proxy URL without its credentials (*removed set when
+ * characters), a CA file or directory as an absolute path, a proxy URL
+ * without its credentials (*removed set when
  * there were some: secrets are never stored). NULL when out of memory.
  */
 static char *
 stored_form(const struct config *cfg, const char *key, int *removed)
 {
-	char *const *list, *v, *p;
+	char *const *list, *v = NULL, *p;
 	size_t i, n, len = 1;
 
 	*removed = 0;
 	if (strcmp(key, "proxy") == 0)
 		return without_credentials(cfg->proxy, removed);
+	/* A CA file or directory as an absolute path: a resume may start
+	 * from another working directory. */
+	if ((strcmp(key, "cacert") == 0 || strcmp(key, "capath") == 0) &&
+	    (v = config_value(cfg, key)) != NULL && strcmp(v, "none") != 0 &&
+	    (p = realpath(v, NULL)) != NULL) {
+		free(v);
+		return p;
+	} else if (v != NULL) {
+		return v;
+	}
 	if ((list = config_list(cfg, key, &n)) == NULL)
 		return config_value(cfg, key);
 	for (i = 0; i < n; i++)
