@@ -305,6 +305,7 @@ without_credentials(const char *url, int *removed)
 static char *
 stored_form(const struct config *cfg, const char *key, int *removed)
 {
+	const struct config_setting *cs;
 	char *const *list, *v = NULL, *p;
 	size_t i, n, len = 1;
 
@@ -321,7 +322,9 @@ stored_form(const struct config *cfg, const char *key, int *removed)
 	} else if (v != NULL) {
 		return v;
 	}
-	if ((list = config_list(cfg, key, &n)) == NULL)
+	list = config_list(cfg, key, &n);
+	if (list == NULL && n == 0 && (cs = config_setting_of(key)) != NULL &&
+	    cs->def != NULL)
 		return config_value(cfg, key);
 	for (i = 0; i < n; i++)
 		len += strlen(list[i]) + 1;
@@ -491,6 +494,24 @@ put_value(const char *v)
 	free(copy);
 }
 
+/* Record in meta whether the stored --proxy URL lost credentials, unless
+ * it says so already (a resume that changes nothing writes nothing). 0,
+ * or -1 on a database error. */
+static int
+note_credentials(struct crawl *c, int removed)
+{
+	const char *want = removed ? "removed" : "none";
+	char *old;
+	int err = 0, rc = 0;
+
+	old = store_meta_get(c->st, "proxy_credentials", &err);
+	if (err || ((old == NULL || strcmp(old, want) != 0) &&
+	    store_meta_set(c->st, "proxy_credentials", want) != 0))
+		rc = -1;
+	free(old);
+	return rc;
+}
+
 /* Store one kept setting's value; a value given that differs from the
  * stored one is said, one line a setting. 0, or 1 with c->err. */
 static int
@@ -513,8 +534,7 @@ record_one(struct crawl *c, const struct config_setting *cs)
 	}
 	if (err || ((old == NULL || strcmp(old, v) != 0) &&
 	    store_meta_set(c->st, cs->key, v) != 0) ||
-	    (strcmp(cs->key, "proxy") == 0 && store_meta_set(c->st,
-	    "proxy_credentials", removed ? "removed" : "none") != 0)) {
+	    (strcmp(cs->key, "proxy") == 0 && note_credentials(c, removed))) {
 		snprintf(c->err, c->errsz, "%s: %s", c->cfg->db,
 		    store_errmsg(c->st));
 		rc = 1;
