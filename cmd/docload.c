@@ -5,6 +5,15 @@
 
 #include <curl/curl.h>
 
+#include "web/fetch.h"
+
+/* A setting's string, NULL for "none" (libcurl's default). */
+static const char *
+or_null(const char *v)
+{
+	return strcmp(v, "none") != 0 ? v : NULL;
+}
+
 static size_t
 on_body(char *p, size_t size, size_t n, void *arg)
 {
@@ -17,6 +26,7 @@ static int
 fetch_url(const struct config *cfg, const char *name, struct buf *raw,
     char *ctype, size_t ctsz, char *err, size_t errsz)
 {
+	static int warned; /* the --insecure warning, once a run */
 	struct curl_slist *resolve = NULL, *l;
 	char errbuf[CURL_ERROR_SIZE] = "";
 	char *ct = NULL;
@@ -50,6 +60,16 @@ fetch_url(const struct config *cfg, const char *name, struct buf *raw,
 	curl_easy_setopt(e, CURLOPT_WRITEDATA, raw);
 	if (resolve != NULL)
 		curl_easy_setopt(e, CURLOPT_RESOLVE, resolve);
+	if (fetch_set_tls(e, or_null(cfg->cacert), or_null(cfg->capath),
+	    cfg->insecure, or_null(cfg->proxy)) != 0) {
+		snprintf(err, errsz, "%s: libcurl refused --cacert, --capath "
+		    "or --proxy", name);
+		goto out;
+	}
+	if (cfg->insecure && !warned) {
+		fputs(FETCH_INSECURE_WARNING, stderr);
+		warned = 1;
+	}
 	code = curl_easy_perform(e);
 	curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &status);
 	if (code != CURLE_OK) {

@@ -78,6 +78,11 @@ struct config {
 	int max_retries;         /* tries after a 429/503 or robots 5xx */
 	int host_max_failures;   /* failures in a row that end a host */
 	long max_pages_per_host; /* pages from one host, 0 = no limit */
+	/* [network] */
+	char *cacert;  /* CA bundle file to trust, "none" = libcurl's */
+	char *capath;  /* directory of hashed CA certificates, or "none" */
+	int insecure;  /* no TLS peer or host name verification */
+	char *proxy;   /* proxy URL (curl's CURLOPT_PROXY), or "none" */
 	/* [dedup] */
 	unsigned methods;     /* DEDUP_* bits of dedup/dedup.h, md5 always */
 	int simhash_k;        /* near when SimHashes differ in <= k bits */
@@ -107,6 +112,7 @@ struct config {
 	int batch;      /* pages written per transaction */
 	int store_text; /* also store each page's extracted text */
 	int force_settings; /* resume with changed verdict settings anyway */
+	int retry_given_up; /* resume: hosts given up get another chance */
 	/* which settings came from an INI file or the command line, by their
 	   place in the settings table (config_given) */
 	uint64_t given[CONFIG_MAX_SETTINGS / 64];
@@ -188,6 +194,21 @@ char *config_value(const struct config *c, const char *key);
  */
 int config_adopt(struct config *c, const char *key, const char *value,
     char *err, size_t errsz);
+
+/*
+ * Whether the setting called key belongs to one run only and is never
+ * stored with a crawl: the seeds (the frontier holds them), max_pages
+ * (it counts over the database, so a stored limit would end every resume
+ * at once), quiet, db, force_settings and retry_given_up. Every other
+ * setting is stored in the database's meta table and kept on resume.
+ */
+int config_per_run(const char *key);
+
+/*
+ * The entries of the list setting called key (seed, allow_domain,
+ * resolve) and their number in *n; NULL with *n 0 for any other key.
+ */
+char *const *config_list(const struct config *c, const char *key, size_t *n);
 
 /* Fill a dedup configuration (dedup/dedup.h) from c's [dedup] settings;
  * c must have passed config_validate. Cannot fail. */

@@ -136,6 +136,22 @@ const struct opt config_opts[] = {
 	    "fetch at most N pages from one host; 0 = no limit", NULL,
 	    NULL },
 
+	{ { "network", "cacert", "cacert", "none" }, OPT_STR, F(cacert), 0,
+	    0, 0, 0, "FILE",
+	    "trust the CA certificates in this PEM file",
+	    NULL, NULL },
+	{ { "network", "capath", "capath", "none" }, OPT_STR, F(capath), 0,
+	    0, 0, 0, "DIR",
+	    "trust the hashed CA certificates in DIR",
+	    NULL, NULL },
+	{ { "network", "insecure", "insecure", "false" }, OPT_BOOL,
+	    F(insecure), 0, 0, 1, 0, NULL,
+	    "no TLS certificate or host name checks; warns", NULL,
+	    NULL },
+	{ { "network", "proxy", "proxy", "none" }, OPT_STR, F(proxy), 0, 0, 0,
+	    0, "URL", "send every request through this proxy",
+	    "http://proxy.example.edu:3128", NULL },
+
 	{ { "dedup", "methods", "methods", "md5,simhash,ssdeep,minhash" }, OPT_METHODS,
 	    F(methods), 0, 0, 0, 0, "LIST",
 	    "any of md5,simhash,ssdeep,minhash,tdw; md5 always on", NULL,
@@ -206,6 +222,9 @@ const struct opt config_opts[] = {
 	{ { "storage", "force_settings", "force-settings", "false" },
 	    OPT_BOOL, F(force_settings), 0, 0, 1, 0, NULL,
 	    "resume even if dedup settings or scope changed", NULL, NULL },
+	{ { "storage", "retry_given_up", "retry-given-up", "false" },
+	    OPT_BOOL, F(retry_given_up), 0, 0, 1, 0, NULL,
+	    "resume: give the hosts given up another chance", NULL, NULL },
 	{ { "storage", "store_text", "store-text", "false" }, OPT_BOOL,
 	    F(store_text), 0, 0, 1, 0, NULL,
 	    "also store the extracted text of every page", NULL, NULL },
@@ -226,6 +245,7 @@ config_mark_given(struct config *c, const struct opt *o)
 const struct config_section config_sections[] = {
 	{ "crawl", "what to fetch" },
 	{ "politeness", "how gently" },
+	{ "network", "how to connect: TLS trust and proxy" },
 	{ "dedup", "what counts as a duplicate" },
 	{ "storage", "where results go" },
 };
@@ -660,6 +680,31 @@ config_dedup(const struct config *c, struct dedup_config *out)
 	} else if ((out->rule_method = near_method(c->near_rule)) != 0) {
 		out->rule = DEDUP_RULE_ONE;
 	}
+}
+
+int
+config_per_run(const char *key)
+{
+	static const char *const per_run[] = { "seed", "max_pages", "quiet",
+		"db", "force_settings", "retry_given_up" };
+	size_t i;
+
+	for (i = 0; i < sizeof(per_run) / sizeof(per_run[0]); i++)
+		if (strcmp(per_run[i], key) == 0)
+			return 1;
+	return 0;
+}
+
+char *const *
+config_list(const struct config *c, const char *key, size_t *n)
+{
+	const struct opt *o = config_opt_by_name(key);
+
+	*n = 0;
+	if (o == NULL || o->type != OPT_LIST)
+		return NULL;
+	*n = *(const size_t *)((const char *)c + o->noff);
+	return *(char **const *)config_cfield(c, o);
 }
 
 const struct config_setting *

@@ -64,13 +64,22 @@ config_usage(FILE *out)
 	      "[SEED_URL...]\n\n"
 	      "Crawl from the seed URLs and tell unique pages from exact and "
 	      "near duplicates.\n"
-	      "An existing DB is resumed. Settings come from the defaults, "
-	      "then the INI file\n"
-	      "(-c), then the other options; repeatable options and SEED_URLs "
-	      "add to the\n"
-	      "file's lists. In the file, an option is a key of the section "
-	      "it is listed\n"
-	      "under, spelt with _ for - unless its key is shown.\n\n",
+	      "An existing DB is resumed with every setting it was crawled "
+	      "with (stored in\n"
+	      "it); options given again replace them and are said, but the "
+	      "[dedup] ones and\n"
+	      "the scope must match. Never stored: SEED_URLs, -d, "
+	      "--max-pages (it counts the\n"
+	      "database's pages), --quiet, --force-settings, "
+	      "--retry-given-up, and a --proxy\n"
+	      "URL's user:password (give it again).\n\n"
+	      "Settings come from the defaults, then the INI file (-c), then "
+	      "the other\n"
+	      "options; repeatable options and SEED_URLs add to the file's "
+	      "lists. In the\n"
+	      "file, an option is a key of the section it is listed under, "
+	      "spelt with _\n"
+	      "for - unless its key is shown.\n\n",
 	    out);
 	fprintf(out, "  %-28s %s\n", "SEED_URL...",
 	    "where to start; adds to the file's seed keys");

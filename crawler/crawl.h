@@ -71,15 +71,19 @@ int crawl_run(const struct config *cfg, struct crawl_summary *sum, char *err,
     size_t errsz);
 
 /*
- * Before crawl_run on an existing database: the dedup settings the
- * database was crawled with (its meta rows) become cfg's wherever the user
- * gave none (config_given), so a resume keeps its settings when defaults
- * change between versions; settings given still must match, as crawl_run
- * checks. A database that cannot be read is left to crawl_run to report.
- * Tells on stderr (unless cfg->quiet) which adopted values differ from
- * the defaults. Returns 0, or 2 with err when a stored value is refused
- * (with cfg->force_settings it is skipped, and crawl_run replaces it) or
- * the settings together are not valid.
+ * Before crawl_run on an existing database: the settings the database was
+ * crawled with (its meta rows) become cfg's wherever the user gave none
+ * (config_given), so `nearcrawl crawl -d DB` alone resumes with all of
+ * them (User-Agent, delays, --resolve, TLS options, ...; not the per-run
+ * ones, config_per_run) and a resume keeps its dedup settings when
+ * defaults change between versions. Dedup settings given still must
+ * match, as crawl_run checks; other settings given replace the stored
+ * ones, and crawl_run says which. A database that cannot be read is left
+ * to crawl_run to report. Tells on stderr (unless cfg->quiet) which
+ * adopted values differ from the defaults, and (always) when a stored
+ * --proxy lost its credentials. Returns 0, or 2 with err when a stored
+ * value is refused (with cfg->force_settings a dedup one is skipped, and
+ * crawl_run replaces it) or the settings together are not valid.
  */
 int crawl_adopt_settings(struct config *cfg, char *err, size_t errsz);
 

@@ -392,6 +392,13 @@ setup_loop(struct crawl *c)
 	fo.max_host_connections = cfg->per_host;
 	fo.max_total_connections = cfg->concurrency;
 	fo.resolve = c->resolve;
+	/* "none" is the settings' word for libcurl's own default. */
+	fo.cacert = strcmp(cfg->cacert, "none") != 0 ? cfg->cacert : NULL;
+	fo.capath = strcmp(cfg->capath, "none") != 0 ? cfg->capath : NULL;
+	fo.proxy = strcmp(cfg->proxy, "none") != 0 ? cfg->proxy : NULL;
+	fo.insecure = cfg->insecure;
+	if (cfg->insecure)
+		fputs(FETCH_INSECURE_WARNING, stderr);
 	c->fe = fetch_new(c->base, &fo);
 	c->stages.threads = cfg->threads >= 0 ? cfg->threads : cpu_count();
 	if (c->stages.threads > 0)

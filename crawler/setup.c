@@ -245,15 +245,167 @@ stored_value(struct store *st, size_t i, int *dberr)
 	return strdup(verdict_keys[i].legacy);
 }
 
+/*
+ * Every other setting is stored too, one meta row per setting under its
+ * INI key, and kept on resume unless given again: all but the per-run
+ * ones (config_per_run), the verdict settings above (which must match)
+ * and the scope (set_scope, meta key allow_domains).
+ */
+static int
+kept_setting(const char *key)
+{
+	size_t i;
+
+	if (config_per_run(key) || strcmp(key, "allow_domain") == 0)
+		return 0;
+	for (i = 0; i < NVERDICT_KEYS; i++)
+		if (strcmp(verdict_keys[i].key, key) == 0)
+			return 0;
+	return 1;
+}
+
+/* Kept settings that check_settings records with note_setting. */
+static int
+noted_setting(const char *key)
+{
+	return strcmp(key, "strip_params") == 0 ||
+	    strcmp(key, "max_query_variants") == 0 ||
+	    strcmp(key, "dup_hops") == 0;
+}
+
+/* url without the user:password@ of its authority, malloc'd; *removed
+ * says whether there was one. NULL when out of memory. */
+static char *
+without_credentials(const char *url, int *removed)
+{
+	const char *host, *end, *at = NULL, *p;
+	char *out;
+
+	host = strstr(url, "://");
+	host = host != NULL ? host + 3 : url;
+	end = host + strcspn(host, "/?#");
+	for (p = host; p < end; p++)
+		if (*p == '@')
+			at = p;
+	*removed = at != NULL;
+	if (at == NULL)
+		return strdup(url);
+	if (asprintf(&out, "%.*s%s", (int)(host - url), url, at + 1) < 0)
+		return NULL;
+	return out;
+}
+
+/*
+ * Setting key of cfg as its meta row holds it, malloc'd: a scalar as an
+ * INI file writes it, a list one entry a line (entries hold no control
+ * characters), a CA file or directory as an absolute path, a proxy URL
+ * without its credentials (*removed set when
+ * there were some: secrets are never stored). NULL when out of memory.
+ */
+static char *
+stored_form(const struct config *cfg, const char *key, int *removed)
+{
+	const struct config_setting *cs;
+	char *const *list, *v = NULL, *p;
+	size_t i, n, len = 1;
+
+	*removed = 0;
+	if (strcmp(key, "proxy") == 0)
+		return without_credentials(cfg->proxy, removed);
+	/* A CA file or directory as an absolute path: a resume may start
+	 * from another working directory. */
+	if ((strcmp(key, "cacert") == 0 || strcmp(key, "capath") == 0) &&
+	    (v = config_value(cfg, key)) != NULL && strcmp(v, "none") != 0 &&
+	    (p = realpath(v, NULL)) != NULL) {
+		free(v);
+		return p;
+	} else if (v != NULL) {
+		return v;
+	}
+	list = config_list(cfg, key, &n);
+	if (list == NULL && n == 0 && (cs = config_setting_of(key)) != NULL &&
+	    cs->def != NULL)
+		return config_value(cfg, key);
+	for (i = 0; i < n; i++)
+		len += strlen(list[i]) + 1;
+	if ((v = p = malloc(len)) == NULL)
+		return NULL;
+	*p = '\0';
+	for (i = 0; i < n; i++)
+		p += sprintf(p, "%s%s", i > 0 ? "\n" : "", list[i]);
+	return v;
+}
+
+/* Add "--option value" (a list's entries each as one) to note. */
+static void
+note_add(char *note, size_t notesz, size_t *n, const char *option,
+    const char *v)
+{
+	size_t len;
+
+	while (*n < notesz) {
+		len = strcspn(v, "\n");
+		*n += (size_t)snprintf(note + *n, notesz - *n, "%s--%s %.*s",
+		    *n > 0 ? "; " : "", option, (int)len, v);
+		if (v[len] == '\0')
+			break;
+		v += len + 1;
+	}
+}
+
+/*
+ * Adopt the kept settings st holds wherever cfg has none given. The
+ * ones that differ from the defaults are added to note. 0, or 2 with err
+ * when a stored value is refused.
+ */
+static int
+adopt_kept(struct config *cfg, struct store *st, char *note, size_t notesz,
+    char *err, size_t errsz)
+{
+	const struct config_setting *cs;
+	char msg[512], *v, *line, *save;
+	size_t i, n = 0;
+	int dberr = 0, set, rc = 0;
+
+	for (i = 0; rc == 0 && (cs = config_setting_at(i)) != NULL; i++) {
+		if (!kept_setting(cs->key) || config_given(cfg, cs->key))
+			continue;
+		if ((v = store_meta_get(st, cs->key, &dberr)) == NULL)
+			continue;
+		if (cs->def != NULL) {
+			set = config_adopt(cfg, cs->key, v, msg, sizeof(msg));
+			if (set > 0 && strcmp(cs->def, v) != 0)
+				note_add(note, notesz, &n, cs->option, v);
+		} else {
+			/* A list: one entry a line; none is an empty row. */
+			if (v[0] != '\0')
+				note_add(note, notesz, &n, cs->option, v);
+			set = 0;
+			for (line = strtok_r(v, "\n", &save);
+			    line != NULL && set >= 0;
+			    line = strtok_r(NULL, "\n", &save))
+				set = config_adopt(cfg, cs->key, line, msg,
+				    sizeof(msg));
+		}
+		free(v);
+		if (set < 0) {
+			snprintf(err, errsz, "%s: stored setting %s", cfg->db,
+			    msg);
+			rc = 2;
+		}
+	}
+	return rc;
+}
+
 int
 crawl_adopt_settings(struct config *cfg, char *err, size_t errsz)
 {
 	const struct config_setting *cs;
-	char note[512], msg[512], *v;
+	char note[512], kept[2048], msg[512], *v;
 	const char *key;
 	struct store *st;
 	size_t i, n = 0;
-	int dberr = 0, rc = 0, set;
+	int dberr = 0, rc = 0, set, creds = 0;
 
 	if (access(cfg->db, F_OK) != 0)
 		return 0;
@@ -285,6 +437,14 @@ crawl_adopt_settings(struct config *cfg, char *err, size_t errsz)
 			break;
 		}
 	}
+	kept[0] = '\0';
+	if (rc == 0)
+		rc = adopt_kept(cfg, st, kept, sizeof(kept), err, errsz);
+	if (rc == 0 && !config_given(cfg, "proxy") &&
+	    (v = store_meta_get(st, "proxy_credentials", &dberr)) != NULL) {
+		creds = strcmp(v, "removed") == 0;
+		free(v);
+	}
 	store_close(st);
 	if (rc == 0 && config_validate(cfg, msg, sizeof(msg)) != 0) {
 		snprintf(err, errsz, "%s: with the settings it was crawled "
@@ -300,7 +460,108 @@ crawl_adopt_settings(struct config *cfg, char *err, size_t errsz)
 		esc_fputs(note, stderr);
 		putc('\n', stderr);
 	}
+	if (rc == 0 && kept[0] != '\0' && !cfg->quiet) {
+		fputs("nearcrawl: resuming ", stderr);
+		esc_fputs(cfg->db, stderr);
+		fputs(" with its stored settings: ", stderr);
+		esc_fputs(kept, stderr);
+		putc('\n', stderr);
+	}
+	if (rc == 0 && creds) {
+		/* Said even with --quiet: the crawl will fail without them. */
+		fputs("nearcrawl: the --proxy URL is stored without its "
+		    "user name and password (secrets are never stored): "
+		    "give --proxy with them again\n", stderr);
+	}
 	return rc;
+}
+
+/* Print a stored or given value, a list's entries separated by spaces, escaped (a stored value is the file's). */
+static void
+put_value(const char *v)
+{
+	char *copy = strdup(v), *p;
+
+	if (copy == NULL || copy[0] == '\0') {
+		fputs(copy == NULL ? "?" : "(none)", stderr);
+		free(copy);
+		return;
+	}
+	for (p = copy; *p != '\0'; p++)
+		if (*p == '\n')
+			*p = ' ';
+	esc_fputs(copy, stderr);
+	free(copy);
+}
+
+/* Record in meta whether the stored --proxy URL lost credentials, unless
+ * it says so already (a resume that changes nothing writes nothing). 0,
+ * or -1 on a database error. */
+static int
+note_credentials(struct crawl *c, int removed)
+{
+	const char *want = removed ? "removed" : "none";
+	char *old;
+	int err = 0, rc = 0;
+
+	old = store_meta_get(c->st, "proxy_credentials", &err);
+	if (err || ((old == NULL || strcmp(old, want) != 0) &&
+	    store_meta_set(c->st, "proxy_credentials", want) != 0))
+		rc = -1;
+	free(old);
+	return rc;
+}
+
+/* Store one kept setting's value; a value given that differs from the
+ * stored one is said, one line a setting. 0, or 1 with c->err. */
+static int
+record_one(struct crawl *c, const struct config_setting *cs)
+{
+	char *v, *old;
+	int err = 0, removed, rc = 0;
+
+	if ((v = stored_form(c->cfg, cs->key, &removed)) == NULL) {
+		snprintf(c->err, c->errsz, "out of memory");
+		return 1;
+	}
+	old = store_meta_get(c->st, cs->key, &err);
+	if (!err && old != NULL && strcmp(old, v) != 0) {
+		fprintf(stderr, "nearcrawl: --%s ", cs->option);
+		put_value(v);
+		fputs(" (was ", stderr);
+		put_value(old);
+		fputs(")\n", stderr);
+	}
+	if (err || ((old == NULL || strcmp(old, v) != 0) &&
+	    store_meta_set(c->st, cs->key, v) != 0) ||
+	    (strcmp(cs->key, "proxy") == 0 && note_credentials(c, removed))) {
+		snprintf(c->err, c->errsz, "%s: %s", c->cfg->db,
+		    store_errmsg(c->st));
+		rc = 1;
+	}
+	free(old);
+	free(v);
+	return rc;
+}
+
+/*
+ * Every kept setting into meta, so that `nearcrawl crawl -d DB` alone
+ * resumes with all of them (crawl_adopt_settings reads them back).
+ */
+static int
+record_kept(struct crawl *c)
+{
+	const struct config_setting *cs;
+	size_t i;
+	int rc;
+
+	for (i = 0; (cs = config_setting_at(i)) != NULL; i++) {
+		if (!kept_setting(cs->key) || noted_setting(cs->key))
+			continue;
+		if ((rc = record_one(c, cs)) != 0)
+			return rc;
+	}
+	return 0;
 }
 
 /* Record the settings that decide verdicts, or check them on resume. */
@@ -345,7 +606,9 @@ check_settings(struct crawl *c)
 		return rc;
 	/* Like the two above it decides what is queued, not verdicts. */
 	snprintf(num, sizeof(num), "%d", cfg->dup_hops);
-	return note_setting(c, "dup_hops", num, "--dup-hops");
+	if ((rc = note_setting(c, "dup_hops", num, "--dup-hops")) != 0)
+		return rc;
+	return record_kept(c);
 }
 
 static int
@@ -625,6 +888,26 @@ load_indexes(struct crawl *c, int64_t requeued)
 	return 0;
 }
 
+/* --retry-given-up: the hosts given up get another chance (before the
+ * frontier's hosts are loaded, which would retire them). 0 or 1. */
+static int
+retry_given_up(struct crawl *c)
+{
+	char msg[512];
+	int64_t n;
+
+	if ((n = store_hosts_retry_given_up(c->st)) < 0) {
+		snprintf(c->err, c->errsz, "%s: %s", c->cfg->db,
+		    store_errmsg(c->st));
+		return 1;
+	}
+	fprintf(stderr, "nearcrawl: %s: --retry-given-up: %lld host%s "
+	    "given up before get%s another chance\n",
+	    esc_str(c->cfg->db, msg, sizeof(msg)), (long long)n,
+	    n == 1 ? "" : "s", n == 1 ? "s" : "");
+	return 0;
+}
+
 /* Open the store, check settings, load state, queue the seeds. */
 int
 setup_prepare(struct crawl *c)
@@ -656,6 +939,8 @@ setup_prepare(struct crawl *c)
 	if (load_indexes(c, requeued) != 0)
 		goto dberr;
 	if ((rc = add_seeds(c)) != 0)
+		return rc;
+	if (cfg->retry_given_up && (rc = retry_given_up(c)) != 0)
 		return rc;
 	if (store_host_pages(c->st, load_host_pages, c) != 0 ||
 	    store_frontier_hosts(c->st, load_host, c) != 0 ||

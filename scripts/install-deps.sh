@@ -9,7 +9,7 @@ set -eu
 PKGS="build-essential pkg-config
 libcurl4-openssl-dev libevent-dev libxml2-dev libsqlite3-dev
 libfuzzy-dev libinih-dev libssl-dev zlib1g-dev
-sqlite3 curl gnuplot-nox valgrind python3
+sqlite3 curl gnuplot-nox valgrind python3 openssl
 chromium"
 
 missing=""

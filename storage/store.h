@@ -389,6 +389,13 @@ int store_host_get(struct store *s, const char *host, struct store_host *out);
 void store_host_clear(struct store_host *h);
 
 /*
+ * Give every host given up another chance: its gave_up mark, failures in
+ * a row and back-off cleared, so its queued URLs are scheduled again.
+ * Returns how many hosts, or -1 on error (store_errmsg).
+ */
+int64_t store_hosts_retry_given_up(struct store *s);
+
+/*
  * The run of redirects that ends at pages row id: how many rows in a row,
  * following parent_id up from id, have verdict redirect (*hops, counted
  * up to max; 0 when id is no redirect or 0), and whether one of them was

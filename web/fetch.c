@@ -440,6 +440,29 @@ setup_easy(struct transfer *t, const struct fetch_req *req)
 	curl_easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
 	if (o->resolve != NULL)
 		curl_easy_setopt(e, CURLOPT_RESOLVE, o->resolve);
+	if (fetch_set_tls(e, o->cacert, o->capath, o->insecure,
+	    o->proxy) != 0)
+		return -1;
+	return 0;
+}
+
+int
+fetch_set_tls(CURL *e, const char *cacert, const char *capath,
+    int insecure, const char *proxy)
+{
+	if (cacert != NULL &&
+	    curl_easy_setopt(e, CURLOPT_CAINFO, cacert) != CURLE_OK)
+		return -1;
+	if (capath != NULL &&
+	    curl_easy_setopt(e, CURLOPT_CAPATH, capath) != CURLE_OK)
+		return -1;
+	if (insecure) {
+		curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 0L);
+		curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 0L);
+	}
+	if (proxy != NULL &&
+	    curl_easy_setopt(e, CURLOPT_PROXY, proxy) != CURLE_OK)
+		return -1;
 	return 0;
 }
 

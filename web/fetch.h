@@ -34,6 +34,12 @@ struct fetch_opts {
 	const struct curl_slist *resolve; /* HOST:PORT:ADDR entries, or NULL;
 	                                    owned by the caller, must outlive
 	                                    the fetcher */
+	const char *cacert;              /* CA bundle file, or NULL */
+	const char *capath;              /* hashed CA directory, or NULL */
+	int insecure;                    /* skip peer and host verification */
+	const char *proxy;               /* proxy URL, or NULL for none;
+	                                    cacert, capath and proxy are
+	                                    borrowed like resolve */
 };
 
 /* Most bytes of Link headers a result carries. */
@@ -120,6 +126,23 @@ size_t fetch_active(const struct fetcher *f);
  * while they run. Returns how many.
  */
 size_t fetch_abort_all(struct fetcher *f);
+
+/* What a program says on stderr, once per start, with insecure set. */
+#define FETCH_INSECURE_WARNING \
+	"nearcrawl: warning: --insecure: TLS certificates and host names " \
+	"are not verified; anyone between here and the sites can read " \
+	"and change what is fetched\n"
+
+/*
+ * Set the trust and proxy options on one libcurl handle: the CA file and
+ * directory (CURLOPT_CAINFO, CURLOPT_CAPATH), no verification at all
+ * (insecure), and the proxy (CURLOPT_PROXY); NULL leaves libcurl's
+ * default. The fetcher does this for every transfer; others loading a
+ * URL (compare, text) call it to behave alike. 0, or -1 when libcurl
+ * refuses one (e.g. CAPATH with a TLS backend that has none).
+ */
+int fetch_set_tls(CURL *e, const char *cacert, const char *capath,
+    int insecure, const char *proxy);
 
 /* Free the fetcher. Transfers still in flight are dropped without their
  * callbacks. NULL is fine. */

@@ -53,12 +53,25 @@ now_unix(void)
 
 void
 srv_log(double arrival, const char *host, const char *method,
-    const char *uri, int status, uint64_t bytes)
+    const char *uri, int status, uint64_t bytes, const char *ua)
 {
+	const unsigned char *p;
+
 	if (srv.log == NULL)
 		return;
-	fprintf(srv.log, "%.3f %s %s %s %d %" PRIu64 "\n", arrival,
+	fprintf(srv.log, "%.3f %s %s %s %d %" PRIu64 " ", arrival,
 	    host[0] != '\0' ? host : "-", method, uri, status, bytes);
+	/* The agent is the last field: blanks, '%' and anything not
+	 * printable ASCII percent-encoded keep the line's fields apart. */
+	if (ua == NULL || ua[0] == '\0')
+		fputc('-', srv.log);
+	for (p = (const unsigned char *)ua; p != NULL && *p != '\0'; p++) {
+		if (*p > 0x20 && *p < 0x7f && *p != '%')
+			fputc(*p, srv.log);
+		else
+			fprintf(srv.log, "%%%02X", *p);
+	}
+	fputc('\n', srv.log);
 	/* Tests read the log while the server runs; never keep lines back. */
 	fflush(srv.log);
 }
@@ -129,7 +142,7 @@ srv_reply(struct srv_ctx *c, int code, struct evbuffer *body)
 	}
 	if (!c->head && code_has_body(code))
 		sent = len;
-	srv_log(c->arrival, c->host, c->method, c->uri, code, sent);
+	srv_log(c->arrival, c->host, c->method, c->uri, code, sent, c->ua);
 	evhttp_send_reply(c->req, code, srv_reason(code), body);
 }
 
@@ -273,6 +286,8 @@ on_request(struct evhttp_request *req, void *arg)
 	if (c.path == NULL || c.path[0] == '\0')
 		c.path = "/";
 	c.query = u != NULL ? evhttp_uri_get_query(u) : NULL;
+	c.ua = evhttp_find_header(evhttp_request_get_input_headers(req),
+	    "User-Agent");
 
 	if (u == NULL || c.path[0] != '/') {
 		srv_reply_page(&c, 400, "The request target is not a path.");

@@ -49,16 +49,18 @@ struct srv_ctx {
 	const char *uri;            /* raw request target, for the log */
 	const char *path;           /* raw (still encoded) path, never NULL */
 	const char *query;          /* raw query string, or NULL */
+	const char *ua;             /* User-Agent header, or NULL */
 	int head;                   /* HEAD: headers only */
 };
 
 /*
  * Write the access-log line for a finished (or abandoned) response:
- * arrival time, host, method, target, status, body bytes sent. status 0
- * means no response was ever sent. Does nothing without --log.
+ * arrival time, host, method, target, status, body bytes sent, User-Agent
+ * (percent-encoded, so one field; "-" when absent). status 0 means no
+ * response was ever sent. Does nothing without --log.
  */
 void srv_log(double arrival, const char *host, const char *method,
-    const char *uri, int status, uint64_t bytes);
+    const char *uri, int status, uint64_t bytes, const char *ua);
 
 /*
  * Send a complete response with the given body (may be NULL), log it and

@@ -365,22 +365,26 @@ expect "proc group of 20 has exact copies" "$same" 2
 expect "proc group of 20 has near copies (same title, other bytes)" \
     "$((titles - same))" 2
 
-# The access log: one line per request, host lowercased without port.
+# The access log: one line per request, host lowercased without port,
+# the User-Agent last, percent-encoded.
+$C -A 'agent (x 100%)' -o /dev/null http://site-a.test:$PORT/agent.html
 sleep 0.2
 expect_match "log line format" "$(head -n 1 "$TMP/log")" \
-    '^[0-9]+\.[0-9]{3} site-a\.test GET / 200 [0-9]+$'
+    '^[0-9]+\.[0-9]{3} site-a\.test GET / 200 [0-9]+ curl/[^ ]+$'
+expect_match "log User-Agent percent-encoded" "$(cat "$TMP/log")" \
+    ' GET /agent\.html 404 [0-9]+ agent%20\(x%20100%25\)$'
 expect_match "log host lowercased, port cut" "$(cat "$TMP/log")" \
     ' site-b\.test GET / 200 '
 expect_match "log keeps the query" "$(cat "$TMP/log")" \
     ' GET /docs/\?utm_source=x&sessionid=42 200 '
 expect_match "log records the silent request" "$(cat "$TMP/log")" \
-    ' GET /__nc/silent 0 0$'
+    ' GET /__nc/silent 0 0 curl/[^ ]+$'
 expect_match "log counts body bytes" "$(cat "$TMP/log")" \
-    ' GET /__nc/big/123457 200 123457$'
+    ' GET /__nc/big/123457 200 123457 curl/[^ ]+$'
 expect_match "log keeps the path a .route file answered" "$(cat "$TMP/log")" \
     ' site-b\.test GET /teapot\.html 418 '
 expect_match "log records a reset body as cut short" "$(cat "$TMP/log")" \
-    ' GET /__nc/reset/5000 200 5000$'
+    ' GET /__nc/reset/5000 200 5000 curl/[^ ]+$'
 
 # SIGTERM stops it cleanly.
 kill -TERM "$SRV_PID"

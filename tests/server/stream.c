@@ -80,6 +80,7 @@ struct stream {
 	int status;                      /* status line sent, 0 for none */
 	double arrival;                  /* for the log line */
 	char host[256];                  /* for the log line */
+	char ua[512];                    /* User-Agent, for the log line */
 	char method[16];                 /* for the log line */
 	char *uri;                       /* for the log line, malloc()ed */
 	struct doc doc;                  /* the document (big, slow, gzip) */
@@ -257,7 +258,8 @@ stream_finish(struct stream *s)
 {
 	/* Ending the reply may close the connection; we are done with it. */
 	evhttp_connection_set_closecb(s->evcon, NULL, NULL);
-	srv_log(s->arrival, s->host, s->method, s->uri, s->status, s->sent);
+	srv_log(s->arrival, s->host, s->method, s->uri, s->status, s->sent,
+	    s->ua);
 	evhttp_send_reply_end(s->req);
 	stream_free(s);
 }
@@ -272,7 +274,8 @@ on_close(struct evhttp_connection *evcon, void *arg)
 {
 	struct stream *s = arg;
 
-	srv_log(s->arrival, s->host, s->method, s->uri, s->status, s->sent);
+	srv_log(s->arrival, s->host, s->method, s->uri, s->status, s->sent,
+	    s->ua);
 	if (evhttp_request_get_connection(s->req) == NULL)
 		evhttp_request_free(s->req);
 	stream_free(s);
@@ -691,6 +694,7 @@ stream_start(struct srv_ctx *c, const struct stream_spec *sp)
 	s->kind = kind;
 	s->arrival = c->arrival;
 	snprintf(s->host, sizeof(s->host), "%s", c->host);
+	snprintf(s->ua, sizeof(s->ua), "%s", c->ua != NULL ? c->ua : "");
 	snprintf(s->method, sizeof(s->method), "%s", c->method);
 	s->rate = sp->rate > 0 ? sp->rate : 1;
 	s->items = sp->items;
