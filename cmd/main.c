@@ -174,12 +174,14 @@ cmd_crawl(int argc, char **argv)
 		config_free(&cfg);
 		return EXIT_USAGE;
 	}
-	if (strcmp(cfg.user_agent, CONFIG_DEFAULT_USER_AGENT) == 0 && !cfg.quiet)
+	memset(&sum, 0, sizeof(sum));
+	rc = crawl_adopt_settings(&cfg, err, sizeof(err));
+	/* After the stored settings: a resumed crawl has its own agent. */
+	if (rc == 0 && strcmp(cfg.user_agent, CONFIG_DEFAULT_USER_AGENT) == 0 &&
+	    !cfg.quiet)
 		fprintf(stderr, "nearcrawl: crawling as \"%s\"; please set "
 		    "--user-agent with a contact (URL or mailto) for the "
 		    "sites' administrators\n", cfg.user_agent);
-	memset(&sum, 0, sizeof(sum));
-	rc = crawl_adopt_settings(&cfg, err, sizeof(err));
 	if (rc == 0)
 		rc = crawl_run(&cfg, &sum, err, sizeof(err));
 	if (rc != 0)

@@ -293,6 +293,13 @@ explain(struct transfer *t, CURLcode code, long status)
 	case CURLE_COULDNT_CONNECT:
 		what = "cannot connect";
 		break;
+	case CURLE_PEER_FAILED_VERIFICATION:
+		/* A campus CA is the usual cause: name the way out. */
+		what = "certificate not trusted (see --cacert, --capath)";
+		break;
+	case CURLE_SSL_CONNECT_ERROR:
+		what = "TLS handshake failed";
+		break;
 	case CURLE_COULDNT_RESOLVE_HOST:
 		what = "unknown host";
 		break;

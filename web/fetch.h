@@ -112,6 +112,8 @@ struct fetch_req {
  *   "connection reset"               a TCP reset
  *   "empty reply", "cannot connect", "unknown host",
  *   "not an HTTP response", "bad content encoding", "too many redirects",
+ *   "certificate not trusted (see --cacert, --capath)",
+ *   "TLS handshake failed",
  *   "receive failed", "send failed", "transfer failed" (anything else)
  */
 int fetch_start_req(struct fetcher *f, const char *url,

@@ -39,6 +39,8 @@ ok "resume names the stored settings" grep -q \
     "$E2E_TMP/resume.err"
 ok "resume alone: no setting said changed" \
     sh -c "! grep -q 'changed\|(was' '$E2E_TMP/resume.err'"
+ok "resume alone: no warning about the default User-Agent" \
+    sh -c "! grep -q 'please set --user-agent' '$E2E_TMP/resume.err'"
 
 "$NEARCRAWL" crawl -d "$DB" --delay-ms 0 2>"$E2E_TMP/same.err"
 eq "same value given again: exits 0" "$?" 0
