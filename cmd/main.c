@@ -140,7 +140,8 @@ print_summary(const struct config *cfg, const struct crawl_summary *sum,
 		    (double)sum->index_bytes / (double)sum->indexed);
 	if (sum->hosts_given_up > 0)
 		fprintf(stderr, "nearcrawl: %lld hosts given up (why: "
-		    "SELECT host, gave_up FROM hosts)\n",
+		    "SELECT host, gave_up FROM hosts; another chance: "
+		    "--retry-given-up on a resume)\n",
 		    (long long)sum->hosts_given_up);
 	if (n->queued > 0 || n->inflight > 0) {
 		fputs("nearcrawl: resume with: nearcrawl crawl -d ",
