@@ -147,6 +147,10 @@ print_summary(const struct config *cfg, const struct crawl_summary *sum,
 		fputs("nearcrawl: resume with: nearcrawl crawl -d ",
 		    stderr);
 		esc_fputs(cfg->db, stderr);
+		/* The limit is stored with the crawl: name the way past it. */
+		if (cfg->max_pages > 0 && n->max_seq >= cfg->max_pages)
+			fprintf(stderr, " --max-pages N (more than %lld; 0 for "
+			    "no limit)", (long long)cfg->max_pages);
 		putc('\n', stderr);
 	}
 }

@@ -685,8 +685,8 @@ config_dedup(const struct config *c, struct dedup_config *out)
 int
 config_per_run(const char *key)
 {
-	static const char *const per_run[] = { "seed", "max_pages", "quiet",
-		"db", "force_settings", "retry_given_up" };
+	static const char *const per_run[] = { "seed", "quiet", "db",
+		"force_settings", "retry_given_up" };
 	size_t i;
 
 	for (i = 0; i < sizeof(per_run) / sizeof(per_run[0]); i++)

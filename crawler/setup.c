@@ -951,6 +951,13 @@ setup_prepare(struct crawl *c)
 	if (c->n.queued == 0 && !cfg->quiet)
 		fprintf(stderr, "nearcrawl: %s: nothing queued\n",
 		    esc_str(cfg->db, msg, sizeof(msg)));
+	else if (cfg->max_pages > 0 && c->n.max_seq >= cfg->max_pages &&
+	    !cfg->quiet)
+		fprintf(stderr, "nearcrawl: %s has %lld pages, the --max-pages "
+		    "limit: nothing to fetch; give a larger --max-pages, or "
+		    "--max-pages 0 for none\n",
+		    esc_str(cfg->db, msg, sizeof(msg)),
+		    (long long)c->n.max_seq);
 	return 0;
 dberr:
 	snprintf(c->err, c->errsz, "%s: %s", cfg->db, store_errmsg(c->st));

@@ -20,12 +20,27 @@ eq "first run stopped at 3 pages" "$(q "$DB" 'SELECT count(*) FROM pages')" 3
 eq "user agent stored" "$(q "$DB" "SELECT value FROM meta WHERE key = 'user_agent'")" "$UA"
 eq "resolve entry stored" "$(q "$DB" "SELECT value FROM meta WHERE key = 'resolve'")" \
     "$H:$PORT:127.0.0.1"
-eq "--max-pages is per run: not stored" \
-    "$(q "$DB" "SELECT count(*) FROM meta WHERE key IN ('max_pages', 'quiet', 'db')")" 0
+eq "--max-pages stored" \
+    "$(q "$DB" "SELECT value FROM meta WHERE key = 'max_pages'")" 3
+eq "per-run options not stored" \
+    "$(q "$DB" "SELECT count(*) FROM meta WHERE key IN ('quiet', 'db', 'force_settings')")" 0
+ok "the resume hint names the way past the limit" grep -q \
+    "resume with: nearcrawl crawl -d .* --max-pages N (more than 3; 0 for no limit)" \
+    "$E2E_TMP/first.err"
 requests=$(wc -l <"$SERVER_LOG")
 
-"$NEARCRAWL" crawl -d "$DB" 2>"$E2E_TMP/resume.err"
-eq "resume alone exits 0" "$?" 0
+# The limit holds on a resume alone, and says so.
+"$NEARCRAWL" crawl -d "$DB" 2>"$E2E_TMP/limit.err"
+eq "resume alone at the limit: exits 0" "$?" 0
+eq "resume alone at the limit: nothing fetched" \
+    "$(q "$DB" 'SELECT count(*) FROM pages')" 3
+ok "resume alone at the limit: says why and how to go on" grep -q \
+    "has 3 pages, the --max-pages limit: nothing to fetch; give a larger --max-pages, or --max-pages 0 for none" \
+    "$E2E_TMP/limit.err"
+eq "resume alone at the limit: no request" "$(wc -l <"$SERVER_LOG")" "$requests"
+
+"$NEARCRAWL" crawl -d "$DB" --max-pages 0 2>"$E2E_TMP/resume.err"
+eq "resume with the limit lifted exits 0" "$?" 0
 eq "resume fetched the rest" \
     "$(q "$DB" 'SELECT count(*) > 3 FROM pages WHERE status = 200')" 1
 eq "nothing left queued" "$(q "$DB" 'SELECT count(*) FROM frontier WHERE state = 0')" 0
@@ -37,9 +52,11 @@ eq "no unknown host errors" \
 ok "resume names the stored settings" grep -q \
     "with its stored settings: .*--user-agent uni-study (mailto:a@b.example)" \
     "$E2E_TMP/resume.err"
-ok "resume alone: no setting said changed" \
-    sh -c "! grep -q 'changed\|(was' '$E2E_TMP/resume.err'"
-ok "resume alone: no warning about the default User-Agent" \
+ok "resume: the lifted limit said" grep -qx \
+    "nearcrawl: --max-pages 0 (was 3)" "$E2E_TMP/resume.err"
+ok "resume: no other setting said changed" \
+    sh -c "test \$(grep -c '(was' '$E2E_TMP/resume.err') = 1"
+ok "resume: no warning about the default User-Agent" \
     sh -c "! grep -q 'please set --user-agent' '$E2E_TMP/resume.err'"
 
 "$NEARCRAWL" crawl -d "$DB" --delay-ms 0 2>"$E2E_TMP/same.err"
