@@ -86,7 +86,9 @@ DEAD=$(python3 -c 'import socket
 s = socket.socket()
 s.bind(("127.0.0.1", 0))
 print(s.getsockname()[1])')
+# Short back-off (stored too), so that giving the host up takes no time.
 "$NEARCRAWL" crawl -d "$P" --quiet --max-pages 1 --user-agent "$UA" \
+    --retry-base-ms 50 --max-retries 0 --host-max-failures 1 \
     --proxy "http://alice:s3cret@127.0.0.1:$DEAD" \
     --resolve "$H:$PORT:127.0.0.1" "$SEED" 2>/dev/null
 eq "proxy stored without credentials" \
