@@ -120,8 +120,8 @@ crawl part --max-pages 14
 eq "stopped at 14 pages" "$(count part)" 14
 ok "stopped with URLs queued behind duplicates" test \
     "$(q "$E2E_TMP/part.db" "SELECT count(*) FROM frontier WHERE state = 0 AND dup_hops > 0")" -gt 0
-"$NEARCRAWL" crawl -d "$E2E_TMP/part.db" --quiet --delay-ms 0 $R \
-    </dev/null 2>"$E2E_TMP/part2.err"
+"$NEARCRAWL" crawl -d "$E2E_TMP/part.db" --quiet --delay-ms 0 --max-pages 0 \
+    $R </dev/null 2>"$E2E_TMP/part2.err"
 eq "resumed: exits 0" "$?" 0
 eq "resumed: all 50 pages, all 40 articles" \
     "$(count part) $(articles part)" "50 40"
@@ -171,8 +171,8 @@ q "$E2E_TMP/older.db" "BEGIN; ALTER TABLE frontier RENAME TO newer;
     DROP TABLE fruitful; COMMIT"
 ok "older database made" test -z \
     "$(q "$E2E_TMP/older.db" "SELECT 1 FROM pragma_table_info('frontier') WHERE name = 'dup_hops'")"
-"$NEARCRAWL" crawl -d "$E2E_TMP/older.db" --quiet --delay-ms 0 $R \
-    </dev/null 2>"$E2E_TMP/older2.err"
+"$NEARCRAWL" crawl -d "$E2E_TMP/older.db" --quiet --delay-ms 0 --max-pages 0 \
+    $R </dev/null 2>"$E2E_TMP/older2.err"
 eq "older database resumed: exits 0" "$?" 0
 eq "older database resumed: all 50 pages, all 40 articles" \
     "$(count older) $(articles older)" "50 40"

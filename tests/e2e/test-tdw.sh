@@ -56,7 +56,7 @@ for limit in 50 200 400; do
 	    --max-pages $limit $M $R "$SEED" 2>/dev/null
 	eq "part up to $limit exits 0" "$?" 0
 done
-"$NEARCRAWL" crawl -d "$E2E_TMP/parts.db" --delay-ms 0 $M $R \
+"$NEARCRAWL" crawl -d "$E2E_TMP/parts.db" --delay-ms 0 --max-pages 0 $M $R \
     >"$E2E_TMP/resume.out" 2>&1
 eq "last part exits 0" "$?" 0
 ok "resume reloads the vectors" \
