@@ -1,7 +1,7 @@
 /*
  * setup: everything before the first transfer -- the database opened, the
- * stored settings checked against ours (or adopted), the scope, the
- * indexes and the frontier's hosts loaded back on resume, the seeds.
+ * stored settings checked against ours (crawler/settings.h), the scope,
+ * the indexes and the frontier's hosts loaded back on resume, the seeds.
  */
 #ifndef NC_CRAWL_SETUP_H
 #define NC_CRAWL_SETUP_H

@@ -12,7 +12,8 @@
  *   crawler/linkrule.c  whether a duplicate's links are followed
  *   crawler/polite.c    robots.txt, sitemaps, Retry-After, back-off, give-up
  *   crawler/page.c      a fetched page: its row, verdict, links
- *   crawler/setup.c     opening, settings check, scope, resume, seeds
+ *   crawler/settings.c  the settings kept with the crawl: adopted, checked
+ *   crawler/setup.c     opening, scope, resume, seeds
  *   crawler/loop.c      the event loop: the one place transfers start
  */
 #ifndef NC_CRAWL_STATE_H
