@@ -429,15 +429,21 @@ count_arg(const char *v, long lo, long hi)
 	return *end == '\0' && n >= lo && n <= hi ? n : -1;
 }
 
-int
-export_main(int argc, char **argv)
-{
-	const char *db = NULL, *file = NULL, *format = "csv";
-	struct ex x;
-	int i, clusters = 0, members_given = 0, rc;
+/* What the command line asks for. */
+struct export_args {
+	const char *db, *file, *format;
+	int clusters;
+};
 
-	memset(&x, 0, sizeof(x));
-	x.members = MEMBERS_DEFAULT;
+/*
+ * Read argv into a and x->members. Returns -1 when read, EX_OK after
+ * --help, or 2 after saying what is wrong (usage on stderr).
+ */
+static int
+parse_args(int argc, char **argv, struct export_args *a, struct ex *x)
+{
+	int i, members_given = 0;
+
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "-h") == 0 ||
 		    strcmp(argv[i], "--help") == 0) {
@@ -445,58 +451,47 @@ export_main(int argc, char **argv)
 			return EX_OK;
 		}
 		if (strcmp(argv[i], "--clusters") == 0) {
-			clusters = 1;
+			a->clusters = 1;
 			continue;
 		}
 		if (i + 1 >= argc)
 			break;
 		if (strcmp(argv[i], "-d") == 0)
-			db = argv[++i];
+			a->db = argv[++i];
 		else if (strcmp(argv[i], "-o") == 0)
-			file = argv[++i];
+			a->file = argv[++i];
 		else if (strcmp(argv[i], "--format") == 0 &&
 		    (strcmp(argv[i + 1], "csv") == 0 ||
 		    strcmp(argv[i + 1], "jsonl") == 0))
-			format = argv[++i];
+			a->format = argv[++i];
 		else if (strcmp(argv[i], "--members") == 0 &&
-		    (x.members = count_arg(argv[i + 1], 0, MEMBERS_MAX)) >= 0) {
+		    (x->members = count_arg(argv[i + 1], 0, MEMBERS_MAX)) >= 0) {
 			members_given = 1;
 			i++;
 		} else
 			break;
 	}
-	if (i < argc || db == NULL || (members_given && !clusters)) {
-		if (i < argc) {
-			fputs("nearcrawl: export: bad or unknown argument `",
-			    stderr);
-			esc_fputs(argv[i], stderr);
-			fputs("'\n", stderr);
-		} else if (db == NULL) {
-			fputs("nearcrawl: export: -d DB is required\n",
-			    stderr);
-		} else {
-			fputs("nearcrawl: export: --members goes with "
-			    "--clusters\n", stderr);
-		}
-		fputs(USAGE, stderr);
-		return 2;
+	if (i >= argc && a->db != NULL && (!members_given || a->clusters))
+		return -1;
+	if (i < argc) {
+		fputs("nearcrawl: export: bad or unknown argument `", stderr);
+		esc_fputs(argv[i], stderr);
+		fputs("'\n", stderr);
+	} else if (a->db == NULL) {
+		fputs("nearcrawl: export: -d DB is required\n", stderr);
+	} else {
+		fputs("nearcrawl: export: --members goes with --clusters\n",
+		    stderr);
 	}
-	x.jsonl = strcmp(format, "jsonl") == 0;
-	/* Every member URL is at most URL_MAX_LEN bytes, so this is room
-	 * enough; past it a member is simply left out. */
-	buf_init(&x.list, (size_t)(x.members + 1) * 4096);
-	if (file != NULL && (x.out = fopen(file, "w")) == NULL) {
-		fputs("nearcrawl: export: cannot write ", stderr);
-		esc_fputs(file, stderr);
-		fputs(": ", stderr);
-		perror(NULL);
-		buf_free(&x.list);
-		return EX_RUNTIME;
-	}
-	if (file == NULL)
-		x.out = stdout;
-	rc = run(&x, db, clusters);
-	if (fflush(x.out) != 0 || ferror(x.out)) {
+	fputs(USAGE, stderr);
+	return 2;
+}
+
+/* Flush and close x->out (file, or NULL for stdout); rc as it ends. */
+static int
+finish_output(struct ex *x, const char *file, int rc)
+{
+	if (fflush(x->out) != 0 || ferror(x->out)) {
 		if (rc == EX_OK || rc == EX_RUNTIME) {
 			fputs("nearcrawl: export: write failed: ", stderr);
 			esc_fputs(file != NULL ? file : "standard output",
@@ -506,12 +501,42 @@ export_main(int argc, char **argv)
 		if (rc == EX_OK)
 			rc = EX_RUNTIME;
 	}
-	if (file != NULL && fclose(x.out) != 0 && rc == EX_OK) {
+	if (file != NULL && fclose(x->out) != 0 && rc == EX_OK) {
 		fputs("nearcrawl: export: write failed\n", stderr);
 		rc = EX_RUNTIME;
 	}
+	/* A half-written file is no export. */
 	if (file != NULL && rc != EX_OK)
 		remove(file);
+	return rc;
+}
+
+int
+export_main(int argc, char **argv)
+{
+	struct export_args a = { NULL, NULL, "csv", 0 };
+	struct ex x;
+	int rc;
+
+	memset(&x, 0, sizeof(x));
+	x.members = MEMBERS_DEFAULT;
+	if ((rc = parse_args(argc, argv, &a, &x)) >= 0)
+		return rc;
+	x.jsonl = strcmp(a.format, "jsonl") == 0;
+	/* Every member URL is at most URL_MAX_LEN bytes, so this is room
+	 * enough; past it a member is simply left out. */
+	buf_init(&x.list, (size_t)(x.members + 1) * 4096);
+	if (a.file != NULL && (x.out = fopen(a.file, "w")) == NULL) {
+		fputs("nearcrawl: export: cannot write ", stderr);
+		esc_fputs(a.file, stderr);
+		fputs(": ", stderr);
+		perror(NULL);
+		buf_free(&x.list);
+		return EX_RUNTIME;
+	}
+	if (a.file == NULL)
+		x.out = stdout;
+	rc = finish_output(&x, a.file, run(&x, a.db, a.clusters));
 	free(x.canonical);
 	buf_free(&x.list);
 	return rc;
