@@ -49,7 +49,7 @@ struct config {
 	char *user_agent;      /* User-Agent header, with a contact */
 	int follow_duplicates; /* also follow links of duplicate pages */
 	int dup_hops;          /* near copies in a row whose links are
-	                          followed past new content (crawl_page.c) */
+	                          followed past new content (linkrule.c) */
 	int sitemaps;          /* seed from robots.txt's Sitemap: lines */
 	char *stop_when_saturated; /* "off" or "W:R": see config_saturation */
 	char **resolve;        /* curl-style HOST:PORT:ADDR overrides */

@@ -131,7 +131,7 @@ CREATE TABLE IF NOT EXISTS page_shingles (
 	-- 32-bit hashes as LEB128 varint differences
 );
 -- Duplicate pages one of whose links led to a unique page: the link rule
--- counts them as new content (crawler/crawl_page.c); added like the
+-- counts them as new content (crawler/linkrule.c); added like the
 -- tables above.
 CREATE TABLE IF NOT EXISTS fruitful (
 	page_id INTEGER PRIMARY KEY REFERENCES pages(id)

@@ -79,7 +79,7 @@ struct store_item {
 	int64_t parent;   /* pages.id of the page linking here, 0 for seeds */
 	int tries;        /* earlier attempts that were requeued */
 	int dup_hops;     /* duplicate pages in a row on the way here (the
-	                     link rule, crawler/crawl_page.c); seeds: 0 */
+	                     link rule, crawler/linkrule.c); seeds: 0 */
 };
 
 struct store_page {
