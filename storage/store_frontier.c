@@ -82,6 +82,7 @@ store_frontier_variants(struct store *s, const char *url, int64_t cap)
 	char *upper;
 	size_t n;
 	int64_t count = -1;
+	int rc;
 
 	if (q == NULL || cap <= 0)
 		return 0;
@@ -98,14 +99,11 @@ store_frontier_variants(struct store *s, const char *url, int64_t cap)
 	store__bind_rc(&b, sqlite3_bind_text(st, b.idx, url, (int)n, SQLITE_STATIC));
 	store__bind_text(&b, upper);
 	store__bind_int(&b, cap);
-	if (b.rc != SQLITE_OK) {
-		store__bind_fail(s, &b);
-		goto out;
-	}
-	if (sqlite3_step(st) != SQLITE_ROW) {
+	/* An aggregate: always one row. */
+	if ((rc = store__step_row(s, st, &b)) == 0)
 		store__db_fail(s);
+	if (rc != 1)
 		goto out;
-	}
 	count = sqlite3_column_int64(st, 0);
 out:
 	store__stmt_done(st);
@@ -118,20 +116,11 @@ store_frontier_known(struct store *s, const char *url)
 {
 	sqlite3_stmt *st = s->st[ST_FRONTIER_KNOWN];
 	struct binder b;
-	int rc, ret = -1;
+	int ret;
 
 	store__bind_start(&b, st);
 	store__bind_text(&b, url);
-	if (b.rc != SQLITE_OK) {
-		store__bind_fail(s, &b);
-		goto out;
-	}
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW || rc == SQLITE_DONE)
-		ret = rc == SQLITE_ROW;
-	else
-		store__db_fail(s);
-out:
+	ret = store__step_row(s, st, &b);
 	store__stmt_done(st);
 	return ret;
 }
@@ -145,7 +134,7 @@ store_frontier_take(struct store *s, const char *host, double now,
 	const char *url;
 	char *copy = NULL;
 	int64_t id = 0;
-	int depth = 0, tries = 0, hops = 0, rc, ret = -1;
+	int depth = 0, tries = 0, hops = 0, ret = -1;
 	int64_t parent = 0;
 
 	if (st == NULL)
@@ -153,19 +142,9 @@ store_frontier_take(struct store *s, const char *host, double now,
 	store__bind_start(&b, st);
 	store__bind_text(&b, host);
 	store__bind_double(&b, now);
-	if (b.rc != SQLITE_OK) {
-		store__bind_fail(s, &b);
+	if ((ret = store__step_row(s, st, &b)) != 1)
 		goto out;
-	}
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_DONE) {
-		ret = 0;
-		goto out;
-	}
-	if (rc != SQLITE_ROW) {
-		store__db_fail(s);
-		goto out;
-	}
+	ret = -1;
 	id = sqlite3_column_int64(st, 0);
 	url = (const char *)sqlite3_column_text(st, 1);
 	if (url == NULL || (copy = strdup(url)) == NULL) {

@@ -160,6 +160,11 @@ int store__bind_fail(struct store *s, struct binder *b);
  * it whatever happens. 0, or -1 with s->err set. */
 int store__exec_stmt(struct store *s, sqlite3_stmt *st, struct binder *b);
 
+/* Step a bound statement (b checked first) once: 1 with a row to read, 0
+ * when there is none, -1 with s->err set. The caller resets st with
+ * store__stmt_done in every case. */
+int store__step_row(struct store *s, sqlite3_stmt *st, struct binder *b);
+
 /* Bind key to st's one parameter and step once: 1 with a row, 0 without,
  * -1 on an error. The caller resets st with store__stmt_done. */
 int store__step_by_key(struct store *s, sqlite3_stmt *st, const char *key);

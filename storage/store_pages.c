@@ -89,26 +89,16 @@ store_page_lineage(struct store *s, int64_t page_id, struct store_lineage *l)
 	sqlite3_stmt *st = s->st[ST_LINEAGE];
 	struct binder b;
 	const char *v;
-	int rc, ret = -1;
+	int ret = -1;
 
 	memset(l, 0, sizeof(*l));
 	if (st == NULL)
 		return store__no_table(s, ST_LINEAGE);
 	store__bind_start(&b, st);
 	store__bind_int(&b, page_id);
-	if (b.rc != SQLITE_OK) {
-		store__bind_fail(s, &b);
+	if ((ret = store__step_row(s, st, &b)) != 1)
 		goto out;
-	}
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_DONE) {
-		ret = 0;
-		goto out;
-	}
-	if (rc != SQLITE_ROW) {
-		store__db_fail(s);
-		goto out;
-	}
+	ret = -1;
 	l->parent = sqlite3_column_int64(st, 0);
 	v = (const char *)sqlite3_column_text(st, 1);
 	if (v == NULL) {
@@ -133,7 +123,7 @@ store_redirect_chain(struct store *s, int64_t id, const char *url, int max,
 {
 	sqlite3_stmt *st = s->st[ST_REDIRECT_CHAIN];
 	struct binder b;
-	int ret = -1;
+	int rc, ret = -1;
 
 	*hops = 0;
 	*seen = 0;
@@ -141,14 +131,11 @@ store_redirect_chain(struct store *s, int64_t id, const char *url, int max,
 	store__bind_int(&b, id);
 	store__bind_int(&b, max);
 	store__bind_text(&b, url);
-	if (b.rc != SQLITE_OK) {
-		store__bind_fail(s, &b);
-		goto out;
-	}
-	if (sqlite3_step(st) != SQLITE_ROW) {
+	/* Aggregates: always one row. */
+	if ((rc = store__step_row(s, st, &b)) == 0)
 		store__db_fail(s);
+	if (rc != 1)
 		goto out;
-	}
 	*hops = sqlite3_column_int(st, 0);
 	*seen = sqlite3_column_int(st, 1);
 	ret = 0;

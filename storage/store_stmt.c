@@ -249,21 +249,13 @@ out:
 	return ret;
 }
 
-/*
- * Bind key to st's one parameter and step once. Returns 1 with a row to
- * read, 0 when there is none, -1 on an error (recorded in s). The caller
- * resets st with store__stmt_done in every case.
- */
 int
-store__step_by_key(struct store *s, sqlite3_stmt *st, const char *key)
+store__step_row(struct store *s, sqlite3_stmt *st, struct binder *b)
 {
-	struct binder b;
 	int rc;
 
-	store__bind_start(&b, st);
-	store__bind_text(&b, key);
-	if (b.rc != SQLITE_OK) {
-		store__bind_fail(s, &b);
+	if (b->rc != SQLITE_OK) {
+		store__bind_fail(s, b);
 		return -1;
 	}
 	rc = sqlite3_step(st);
@@ -273,6 +265,21 @@ store__step_by_key(struct store *s, sqlite3_stmt *st, const char *key)
 		return 0;
 	store__db_fail(s);
 	return -1;
+}
+
+/*
+ * Bind key to st's one parameter and step once. Returns 1 with a row to
+ * read, 0 when there is none, -1 on an error (recorded in s). The caller
+ * resets st with store__stmt_done in every case.
+ */
+int
+store__step_by_key(struct store *s, sqlite3_stmt *st, const char *key)
+{
+	struct binder b;
+
+	store__bind_start(&b, st);
+	store__bind_text(&b, key);
+	return store__step_row(s, st, &b);
 }
 
 /* A write to a table a read-only open found missing. */
