@@ -155,6 +155,23 @@ print_summary(const struct config *cfg, const struct crawl_summary *sum,
 	}
 }
 
+/*
+ * cfg set up and read from argv as `crawl` reads its options (-c FILE
+ * included): config_parse_crawl_args's result (0, 1 for --help, or -1
+ * with err), or -2 when out of memory, said here; cfg is to be freed
+ * with config_free except after -2.
+ */
+static int
+load_config(struct config *cfg, int argc, char **argv, char *err,
+    size_t errsz)
+{
+	if (config_init(cfg) != 0) {
+		fprintf(stderr, "nearcrawl: out of memory\n");
+		return -2;
+	}
+	return config_parse_crawl_args(cfg, argc, argv, err, errsz);
+}
+
 static int
 cmd_crawl(int argc, char **argv)
 {
@@ -163,11 +180,8 @@ cmd_crawl(int argc, char **argv)
 	char err[1024];
 	int rc;
 
-	if (config_init(&cfg) != 0) {
-		fprintf(stderr, "nearcrawl: out of memory\n");
+	if ((rc = load_config(&cfg, argc, argv, err, sizeof(err))) == -2)
 		return EXIT_RUNTIME;
-	}
-	rc = config_parse_crawl_args(&cfg, argc, argv, err, sizeof(err));
 	if (rc == 1) {
 		config_usage(stdout);
 		config_free(&cfg);
@@ -396,11 +410,8 @@ cmd_compare(int argc, char **argv)
 	char err[1024];
 	int rc;
 
-	if (config_init(&cfg) != 0) {
-		fprintf(stderr, "nearcrawl: out of memory\n");
+	if ((rc = load_config(&cfg, argc, argv, err, sizeof(err))) == -2)
 		return EXIT_RUNTIME;
-	}
-	rc = config_parse_crawl_args(&cfg, argc, argv, err, sizeof(err));
 	if (rc == 1) {
 		printf("usage: nearcrawl compare [-c FILE] [options] A B\n"
 		    "A and B are files or http(s) URLs; the options are those "
@@ -477,12 +488,10 @@ cmd_text(int argc, char **argv)
 		else
 			args[n++] = argv[i];
 	}
-	if (config_init(&cfg) != 0) {
+	if ((rc = load_config(&cfg, n, args, err, sizeof(err))) == -2) {
 		free(args);
-		fprintf(stderr, "nearcrawl: out of memory\n");
 		return EXIT_RUNTIME;
 	}
-	rc = config_parse_crawl_args(&cfg, n, args, err, sizeof(err));
 	if (rc == 1) {
 		text_usage(stdout);
 		rc = EXIT_DONE;
