@@ -10,7 +10,7 @@
 #   make format   clang-format every source file
 
 CC      ?= cc
-PKGS     = libcurl libevent libxml-2.0 sqlite3 inih libcrypto zlib
+PKGS     = libcurl libevent libxml-2.0 sqlite3 inih libcrypto zlib libpq
 DEPS_OK := $(shell pkg-config --exists $(PKGS) 2>/dev/null && echo yes)
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lfuzzy -lm \

@@ -14,9 +14,9 @@
 
 /* The exit status for h's last error, by the rule of store_conn_fail. */
 static int
-conn_code(sqlite3 *h, int runtime, int baddb)
+conn_code(struct sdb *h, int runtime, int baddb)
 {
-	switch (sqlite3_errcode(h) & 0xff) {
+	switch (sdb_errcode(h) & 0xff) {
 	case SQLITE_BUSY:
 	case SQLITE_LOCKED:
 	case SQLITE_NOMEM:
@@ -31,14 +31,14 @@ conn_code(sqlite3 *h, int runtime, int baddb)
 }
 
 int
-store__conn_fail(sqlite3 *h, const char *path, char *err, size_t errsz,
+store__conn_fail(struct sdb *h, const char *path, char *err, size_t errsz,
     int runtime, int baddb)
 {
-	const char *hint = store_hint(sqlite3_extended_errcode(h));
+	char why[400];
 
-	return err_set(err, errsz, conn_code(h, runtime, baddb),
-	    "%s: %s%s%s%s", path, sqlite3_errmsg(h), hint != NULL ? " (" : "",
-	    hint != NULL ? hint : "", hint != NULL ? ")" : "");
+	store__why_failed(h, why, sizeof(why));
+	return err_set(err, errsz, conn_code(h, runtime, baddb), "%s: %s",
+	    store__target_name(path), why);
 }
 
 int
@@ -47,6 +47,7 @@ store_conn_open(const char *path, enum store_conn_mode mode,
 {
 	struct store_conn *n;
 	char why[320];
+	sqlite3 *h = NULL;
 	int rc, code;
 
 	*c = NULL;
@@ -56,12 +57,24 @@ store_conn_open(const char *path, enum store_conn_mode mode,
 		return err_set(err, errsz, runtime, "%s: out of memory", path);
 	}
 	n->mode = mode;
+	if (sdb_target_is_pg(path)) {
+		if ((n->db = sdb_open_pg(path, 0, why, sizeof(why))) != NULL) {
+			*c = n;
+			return 0;
+		}
+		code = err_set(err, errsz, runtime, "%s: %s",
+		    store__target_name(path), why);
+		store_conn_close(n);
+		return code;
+	}
 	if (mode == STORE_CONN_READ)
-		rc = store__open_reader(path, &n->db);
+		rc = store__open_reader(path, &h);
 	else
-		rc = sqlite3_open_v2(path, &n->db, SQLITE_OPEN_READWRITE, NULL);
-	if (rc == SQLITE_OK) {
-		sqlite3_busy_timeout(n->db, STORE_BUSY_MS);
+		rc = sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE, NULL);
+	if (h != NULL && (n->db = sdb_of_sqlite(h)) == NULL)
+		sqlite3_close(h);
+	if (rc == SDB_OK && n->db != NULL) {
+		sqlite3_busy_timeout(h, STORE_BUSY_MS);
 		*c = n;
 		return 0;
 	}
@@ -83,11 +96,11 @@ store_conn_close(struct store_conn *c)
 {
 	if (c == NULL)
 		return;
-	sqlite3_finalize(c->page_url);
-	sqlite3_finalize(c->rank_put);
-	if (c->db != NULL && !sqlite3_get_autocommit(c->db))
-		sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
-	sqlite3_close_v2(c->db);
+	sdb_finalize(c->page_url);
+	sdb_finalize(c->rank_put);
+	if (c->db != NULL && !sdb_autocommit(c->db))
+		sdb_exec(c->db, "ROLLBACK");
+	sdb_close(c->db);
 	free(c->path);
 	free(c->url);
 	free(c);
@@ -97,22 +110,22 @@ store_conn_close(struct store_conn *c)
 static int
 conn_exec(struct store_conn *c, const char *sql)
 {
-	sqlite3_stmt *st = NULL;
+	struct sdb_stmt *st = NULL;
 	int rc;
 
-	if (sqlite3_prepare_v2(c->db, sql, -1, &st, NULL) != SQLITE_OK)
+	if (sdb_prepare(c->db, sql, &st) != SDB_OK)
 		return -1;
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -1;
+	rc = sdb_step(st);
+	sdb_finalize(st);
+	return rc == SDB_DONE || rc == SDB_ROW ? 0 : -1;
 }
 
 int
 store_conn_begin(struct store_conn *c)
 {
 	/* A writer takes the lock at once, as store_begin does. */
-	return conn_exec(c, c->mode == STORE_CONN_WRITE ? "BEGIN IMMEDIATE" :
-	    "BEGIN");
+	return conn_exec(c, c->mode == STORE_CONN_WRITE && !sdb_is_pg(c->db) ?
+	    "BEGIN IMMEDIATE" : "BEGIN");
 }
 
 int
@@ -130,35 +143,35 @@ store_conn_fail(struct store_conn *c, char *err, size_t errsz, int runtime,
 
 int
 store__conn_each(struct store_conn *c, const char *sql,
-    int (*row)(sqlite3_stmt *st, void *ctx), void *ctx)
+    int (*row)(struct sdb_stmt *st, void *ctx), void *ctx)
 {
-	sqlite3_stmt *st = NULL;
+	struct sdb_stmt *st = NULL;
 	int rc, ret = 0;
 
-	if (sqlite3_prepare_v2(c->db, sql, -1, &st, NULL) != SQLITE_OK)
+	if (sdb_prepare(c->db, sql, &st) != SDB_OK)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+	while ((rc = sdb_step(st)) == SDB_ROW)
 		if ((ret = row(st, ctx)) != 0)
 			break;
-	if (ret == 0 && rc != SQLITE_DONE)
+	if (ret == 0 && rc != SDB_DONE)
 		ret = -1;
-	sqlite3_finalize(st);
+	sdb_finalize(st);
 	return ret;
 }
 
 int
 store__conn_int(struct store_conn *c, const char *sql, int64_t *v)
 {
-	sqlite3_stmt *st = NULL;
+	struct sdb_stmt *st = NULL;
 	int rc;
 
-	if (sqlite3_prepare_v2(c->db, sql, -1, &st, NULL) != SQLITE_OK)
+	if (sdb_prepare(c->db, sql, &st) != SDB_OK)
 		return -1;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		*v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? 0 : -1;
+	rc = sdb_step(st);
+	if (rc == SDB_ROW)
+		*v = sdb_column_int64(st, 0);
+	sdb_finalize(st);
+	return rc == SDB_ROW ? 0 : -1;
 }
 
 int
@@ -174,13 +187,12 @@ store_conn_page_url(struct store_conn *c, int64_t id)
 	size_t len;
 	char *p;
 
-	if (c->page_url == NULL && sqlite3_prepare_v2(c->db,
-	    "SELECT url FROM pages WHERE id = ?", -1, &c->page_url, NULL) !=
-	    SQLITE_OK)
+	if (c->page_url == NULL && sdb_prepare(c->db,
+	    "SELECT url FROM pages WHERE id = ?", &c->page_url) != SDB_OK)
 		return NULL;
-	sqlite3_bind_int64(c->page_url, 1, id);
-	url = sqlite3_step(c->page_url) == SQLITE_ROW ?
-	    (const char *)sqlite3_column_text(c->page_url, 0) : NULL;
+	sdb_bind_int64(c->page_url, 1, id);
+	url = sdb_step(c->page_url) == SDB_ROW ?
+	    (const char *)sdb_column_text(c->page_url, 0) : NULL;
 	if (url != NULL) {
 		len = strlen(url) + 1;
 		if (len > c->urlcap) {
@@ -194,6 +206,6 @@ store_conn_page_url(struct store_conn *c, int64_t id)
 		if (url != NULL)
 			memcpy(c->url, url, len);
 	}
-	sqlite3_reset(c->page_url);
+	sdb_reset(c->page_url);
 	return url != NULL ? c->url : NULL;
 }

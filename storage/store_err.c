@@ -39,16 +39,76 @@ store_hint(int code)
 	}
 }
 
+/* What a PostgreSQL failure means, in the words store_hint uses. */
+static void
+pg_why_failed(struct sdb *db, char *out, size_t outsz)
+{
+	const char *hint;
+
+	switch (sdb_errcode(db)) {
+	case SDB_IOERR:
+		hint = "the database server went away or the connection "
+		       "broke; what was committed is kept, and a new run "
+		       "resumes";
+		break;
+	case SDB_BUSY:
+		hint = "another process holds a lock the statement needed";
+		break;
+	case SDB_FULL:
+		hint = "the server's disk is full; what was committed is kept";
+		break;
+	case SDB_CORRUPT:
+		hint = "the server reports damaged data";
+		break;
+	default:
+		hint = NULL;
+	}
+	if (hint == NULL)
+		snprintf(out, outsz, "%s", sdb_errmsg(db));
+	else
+		snprintf(out, outsz, "%s (%s)", sdb_errmsg(db), hint);
+}
+
+/*
+ * A database target as messages show it: a PostgreSQL URI without its
+ * password, else the path itself. Returns a static buffer.
+ */
+const char *
+store__target_name(const char *target)
+{
+	static char buf[512];
+	const char *scheme, *at, *colon;
+	size_t n;
+
+	if (target == NULL || (scheme = strstr(target, "://")) == NULL ||
+	    (at = strchr(scheme + 3, '@')) == NULL)
+		return target;
+	colon = memchr(scheme + 3, ':', (size_t)(at - (scheme + 3)));
+	if (colon == NULL)
+		return target;
+	n = (size_t)(colon - target);
+	snprintf(buf, sizeof(buf), "%.*s%s", (int)n, target, at);
+	return buf;
+}
+
 /*
  * SQLite's message for db's last failure into out, with the system's
  * reason for an I/O error and store_hint's advice in parentheses.
  */
 void
-store__why_failed(sqlite3 *db, char *out, size_t outsz)
+store__why_failed(struct sdb *sdb, char *out, size_t outsz)
 {
-	int code = sqlite3_extended_errcode(db);
-	int e = sqlite3_system_errno(db);
-	const char *hint = store_hint(code);
+	sqlite3 *db = sdb_sqlite(sdb);
+	int code, e;
+	const char *hint;
+
+	if (db == NULL) {
+		pg_why_failed(sdb, out, outsz);
+		return;
+	}
+	code = sqlite3_extended_errcode(db);
+	e = sqlite3_system_errno(db);
+	hint = store_hint(code);
 
 	/* SQLite keeps errno only for some failures; 0 is unknown. */
 	if ((code & 0xff) != SQLITE_IOERR)

@@ -7,14 +7,14 @@
 #include "storage/store_int.h"
 
 static int
-method_row(sqlite3_stmt *st, void *ctx)
+method_row(struct sdb_stmt *st, void *ctx)
 {
 	struct store__each *e = ctx;
 	int (*fn)(const char *, void *) = e->fn;
 	const char *m;
 
 	/* method is NOT NULL: a NULL is a tampered file, and skipped. */
-	if ((m = (const char *)sqlite3_column_text(st, 0)) == NULL)
+	if ((m = (const char *)sdb_column_text(st, 0)) == NULL)
 		return 0;
 	return fn(m, e->arg);
 }
@@ -30,19 +30,19 @@ store_eval_methods(struct store_conn *c,
 }
 
 static int
-eval_page_row(sqlite3_stmt *st, void *ctx)
+eval_page_row(struct sdb_stmt *st, void *ctx)
 {
 	struct store__each *e = ctx;
 	int (*fn)(const struct store_eval_page *, void *) = e->fn;
 	struct store_eval_page r;
 
-	if ((r.url = (const char *)sqlite3_column_text(st, 0)) == NULL)
+	if ((r.url = (const char *)sdb_column_text(st, 0)) == NULL)
 		r.url = "";
 	r.verdict = store_verdict_parse(
-	    (const char *)sqlite3_column_text(st, 1));
-	r.null_seq = sqlite3_column_int(st, 2);
-	r.seq = sqlite3_column_int64(st, 3);
-	r.methods = (const char *)sqlite3_column_text(st, 4);
+	    (const char *)sdb_column_text(st, 1));
+	r.null_seq = sdb_column_int(st, 2);
+	r.seq = sdb_column_int64(st, 3);
+	r.methods = (const char *)sdb_column_text(st, 4);
 	return fn(&r, e->arg);
 }
 

@@ -17,9 +17,9 @@ static int
 has_parts(struct store_conn *c, int *ranked, int *declared)
 {
 	*ranked = *declared = 0;
-	if (store__table_exists(c->db, "ranks", ranked) != SQLITE_OK ||
+	if (store__table_exists(c->db, "ranks", ranked) != SDB_OK ||
 	    store__column_exists(c->db, "pages", "canonical", declared) !=
-	    SQLITE_OK)
+	    SDB_OK)
 		return -1;
 	return 0;
 }
@@ -37,13 +37,13 @@ store_export_ranked(struct store_conn *c, int64_t *n)
 }
 
 static const char *
-text_or_null(sqlite3_stmt *st, int i)
+text_or_null(struct sdb_stmt *st, int i)
 {
-	return (const char *)sqlite3_column_text(st, i);
+	return (const char *)sdb_column_text(st, i);
 }
 
 static int
-page_row(sqlite3_stmt *st, void *ctx)
+page_row(struct sdb_stmt *st, void *ctx)
 {
 	struct store__each *e = ctx;
 	int (*fn)(const struct store_export_row *, void *) = e->fn;
@@ -53,16 +53,16 @@ page_row(sqlite3_stmt *st, void *ctx)
 		r.url = "";
 	if ((r.host = text_or_null(st, 1)) == NULL)
 		r.host = "";
-	r.seq = sqlite3_column_int64(st, 2);
-	r.fetched_at = sqlite3_column_double(st, 3);
-	r.status = sqlite3_column_int64(st, 4);
+	r.seq = sdb_column_int64(st, 2);
+	r.fetched_at = sdb_column_double(st, 3);
+	r.status = sdb_column_int64(st, 4);
 	if ((r.verdict = text_or_null(st, 5)) == NULL)
 		r.verdict = "";
 	r.reason = text_or_null(st, 6);
-	r.has_match = sqlite3_column_type(st, 7) != SQLITE_NULL;
+	r.has_match = sdb_column_type(st, 7) != SDB_NULL;
 	r.original_url = text_or_null(st, 8);
 	r.method = text_or_null(st, 9);
-	r.percentage = sqlite3_column_double(st, 10);
+	r.percentage = sdb_column_double(st, 10);
 	r.canonical_url = text_or_null(st, 11);
 	r.declared = text_or_null(st, 12);
 	return fn(&r, e->arg);
@@ -99,17 +99,17 @@ store_export_pages(struct store_conn *c,
 }
 
 static int
-member_row(sqlite3_stmt *st, void *ctx)
+member_row(struct sdb_stmt *st, void *ctx)
 {
 	struct store__each *e = ctx;
 	int (*fn)(const struct store_export_member *, void *) = e->fn;
 	struct store_export_member r;
 
-	r.cluster = sqlite3_column_int64(st, 0);
+	r.cluster = sdb_column_int64(st, 0);
 	r.canonical_url = text_or_null(st, 1);
 	if ((r.url = text_or_null(st, 2)) == NULL)
 		r.url = "";
-	r.seq = sqlite3_column_int64(st, 3);
+	r.seq = sdb_column_int64(st, 3);
 	r.declared = text_or_null(st, 4);
 	return fn(&r, e->arg);
 }

@@ -24,7 +24,7 @@ store_meta_set(struct store *s, const char *key, const char *value)
 char *
 store_meta_get(struct store *s, const char *key, int *err)
 {
-	sqlite3_stmt *st = s->st[ST_META_GET];
+	struct sdb_stmt *st = s->st[ST_META_GET];
 	char *value = NULL;
 	const char *v;
 	int rc, failed = 1;
@@ -34,7 +34,7 @@ store_meta_get(struct store *s, const char *key, int *err)
 		goto out;
 	if (rc == 1) {
 		/* value is NOT NULL: a NULL here is SQLite out of memory. */
-		v = (const char *)sqlite3_column_text(st, 0);
+		v = (const char *)sdb_column_text(st, 0);
 		if (v == NULL || (value = strdup(v)) == NULL) {
 			store__oom_fail(s);
 			goto out;
@@ -64,7 +64,7 @@ store_frontier_add(struct store *s, const char *url, const char *host,
 	store__bind_int(&b, dup_hops);
 	if (store__exec_stmt(s, b.st, &b) == -1)
 		return -1;
-	if (sqlite3_changes(s->db) == 1)
+	if (sdb_changes(s->db) == 1)
 		return 1;
 	store__bind_start(&b, s->st[ST_FRONTIER_LOWER]);
 	store__bind_int(&b, dup_hops);
@@ -76,10 +76,10 @@ store_frontier_add(struct store *s, const char *url, const char *host,
 int64_t
 store_frontier_variants(struct store *s, const char *url, int64_t cap)
 {
-	sqlite3_stmt *st = s->st[ST_FRONTIER_VARIANTS];
+	struct sdb_stmt *st = s->st[ST_FRONTIER_VARIANTS];
 	const char *q = strchr(url, '?');
 	struct binder b;
-	char *upper;
+	char *upper, *lower;
 	size_t n;
 	int64_t count = -1;
 	int rc;
@@ -89,14 +89,16 @@ store_frontier_variants(struct store *s, const char *url, int64_t cap)
 	n = (size_t)(q - url) + 1;
 	if (n > INT_MAX)
 		return store__fail(s, "URL too long");
-	if ((upper = malloc(n + 1)) == NULL)
+	if ((upper = malloc(2 * (n + 1))) == NULL)
 		return store__oom_fail(s);
+	lower = upper + n + 1;
 	memcpy(upper, url, n);
+	memcpy(lower, url, n);
 	upper[n - 1] = '?' + 1;
 	upper[n] = '\0';
+	lower[n] = '\0';
 	store__bind_start(&b, st);
-	b.idx++;
-	store__bind_rc(&b, sqlite3_bind_text(st, b.idx, url, (int)n, SQLITE_STATIC));
+	store__bind_text(&b, lower);
 	store__bind_text(&b, upper);
 	store__bind_int(&b, cap);
 	/* An aggregate: always one row. */
@@ -104,7 +106,7 @@ store_frontier_variants(struct store *s, const char *url, int64_t cap)
 		store__db_fail(s);
 	if (rc != 1)
 		goto out;
-	count = sqlite3_column_int64(st, 0);
+	count = sdb_column_int64(st, 0);
 out:
 	store__stmt_done(st);
 	free(upper);
@@ -114,7 +116,7 @@ out:
 int
 store_frontier_known(struct store *s, const char *url)
 {
-	sqlite3_stmt *st = s->st[ST_FRONTIER_KNOWN];
+	struct sdb_stmt *st = s->st[ST_FRONTIER_KNOWN];
 	struct binder b;
 	int ret;
 
@@ -129,7 +131,7 @@ int
 store_frontier_take(struct store *s, const char *host, double now,
     struct store_item *it)
 {
-	sqlite3_stmt *st = s->st[ST_FRONTIER_TAKE];
+	struct sdb_stmt *st = s->st[ST_FRONTIER_TAKE];
 	struct binder b;
 	const char *url;
 	char *copy = NULL;
@@ -145,16 +147,16 @@ store_frontier_take(struct store *s, const char *host, double now,
 	if ((ret = store__step_row(s, st, &b)) != 1)
 		goto out;
 	ret = -1;
-	id = sqlite3_column_int64(st, 0);
-	url = (const char *)sqlite3_column_text(st, 1);
+	id = sdb_column_int64(st, 0);
+	url = (const char *)sdb_column_text(st, 1);
 	if (url == NULL || (copy = strdup(url)) == NULL) {
 		store__oom_fail(s);
 		goto out;
 	}
-	depth = sqlite3_column_int(st, 2);
-	parent = sqlite3_column_int64(st, 3);
-	tries = sqlite3_column_int(st, 4);
-	hops = sqlite3_column_int(st, 5);
+	depth = sdb_column_int(st, 2);
+	parent = sdb_column_int64(st, 3);
+	tries = sdb_column_int(st, 4);
+	hops = sdb_column_int(st, 5);
 	store__stmt_done(st);
 
 	store__bind_start(&b, s->st[ST_FRONTIER_MARK]);
@@ -211,7 +213,7 @@ store_frontier_requeue_inflight(struct store *s)
 {
 	if (store__exec_stmt(s, s->st[ST_FRONTIER_REQUEUE_INFLIGHT], NULL) == -1)
 		return -1;
-	return sqlite3_changes64(s->db);
+	return sdb_changes(s->db);
 }
 
 int
@@ -219,22 +221,22 @@ store_frontier_hosts(struct store *s,
     int (*fn)(const char *host, int64_t queued, double not_before, void *arg),
     void *arg)
 {
-	sqlite3_stmt *st = s->st[ST_FRONTIER_HOSTS];
+	struct sdb_stmt *st = s->st[ST_FRONTIER_HOSTS];
 	const char *host;
 	int rc, ret = 0;
 
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		host = (const char *)sqlite3_column_text(st, 0);
+	while ((rc = sdb_step(st)) == SDB_ROW) {
+		host = (const char *)sdb_column_text(st, 0);
 		if (host == NULL) {
 			ret = store__oom_fail(s);
 			goto out;
 		}
-		ret = fn(host, sqlite3_column_int64(st, 1),
-		    sqlite3_column_double(st, 2), arg);
+		ret = fn(host, sdb_column_int64(st, 1),
+		    sdb_column_double(st, 2), arg);
 		if (ret != 0)
 			goto out;
 	}
-	if (rc != SQLITE_DONE)
+	if (rc != SDB_DONE)
 		ret = store__db_fail(s);
 out:
 	store__stmt_done(st);
@@ -275,7 +277,7 @@ int
 store_robots_get(struct store *s, const char *origin,
     struct store_robots *out)
 {
-	sqlite3_stmt *st = s->st[ST_ROBOTS_GET];
+	struct sdb_stmt *st = s->st[ST_ROBOTS_GET];
 	const void *body;
 	char *copy = NULL;
 	size_t len;
@@ -290,8 +292,8 @@ store_robots_get(struct store *s, const char *origin,
 	}
 	/* Blob before bytes: the size is of the value as returned. An
 	 * empty blob comes back as NULL, so only NULL with bytes is OOM. */
-	body = sqlite3_column_blob(st, 1);
-	len = (size_t)sqlite3_column_bytes(st, 1);
+	body = sdb_column_blob(st, 1);
+	len = (size_t)sdb_column_bytes(st, 1);
 	if ((body == NULL && len > 0) || (copy = malloc(len + 1)) == NULL) {
 		store__oom_fail(s);
 		goto out;
@@ -299,12 +301,12 @@ store_robots_get(struct store *s, const char *origin,
 	if (len > 0)
 		memcpy(copy, body, len);
 	copy[len] = '\0';
-	out->status = sqlite3_column_int(st, 0);
+	out->status = sdb_column_int(st, 0);
 	out->body = copy;
 	out->len = len;
-	out->fetched_at = sqlite3_column_double(st, 2);
-	out->expires_at = sqlite3_column_double(st, 3);
-	out->failures = sqlite3_column_int(st, 4);
+	out->fetched_at = sdb_column_double(st, 2);
+	out->expires_at = sdb_column_double(st, 3);
+	out->failures = sdb_column_int(st, 4);
 	ret = 1;
 out:
 	store__stmt_done(st);
@@ -339,7 +341,7 @@ store_host_put(struct store *s, const char *host, const struct store_host *h)
 int
 store_host_get(struct store *s, const char *host, struct store_host *out)
 {
-	sqlite3_stmt *st = s->st[ST_HOST_GET];
+	struct sdb_stmt *st = s->st[ST_HOST_GET];
 	const char *gave_up;
 	char *copy = NULL;
 	int rc, ret = -1;
@@ -351,16 +353,16 @@ store_host_get(struct store *s, const char *host, struct store_host *out)
 		ret = rc;
 		goto out;
 	}
-	if (sqlite3_column_type(st, 3) != SQLITE_NULL) {
-		gave_up = (const char *)sqlite3_column_text(st, 3);
+	if (sdb_column_type(st, 3) != SDB_NULL) {
+		gave_up = (const char *)sdb_column_text(st, 3);
 		if (gave_up == NULL || (copy = strdup(gave_up)) == NULL) {
 			store__oom_fail(s);
 			goto out;
 		}
 	}
-	out->not_before = sqlite3_column_double(st, 0);
-	out->backoff_ms = (long)sqlite3_column_int64(st, 1);
-	out->failures = sqlite3_column_int(st, 2);
+	out->not_before = sdb_column_double(st, 0);
+	out->backoff_ms = (long)sdb_column_int64(st, 1);
+	out->failures = sdb_column_int(st, 2);
 	out->gave_up = copy;
 	ret = 1;
 out:

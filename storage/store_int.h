@@ -14,6 +14,8 @@
 
 #include <sqlite3.h>
 
+#include "storage/sdb.h"
+
 #include "storage/query.h"
 #include "storage/store.h"
 
@@ -29,16 +31,37 @@
  */
 int store__open_reader(const char *path, sqlite3 **db);
 
+/* --- store_pg.c --- */
+
+/* store_open for a PostgreSQL target. */
+struct store *store__open_pg(const char *target, unsigned flags, char *err,
+    size_t errsz);
+
+/* sql, in schema.sql's dialect, in PostgreSQL's types; malloc'd, or NULL
+ * when out of memory. */
+char *store__schema_pg(const char *sql);
+
+/* The writer's statements and settings: prepare every statement of
+ * store__stmt_def (the pg text where one is given). 0, or -1 with err. */
+int store__prepare_all(struct store *s, const char *path, int readonly,
+    char *err, size_t errsz);
+
+/* Free s and everything it holds. */
+void store__release(struct store *s);
+
 /* --- store_err.c (with store_hint) --- */
 
 /* SQLite's message for db's last failure into out, with the system's
  * reason for an I/O error and store_hint's advice in parentheses. */
-void store__why_failed(sqlite3 *db, char *out, size_t outsz);
+void store__why_failed(struct sdb *db, char *out, size_t outsz);
+
+/* target for messages: a PostgreSQL URI loses its password. */
+const char *store__target_name(const char *target);
 
 /* --- store_conn.c --- */
 
 /* store_conn_fail for a bare handle h of path. */
-int store__conn_fail(sqlite3 *h, const char *path, char *err, size_t errsz,
+int store__conn_fail(struct sdb *h, const char *path, char *err, size_t errsz,
     int runtime, int baddb);
 
 enum stmt_id {
@@ -83,8 +106,8 @@ enum stmt_id {
 };
 
 struct store {
-	sqlite3 *db;                 /* the connection */
-	sqlite3_stmt *st[ST_NUM];    /* prepared statements, by stmt_id */
+	struct sdb *db;              /* the connection */
+	struct sdb_stmt *st[ST_NUM];    /* prepared statements, by stmt_id */
 	int lockfd;                  /* holds the writer flock; -1 read-only */
 	dev_t dev;                   /* identity of the locked file ... */
 	ino_t ino;                   /* ... to spot a second open in-process */
@@ -97,9 +120,9 @@ struct store {
 
 /* Binds parameters left to right and remembers the first failure. */
 struct binder {
-	sqlite3_stmt *st; /* statement being bound */
+	struct sdb_stmt *st; /* statement being bound */
 	int idx;          /* last parameter bound */
-	int rc;           /* first bind error, or SQLITE_OK */
+	int rc;           /* first bind error, or SDB_OK */
 };
 
 static inline uint64_t
@@ -128,6 +151,7 @@ struct store__stmt_def {
 	                      needs, else NULL */
 	const char *column; /* an added column (store_schema.c) it needs,
 	                       else NULL */
+	const char *pg;     /* PostgreSQL's own text, when sql will not do */
 };
 
 extern const struct store__stmt_def store__stmt_def[ST_NUM];
@@ -143,11 +167,11 @@ int store__db_fail(struct store *s);
 int store__oom_fail(struct store *s);
 
 /* Reset st and clear its bindings, whatever happened. */
-void store__stmt_done(sqlite3_stmt *st);
+void store__stmt_done(struct sdb_stmt *st);
 
 /* Bind parameters left to right; the first failure is kept in b->rc. A
  * text or blob is not copied: the caller steps before it can change. */
-void store__bind_start(struct binder *b, sqlite3_stmt *st);
+void store__bind_start(struct binder *b, struct sdb_stmt *st);
 void store__bind_rc(struct binder *b, int rc); /* a bind done by hand */
 void store__bind_text(struct binder *b, const char *v);
 void store__bind_int(struct binder *b, int64_t v);
@@ -158,16 +182,16 @@ int store__bind_fail(struct store *s, struct binder *b);
 
 /* Step a statement that returns no rows (b, when not NULL, bound); reset
  * it whatever happens. 0, or -1 with s->err set. */
-int store__exec_stmt(struct store *s, sqlite3_stmt *st, struct binder *b);
+int store__exec_stmt(struct store *s, struct sdb_stmt *st, struct binder *b);
 
 /* Step a bound statement (b checked first) once: 1 with a row to read, 0
  * when there is none, -1 with s->err set. The caller resets st with
  * store__stmt_done in every case. */
-int store__step_row(struct store *s, sqlite3_stmt *st, struct binder *b);
+int store__step_row(struct store *s, struct sdb_stmt *st, struct binder *b);
 
 /* Bind key to st's one parameter and step once: 1 with a row, 0 without,
  * -1 on an error. The caller resets st with store__stmt_done. */
-int store__step_by_key(struct store *s, sqlite3_stmt *st, const char *key);
+int store__step_by_key(struct store *s, struct sdb_stmt *st, const char *key);
 
 /* A write to a table, or a statement naming a column, that a read-only
  * open found missing: the message, and -1. */
@@ -205,23 +229,23 @@ int store__upgrade_schema(struct store *s, const char *path, char *err,
 
 /* Sets *exists to whether table has a column called name. Returns an
  * SQLite result code. */
-int store__column_exists(sqlite3 *db, const char *table, const char *name,
+int store__column_exists(struct sdb *db, const char *table, const char *name,
     int *exists);
 
 /* Sets *exists to whether the main database has a table called name.
  * Returns an SQLite result code. */
-int store__table_exists(sqlite3 *db, const char *name, int *exists);
+int store__table_exists(struct sdb *db, const char *name, int *exists);
 
 /* The table of an added column ("pages" for any other name). */
 const char *store__column_table(const char *column);
 
 /* A command's connection (storage/query.h). */
 struct store_conn {
-	sqlite3 *db;
+	struct sdb *db;
 	char *path;               /* for messages */
 	enum store_conn_mode mode;
-	sqlite3_stmt *page_url;   /* store_conn_page_url's, prepared once */
-	sqlite3_stmt *rank_put;   /* store_rank_put's, prepared once */
+	struct sdb_stmt *page_url;   /* store_conn_page_url's, prepared once */
+	struct sdb_stmt *rank_put;   /* store_rank_put's, prepared once */
 	char *url;                /* store_conn_page_url's copy */
 	size_t urlcap;
 };
@@ -239,7 +263,7 @@ struct store__each {
  * on a database error.
  */
 int store__conn_each(struct store_conn *c, const char *sql,
-    int (*row)(sqlite3_stmt *st, void *ctx), void *ctx);
+    int (*row)(struct sdb_stmt *st, void *ctx), void *ctx);
 
 /* The first column of a one-row query on c. 0, or -1. */
 int store__conn_int(struct store_conn *c, const char *sql, int64_t *v);

@@ -34,7 +34,7 @@ static struct store *writers;
 
 /* err = "PATH: " and why db failed. */
 static void
-open_msg(sqlite3 *db, const char *path, char *err, size_t errsz)
+open_msg(struct sdb *db, const char *path, char *err, size_t errsz)
 {
 	char why[320];
 
@@ -44,22 +44,22 @@ open_msg(sqlite3 *db, const char *path, char *err, size_t errsz)
 
 /* The first column of a one-row query run once, as at open. */
 static int
-query_int(sqlite3 *db, const char *sql, int64_t *v)
+query_int(struct sdb *db, const char *sql, int64_t *v)
 {
-	sqlite3_stmt *st = NULL;
+	struct sdb_stmt *st = NULL;
 	int rc;
 
-	rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
-	if (rc != SQLITE_OK)
+	rc = sdb_prepare(db, sql, &st);
+	if (rc != SDB_OK)
 		goto out;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		*v = sqlite3_column_int64(st, 0);
-		rc = SQLITE_OK;
-	} else if (rc == SQLITE_DONE)
+	rc = sdb_step(st);
+	if (rc == SDB_ROW) {
+		*v = sdb_column_int64(st, 0);
+		rc = SDB_OK;
+	} else if (rc == SDB_DONE)
 		rc = SQLITE_ERROR;
 out:
-	sqlite3_finalize(st);
+	sdb_finalize(st);
 	return rc;
 }
 
@@ -125,16 +125,16 @@ check_file(struct store *s, const char *path, int *fresh, char *err,
 	int rc;
 
 	rc = query_int(s->db, "PRAGMA application_id", &appid);
-	if (rc == SQLITE_OK)
+	if (rc == SDB_OK)
 		rc = query_int(s->db, "PRAGMA user_version", &version);
-	if (rc == SQLITE_OK)
+	if (rc == SDB_OK)
 		rc = query_int(s->db, "SELECT count(*) FROM sqlite_master",
 		    &objects);
 	if ((rc & 0xff) == SQLITE_NOTADB) {
 		err_set(err, errsz, -1, "%s: not an SQLite database", path);
 		return -1;
 	}
-	if (rc != SQLITE_OK) {
+	if (rc != SDB_OK) {
 		open_msg(s->db, path, err, errsz);
 		return -1;
 	}
@@ -162,62 +162,9 @@ configure(struct store *s, const char *path, int readonly, char *err,
 	sql = readonly ? "PRAGMA foreign_keys = ON" :
 	    "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; "
 	    "PRAGMA foreign_keys = ON";
-	if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
+	if (sdb_exec(s->db, sql) != SDB_OK) {
 		open_msg(s->db, path, err, errsz);
 		return -1;
-	}
-	return 0;
-}
-
-/*
- * Whether a reader can prepare statement i: a reader may not add the
- * tables or columns an older database lacks, so a statement that needs
- * one stays NULL and its function finds nothing. Sets *ok; 0, or -1.
- */
-static int
-reader_can(struct store *s, int i, int *ok, const char *path, char *err,
-    size_t errsz)
-{
-	const struct store__stmt_def *d = &store__stmt_def[i];
-	int exists = 1;
-
-	if (d->table != NULL &&
-	    store__table_exists(s->db, d->table, &exists) != SQLITE_OK) {
-		open_msg(s->db, path, err, errsz);
-		return -1;
-	}
-	if (exists && d->column != NULL &&
-	    store__column_exists(s->db, store__column_table(d->column),
-	    d->column, &exists) != SQLITE_OK)
-		return err_set(err, errsz, -1, "%s: %s", path,
-		    sqlite3_errmsg(s->db));
-	*ok = exists;
-	return 0;
-}
-
-static int
-prepare_all(struct store *s, const char *path, int readonly, char *err,
-    size_t errsz)
-{
-	const char *sql;
-	int i, ok = 1;
-
-	for (i = 0; i < ST_NUM; i++) {
-		sql = store__stmt_def[i].sql;
-		if (readonly) {
-			if (reader_can(s, i, &ok, path, err, errsz) != 0)
-				return -1;
-			if (!ok)
-				continue;
-		}
-		/* A reader's batch is a snapshot and must not ask to write. */
-		if (i == ST_BEGIN && readonly)
-			sql = "BEGIN";
-		if (sqlite3_prepare_v3(s->db, sql, -1,
-		    SQLITE_PREPARE_PERSISTENT, &s->st[i], NULL) != SQLITE_OK) {
-			open_msg(s->db, path, err, errsz);
-			return -1;
-		}
 	}
 	return 0;
 }
@@ -280,24 +227,24 @@ store__open_reader(const char *path, sqlite3 **db)
 	int rc, code;
 
 	rc = sqlite3_open_v2(path, db, SQLITE_OPEN_READONLY, NULL);
-	if (rc != SQLITE_OK)
+	if (rc != SDB_OK)
 		return rc;
 	sqlite3_busy_timeout(*db, STORE_BUSY_MS);
 	if (sqlite3_exec(*db, "SELECT count(*) FROM sqlite_master", NULL, NULL,
-	        NULL) == SQLITE_OK)
-		return SQLITE_OK;
+	        NULL) == SDB_OK)
+		return SDB_OK;
 	/* A read that needs to write: the -wal or -shm cannot be made. */
 	code = sqlite3_errcode(*db);
 	if (code != SQLITE_READONLY && code != SQLITE_CANTOPEN)
-		return SQLITE_OK; /* the caller's queries meet it again */
+		return SDB_OK; /* the caller's queries meet it again */
 	if (!absent(path, "-wal") || !absent(path, "-journal") ||
 	    (uri = immutable_uri(path)) == NULL)
-		return SQLITE_OK;
+		return SDB_OK;
 	sqlite3_close(*db);
 	rc = sqlite3_open_v2(
 	    uri, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
 	free(uri);
-	if (rc == SQLITE_OK)
+	if (rc == SDB_OK)
 		sqlite3_busy_timeout(*db, STORE_BUSY_MS);
 	return rc;
 }
@@ -305,26 +252,28 @@ store__open_reader(const char *path, sqlite3 **db)
 int
 store_limit_pages(struct store *s, int64_t pages)
 {
-	sqlite3_stmt *st = NULL;
+	struct sdb_stmt *st = NULL;
 	char sql[64];
 	int rc;
 
 	if (pages < 1)
 		return store__fail(s, "page limit %lld is not positive",
 		    (long long)pages);
+	if (sdb_is_pg(s->db))
+		return 0; /* the server's own limits apply */
 	/* A pragma takes no parameters; a number formatted here is no
 	 * outside text. */
 	snprintf(
 	    sql, sizeof(sql), "PRAGMA max_page_count = %lld", (long long)pages);
-	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+	if (sdb_prepare(s->db, sql, &st) != SDB_OK)
 		return store__db_fail(s);
-	rc = sqlite3_step(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+	rc = sdb_step(st);
+	if (rc != SDB_ROW && rc != SDB_DONE) {
 		store__db_fail(s);
-		sqlite3_finalize(st);
+		sdb_finalize(st);
 		return -1;
 	}
-	sqlite3_finalize(st);
+	sdb_finalize(st);
 	return 0;
 }
 
@@ -348,29 +297,17 @@ remove_created(const char *path)
 		}
 }
 
-static void
-release(struct store *s)
-{
-	int i;
-
-	for (i = 0; i < ST_NUM; i++)
-		sqlite3_finalize(s->st[i]);
-	/* Closing before SQLite would drop its POSIX locks on the file. */
-	sqlite3_close(s->db);
-	if (s->lockfd != -1)
-		close(s->lockfd);
-	free(s->links);
-	free(s);
-}
-
 struct store *
 store_open(const char *path, unsigned flags, char *err, size_t errsz)
 {
 	struct store *s;
 	struct stat st;
 	int readonly = (flags & STORE_READONLY) != 0;
-	int created = 0, fresh = 0;
+	int created = 0, fresh = 0, rc;
+	sqlite3 *h = NULL;
 
+	if (sdb_target_is_pg(path))
+		return store__open_pg(path, flags, err, errsz);
 	err_set(err, errsz, -1, "%s", "");
 	s = calloc(1, sizeof(*s));
 	if (s == NULL) {
@@ -386,9 +323,11 @@ store_open(const char *path, unsigned flags, char *err, size_t errsz)
 		}
 	} else if (lock_file(s, path, flags, &created, err, errsz) == -1)
 		goto fail;
-	if ((readonly ? store__open_reader(path, &s->db)
-	              : sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE,
-	                    NULL)) != SQLITE_OK) {
+	rc = readonly ? store__open_reader(path, &h)
+	              : sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE, NULL);
+	if (h != NULL && (s->db = sdb_of_sqlite(h)) == NULL)
+		sqlite3_close(h);
+	if (rc != SDB_OK || s->db == NULL) {
 		if (s->db == NULL)
 			err_set(err, errsz, -1, "%s: out of memory", path);
 		else
@@ -396,7 +335,7 @@ store_open(const char *path, unsigned flags, char *err, size_t errsz)
 		goto fail;
 	}
 	/* Before the first read: another writer may be committing. */
-	sqlite3_busy_timeout(s->db, STORE_BUSY_MS);
+	sqlite3_busy_timeout(h, STORE_BUSY_MS);
 	if (check_file(s, path, &fresh, err, errsz) == -1)
 		goto fail;
 	if (fresh && (readonly || !(flags & STORE_CREATE))) {
@@ -404,7 +343,7 @@ store_open(const char *path, unsigned flags, char *err, size_t errsz)
 		    path);
 		goto fail;
 	}
-	if (!readonly && sqlite3_db_readonly(s->db, "main") == 1) {
+	if (!readonly && sqlite3_db_readonly(h, "main") == 1) {
 		err_set(err, errsz, -1, "%s: file is read-only", path);
 		goto fail;
 	}
@@ -414,7 +353,7 @@ store_open(const char *path, unsigned flags, char *err, size_t errsz)
 		goto fail;
 	if (!fresh && !readonly && store__upgrade_schema(s, path, err, errsz) == -1)
 		goto fail;
-	if (prepare_all(s, path, readonly, err, errsz) == -1)
+	if (store__prepare_all(s, path, readonly, err, errsz) == -1)
 		goto fail;
 	if (!readonly) {
 		s->next_writer = writers;
@@ -424,7 +363,7 @@ store_open(const char *path, unsigned flags, char *err, size_t errsz)
 	err_set(s->err, sizeof(s->err), 0, "no error");
 	return s;
 fail:
-	release(s);
+	store__release(s);
 	if (created)
 		remove_created(path);
 	return NULL;
@@ -442,7 +381,7 @@ store_close(struct store *s)
 			*pp = s->next_writer;
 			break;
 		}
-	release(s);
+	store__release(s);
 }
 
 int

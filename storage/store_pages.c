@@ -14,6 +14,7 @@ int64_t
 store_page_add(struct store *s, const struct store_page *p)
 {
 	struct binder b;
+	int64_t id = -1;
 
 	if (s->st[ST_PAGE_ADD] == NULL)
 		return store__no_column(s, ST_PAGE_ADD);
@@ -51,9 +52,12 @@ store_page_add(struct store *s, const struct store_page *p)
 	else
 		store__bind_text(&b, NULL);
 	store__bind_text(&b, p->canonical);
-	if (store__exec_stmt(s, b.st, &b) == -1)
-		return -1;
-	return sqlite3_last_insert_rowid(s->db);
+	if (store__step_row(s, b.st, &b) == 1)
+		id = sdb_column_int64(b.st, 0);
+	else if (s->err[0] == '\0' || id == 0)
+		store__fail(s, "page_add returned no id");
+	store__stmt_done(b.st);
+	return id;
 }
 
 int
@@ -86,7 +90,7 @@ store_fruitful_add(struct store *s, int64_t page_id)
 int
 store_page_lineage(struct store *s, int64_t page_id, struct store_lineage *l)
 {
-	sqlite3_stmt *st = s->st[ST_LINEAGE];
+	struct sdb_stmt *st = s->st[ST_LINEAGE];
 	struct binder b;
 	const char *v;
 	int ret = -1;
@@ -99,8 +103,8 @@ store_page_lineage(struct store *s, int64_t page_id, struct store_lineage *l)
 	if ((ret = store__step_row(s, st, &b)) != 1)
 		goto out;
 	ret = -1;
-	l->parent = sqlite3_column_int64(st, 0);
-	v = (const char *)sqlite3_column_text(st, 1);
+	l->parent = sdb_column_int64(st, 0);
+	v = (const char *)sdb_column_text(st, 1);
 	if (v == NULL) {
 		store__oom_fail(s);
 		goto out;
@@ -110,7 +114,7 @@ store_page_lineage(struct store *s, int64_t page_id, struct store_lineage *l)
 	l->duplicate = l->verdict == STORE_VERDICT_EXACT ||
 	    l->verdict == STORE_VERDICT_NEAR;
 	l->redirect = l->verdict == STORE_VERDICT_REDIRECT;
-	l->fruitful = sqlite3_column_int(st, 2) != 0;
+	l->fruitful = sdb_column_int(st, 2) != 0;
 	ret = 1;
 out:
 	store__stmt_done(st);
@@ -121,7 +125,7 @@ int
 store_redirect_chain(struct store *s, int64_t id, const char *url, int max,
     int *hops, int *seen)
 {
-	sqlite3_stmt *st = s->st[ST_REDIRECT_CHAIN];
+	struct sdb_stmt *st = s->st[ST_REDIRECT_CHAIN];
 	struct binder b;
 	int rc, ret = -1;
 
@@ -136,8 +140,8 @@ store_redirect_chain(struct store *s, int64_t id, const char *url, int max,
 		store__db_fail(s);
 	if (rc != 1)
 		goto out;
-	*hops = sqlite3_column_int(st, 0);
-	*seen = sqlite3_column_int(st, 1);
+	*hops = sdb_column_int(st, 0);
+	*seen = sdb_column_int(st, 1);
 	ret = 0;
 out:
 	store__stmt_done(st);
@@ -200,15 +204,15 @@ store_links_put(struct store *s, int64_t page_id, char *const *urls,
 
 /* Run a one-row, one-integer statement. */
 static int
-count_one(struct store *s, sqlite3_stmt *st, int64_t *v)
+count_one(struct store *s, struct sdb_stmt *st, int64_t *v)
 {
 	int ret = -1;
 
-	if (sqlite3_step(st) != SQLITE_ROW) {
+	if (sdb_step(st) != SDB_ROW) {
 		store__db_fail(s);
 		goto out;
 	}
-	*v = sqlite3_column_int64(st, 0);
+	*v = sdb_column_int64(st, 0);
 	ret = 0;
 out:
 	store__stmt_done(st);
@@ -240,30 +244,30 @@ verdict_slot(struct store_counts *c, enum store_verdict v)
 int
 store_counts(struct store *s, struct store_counts *c)
 {
-	sqlite3_stmt *st;
+	struct sdb_stmt *st;
 	int64_t n, *slot;
 	int rc, ret = -1;
 
 	memset(c, 0, sizeof(*c));
 	st = s->st[ST_COUNT_VERDICTS];
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		n = sqlite3_column_int64(st, 1);
+	while ((rc = sdb_step(st)) == SDB_ROW) {
+		n = sdb_column_int64(st, 1);
 		c->pages += n;
 		slot = verdict_slot(c, store_verdict_parse(
-		    (const char *)sqlite3_column_text(st, 0)));
+		    (const char *)sdb_column_text(st, 0)));
 		if (slot != NULL)
 			*slot = n;
 	}
-	if (rc != SQLITE_DONE) {
+	if (rc != SDB_DONE) {
 		store__db_fail(s);
 		goto out;
 	}
 	store__stmt_done(st);
 
 	st = s->st[ST_COUNT_FRONTIER];
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		n = sqlite3_column_int64(st, 1);
-		switch (sqlite3_column_int(st, 0)) {
+	while ((rc = sdb_step(st)) == SDB_ROW) {
+		n = sdb_column_int64(st, 1);
+		switch (sdb_column_int(st, 0)) {
 		case FRONTIER_QUEUED:
 			c->queued = n;
 			break;
@@ -277,7 +281,7 @@ store_counts(struct store *s, struct store_counts *c)
 			break;
 		}
 	}
-	if (rc != SQLITE_DONE) {
+	if (rc != SDB_DONE) {
 		store__db_fail(s);
 		goto out;
 	}

@@ -8,16 +8,16 @@
 #include "storage/store_int.h"
 
 static int
-page_row(sqlite3_stmt *st, void *ctx)
+page_row(struct sdb_stmt *st, void *ctx)
 {
 	struct store__each *e = ctx;
 	int (*fn)(const struct store_rank_page *, void *) = e->fn;
 	struct store_rank_page r;
 
-	r.id = sqlite3_column_int64(st, 0);
-	if ((r.url = (const char *)sqlite3_column_text(st, 1)) == NULL)
+	r.id = sdb_column_int64(st, 0);
+	if ((r.url = (const char *)sdb_column_text(st, 1)) == NULL)
 		r.url = "";
-	r.seq = sqlite3_column_int64(st, 2);
+	r.seq = sdb_column_int64(st, 2);
 	return fn(&r, e->arg);
 }
 
@@ -39,16 +39,16 @@ store_rank_link_bytes(struct store_conn *c, int64_t *bytes)
 }
 
 static int
-links_row(sqlite3_stmt *st, void *ctx)
+links_row(struct sdb_stmt *st, void *ctx)
 {
 	struct store__each *e = ctx;
 	int (*fn)(const struct store_rank_links *, void *) = e->fn;
 	struct store_rank_links r;
 
-	r.page_id = sqlite3_column_int64(st, 0);
+	r.page_id = sdb_column_int64(st, 0);
 	/* Blob before bytes: the size is of the value as returned. */
-	r.targets = sqlite3_column_blob(st, 1);
-	r.len = (size_t)sqlite3_column_bytes(st, 1);
+	r.targets = sdb_column_blob(st, 1);
+	r.len = (size_t)sdb_column_bytes(st, 1);
 	return fn(&r, e->arg);
 }
 
@@ -63,14 +63,14 @@ store_rank_links(struct store_conn *c,
 }
 
 static int
-pair_row(sqlite3_stmt *st, void *ctx)
+pair_row(struct sdb_stmt *st, void *ctx)
 {
 	struct store__each *e = ctx;
 	int (*fn)(const struct store_rank_pair *, void *) = e->fn;
 	struct store_rank_pair r;
 
-	r.page_id = sqlite3_column_int64(st, 0);
-	r.original_id = sqlite3_column_int64(st, 1);
+	r.page_id = sdb_column_int64(st, 0);
+	r.original_id = sdb_column_int64(st, 1);
 	return fn(&r, e->arg);
 }
 
@@ -87,42 +87,42 @@ store_rank_pairs(struct store_conn *c,
 int
 store_ranks_clear(struct store_conn *c)
 {
-	return sqlite3_exec(c->db, "DELETE FROM ranks", NULL, NULL, NULL) ==
-	    SQLITE_OK ? 0 : -1;
+	return sdb_exec(c->db, "DELETE FROM ranks") ==
+	    SDB_OK ? 0 : -1;
 }
 
 int
 store_rank_put(struct store_conn *c, int64_t page_id, double pagerank,
     int64_t canonical_id)
 {
-	sqlite3_stmt *st;
+	struct sdb_stmt *st;
 	int rc;
 
-	if (c->rank_put == NULL && sqlite3_prepare_v2(c->db, "INSERT INTO "
-	    "ranks (page_id, pagerank, canonical_id) VALUES (?, ?, ?)", -1,
-	    &c->rank_put, NULL) != SQLITE_OK)
+	if (c->rank_put == NULL && sdb_prepare(c->db, "INSERT INTO "
+	    "ranks (page_id, pagerank, canonical_id) VALUES (?, ?, ?)",
+	    &c->rank_put) != SDB_OK)
 		return -1;
 	st = c->rank_put;
-	rc = sqlite3_bind_int64(st, 1, page_id) != SQLITE_OK ||
-	    sqlite3_bind_double(st, 2, pagerank) != SQLITE_OK ||
-	    (canonical_id == 0 ? sqlite3_bind_null(st, 3) :
-	    sqlite3_bind_int64(st, 3, canonical_id)) != SQLITE_OK ||
-	    sqlite3_step(st) != SQLITE_DONE ? -1 : 0;
+	rc = sdb_bind_int64(st, 1, page_id) != SDB_OK ||
+	    sdb_bind_double(st, 2, pagerank) != SDB_OK ||
+	    (canonical_id == 0 ? sdb_bind_null(st, 3) :
+	    sdb_bind_int64(st, 3, canonical_id)) != SDB_OK ||
+	    sdb_step(st) != SDB_DONE ? -1 : 0;
 	/* Reset after the error is read: a reset must not replace it. */
 	if (rc == 0)
-		sqlite3_reset(st);
+		sdb_reset(st);
 	return rc;
 }
 
 static int
-declared_row(sqlite3_stmt *st, void *ctx)
+declared_row(struct sdb_stmt *st, void *ctx)
 {
 	struct store__each *e = ctx;
 	int (*fn)(const struct store_rank_declared *, void *) = e->fn;
 	struct store_rank_declared r;
 
-	r.page_id = sqlite3_column_int64(st, 0);
-	r.canonical = (const char *)sqlite3_column_text(st, 1);
+	r.page_id = sdb_column_int64(st, 0);
+	r.canonical = (const char *)sdb_column_text(st, 1);
 	return r.canonical != NULL ? fn(&r, e->arg) : 0;
 }
 
@@ -134,7 +134,7 @@ store_rank_declared(struct store_conn *c,
 	int exists = 0;
 
 	if (store__column_exists(c->db, "pages", "canonical", &exists) !=
-	    SQLITE_OK)
+	    SDB_OK)
 		return -1;
 	if (!exists)
 		return 0;
@@ -143,12 +143,12 @@ store_rank_declared(struct store_conn *c,
 }
 
 static int
-counts_row(sqlite3_stmt *st, void *ctx)
+counts_row(struct sdb_stmt *st, void *ctx)
 {
 	struct store_canonical_counts *n = ctx;
 
-	n->declared = sqlite3_column_int64(st, 0);
-	n->agree = sqlite3_column_int64(st, 1);
+	n->declared = sdb_column_int64(st, 0);
+	n->agree = sdb_column_int64(st, 1);
 	n->disagree = n->declared - n->agree;
 	return 0;
 }
@@ -165,9 +165,9 @@ store_rank_canonical_counts(struct store_conn *c,
 	int ranked = 0, declared = 0;
 
 	n->declared = n->agree = n->disagree = 0;
-	if (store__table_exists(c->db, "ranks", &ranked) != SQLITE_OK ||
+	if (store__table_exists(c->db, "ranks", &ranked) != SDB_OK ||
 	    store__column_exists(c->db, "pages", "canonical", &declared) !=
-	    SQLITE_OK)
+	    SDB_OK)
 		return -1;
 	if (!ranked || !declared)
 		return 0;

@@ -10,19 +10,19 @@
 #include "storage/store_int.h"
 
 static int
-growth_row(sqlite3_stmt *st, void *ctx)
+growth_row(struct sdb_stmt *st, void *ctx)
 {
 	struct store__each *e = ctx;
 	int (*fn)(const struct store_growth_row *, void *) = e->fn;
 	struct store_growth_row r;
 
-	r.seq = sqlite3_column_int64(st, 0);
+	r.seq = sdb_column_int64(st, 0);
 	r.verdict = store_verdict_parse(
-	    (const char *)sqlite3_column_text(st, 1));
-	r.host = (const char *)sqlite3_column_text(st, 2);
+	    (const char *)sdb_column_text(st, 1));
+	r.host = (const char *)sdb_column_text(st, 2);
 	if (r.host == NULL)
 		r.host = "";
-	r.fetched_at = sqlite3_column_double(st, 3);
+	r.fetched_at = sdb_column_double(st, 3);
 	return fn(&r, e->arg);
 }
 
@@ -38,17 +38,17 @@ store_report_growth(struct store_conn *c,
 }
 
 static int
-host_row(sqlite3_stmt *st, void *ctx)
+host_row(struct sdb_stmt *st, void *ctx)
 {
 	struct store__each *e = ctx;
 	int (*fn)(const struct store_host_row *, void *) = e->fn;
 	struct store_host_row r;
 
-	r.host = (const char *)sqlite3_column_text(st, 0);
-	r.pages = sqlite3_column_int64(st, 1);
-	r.unique = sqlite3_column_int64(st, 2);
-	r.exact = sqlite3_column_int64(st, 3);
-	r.near = sqlite3_column_int64(st, 4);
+	r.host = (const char *)sdb_column_text(st, 0);
+	r.pages = sdb_column_int64(st, 1);
+	r.unique = sdb_column_int64(st, 2);
+	r.exact = sdb_column_int64(st, 3);
+	r.near = sdb_column_int64(st, 4);
 	return fn(&r, e->arg);
 }
 
@@ -65,17 +65,17 @@ store_report_hosts(struct store_conn *c,
 }
 
 static int
-cluster_row(sqlite3_stmt *st, void *ctx)
+cluster_row(struct sdb_stmt *st, void *ctx)
 {
 	struct store__each *e = ctx;
 	int (*fn)(const struct store_cluster_row *, void *) = e->fn;
 	struct store_cluster_row r;
 
-	r.original_url = (const char *)sqlite3_column_text(st, 0);
-	r.duplicate_url = (const char *)sqlite3_column_text(st, 1);
-	r.method = (const char *)sqlite3_column_text(st, 2);
-	r.percentage = sqlite3_column_double(st, 3);
-	r.canonical_url = (const char *)sqlite3_column_text(st, 4);
+	r.original_url = (const char *)sdb_column_text(st, 0);
+	r.duplicate_url = (const char *)sdb_column_text(st, 1);
+	r.method = (const char *)sdb_column_text(st, 2);
+	r.percentage = sdb_column_double(st, 3);
+	r.canonical_url = (const char *)sdb_column_text(st, 4);
 	return fn(&r, e->arg);
 }
 
@@ -91,7 +91,7 @@ store_report_clusters(struct store_conn *c,
 	struct store__each e = { (void *)fn, arg };
 	int ranked = 0;
 
-	if (store__table_exists(c->db, "ranks", &ranked) != SQLITE_OK)
+	if (store__table_exists(c->db, "ranks", &ranked) != SDB_OK)
 		return -1;
 	return store__conn_each(c, ranked ?
 	    "SELECT o.url, p.url, d.method, d.percentage, c.url "
@@ -110,14 +110,14 @@ store_report_clusters(struct store_conn *c,
 }
 
 static int
-similarity_row(sqlite3_stmt *st, void *ctx)
+similarity_row(struct sdb_stmt *st, void *ctx)
 {
 	struct store__each *e = ctx;
 	int (*fn)(const struct store_similarity_row *, void *) = e->fn;
 	struct store_similarity_row r;
 
-	r.method = (const char *)sqlite3_column_text(st, 0);
-	r.percentage = sqlite3_column_double(st, 1);
+	r.method = (const char *)sdb_column_text(st, 0);
+	r.percentage = sdb_column_double(st, 1);
 	return fn(&r, e->arg);
 }
 
@@ -132,15 +132,15 @@ store_report_similarity(struct store_conn *c,
 }
 
 static int
-busiest_row(sqlite3_stmt *st, void *ctx)
+busiest_row(struct sdb_stmt *st, void *ctx)
 {
 	struct store__each *e = ctx;
 	int (*fn)(const struct store_busiest_row *, void *) = e->fn;
 	struct store_busiest_row r;
 
-	r.url = (const char *)sqlite3_column_text(st, 0);
-	r.seq = sqlite3_column_int64(st, 1);
-	r.pages = sqlite3_column_int64(st, 2);
+	r.url = (const char *)sdb_column_text(st, 0);
+	r.seq = sdb_column_int64(st, 1);
+	r.pages = sdb_column_int64(st, 2);
 	return fn(&r, e->arg);
 }
 
@@ -158,21 +158,21 @@ store_report_busiest(struct store_conn *c,
 }
 
 static int
-topcluster_row(sqlite3_stmt *st, void *ctx)
+topcluster_row(struct sdb_stmt *st, void *ctx)
 {
 	struct store__each *e = ctx;
 	int (*fn)(const struct store_topcluster_row *, void *) = e->fn;
 	struct store_topcluster_row r;
 
-	r.original_id = sqlite3_column_int64(st, 0);
-	r.pages = sqlite3_column_int64(st, 1);
-	r.original_url = (const char *)sqlite3_column_text(st, 2);
-	r.original_title = (const char *)sqlite3_column_text(st, 3);
-	r.page_id = sqlite3_column_int64(st, 4);
-	r.url = (const char *)sqlite3_column_text(st, 5);
-	r.title = (const char *)sqlite3_column_text(st, 6);
-	r.method = (const char *)sqlite3_column_text(st, 7);
-	r.percentage = sqlite3_column_double(st, 8);
+	r.original_id = sdb_column_int64(st, 0);
+	r.pages = sdb_column_int64(st, 1);
+	r.original_url = (const char *)sdb_column_text(st, 2);
+	r.original_title = (const char *)sdb_column_text(st, 3);
+	r.page_id = sdb_column_int64(st, 4);
+	r.url = (const char *)sdb_column_text(st, 5);
+	r.title = (const char *)sdb_column_text(st, 6);
+	r.method = (const char *)sdb_column_text(st, 7);
+	r.percentage = sdb_column_double(st, 8);
 	return fn(&r, e->arg);
 }
 

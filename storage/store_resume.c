@@ -13,30 +13,30 @@ int
 store_load_fingerprints(struct store *s,
     int (*fn)(const struct store_fingerprints *f, void *arg), void *arg)
 {
-	sqlite3_stmt *st = s->st[ST_FINGERPRINTS];
+	struct sdb_stmt *st = s->st[ST_FINGERPRINTS];
 	struct store_fingerprints f;
 	int rc, ret = 0;
 
 	if (st == NULL)
 		return store__no_column(s, ST_FINGERPRINTS);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = sdb_step(st)) == SDB_ROW) {
 		memset(&f, 0, sizeof(f));
-		f.id = sqlite3_column_int64(st, 0);
-		f.md5 = (const char *)sqlite3_column_text(st, 1);
-		f.has_simhash = sqlite3_column_type(st, 2) != SQLITE_NULL;
+		f.id = sdb_column_int64(st, 0);
+		f.md5 = (const char *)sdb_column_text(st, 1);
+		f.has_simhash = sdb_column_type(st, 2) != SDB_NULL;
 		if (f.has_simhash)
-			f.simhash = store__u64_of_i64(sqlite3_column_int64(st, 2));
-		f.ssdeep = (const char *)sqlite3_column_text(st, 3);
+			f.simhash = store__u64_of_i64(sdb_column_int64(st, 2));
+		f.ssdeep = (const char *)sdb_column_text(st, 3);
 		/* Blob before bytes: the size is of the value as returned. */
-		if (sqlite3_column_type(st, 4) == SQLITE_BLOB) {
-			f.minhash = sqlite3_column_blob(st, 4);
-			f.minhash_len = (size_t)sqlite3_column_bytes(st, 4);
+		if (sdb_column_type(st, 4) == SDB_BLOB) {
+			f.minhash = sdb_column_blob(st, 4);
+			f.minhash_len = (size_t)sdb_column_bytes(st, 4);
 		}
 		ret = fn(&f, arg);
 		if (ret != 0)
 			goto out;
 	}
-	if (rc != SQLITE_DONE)
+	if (rc != SDB_DONE)
 		ret = store__db_fail(s);
 out:
 	store__stmt_done(st);
@@ -47,21 +47,21 @@ int
 store_host_pages(struct store *s,
     int (*fn)(const char *host, int64_t pages, void *arg), void *arg)
 {
-	sqlite3_stmt *st = s->st[ST_HOST_PAGES];
+	struct sdb_stmt *st = s->st[ST_HOST_PAGES];
 	const char *host;
 	int rc, ret = 0;
 
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		host = (const char *)sqlite3_column_text(st, 0);
+	while ((rc = sdb_step(st)) == SDB_ROW) {
+		host = (const char *)sdb_column_text(st, 0);
 		if (host == NULL) {
 			ret = store__oom_fail(s);
 			goto out;
 		}
-		ret = fn(host, sqlite3_column_int64(st, 1), arg);
+		ret = fn(host, sdb_column_int64(st, 1), arg);
 		if (ret != 0)
 			goto out;
 	}
-	if (rc != SQLITE_DONE)
+	if (rc != SDB_DONE)
 		ret = store__db_fail(s);
 out:
 	store__stmt_done(st);
@@ -87,26 +87,26 @@ int
 store_load_tdw(struct store *s,
     int (*fn)(int64_t id, const void *vec, size_t len, void *arg), void *arg)
 {
-	sqlite3_stmt *st = s->st[ST_TDW_LOAD];
+	struct sdb_stmt *st = s->st[ST_TDW_LOAD];
 	const void *vec;
 	size_t len;
 	int rc, ret = 0;
 
 	if (st == NULL)
 		return 0;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = sdb_step(st)) == SDB_ROW) {
 		/* Blob before bytes; a NULL with bytes is SQLite's OOM. */
-		vec = sqlite3_column_blob(st, 1);
-		len = (size_t)sqlite3_column_bytes(st, 1);
+		vec = sdb_column_blob(st, 1);
+		len = (size_t)sdb_column_bytes(st, 1);
 		if (vec == NULL && len > 0) {
 			ret = store__oom_fail(s);
 			goto out;
 		}
-		ret = fn(sqlite3_column_int64(st, 0), vec, len, arg);
+		ret = fn(sdb_column_int64(st, 0), vec, len, arg);
 		if (ret != 0)
 			goto out;
 	}
-	if (rc != SQLITE_DONE)
+	if (rc != SDB_DONE)
 		ret = store__db_fail(s);
 out:
 	store__stmt_done(st);
@@ -131,7 +131,7 @@ int
 store_shingles_get(struct store *s, int64_t page_id, void **blob,
     size_t *len)
 {
-	sqlite3_stmt *st = s->st[ST_SHINGLES_GET];
+	struct sdb_stmt *st = s->st[ST_SHINGLES_GET];
 	const void *v;
 	int rc, ret = 0;
 
@@ -139,13 +139,13 @@ store_shingles_get(struct store *s, int64_t page_id, void **blob,
 	*len = 0;
 	if (st == NULL)
 		return 0;
-	if (sqlite3_bind_int64(st, 1, page_id) != SQLITE_OK) {
+	if (sdb_bind_int64(st, 1, page_id) != SDB_OK) {
 		ret = store__db_fail(s);
 		goto out;
 	}
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		v = sqlite3_column_blob(st, 0);
-		*len = (size_t)sqlite3_column_bytes(st, 0);
+	if ((rc = sdb_step(st)) == SDB_ROW) {
+		v = sdb_column_blob(st, 0);
+		*len = (size_t)sdb_column_bytes(st, 0);
 		if (v == NULL && *len > 0) {
 			ret = store__oom_fail(s);
 			goto out;
@@ -157,7 +157,7 @@ store_shingles_get(struct store *s, int64_t page_id, void **blob,
 		}
 		if (*len > 0)
 			memcpy(*blob, v, *len);
-	} else if (rc != SQLITE_DONE) {
+	} else if (rc != SDB_DONE) {
 		ret = store__db_fail(s);
 	}
 out:
@@ -170,7 +170,7 @@ store_load_blocks(struct store *s,
     int (*fn)(const char *host, const void *blob, size_t len, void *arg),
     void *arg)
 {
-	sqlite3_stmt *st = s->st[ST_SHINGLES_LOAD];
+	struct sdb_stmt *st = s->st[ST_SHINGLES_LOAD];
 	const unsigned char *host;
 	const void *blob;
 	size_t len;
@@ -178,10 +178,10 @@ store_load_blocks(struct store *s,
 
 	if (st == NULL)
 		return 0;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		host = sqlite3_column_text(st, 0);
-		blob = sqlite3_column_blob(st, 1);
-		len = (size_t)sqlite3_column_bytes(st, 1);
+	while ((rc = sdb_step(st)) == SDB_ROW) {
+		host = (const unsigned char *)sdb_column_text(st, 0);
+		blob = sdb_column_blob(st, 1);
+		len = (size_t)sdb_column_bytes(st, 1);
 		if (blob == NULL && len > 0) {
 			ret = store__oom_fail(s);
 			goto out;
@@ -191,7 +191,7 @@ store_load_blocks(struct store *s,
 		if (ret != 0)
 			goto out;
 	}
-	if (rc != SQLITE_DONE)
+	if (rc != SDB_DONE)
 		ret = store__db_fail(s);
 out:
 	store__stmt_done(st);

@@ -12,7 +12,9 @@
  */
 #include "storage/store_int.h"
 
+#include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/err.h"
@@ -28,21 +30,30 @@ static int
 exec_atomic(struct store *s, const char *a, const char *b, const char *path,
     const char *what, char *err, size_t errsz)
 {
-	if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) !=
-	        SQLITE_OK ||
-	    sqlite3_exec(s->db, a, NULL, NULL, NULL) != SQLITE_OK ||
-	    (b != NULL && sqlite3_exec(s->db, b, NULL, NULL, NULL) !=
-	        SQLITE_OK) ||
-	    sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+	int pg = sdb_is_pg(s->db), ret = 0;
+	char *pa = NULL, *pb = NULL;
+
+	/* PostgreSQL reads the same text in its own types. */
+	if (pg && ((pa = store__schema_pg(a)) == NULL ||
+	    (b != NULL && (pb = store__schema_pg(b)) == NULL))) {
+		free(pa);
+		return err_set(err, errsz, -1, "%s: out of memory", path);
+	}
+	if (sdb_exec(s->db, pg ? "BEGIN" : "BEGIN IMMEDIATE") != SDB_OK ||
+	    sdb_exec(s->db, pg ? pa : a) != SDB_OK ||
+	    (b != NULL && sdb_exec(s->db, pg ? pb : b) != SDB_OK) ||
+	    sdb_exec(s->db, "COMMIT") != SDB_OK) {
 		char why[320];
 
 		store__why_failed(s->db, why, sizeof(why));
 		err_set(err, errsz, -1, "%s: cannot %s: %s", path, what, why);
-		if (!sqlite3_get_autocommit(s->db))
-			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-		return -1;
+		if (!sdb_autocommit(s->db))
+			sdb_exec(s->db, "ROLLBACK");
+		ret = -1;
 	}
-	return 0;
+	free(pa);
+	free(pb);
+	return ret;
 }
 
 int
@@ -64,32 +75,36 @@ store__create_schema(struct store *s, const char *path, char *err,
  * not NULL) b, returns a row. Returns an SQLite result code.
  */
 static int
-row_exists(sqlite3 *db, const char *sql, const char *a, const char *b,
+row_exists(struct sdb *db, const char *sql, const char *a, const char *b,
     int *exists)
 {
-	sqlite3_stmt *st = NULL;
+	struct sdb_stmt *st = NULL;
 	int rc;
 
-	rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
-	if (rc == SQLITE_OK)
-		rc = sqlite3_bind_text(st, 1, a, -1, SQLITE_STATIC);
-	if (rc == SQLITE_OK && b != NULL)
-		rc = sqlite3_bind_text(st, 2, b, -1, SQLITE_STATIC);
-	if (rc == SQLITE_OK) {
-		rc = sqlite3_step(st);
-		*exists = rc == SQLITE_ROW;
-		if (rc == SQLITE_ROW || rc == SQLITE_DONE)
-			rc = SQLITE_OK;
+	rc = sdb_prepare(db, sql, &st);
+	if (rc == SDB_OK)
+		rc = sdb_bind_text(st, 1, a);
+	if (rc == SDB_OK && b != NULL)
+		rc = sdb_bind_text(st, 2, b);
+	if (rc == SDB_OK) {
+		rc = sdb_step(st);
+		*exists = rc == SDB_ROW;
+		if (rc == SDB_ROW || rc == SDB_DONE)
+			rc = SDB_OK;
 	}
-	sqlite3_finalize(st);
+	sdb_finalize(st);
 	return rc;
 }
 
 /* Sets *exists to whether table has a column called name. */
 int
-store__column_exists(sqlite3 *db, const char *table, const char *name,
+store__column_exists(struct sdb *db, const char *table, const char *name,
     int *exists)
 {
+	if (sdb_is_pg(db))
+		return row_exists(db, "SELECT 1 FROM information_schema.columns "
+		    "WHERE table_schema = current_schema() AND table_name = ? "
+		    "AND column_name = ?", table, name, exists);
 	return row_exists(db, "SELECT 1 FROM pragma_table_info(?) "
 	    "WHERE name = ?", table, name, exists);
 }
@@ -108,7 +123,7 @@ store__schema_later(void)
  * the other after head: sqlite3_malloc'd, or NULL with err set.
  */
 static char *
-missing_columns(sqlite3 *db, const char *head, const char *path, char *err,
+missing_columns(struct sdb *db, const char *head, const char *path, char *err,
     size_t errsz)
 {
 	const struct store__added *c;
@@ -119,9 +134,9 @@ missing_columns(sqlite3 *db, const char *head, const char *path, char *err,
 		goto oom;
 	for (c = store__added_columns; c->table != NULL; c++) {
 		if (store__column_exists(db, c->table, c->column, &exists) !=
-		    SQLITE_OK) {
+		    SDB_OK) {
 			err_set(err, errsz, -1, "%s: %s", path,
-			    sqlite3_errmsg(db));
+			    sdb_errmsg(db));
 			sqlite3_free(sql);
 			return NULL;
 		}
@@ -165,8 +180,12 @@ store__upgrade_schema(struct store *s, const char *path, char *err,
 
 /* Sets *exists to whether the main database has a table called name. */
 int
-store__table_exists(sqlite3 *db, const char *name, int *exists)
+store__table_exists(struct sdb *db, const char *name, int *exists)
 {
+	if (sdb_is_pg(db))
+		return row_exists(db, "SELECT 1 FROM information_schema.tables "
+		    "WHERE table_schema = current_schema() AND table_name = ?",
+		    name, NULL, exists);
 	return row_exists(db, "SELECT 1 FROM sqlite_master "
 	    "WHERE type = 'table' AND name = ?", name, NULL, exists);
 }
@@ -181,6 +200,70 @@ store__column_table(const char *column)
 		if (strcmp(c->column, column) == 0)
 			return c->table;
 	return "pages";
+}
+
+static int
+is_word(int c)
+{
+	return isalnum(c) || c == '_';
+}
+
+/*
+ * sql (schema.sql's dialect) in PostgreSQL's types: comments dropped,
+ * "id INTEGER PRIMARY KEY" an identity column, INTEGER a BIGINT (SimHash
+ * needs 64 bits), REAL a DOUBLE PRECISION, BLOB a BYTEA. Returns a malloc'd
+ * string, or NULL when out of memory.
+ */
+char *
+store__schema_pg(const char *sql)
+{
+	static const char ident[] = "BIGINT GENERATED BY DEFAULT AS IDENTITY";
+	size_t cap = strlen(sql) * 3 + 1, o = 0, n;
+	const char *p = sql, *w, *prev = NULL, *with;
+	size_t prevlen = 0;
+	char *out = malloc(cap);
+
+	if (out == NULL)
+		return NULL;
+	while (*p != '\0') {
+		if (*p == '\'') {
+			w = strchr(p + 1, '\'');
+			n = w != NULL ? (size_t)(w - p) + 1 : strlen(p);
+			memcpy(out + o, p, n);
+			o += n;
+			p += n;
+		} else if (p[0] == '-' && p[1] == '-') {
+			while (*p != '\0' && *p != '\n')
+				p++;
+		} else if (is_word((unsigned char)*p)) {
+			for (w = p; is_word((unsigned char)*w); w++)
+				;
+			n = (size_t)(w - p);
+			with = NULL;
+			if (n == 7 && strncmp(p, "INTEGER", 7) == 0)
+				with = prev != NULL && prevlen == 2 &&
+				    strncmp(prev, "id", 2) == 0 &&
+				    strncmp(w, " PRIMARY KEY", 12) == 0 ?
+				    ident : "BIGINT";
+			else if (n == 4 && strncmp(p, "REAL", 4) == 0)
+				with = "DOUBLE PRECISION";
+			else if (n == 4 && strncmp(p, "BLOB", 4) == 0)
+				with = "BYTEA";
+			if (with != NULL) {
+				memcpy(out + o, with, strlen(with));
+				o += strlen(with);
+			} else {
+				memcpy(out + o, p, n);
+				o += n;
+			}
+			prev = p;
+			prevlen = n;
+			p = w;
+		} else
+			out[o++] = *p++;
+	}
+	out[o] = '\0';
+	return out;
 }
 
 const char *

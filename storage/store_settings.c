@@ -8,19 +8,19 @@
 int64_t
 store_hosts_retry_given_up(struct store *s)
 {
-	sqlite3_stmt *st = NULL;
+	struct sdb_stmt *st = NULL;
 	int rc;
 
 	/* The mark, the failures in a row and any back-off go: the host
 	 * starts over as if it had never failed. Its frontier rows were
 	 * never taken out of the queue, so they are scheduled again. */
-	rc = sqlite3_prepare_v2(s->db,
+	rc = sdb_prepare(s->db,
 	    "UPDATE hosts SET gave_up = NULL, failures = 0, backoff_ms = 0, "
-	    "not_before = 0 WHERE gave_up IS NOT NULL", -1, &st, NULL);
-	if (rc == SQLITE_OK)
-		rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
+	    "not_before = 0 WHERE gave_up IS NOT NULL", &st);
+	if (rc == SDB_OK)
+		rc = sdb_step(st);
+	sdb_finalize(st);
+	if (rc != SDB_DONE)
 		return store__db_fail(s);
-	return (int64_t)sqlite3_changes(s->db);
+	return (int64_t)sdb_changes(s->db);
 }

@@ -6,22 +6,26 @@
 
 #include <stdio.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/err.h"
 
 const struct store__stmt_def store__stmt_def[ST_NUM] = {
 	/* A writer takes the write lock at once: waiting for it inside a
 	 * batch would risk a deadlock with a reader upgrading. */
-	[ST_BEGIN] = { "begin", "BEGIN IMMEDIATE" },
+	[ST_BEGIN] = { "begin", "BEGIN IMMEDIATE", .pg = "BEGIN" },
 	[ST_COMMIT] = { "commit", "COMMIT" },
 	[ST_ROLLBACK] = { "rollback", "ROLLBACK" },
 	[ST_META_SET] = { "meta_set",
-	    "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)" },
+	    "INSERT INTO meta (key, value) VALUES (?, ?) "
+	    "ON CONFLICT (key) DO UPDATE SET value = excluded.value" },
 	[ST_META_GET] = { "meta_get", "SELECT value FROM meta WHERE key = ?" },
 	[ST_FRONTIER_ADD] = { "frontier_add",
-	    "INSERT OR IGNORE INTO frontier (url, host, depth, parent_id, "
-	    "dup_hops) VALUES (?, ?, ?, ?, ?)", NULL, "dup_hops" },
+	    "INSERT INTO frontier (url, host, depth, parent_id, dup_hops) "
+	    "VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING", NULL,
+	    "dup_hops" },
 	/* The unary + keeps the planner on frontier_take, whose (host,
 	 * state) entries are already in id order; a range on not_before
 	 * would make it sort every due entry of the host. */
@@ -48,7 +52,7 @@ const struct store__stmt_def store__stmt_def[ST_NUM] = {
 	    "body_bytes, text_bytes, links, elapsed_ms, text, minhash, "
 	    "canonical) VALUES "
 	    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-	    "?, ?, ?, ?)", NULL, "canonical" },
+	    "?, ?, ?, ?) RETURNING id", NULL, "canonical" },
 	[ST_DUPLICATE_ADD] = { "duplicate_add",
 	    "INSERT INTO duplicates (page_id, original_id, method, percentage) "
 	    "VALUES (?, ?, ?, ?)" },
@@ -69,14 +73,21 @@ const struct store__stmt_def store__stmt_def[ST_NUM] = {
 	[ST_HOST_PAGES] = { "host_pages",
 	    "SELECT host, count(*) FROM pages GROUP BY host" },
 	[ST_ROBOTS_PUT] = { "robots_put",
-	    "INSERT OR REPLACE INTO robots (origin, status, body, fetched_at, "
-	    "expires_at, failures) VALUES (?, ?, ?, ?, ?, ?)", "robots" },
+	    "INSERT INTO robots (origin, status, body, fetched_at, "
+	    "expires_at, failures) VALUES (?, ?, ?, ?, ?, ?) "
+	    "ON CONFLICT (origin) DO UPDATE SET status = excluded.status, "
+	    "body = excluded.body, fetched_at = excluded.fetched_at, "
+	    "expires_at = excluded.expires_at, failures = excluded.failures",
+	    "robots" },
 	[ST_ROBOTS_GET] = { "robots_get",
 	    "SELECT status, body, fetched_at, expires_at, failures FROM robots "
 	    "WHERE origin = ?", "robots" },
 	[ST_HOST_PUT] = { "host_put",
-	    "INSERT OR REPLACE INTO hosts (host, not_before, backoff_ms, "
-	    "failures, gave_up) VALUES (?, ?, ?, ?, ?)", "hosts" },
+	    "INSERT INTO hosts (host, not_before, backoff_ms, failures, "
+	    "gave_up) VALUES (?, ?, ?, ?, ?) ON CONFLICT (host) DO UPDATE "
+	    "SET not_before = excluded.not_before, "
+	    "backoff_ms = excluded.backoff_ms, failures = excluded.failures, "
+	    "gave_up = excluded.gave_up", "hosts" },
 	[ST_HOST_GET] = { "host_get",
 	    "SELECT not_before, backoff_ms, failures, gave_up FROM hosts "
 	    "WHERE host = ?", "hosts" },
@@ -89,28 +100,36 @@ const struct store__stmt_def store__stmt_def[ST_NUM] = {
 	    "UNION ALL SELECT p.id, p.parent_id, p.url, up.n + 1 "
 	    "FROM pages p JOIN up ON p.id = up.parent "
 	    "WHERE p.verdict = 'redirect' AND up.n < ?2) "
-	    "SELECT coalesce(max(n), 0), coalesce(max(url = ?3), 0) FROM up" },
+	    "SELECT coalesce(max(n), 0), "
+	    "coalesce(max(CASE WHEN url = ?3 THEN 1 ELSE 0 END), 0) FROM up" },
 	/* A range of the url index, read no further than the cap: the
 	 * URLs that start with "...path?" lie between it and "...path@". */
 	[ST_FRONTIER_VARIANTS] = { "frontier_variants",
 	    "SELECT count(*) FROM (SELECT 1 FROM frontier "
-	    "WHERE url >= ? AND url < ? LIMIT ?)" },
+	    "WHERE url >= ? AND url < ? LIMIT ?) AS v",
+	    /* The range is one of bytes, whatever the database's locale. */
+	    .pg = "SELECT count(*) FROM (SELECT 1 FROM frontier "
+	    "WHERE url COLLATE \"C\" >= ? AND url COLLATE \"C\" < ? "
+	    "LIMIT ?) AS v" },
 	[ST_FRONTIER_KNOWN] = { "frontier_known",
 	    "SELECT 1 FROM frontier WHERE url = ?" },
 	/* REPLACE: a page's links are written with its row, once; a replay
 	 * after a crash must not fail on the key. */
 	[ST_LINKS_PUT] = { "links_put",
-	    "INSERT OR REPLACE INTO links (page_id, targets) VALUES (?, ?)",
+	    "INSERT INTO links (page_id, targets) VALUES (?, ?) "
+	    "ON CONFLICT (page_id) DO UPDATE SET targets = excluded.targets",
 	    "links" },
 	[ST_TDW_ADD] = { "tdw_add",
-	    "INSERT OR REPLACE INTO page_tdw (page_id, vec) VALUES (?, ?)",
+	    "INSERT INTO page_tdw (page_id, vec) VALUES (?, ?) "
+	    "ON CONFLICT (page_id) DO UPDATE SET vec = excluded.vec",
 	    "page_tdw" },
 	/* page_id order is fetch order: ids are given as pages are added. */
 	[ST_TDW_LOAD] = { "tdw_load",
 	    "SELECT page_id, vec FROM page_tdw ORDER BY page_id", "page_tdw" },
 	[ST_SHINGLES_ADD] = { "shingles_add",
-	    "INSERT OR REPLACE INTO page_shingles (page_id, shingles) "
-	    "VALUES (?, ?)", "page_shingles" },
+	    "INSERT INTO page_shingles (page_id, shingles) VALUES (?, ?) "
+	    "ON CONFLICT (page_id) DO UPDATE SET shingles = excluded.shingles",
+	    "page_shingles" },
 	[ST_SHINGLES_GET] = { "shingles_get",
 	    "SELECT shingles FROM page_shingles WHERE page_id = ?",
 	    "page_shingles" },
@@ -125,13 +144,92 @@ const struct store__stmt_def store__stmt_def[ST_NUM] = {
 	    "WHERE url = ?3 AND state = 0 AND dup_hops > ?1", NULL,
 	    "dup_hops" },
 	[ST_FRUITFUL_ADD] = { "fruitful_add",
-	    "INSERT OR IGNORE INTO fruitful (page_id) VALUES (?)",
+	    "INSERT INTO fruitful (page_id) VALUES (?) ON CONFLICT DO NOTHING",
 	    "fruitful" },
 	[ST_LINEAGE] = { "lineage",
 	    "SELECT coalesce(parent_id, 0), verdict, EXISTS (SELECT 1 FROM "
 	    "fruitful WHERE page_id = pages.id) FROM pages WHERE id = ?",
 	    "fruitful" },
 };
+
+/* err = "PATH: " and why s's database failed. */
+static void
+open_fail(struct store *s, const char *path, char *err, size_t errsz)
+{
+	char why[320];
+
+	store__why_failed(s->db, why, sizeof(why));
+	err_set(err, errsz, -1, "%s: %s", path, why);
+}
+
+/*
+ * Whether a reader can prepare statement i: a reader may not add the
+ * tables or columns an older database lacks, so a statement that needs
+ * one stays NULL and its function finds nothing. Sets *ok; 0, or -1.
+ */
+static int
+reader_can(struct store *s, int i, int *ok, const char *path, char *err,
+    size_t errsz)
+{
+	const struct store__stmt_def *d = &store__stmt_def[i];
+	int exists = 1;
+
+	if (d->table != NULL &&
+	    store__table_exists(s->db, d->table, &exists) != SDB_OK) {
+		open_fail(s, path, err, errsz);
+		return -1;
+	}
+	if (exists && d->column != NULL &&
+	    store__column_exists(s->db, store__column_table(d->column),
+	    d->column, &exists) != SDB_OK)
+		return err_set(err, errsz, -1, "%s: %s", path,
+		    sdb_errmsg(s->db));
+	*ok = exists;
+	return 0;
+}
+
+int
+store__prepare_all(struct store *s, const char *path, int readonly, char *err,
+    size_t errsz)
+{
+	const char *sql;
+	int i, ok = 1;
+
+	for (i = 0; i < ST_NUM; i++) {
+		sql = store__stmt_def[i].sql;
+		if (readonly) {
+			if (reader_can(s, i, &ok, path, err, errsz) != 0)
+				return -1;
+			if (!ok)
+				continue;
+		}
+		/* A reader's batch is a snapshot and must not ask to write. */
+		if (i == ST_BEGIN && readonly)
+			sql = "BEGIN";
+		if (sdb_is_pg(s->db) && store__stmt_def[i].pg != NULL)
+			sql = store__stmt_def[i].pg;
+		if (sdb_prepare(s->db, sql, &s->st[i]) != SDB_OK) {
+			open_fail(s, path, err, errsz);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void
+store__release(struct store *s)
+{
+	int i;
+
+	for (i = 0; i < ST_NUM; i++)
+		sdb_finalize(s->st[i]);
+	/* Closing before SQLite would drop its POSIX locks on the file. */
+	sdb_close(s->db);
+	if (s->lockfd != -1)
+		close(s->lockfd);
+	free(s->links);
+	free(s);
+}
 
 int
 store__db_fail(struct store *s)
@@ -158,24 +256,24 @@ store__oom_fail(struct store *s)
 }
 
 void
-store__stmt_done(sqlite3_stmt *st)
+store__stmt_done(struct sdb_stmt *st)
 {
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
+	sdb_reset(st);
+	sdb_clear_bindings(st);
 }
 
 void
-store__bind_start(struct binder *b, sqlite3_stmt *st)
+store__bind_start(struct binder *b, struct sdb_stmt *st)
 {
 	b->st = st;
 	b->idx = 0;
-	b->rc = SQLITE_OK;
+	b->rc = SDB_OK;
 }
 
 void
 store__bind_rc(struct binder *b, int rc)
 {
-	if (b->rc == SQLITE_OK)
+	if (b->rc == SDB_OK)
 		b->rc = rc;
 }
 
@@ -184,15 +282,14 @@ void
 store__bind_text(struct binder *b, const char *v)
 {
 	b->idx++;
-	store__bind_rc(b, v == NULL ? sqlite3_bind_null(b->st, b->idx) :
-	    sqlite3_bind_text(b->st, b->idx, v, -1, SQLITE_STATIC));
+	store__bind_rc(b, sdb_bind_text(b->st, b->idx, v));
 }
 
 void
 store__bind_int(struct binder *b, int64_t v)
 {
 	b->idx++;
-	store__bind_rc(b, sqlite3_bind_int64(b->st, b->idx, v));
+	store__bind_rc(b, sdb_bind_int64(b->st, b->idx, v));
 }
 
 /* Row ids of other rows, where 0 means none (a foreign key must be NULL). */
@@ -201,7 +298,7 @@ store__bind_ref(struct binder *b, int64_t v)
 {
 	if (v == 0) {
 		b->idx++;
-		store__bind_rc(b, sqlite3_bind_null(b->st, b->idx));
+		store__bind_rc(b, sdb_bind_null(b->st, b->idx));
 	} else
 		store__bind_int(b, v);
 }
@@ -210,7 +307,7 @@ void
 store__bind_double(struct binder *b, double v)
 {
 	b->idx++;
-	store__bind_rc(b, sqlite3_bind_double(b->st, b->idx, v));
+	store__bind_rc(b, sdb_bind_double(b->st, b->idx, v));
 }
 
 /* An empty blob rather than NULL for len 0, so "" round-trips as itself. */
@@ -218,8 +315,7 @@ void
 store__bind_blob(struct binder *b, const void *v, size_t len)
 {
 	b->idx++;
-	store__bind_rc(b, len == 0 ? sqlite3_bind_zeroblob(b->st, b->idx, 0) :
-	    sqlite3_bind_blob64(b->st, b->idx, v, len, SQLITE_STATIC));
+	store__bind_rc(b, sdb_bind_blob(b->st, b->idx, len == 0 ? NULL : v, len));
 }
 
 int
@@ -231,15 +327,15 @@ store__bind_fail(struct store *s, struct binder *b)
 
 /* Step a statement that returns no rows; reset it whatever happens. */
 int
-store__exec_stmt(struct store *s, sqlite3_stmt *st, struct binder *b)
+store__exec_stmt(struct store *s, struct sdb_stmt *st, struct binder *b)
 {
 	int ret = -1;
 
-	if (b != NULL && b->rc != SQLITE_OK) {
+	if (b != NULL && b->rc != SDB_OK) {
 		store__bind_fail(s, b);
 		goto out;
 	}
-	if (sqlite3_step(st) != SQLITE_DONE) {
+	if (sdb_step(st) != SDB_DONE) {
 		store__db_fail(s);
 		goto out;
 	}
@@ -250,18 +346,18 @@ out:
 }
 
 int
-store__step_row(struct store *s, sqlite3_stmt *st, struct binder *b)
+store__step_row(struct store *s, struct sdb_stmt *st, struct binder *b)
 {
 	int rc;
 
-	if (b->rc != SQLITE_OK) {
+	if (b->rc != SDB_OK) {
 		store__bind_fail(s, b);
 		return -1;
 	}
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
+	rc = sdb_step(st);
+	if (rc == SDB_ROW)
 		return 1;
-	if (rc == SQLITE_DONE)
+	if (rc == SDB_DONE)
 		return 0;
 	store__db_fail(s);
 	return -1;
@@ -273,7 +369,7 @@ store__step_row(struct store *s, sqlite3_stmt *st, struct binder *b)
  * resets st with store__stmt_done in every case.
  */
 int
-store__step_by_key(struct store *s, sqlite3_stmt *st, const char *key)
+store__step_by_key(struct store *s, struct sdb_stmt *st, const char *key)
 {
 	struct binder b;
 
@@ -302,7 +398,7 @@ store__no_column(struct store *s, int id)
 int
 store_explain(struct store *s, const char *name, char *out, size_t outsz)
 {
-	sqlite3_stmt *st = NULL;
+	struct sdb_stmt *st = NULL;
 	char *sql = NULL;
 	const char *detail;
 	size_t len = 0, n;
@@ -321,12 +417,12 @@ store_explain(struct store *s, const char *name, char *out, size_t outsz)
 		store__oom_fail(s);
 		goto out;
 	}
-	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
+	if (sdb_prepare(s->db, sql, &st) != SDB_OK) {
 		store__db_fail(s);
 		goto out;
 	}
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		detail = (const char *)sqlite3_column_text(st, 3);
+	while ((rc = sdb_step(st)) == SDB_ROW) {
+		detail = (const char *)sdb_column_text(st, 3);
 		if (detail == NULL)
 			continue;
 		n = strlen(detail);
@@ -339,13 +435,13 @@ store_explain(struct store *s, const char *name, char *out, size_t outsz)
 		out[len++] = '\n';
 		out[len] = '\0';
 	}
-	if (rc != SQLITE_DONE) {
+	if (rc != SDB_DONE) {
 		store__db_fail(s);
 		goto out;
 	}
 	ret = 0;
 out:
-	sqlite3_finalize(st);
+	sdb_finalize(st);
 	sqlite3_free(sql);
 	return ret;
 }

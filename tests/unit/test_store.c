@@ -591,6 +591,7 @@ static void
 test_conn_fail(void)
 {
 	sqlite3 *a = NULL, *b = NULL;
+	struct sdb *sa = NULL, *sb = NULL;
 	char err[256];
 
 	tmp_setup();
@@ -598,20 +599,22 @@ test_conn_fail(void)
 	CHECK_INT(sqlite3_open(tpath, &b), SQLITE_OK);
 	CHECK(sqlite3_exec(a, "SELECT * FROM pages", NULL, NULL, NULL) !=
 	    SQLITE_OK);
-	CHECK_INT(store__conn_fail(a, "x.db", err, sizeof(err), 1, 2), 2);
+	CHECK((sa = sdb_of_sqlite(a)) != NULL);
+	CHECK((sb = sdb_of_sqlite(b)) != NULL);
+	CHECK_INT(store__conn_fail(sa, "x.db", err, sizeof(err), 1, 2), 2);
 	CHECK_STR(err, "x.db: no such table: pages");
 	/* Busy: b wants to write while a holds the lock. */
 	CHECK_INT(sqlite3_exec(a, "CREATE TABLE t (x); BEGIN IMMEDIATE; "
 	    "INSERT INTO t VALUES (1)", NULL, NULL, NULL), SQLITE_OK);
 	CHECK_INT(sqlite3_exec(b, "BEGIN IMMEDIATE", NULL, NULL, NULL),
 	    SQLITE_BUSY);
-	CHECK_INT(store__conn_fail(b, "x.db", err, sizeof(err), 1, 2), 1);
+	CHECK_INT(store__conn_fail(sb, "x.db", err, sizeof(err), 1, 2), 1);
 	CHECK(strncmp(err, "x.db: database is locked (", 26) == 0);
 	CHECK(err[strlen(err) - 1] == ')');
 	/* Nowhere to write the message: only the code. */
-	CHECK_INT(store__conn_fail(b, "x.db", NULL, 0, 1, 2), 1);
-	sqlite3_close(b);
-	sqlite3_close(a);
+	CHECK_INT(store__conn_fail(sb, "x.db", NULL, 0, 1, 2), 1);
+	sdb_close(sb);
+	sdb_close(sa);
 	tmp_teardown();
 }
 
