@@ -42,8 +42,10 @@ CREATE TABLE pages (
 	elapsed_ms REAL, -- transfer time
 	text TEXT, -- extracted text, when kept
 	minhash BLOB, -- [added] MinHash signature: k 32-bit minima, little-endian
-	canonical TEXT -- [added] declared canonical URL (Link header, else
+	canonical TEXT, -- [added] declared canonical URL (Link header, else
 	-- <link rel=canonical>), absolute and normalised; NULL when none
+	worker TEXT -- [added] the process that judged the page: its
+	-- --worker name, by default "machine:pid"
 );
 CREATE INDEX pages_host ON pages (host);
 
@@ -135,4 +137,34 @@ CREATE TABLE IF NOT EXISTS page_shingles (
 -- tables above.
 CREATE TABLE IF NOT EXISTS fruitful (
 	page_id INTEGER PRIMARY KEY REFERENCES pages(id)
+);
+
+-- Scale-out: several processes sharing one crawl on PostgreSQL (see
+-- docs/scale-out.md). SQLite has the tables too and never uses them.
+-- The processes, by their heartbeats.
+CREATE TABLE IF NOT EXISTS workers (
+	name TEXT NOT NULL PRIMARY KEY, -- the --worker name
+	seen REAL NOT NULL -- Unix time of its last heartbeat
+);
+-- Which process crawls which host: one at a time, so per-host politeness
+-- holds across processes. A lease not renewed by its expiry is free.
+CREATE TABLE IF NOT EXISTS leases (
+	host TEXT NOT NULL PRIMARY KEY,
+	owner TEXT, -- the worker holding it, NULL when free
+	expires REAL NOT NULL DEFAULT 0, -- Unix time, unless renewed
+	not_before REAL NOT NULL DEFAULT 0 -- Unix time the next request to
+	-- the host may start, left by the last owner
+);
+-- The keys near-duplicate verdicts are serialised on: a process locks the
+-- rows of its page's index keys (folded into 2^20 slots) before it
+-- judges, so two processes never judge two pages that could match at once.
+CREATE TABLE IF NOT EXISTS verdict_keys (
+	k INTEGER PRIMARY KEY
+);
+-- The last seq given out. Taken by each page's transaction as it writes
+-- the page and held to its commit, so seq is commit order: a process that
+-- has read every page up to seq N has missed none below it.
+CREATE TABLE IF NOT EXISTS clock (
+	id INTEGER PRIMARY KEY CHECK (id = 1),
+	seq INTEGER NOT NULL
 );

@@ -118,7 +118,19 @@ struct store_fingerprints {
 	const char *ssdeep;   /* or NULL */
 	const void *minhash;  /* signature blob, or NULL */
 	size_t minhash_len;   /* bytes of minhash */
+	int64_t seq;          /* pages.seq */
 };
+
+/* Which pages a load reads: seq in (after, upto], none judged by the
+ * worker named skip ("" skips none). */
+struct store_span {
+	int64_t after; /* seq after which to start */
+	int64_t upto;  /* last seq to read */
+	const char *skip; /* pages.worker to leave out, "" for none */
+};
+
+/* Every page. */
+extern const struct store_span store_span_all;
 
 struct store_robots {
 	int status;        /* HTTP status of the fetch, 0 for a network error */
@@ -298,6 +310,10 @@ int store_duplicate_add(struct store *s, int64_t page_id, int64_t original_id,
 int store_load_fingerprints(struct store *s,
     int (*fn)(const struct store_fingerprints *f, void *arg), void *arg);
 
+/* The same for the pages in sp only (a shared crawl's catch-up). */
+int store_load_fingerprints_in(struct store *s, const struct store_span *sp,
+    int (*fn)(const struct store_fingerprints *f, void *arg), void *arg);
+
 /*
  * Keep page page_id's TDW vector: len bytes of tdw_pack's output (vec not
  * NULL, len > 0; replaces an earlier one). The caller keeps vec. Returns 0,
@@ -313,6 +329,11 @@ int store_tdw_add(struct store *s, int64_t page_id, const void *vec,
  * without the table finds none. Returns 0 or -1 on error.
  */
 int store_load_tdw(struct store *s,
+    int (*fn)(int64_t id, const void *vec, size_t len, void *arg),
+    void *arg);
+
+/* The same for the pages in sp only (a shared crawl's catch-up). */
+int store_load_tdw_in(struct store *s, const struct store_span *sp,
     int (*fn)(int64_t id, const void *vec, size_t len, void *arg),
     void *arg);
 
@@ -339,6 +360,11 @@ int store_shingles_get(struct store *s, int64_t page_id, void **blob,
  * database without the table finds none. Returns 0 or -1 on error.
  */
 int store_load_blocks(struct store *s,
+    int (*fn)(const char *host, const void *blob, size_t len, void *arg),
+    void *arg);
+
+/* The same for the pages in sp only (a shared crawl's catch-up). */
+int store_load_blocks_in(struct store *s, const struct store_span *sp,
     int (*fn)(const char *host, const void *blob, size_t len, void *arg),
     void *arg);
 
@@ -441,5 +467,89 @@ const char *store_schema(void);
  */
 int store_explain(struct store *s, const char *name, char *out,
     size_t outsz);
+
+/*
+ * A shared crawl: several processes, one PostgreSQL database (store_share.c,
+ * docs/scale-out.md). Every function below but store_shared,
+ * store_set_worker and store_last_seq is for a shared store only. Each
+ * returns -1 on a database error (store_errmsg says why).
+ */
+
+/* Verdict lock keys fold into this many rows of verdict_keys. */
+#define STORE_LOCK_SLOTS (1u << 20)
+
+/* Whether s is shared: other processes may crawl it at the same time. */
+int store_shared(const struct store *s);
+
+/* The name pages.worker gets for this process's rows (copied); 0, or -1
+ * when out of memory. */
+int store_set_worker(struct store *s, const char *name);
+
+/* The seq the last store_page_add gave its page: on a shared store, the
+ * crawl's next number, not the caller's. */
+int64_t store_last_seq(const struct store *s);
+
+/* *seq = the last seq given out in the whole crawl. Every page up to it
+ * is committed and visible. 0, or -1. */
+int store_clock(struct store *s, int64_t *seq);
+
+/* This worker is alive at now; *live = the workers alive since
+ * now - window (this one included). 0, or -1. */
+int store_worker_beat(struct store *s, double now, double window,
+    int64_t *live);
+
+/* Make host leasable (a leases row); nothing when it is. 0, or -1. */
+int store_lease_note(struct store *s, const char *host);
+
+/*
+ * Lease up to max free hosts with queued URLs (not given up) until expires
+ * (Unix time); a host whose lease ran out by now is free. fn(host,
+ * not_before, arg) for each: not_before is the Unix time its last owner
+ * left for the next request. fn returns non-zero to stop (returned). Hosts
+ * another process is claiming at the same moment are skipped. Returns the
+ * hosts claimed, fn's value, or -1.
+ */
+int store_lease_claim(struct store *s, double now, double expires, int max,
+    int (*fn)(const char *host, double not_before, void *arg), void *arg);
+
+/* Renew every lease this worker holds until expires; returns how many, or
+ * -1. Fewer than held: one ran out and another process took it. */
+int64_t store_lease_renew(struct store *s, double expires);
+
+/* fn(host, arg) for every host this worker holds; fn returns non-zero to
+ * stop (returned). 0, or -1. */
+int store_lease_owned(struct store *s, int (*fn)(const char *host, void *arg),
+    void *arg);
+
+/* Give host back; its next request no sooner than not_before (Unix). */
+int store_lease_release(struct store *s, const char *host, double not_before);
+
+/* Give every lease of this worker back (a clean exit). 0, or -1. */
+int store_lease_release_all(struct store *s);
+
+/* Hosts with queued URLs, not given up, whoever holds them; or -1. */
+int64_t store_work_hosts(struct store *s);
+
+/* Whether a URL is in flight in any process: 1, 0, or -1. */
+int store_in_flight_any(struct store *s);
+
+/* Queue host's URLs in flight again (its last owner died); how many, or
+ * -1. */
+int64_t store_host_reclaim(struct store *s, const char *host);
+
+/* *n = host's queued URLs, *not_before = the earliest due (Unix, 0 when
+ * none). 0, or -1. */
+int store_host_queue(struct store *s, const char *host, int64_t *n,
+    double *not_before);
+
+/*
+ * Lock the n keys (dedup_lock_keys) until the transaction ends: rows of
+ * verdict_keys (INSERT ... ON CONFLICT DO NOTHING, then SELECT ... FOR
+ * UPDATE), or with advisory non-zero transaction-level advisory locks.
+ * Folded, sorted and locked in one order by every process. 0, or -1 (a
+ * lock wait beyond the session's lock_timeout is an error).
+ */
+int store_verdict_lock(struct store *s, const uint64_t *keys, size_t n,
+    int advisory);
 
 #endif

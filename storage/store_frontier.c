@@ -165,6 +165,11 @@ store_frontier_take(struct store *s, const char *host, double now,
 		free(copy);
 		return -1;
 	}
+	if (sdb_changes(s->db) == 0) {
+		/* Taken meanwhile by the host's new owner (shared crawls). */
+		free(copy);
+		return 0;
+	}
 	it->id = id;
 	it->url = copy;
 	it->depth = depth;

@@ -102,6 +102,23 @@ enum stmt_id {
 	ST_FRONTIER_LOWER,
 	ST_FRUITFUL_ADD,
 	ST_LINEAGE,
+	ST_SEQ_NEXT,
+	ST_CLOCK_GET,
+	ST_BEAT,
+	ST_LIVE,
+	ST_LEASE_NOTE,
+	ST_LEASE_CLAIM,
+	ST_LEASE_RENEW,
+	ST_LEASE_OWNED,
+	ST_LEASE_RELEASE,
+	ST_LEASE_RELEASE_ALL,
+	ST_WORK_HOSTS,
+	ST_IN_FLIGHT_ANY,
+	ST_HOST_RECLAIM,
+	ST_HOST_QUEUE,
+	ST_KEYS_ADD,
+	ST_KEYS_LOCK,
+	ST_KEYS_ADVISORY,
 	ST_NUM
 };
 
@@ -116,6 +133,8 @@ struct store {
 	unsigned char *links;        /* store_links_put's blob buffer */
 	size_t links_cap;            /* its bytes */
 	char err[512];               /* last error message */
+	char *worker;                /* pages.worker of this process's rows */
+	int64_t last_seq;            /* seq of the last page added */
 };
 
 /* Binds parameters left to right and remembers the first failure. */
@@ -151,7 +170,9 @@ struct store__stmt_def {
 	                      needs, else NULL */
 	const char *column; /* an added column (store_schema.c) it needs,
 	                       else NULL */
-	const char *pg;     /* PostgreSQL's own text, when sql will not do */
+	const char *pg;     /* PostgreSQL's own text, when sql will not do;
+	                       with sql NULL, a statement only shared crawls
+	                       (PostgreSQL) prepare */
 };
 
 extern const struct store__stmt_def store__stmt_def[ST_NUM];
@@ -183,6 +204,10 @@ int store__bind_fail(struct store *s, struct binder *b);
 /* Step a statement that returns no rows (b, when not NULL, bound); reset
  * it whatever happens. 0, or -1 with s->err set. */
 int store__exec_stmt(struct store *s, struct sdb_stmt *st, struct binder *b);
+
+/* Step a statement (b, when not NULL, bound) through all its rows, which
+ * are dropped; reset it whatever happens. 0, or -1 with s->err set. */
+int store__exec_rows(struct store *s, struct sdb_stmt *st, struct binder *b);
 
 /* Step a bound statement (b checked first) once: 1 with a row to read, 0
  * when there is none, -1 with s->err set. The caller resets st with

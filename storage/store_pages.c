@@ -14,10 +14,23 @@ int64_t
 store_page_add(struct store *s, const struct store_page *p)
 {
 	struct binder b;
-	int64_t id = -1;
+	int64_t id = -1, seq = p->seq;
+	int rc;
 
 	if (s->st[ST_PAGE_ADD] == NULL)
 		return store__no_column(s, ST_PAGE_ADD);
+	/* Shared: the next number of the whole crawl, its row locked until
+	 * this transaction commits (the clock table in schema.sql). */
+	if (s->st[ST_SEQ_NEXT] != NULL) {
+		if ((rc = store__step_row(s, s->st[ST_SEQ_NEXT], NULL)) != 1) {
+			store__stmt_done(s->st[ST_SEQ_NEXT]);
+			return rc < 0 ? -1 :
+			    store__fail(s, "the clock table has no row");
+		}
+		seq = sdb_column_int64(s->st[ST_SEQ_NEXT], 0);
+		store__stmt_done(s->st[ST_SEQ_NEXT]);
+	}
+	s->last_seq = seq;
 
 	store__bind_start(&b, s->st[ST_PAGE_ADD]);
 	store__bind_text(&b, p->url);
@@ -33,7 +46,7 @@ store_page_add(struct store *s, const struct store_page *p)
 	store__bind_int(&b, p->status);
 	store__bind_text(&b, p->content_type);
 	store__bind_int(&b, p->depth);
-	store__bind_int(&b, p->seq);
+	store__bind_int(&b, seq);
 	store__bind_double(&b, p->fetched_at);
 	store__bind_ref(&b, p->parent);
 	store__bind_text(&b, p->location);
@@ -52,9 +65,10 @@ store_page_add(struct store *s, const struct store_page *p)
 	else
 		store__bind_text(&b, NULL);
 	store__bind_text(&b, p->canonical);
-	if (store__step_row(s, b.st, &b) == 1)
+	store__bind_text(&b, s->worker);
+	if ((rc = store__step_row(s, b.st, &b)) == 1)
 		id = sdb_column_int64(b.st, 0);
-	else if (s->err[0] == '\0' || id == 0)
+	else if (rc == 0)
 		store__fail(s, "page_add returned no id");
 	store__stmt_done(b.st);
 	return id;

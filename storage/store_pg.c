@@ -132,6 +132,11 @@ store__open_pg(const char *target, unsigned flags, char *err, size_t errsz)
 	} else if (!readonly &&
 	    store__upgrade_schema(s, name, err, errsz) != 0)
 		goto unlock;
+	/* The clock starts where an older crawl's pages end. */
+	if (!readonly && run(s, "INSERT INTO clock (id, seq) SELECT 1, "
+	    "coalesce(max(seq), 0) FROM pages ON CONFLICT (id) DO NOTHING",
+	    target, "start the clock", err, errsz) != 0)
+		goto unlock;
 	if (run(s, "SELECT pg_advisory_unlock(" SCHEMA_LOCK ")", target,
 	    "unlock the schema", err, errsz) != 0)
 		goto fail;

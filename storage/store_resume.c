@@ -9,8 +9,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+const struct store_span store_span_all = { 0, INT64_MAX, "" };
+
+/* Bind a load's span: seq after and up to, and the worker to skip. */
+static int
+bind_span(struct store *s, struct sdb_stmt *st, const struct store_span *sp)
+{
+	struct binder b;
+
+	store__bind_start(&b, st);
+	store__bind_int(&b, sp->after);
+	store__bind_int(&b, sp->upto);
+	store__bind_text(&b, sp->skip != NULL ? sp->skip : "");
+	if (b.rc != SDB_OK) {
+		store__bind_fail(s, &b);
+		store__stmt_done(st);
+		return -1;
+	}
+	return 0;
+}
+
 int
-store_load_fingerprints(struct store *s,
+store_load_fingerprints_in(struct store *s, const struct store_span *sp,
     int (*fn)(const struct store_fingerprints *f, void *arg), void *arg)
 {
 	struct sdb_stmt *st = s->st[ST_FINGERPRINTS];
@@ -19,6 +39,8 @@ store_load_fingerprints(struct store *s,
 
 	if (st == NULL)
 		return store__no_column(s, ST_FINGERPRINTS);
+	if (bind_span(s, st, sp) != 0)
+		return -1;
 	while ((rc = sdb_step(st)) == SDB_ROW) {
 		memset(&f, 0, sizeof(f));
 		f.id = sdb_column_int64(st, 0);
@@ -32,6 +54,7 @@ store_load_fingerprints(struct store *s,
 			f.minhash = sdb_column_blob(st, 4);
 			f.minhash_len = (size_t)sdb_column_bytes(st, 4);
 		}
+		f.seq = sdb_column_int64(st, 5);
 		ret = fn(&f, arg);
 		if (ret != 0)
 			goto out;
@@ -84,7 +107,7 @@ store_tdw_add(struct store *s, int64_t page_id, const void *vec, size_t len)
 }
 
 int
-store_load_tdw(struct store *s,
+store_load_tdw_in(struct store *s, const struct store_span *sp,
     int (*fn)(int64_t id, const void *vec, size_t len, void *arg), void *arg)
 {
 	struct sdb_stmt *st = s->st[ST_TDW_LOAD];
@@ -94,6 +117,8 @@ store_load_tdw(struct store *s,
 
 	if (st == NULL)
 		return 0;
+	if (bind_span(s, st, sp) != 0)
+		return -1;
 	while ((rc = sdb_step(st)) == SDB_ROW) {
 		/* Blob before bytes; a NULL with bytes is SQLite's OOM. */
 		vec = sdb_column_blob(st, 1);
@@ -166,7 +191,7 @@ out:
 }
 
 int
-store_load_blocks(struct store *s,
+store_load_blocks_in(struct store *s, const struct store_span *sp,
     int (*fn)(const char *host, const void *blob, size_t len, void *arg),
     void *arg)
 {
@@ -178,6 +203,8 @@ store_load_blocks(struct store *s,
 
 	if (st == NULL)
 		return 0;
+	if (bind_span(s, st, sp) != 0)
+		return -1;
 	while ((rc = sdb_step(st)) == SDB_ROW) {
 		host = (const unsigned char *)sdb_column_text(st, 0);
 		blob = sdb_column_blob(st, 1);
@@ -196,4 +223,26 @@ store_load_blocks(struct store *s,
 out:
 	store__stmt_done(st);
 	return ret;
+}
+
+int
+store_load_fingerprints(struct store *s,
+    int (*fn)(const struct store_fingerprints *f, void *arg), void *arg)
+{
+	return store_load_fingerprints_in(s, &store_span_all, fn, arg);
+}
+
+int
+store_load_tdw(struct store *s,
+    int (*fn)(int64_t id, const void *vec, size_t len, void *arg), void *arg)
+{
+	return store_load_tdw_in(s, &store_span_all, fn, arg);
+}
+
+int
+store_load_blocks(struct store *s,
+    int (*fn)(const char *host, const void *blob, size_t len, void *arg),
+    void *arg)
+{
+	return store_load_blocks_in(s, &store_span_all, fn, arg);
 }

@@ -33,8 +33,10 @@ const struct store__stmt_def store__stmt_def[ST_NUM] = {
 	    "SELECT id, url, depth, parent_id, tries, dup_hops FROM frontier "
 	    "WHERE host = ? AND state = 0 AND +not_before <= ? "
 	    "ORDER BY id LIMIT 1", NULL, "dup_hops" },
+	/* Only a queued entry: a process whose host lease ran out while it
+	 * stalled must not take what the host's next owner took. */
 	[ST_FRONTIER_MARK] = { "frontier_mark",
-	    "UPDATE frontier SET state = 1 WHERE id = ?" },
+	    "UPDATE frontier SET state = 1 WHERE id = ? AND state = 0" },
 	[ST_FRONTIER_DONE] = { "frontier_done",
 	    "UPDATE frontier SET state = 2 WHERE id = ?" },
 	[ST_FRONTIER_REQUEUE] = { "frontier_requeue",
@@ -50,9 +52,9 @@ const struct store__stmt_def store__stmt_def[ST_NUM] = {
 	    "reason, status, content_type, depth, seq, fetched_at, parent_id, "
 	    "location, title, headings, description, keywords, charset, "
 	    "body_bytes, text_bytes, links, elapsed_ms, text, minhash, "
-	    "canonical) VALUES "
+	    "canonical, worker) VALUES "
 	    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-	    "?, ?, ?, ?) RETURNING id", NULL, "canonical" },
+	    "?, ?, ?, ?, ?) RETURNING id", NULL, "worker" },
 	[ST_DUPLICATE_ADD] = { "duplicate_add",
 	    "INSERT INTO duplicates (page_id, original_id, method, percentage) "
 	    "VALUES (?, ?, ?, ?)" },
@@ -64,9 +66,10 @@ const struct store__stmt_def store__stmt_def[ST_NUM] = {
 	    "SELECT state, count(*) FROM frontier GROUP BY state" },
 	[ST_MAX_SEQ] = { "max_seq", "SELECT coalesce(max(seq), 0) FROM pages" },
 	[ST_FINGERPRINTS] = { "fingerprints",
-	    "SELECT id, md5, simhash, ssdeep, minhash FROM pages "
-	    "WHERE verdict IN ('unique', 'exact', 'near') ORDER BY seq", NULL,
-	    "minhash" },
+	    "SELECT id, md5, simhash, ssdeep, minhash, seq FROM pages "
+	    "WHERE verdict IN ('unique', 'exact', 'near') AND seq > ?1 AND "
+	    "seq <= ?2 AND (worker IS NULL OR worker <> ?3) ORDER BY seq",
+	    NULL, "worker" },
 	/* Only in-flight entries: a stray id must not revive a done one. */
 	[ST_FRONTIER_UNTAKE] = { "frontier_untake",
 	    "UPDATE frontier SET state = 0 WHERE id = ? AND state = 1" },
@@ -125,7 +128,10 @@ const struct store__stmt_def store__stmt_def[ST_NUM] = {
 	    "page_tdw" },
 	/* page_id order is fetch order: ids are given as pages are added. */
 	[ST_TDW_LOAD] = { "tdw_load",
-	    "SELECT page_id, vec FROM page_tdw ORDER BY page_id", "page_tdw" },
+	    "SELECT t.page_id, t.vec FROM page_tdw t JOIN pages p "
+	    "ON p.id = t.page_id WHERE p.seq > ?1 AND p.seq <= ?2 AND "
+	    "(p.worker IS NULL OR p.worker <> ?3) ORDER BY p.seq", "page_tdw",
+	    "worker" },
 	[ST_SHINGLES_ADD] = { "shingles_add",
 	    "INSERT INTO page_shingles (page_id, shingles) VALUES (?, ?) "
 	    "ON CONFLICT (page_id) DO UPDATE SET shingles = excluded.shingles",
@@ -135,8 +141,9 @@ const struct store__stmt_def store__stmt_def[ST_NUM] = {
 	    "page_shingles" },
 	[ST_SHINGLES_LOAD] = { "shingles_load",
 	    "SELECT p.host, s.shingles FROM page_shingles s "
-	    "JOIN pages p ON p.id = s.page_id ORDER BY p.seq",
-	    "page_shingles" },
+	    "JOIN pages p ON p.id = s.page_id WHERE p.seq > ?1 AND "
+	    "p.seq <= ?2 AND (p.worker IS NULL OR p.worker <> ?3) "
+	    "ORDER BY p.seq", "page_shingles", "worker" },
 	/* A queued URL offered again by a page fewer duplicates behind
 	 * takes that page's count and becomes its child. */
 	[ST_FRONTIER_LOWER] = { "frontier_lower",
@@ -150,6 +157,61 @@ const struct store__stmt_def store__stmt_def[ST_NUM] = {
 	    "SELECT coalesce(parent_id, 0), verdict, EXISTS (SELECT 1 FROM "
 	    "fruitful WHERE page_id = pages.id) FROM pages WHERE id = ?",
 	    "fruitful" },
+
+	/* A shared crawl's (store_share.c). */
+	[ST_SEQ_NEXT] = { "seq_next", NULL, .pg =
+	    "UPDATE clock SET seq = seq + 1 WHERE id = 1 RETURNING seq" },
+	[ST_CLOCK_GET] = { "clock_get", NULL, .pg =
+	    "SELECT seq FROM clock WHERE id = 1" },
+	[ST_BEAT] = { "beat", NULL, .pg =
+	    "INSERT INTO workers (name, seen) VALUES (?, ?) "
+	    "ON CONFLICT (name) DO UPDATE SET seen = excluded.seen" },
+	[ST_LIVE] = { "live", NULL, .pg =
+	    "SELECT count(*) FROM workers WHERE seen >= ?" },
+	[ST_LEASE_NOTE] = { "lease_note", NULL, .pg =
+	    "INSERT INTO leases (host) VALUES (?) ON CONFLICT DO NOTHING" },
+	/* Free hosts with queued URLs; a host another process is claiming
+	 * at this moment is skipped, not waited for. */
+	[ST_LEASE_CLAIM] = { "lease_claim", NULL, .pg =
+	    "UPDATE leases SET owner = ?1, expires = ?2 WHERE host IN ("
+	    "SELECT l.host FROM leases l WHERE (l.owner IS NULL OR "
+	    "l.expires < ?3) AND EXISTS (SELECT 1 FROM frontier f "
+	    "WHERE f.host = l.host AND f.state = 0) AND NOT EXISTS (SELECT 1 "
+	    "FROM hosts h WHERE h.host = l.host AND h.gave_up IS NOT NULL) "
+	    "LIMIT ?4 FOR UPDATE SKIP LOCKED) RETURNING host, not_before" },
+	[ST_LEASE_RENEW] = { "lease_renew", NULL, .pg =
+	    "UPDATE leases SET expires = ? WHERE owner = ?" },
+	[ST_LEASE_OWNED] = { "lease_owned", NULL, .pg =
+	    "SELECT host FROM leases WHERE owner = ?" },
+	[ST_LEASE_RELEASE] = { "lease_release", NULL, .pg =
+	    "UPDATE leases SET owner = NULL, expires = 0, not_before = ?1 "
+	    "WHERE host = ?2 AND owner = ?3" },
+	[ST_LEASE_RELEASE_ALL] = { "lease_release_all", NULL, .pg =
+	    "UPDATE leases SET owner = NULL, expires = 0 WHERE owner = ?" },
+	[ST_WORK_HOSTS] = { "work_hosts", NULL, .pg =
+	    "SELECT count(*) FROM leases l WHERE EXISTS (SELECT 1 FROM "
+	    "frontier f WHERE f.host = l.host AND f.state = 0) AND NOT EXISTS "
+	    "(SELECT 1 FROM hosts h WHERE h.host = l.host AND "
+	    "h.gave_up IS NOT NULL)" },
+	[ST_IN_FLIGHT_ANY] = { "in_flight_any", NULL, .pg =
+	    "SELECT count(*) FROM (SELECT 1 FROM frontier WHERE state = 1 "
+	    "LIMIT 1) AS v" },
+	[ST_HOST_RECLAIM] = { "host_reclaim", NULL, .pg =
+	    "UPDATE frontier SET state = 0 WHERE host = ? AND state = 1" },
+	[ST_HOST_QUEUE] = { "host_queue", NULL, .pg =
+	    "SELECT count(*), coalesce(min(not_before), 0) FROM frontier "
+	    "WHERE host = ? AND state = 0" },
+	[ST_KEYS_ADD] = { "keys_add", NULL, .pg =
+	    "INSERT INTO verdict_keys (k) SELECT unnest(CAST(? AS BIGINT[])) "
+	    "ON CONFLICT DO NOTHING" },
+	/* Rows locked in key order: two pages never wait for each other. */
+	[ST_KEYS_LOCK] = { "keys_lock", NULL, .pg =
+	    "SELECT k FROM verdict_keys WHERE k = ANY (CAST(? AS BIGINT[])) "
+	    "ORDER BY k FOR UPDATE" },
+	/* The same on advisory locks, taken in the array's (sorted) order. */
+	[ST_KEYS_ADVISORY] = { "keys_advisory", NULL, .pg =
+	    "SELECT count(pg_advisory_xact_lock(k)) FROM "
+	    "unnest(CAST(? AS BIGINT[])) AS t(k)" },
 };
 
 /* err = "PATH: " and why s's database failed. */
@@ -197,6 +259,8 @@ store__prepare_all(struct store *s, const char *path, int readonly, char *err,
 
 	for (i = 0; i < ST_NUM; i++) {
 		sql = store__stmt_def[i].sql;
+		if (sql == NULL && !sdb_is_pg(s->db))
+			continue; /* a shared crawl's */
 		if (readonly) {
 			if (reader_can(s, i, &ok, path, err, errsz) != 0)
 				return -1;
@@ -228,6 +292,7 @@ store__release(struct store *s)
 	if (s->lockfd != -1)
 		close(s->lockfd);
 	free(s->links);
+	free(s->worker);
 	free(s);
 }
 
@@ -346,11 +411,24 @@ out:
 }
 
 int
+store__exec_rows(struct store *s, struct sdb_stmt *st, struct binder *b)
+{
+	int rc, ret = 0;
+
+	while ((rc = store__step_row(s, st, b)) == 1)
+		;
+	if (rc < 0)
+		ret = -1;
+	store__stmt_done(st);
+	return ret;
+}
+
+int
 store__step_row(struct store *s, struct sdb_stmt *st, struct binder *b)
 {
 	int rc;
 
-	if (b->rc != SDB_OK) {
+	if (b != NULL && b->rc != SDB_OK) {
 		store__bind_fail(s, b);
 		return -1;
 	}
