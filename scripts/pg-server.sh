@@ -11,6 +11,8 @@
 #                         nothing: DIR is the caller's to delete.
 #   pg_sql SQL            runs SQL against PG_URI, stops at the first error,
 #                         prints rows unaligned, '|' between columns.
+#   pg_new_db NAME        creates database NAME on the server and prints its
+#                         URI (a fresh crawl next to PG_URI's).
 #
 # The binaries come from the highest /usr/lib/postgresql/*/bin (Debian's
 # layout), else from PATH. The server is tuned for tests, not for keeping
@@ -47,6 +49,7 @@ _pg_run_as() {
 	if command -v runuser >/dev/null 2>&1; then
 		runuser -u "$_pg_u" -- "$@"
 	else
+		# shellcheck disable=SC2016 # expanded by the shell su starts
 		su -s /bin/sh -c 'exec "$0" "$@"' "$_pg_u" "$@"
 	fi
 }
@@ -219,4 +222,9 @@ pg_sql() {
 		return 1
 	fi
 	_pg_psql "$PG_URI" -At -c "$1"
+}
+
+pg_new_db() {
+	pg_sql "CREATE DATABASE \"$1\"" || return 1
+	echo "$PG_URI" | sed "s|^postgresql:///nearcrawl?|postgresql:///$1?|"
 }

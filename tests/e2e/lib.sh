@@ -3,6 +3,8 @@
 # Each test script: . tests/e2e/lib.sh; e2e_start_server ROOT; crawl ...;
 # check ...; e2e_finish. It prints one line per check and closes with
 # "N passed, N failed"; its exit status is 0 only when nothing failed.
+# A test of the PostgreSQL backend also calls e2e_start_pg and crawls into
+# "$PG_URI" (scripts/pg-server.sh: pg_sql, pg_new_db).
 
 NEARCRAWL=${NEARCRAWL:-./nearcrawl}
 NCSERVER=${NCSERVER:-build/plain/ncserver}
@@ -10,13 +12,16 @@ E2E_PASSED=0
 E2E_FAILED=0
 E2E_TMP=$(mktemp -d "${TMPDIR:-/tmp}/nearcrawl-e2e.XXXXXX")
 E2E_SERVER_PID=""
+E2E_PG=""
 . scripts/fixture-server.sh
+. scripts/pg-server.sh
 
 e2e_cleanup() {
 	if [ -n "$E2E_SERVER_PID" ]; then
 		kill "$E2E_SERVER_PID" 2>/dev/null
 		wait "$E2E_SERVER_PID" 2>/dev/null
 	fi
+	[ -z "$E2E_PG" ] || pg_server_stop
 	[ -n "${E2E_KEEP:-}" ] || rm -rf "$E2E_TMP"
 }
 trap e2e_cleanup EXIT INT TERM
@@ -32,6 +37,18 @@ e2e_start_server() {
 	fi
 	E2E_SERVER_PID=$FIXTURE_PID
 	PORT=$FIXTURE_PORT
+}
+
+# e2e_start_pg: a throwaway PostgreSQL server in $E2E_TMP/pg, stopped by
+# e2e_cleanup; sets PG_URI (database nearcrawl) and PG_DIR. The test fails
+# and ends here when the server does not start.
+e2e_start_pg() {
+	if ! pg_server_start "$E2E_TMP/pg"; then
+		echo "FAIL: PostgreSQL test server did not start"
+		E2E_FAILED=$((E2E_FAILED + 1))
+		e2e_finish
+	fi
+	E2E_PG=1
 }
 
 # ok NAME COMMAND...: the command succeeds.
