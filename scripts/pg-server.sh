@@ -65,29 +65,25 @@ _pg_as() {
 }
 
 # _pg_reachable USER DIR: USER can enter DIR and every directory above it;
-# root-owned temporary directories on the way are opened with o+x. Checked
-# from / down, since a directory cannot be entered through a closed parent.
+# root-owned temporary directories on the way are opened with o+x. Asking
+# as USER costs a runuser each (slow), so the directories are judged by
+# their modes and USER is asked once, at the end.
 _pg_reachable() {
-	_pg_p=$2
-	_pg_up=""
+	_pg_p=$(dirname "$2")
 	while [ "$_pg_p" != / ]; do
-		_pg_up="$_pg_p
-$_pg_up"
+		if [ -z "$(find "$_pg_p" -maxdepth 0 -perm -o=x)" ]; then
+			case $_pg_p in
+			"${TMPDIR:-/tmp}"/* | /tmp/*)
+				chmod o+x "$_pg_p" 2>/dev/null ;;
+			esac
+		fi
 		_pg_p=$(dirname "$_pg_p")
 	done
-	echo "$_pg_up" | while IFS= read -r _pg_p; do
-		[ -n "$_pg_p" ] || continue
-		_pg_run_as "$1" test -x "$_pg_p" 2>/dev/null && continue
-		case $_pg_p in
-		"${TMPDIR:-/tmp}"/* | /tmp/*)
-			chmod o+x "$_pg_p" 2>/dev/null ;;
-		esac
-		if ! _pg_run_as "$1" test -x "$_pg_p" 2>/dev/null; then
-			echo "pg-server: user $1 cannot enter $_pg_p;" \
-			    "put the server's directory under /tmp" >&2
-			return 1
-		fi
-	done
+	if ! _pg_run_as "$1" test -x "$2" 2>/dev/null; then
+		echo "pg-server: user $1 cannot enter $2;" \
+		    "put the server's directory under /tmp" >&2
+		return 1
+	fi
 }
 
 # A port number no server on this machine is using. The server listens on
