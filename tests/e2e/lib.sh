@@ -24,7 +24,10 @@ e2e_cleanup() {
 	[ -z "$E2E_PG" ] || pg_server_stop
 	[ -n "${E2E_KEEP:-}" ] || rm -rf "$E2E_TMP"
 }
-trap e2e_cleanup EXIT INT TERM
+# A test cut short (a signal, a reader of its output that went away) must
+# not leave its servers running: exit, and the EXIT trap cleans up.
+trap e2e_cleanup EXIT
+trap 'exit 1' INT TERM HUP PIPE
 
 # e2e_start_server ROOT: serve ROOT on a free loopback port; sets PORT and
 # SERVER_LOG (one line per request: time host method path status bytes).
