@@ -23,6 +23,8 @@
 # DIR is given to that user, and every directory above DIR must let it
 # through (a temporary directory owned by root gets o+x; anything else is
 # reported, not changed). Clients (psql, nearcrawl) run as the caller.
+#
+# One server per shell: a second pg_server_start forgets the first.
 
 PG_URI=""
 PG_DIR=""
@@ -94,7 +96,8 @@ _pg_free_port() {
 	_pg_now=$(date +%s)
 	_pg_n=0
 	while [ $_pg_n -lt 50 ]; do
-		_pg_port=$(awk -v s="$((($$ * 131 + _pg_n * 7919 + _pg_now) % 2147483647))" 'BEGIN { srand(s);
+		_pg_seed=$((($$ * 131 + _pg_n * 7919 + _pg_now) % 2147483647))
+		_pg_port=$(awk -v s="$_pg_seed" 'BEGIN { srand(s)
 			printf "%d", 20000 + int(rand() * 40000) }')
 		if ! echo "$_pg_used" | grep -qx "$_pg_port" &&
 		    ! ls /tmp/.s.PGSQL."$_pg_port" /var/run/postgresql/.s.PGSQL."$_pg_port" \
