@@ -1,15 +1,17 @@
 #!/bin/sh
 # Install the Debian packages nearcrawl needs to build, test and run its demo.
 # (chromium is for tests/e2e/test-report-html.sh, which opens a report's
-# index.html in headless Chromium.)
+# index.html in headless Chromium; postgresql is the throwaway server that
+# scripts/pg-server.sh starts for the scale-out tests, libpq-dev the client
+# library of the PostgreSQL backend.)
 # Only what is missing is installed. As root this runs apt-get itself;
 # otherwise it prints the command to run and exits 1 when something is missing.
 set -eu
 
 PKGS="build-essential pkg-config
 libcurl4-openssl-dev libevent-dev libxml2-dev libsqlite3-dev
-libfuzzy-dev libinih-dev libssl-dev zlib1g-dev
-sqlite3 curl gnuplot-nox valgrind python3 openssl
+libfuzzy-dev libinih-dev libssl-dev zlib1g-dev libpq-dev
+sqlite3 postgresql curl gnuplot-nox valgrind python3 openssl
 chromium"
 
 missing=""
