@@ -108,7 +108,9 @@ struct config {
 	int tdw_stem;         /* TDW strips English suffixes */
 	int tdw_max_tokens;   /* TDW keeps a page's N heaviest tokens */
 	/* [storage] */
-	char *db;       /* SQLite database file */
+	char *db;       /* SQLite database file or PostgreSQL URI */
+	char *worker;   /* this process's pages.worker name; "auto": machine:pid */
+	int advisory_locks; /* shared: verdict locks are advisory locks */
 	int batch;      /* pages written per transaction */
 	int store_text; /* also store each page's extracted text */
 	int force_settings; /* resume with changed verdict settings anyway */
@@ -199,7 +201,8 @@ int config_adopt(struct config *c, const char *key, const char *value,
  * Whether the setting called key belongs to one run only and is never
  * stored with a crawl: the seeds (the frontier holds them), max_pages
  * (it counts over the database, so a stored limit would end every resume
- * at once), quiet, db, force_settings and retry_given_up. Every other
+ * at once), quiet, db, force_settings, retry_given_up and worker (each
+ * process of a shared crawl has its own). Every other
  * setting is stored in the database's meta table and kept on resume.
  */
 int config_per_run(const char *key);

@@ -215,7 +215,15 @@ const struct opt config_opts[] = {
 	    "TDW keeps the N heaviest tokens of a page", NULL, NULL },
 
 	{ { "storage", "db", "db", "nearcrawl.db" }, OPT_STR, F(db), 0, 0, 0,
-	    'd', "DB", "SQLite file; an existing one is resumed", NULL, NULL },
+	    'd', "DB", "SQLite file, or a postgresql:// URI several processes "
+	    "may crawl together; an existing one is resumed", NULL, NULL },
+	{ { "storage", "worker", "worker", "auto" }, OPT_STR, F(worker), 0, 0, 0,
+	    0, "NAME", "this process's name in pages.worker (auto: "
+	    "machine:pid)", NULL, NULL },
+	{ { "storage", "advisory_locks", "advisory-locks", "false" },
+	    OPT_BOOL, F(advisory_locks), 0, 0, 1, 0, NULL,
+	    "shared crawls serialise verdicts on PostgreSQL advisory locks, "
+	    "not on rows of verdict_keys", NULL, NULL },
 	{ { "storage", "batch_pages", "batch-pages", "64" }, OPT_INT, F(batch),
 	    0, 1, 100000, 0, "N", "pages written per transaction", NULL,
 	    NULL },
@@ -686,7 +694,7 @@ int
 config_per_run(const char *key)
 {
 	static const char *const per_run[] = { "seed", "quiet", "db",
-		"force_settings", "retry_given_up" };
+		"force_settings", "retry_given_up", "worker" };
 	size_t i;
 
 	for (i = 0; i < sizeof(per_run) / sizeof(per_run[0]); i++)

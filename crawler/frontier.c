@@ -1,5 +1,7 @@
 #include "crawler/frontier.h"
 
+#include "crawler/share.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,7 +71,7 @@ frontier_add_as_is(struct crawl *c, const char *url, int depth, int64_t parent,
 	char host[HOST_MAX];
 	const char *why;
 	uint64_t h;
-	int r;
+	int r, owned;
 
 	if (c->cfg->max_depth >= 0 && depth > c->cfg->max_depth)
 		return 0;
@@ -99,6 +101,9 @@ frontier_add_as_is(struct crawl *c, const char *url, int depth, int64_t parent,
 	 * fewer duplicates behind, which lowers its count: not settled. */
 	if (dup_hops == 0)
 		seen_add(c->settled, h);
+	/* Shared: another process may hold the host; it reads its queue. */
+	if (c->share != NULL && (owned = share_queued(c, host)) != 1)
+		return owned < 0 ? -1 : 0;
 	if (r == 1) {
 		c->n.queued++;
 		if (hostsched_add(c->sc, host, 1, 0) != 0)
@@ -137,7 +142,6 @@ frontier_settle_unfetched(struct crawl *c, struct job *j, const char *reason)
 	c->n.skipped++;
 	hostsched_skipped(c->sc, j->host);
 	crawl_count_page(c, j->host);
-	if (++c->batch >= c->cfg->batch)
-		crawl_commit(c);
+	crawl_batch_page(c);
 	return 0;
 }

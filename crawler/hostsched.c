@@ -339,6 +339,17 @@ hostsched_retire(struct hostsched *s, const char *host)
 	place(s, h);
 }
 
+void
+hostsched_host(const struct hostsched *s, const char *host, int64_t *queued,
+    int *active, double *next_ok)
+{
+	struct host *h = find(s, host);
+
+	*queued = h != NULL ? h->queued : 0;
+	*active = h != NULL ? h->active : 0;
+	*next_ok = h != NULL ? h->next_ok : 0;
+}
+
 int
 hostsched_retired(const struct hostsched *s, const char *host)
 {

@@ -65,6 +65,11 @@ void hostsched_skipped(struct hostsched *s, const char *host);
  * URLs stay in the store for a later run. Out of memory: nothing happens. */
 void hostsched_retire(struct hostsched *s, const char *host);
 
+/* What host has: queued URLs, transfers in flight, and the earliest start
+ * of its next request (0, 0, 0 for a host never seen). */
+void hostsched_host(const struct hostsched *s, const char *host,
+    int64_t *queued, int *active, double *next_ok);
+
 /* Whether host was retired. */
 int hostsched_retired(const struct hostsched *s, const char *host);
 

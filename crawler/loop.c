@@ -1,6 +1,7 @@
 #include "crawler/page.h"
 #include "crawler/polite.h"
 #include "crawler/setup.h"
+#include "crawler/share.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,8 +32,7 @@ settle_page(struct crawl *c, struct job *j)
 		crawl_fail(c, "cannot store a page");
 		return;
 	}
-	if (++c->batch >= c->cfg->batch)
-		crawl_commit(c);
+	crawl_batch_page(c);
 }
 
 /* The pool hands back a page it extracted and fingerprinted. */
@@ -234,6 +234,21 @@ pump(struct crawl *c)
 			return;
 		}
 	}
+	if (in_flight(c) == 0 && wait < 0 && !c->stopping &&
+	    !limit_reached(c) && c->share != NULL) {
+		/* Shared: done only when the whole crawl is; else look again
+		 * soon (a host freed, or a page of another process's). */
+		if ((r = share_idle(c)) < 0) {
+			crawl_fail(c, "cannot share the crawl");
+			return;
+		}
+		if (r == 0) {
+			struct timeval soon = { 0, 200000 };
+
+			evtimer_add(c->wake, &soon);
+			return;
+		}
+	}
 	if (in_flight(c) == 0 &&
 	    (c->stopping || wait < 0 || limit_reached(c))) {
 		/* A break requested before the loop runs would be forgotten
@@ -325,6 +340,9 @@ on_tick(evutil_socket_t fd, short what, void *arg)
 
 	if (c->batch > 0 && now - c->last_commit >= COMMIT_EVERY_S * 1e3)
 		crawl_commit(c);
+	if (c->share != NULL && !c->stopping && !c->failed &&
+	    share_round(c, 0) > 0)
+		pump(c);
 	if (!c->cfg->quiet && (c->tty ||
 	        now - c->last_progress >= PROGRESS_EVERY_S * 1e3)) {
 		print_progress(c);
@@ -454,6 +472,7 @@ teardown(struct crawl *c)
 	seen_free(c->settled);
 	dedup_free(c->dd);
 	tmpl_free(c->site);
+	share_end(c, 0);
 	store_close(c->st);
 	for (i = 0; i < c->ndomains; i++)
 		free(c->domains[i]);
@@ -522,6 +541,11 @@ crawl_run(const struct config *cfg, struct crawl_summary *sum, char *err,
 	if (!c.failed && store_commit(c.st) != 0) {
 		snprintf(err, errsz, "%s: %s", cfg->db, store_errmsg(c.st));
 		c.failed = 1;
+	}
+	/* The hosts held go back, each with its next start. */
+	if (!c.failed && store_begin(c.st) == 0) {
+		share_end(&c, 1);
+		store_commit(c.st);
 	}
 	rc = c.failed ? 1 : 0;
 	/* SQLite may have kept the failed batch open: the counts below

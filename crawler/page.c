@@ -393,6 +393,8 @@ page_record_work(struct crawl *c, struct job *j)
 		return 0;
 	}
 	site = crawl_site_of(c, j->host);
+	if (c->share != NULL && share_before_judge(c, &w->dg) != 0)
+		return -1;
 	if (judge(c, j, site, m, &nm, &v, veto, sizeof(veto)) != 0)
 		return -1;
 	t1 = clock_mono_ms();

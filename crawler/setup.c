@@ -1,5 +1,7 @@
 #include "crawler/setup.h"
 
+#include "crawler/indexload.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,74 +95,6 @@ set_scope(struct crawl *c)
 	rc = settings_match(c, "allow_domains", joined, "--allow-domain");
 	free(joined);
 	return rc;
-}
-
-static int
-load_one(const struct store_fingerprints *f, void *arg)
-{
-	struct crawl *c = arg;
-	struct dedup_fp fp;
-	size_t nm;
-
-	memset(&fp, 0, sizeof(fp));
-	if (f->md5 != NULL)
-		snprintf(fp.md5, sizeof(fp.md5), "%s", f->md5);
-	if (f->has_simhash && (c->cfg->methods & DEDUP_SIMHASH)) {
-		fp.simhash = f->simhash;
-		fp.have |= DEDUP_SIMHASH;
-	}
-	if (f->ssdeep != NULL && (c->cfg->methods & DEDUP_SSDEEP)) {
-		snprintf(fp.ssdeep, sizeof(fp.ssdeep), "%s", f->ssdeep);
-		fp.have |= DEDUP_SSDEEP;
-	}
-	/* A signature of another length (--force-settings) cannot be
-	 * compared: the page is just not in the MinHash index. */
-	if ((c->cfg->methods & DEDUP_MINHASH) &&
-	    minhash_decode(f->minhash, f->minhash_len,
-	        (size_t)c->cfg->minhash_perms, fp.minhash) == 0) {
-		fp.minhash_perms = c->cfg->minhash_perms;
-		fp.have |= DEDUP_MINHASH;
-	}
-	fp.have |= DEDUP_MD5;
-	/* Exact copies were never added while crawling; mirror that. */
-	if (dedup_check(c->dd, &fp, NULL, 0, &nm) == DEDUP_EXACT)
-		return 0;
-	return dedup_add(c->dd, &fp, f->id) != 0 ? -1 : 0;
-}
-
-/* A page's blocks back into its site's template, in fetch order; a
- * malformed set is skipped, like a malformed ssdeep digest. */
-static int
-load_blocks(const char *host, const void *blob, size_t len, void *arg)
-{
-	struct crawl *c = arg;
-	const unsigned char *b;
-	uint32_t *blocks;
-	size_t n, i;
-	int rc;
-
-	if (shingles_blocks(blob, len, &b, &n) != 0 || n == 0)
-		return 0;
-	if ((blocks = malloc(n * sizeof(*blocks))) == NULL)
-		return -1;
-	for (i = 0; i < n; i++)
-		blocks[i] = shingles_block_at(b, i);
-	rc = tmpl_learn(c->site, crawl_site_of(c, host), blocks, n);
-	free(blocks);
-	return rc;
-}
-
-/* A stored TDW vector back into the index; a malformed one is skipped,
- * as a malformed ssdeep digest is. */
-static int
-load_tdw(int64_t id, const void *vec, size_t len, void *arg)
-{
-	struct crawl *c = arg;
-	struct tdw_vec v;
-
-	if (tdw_unpack(vec, len, &v) != 0)
-		return 0;
-	return dedup_add_tdw(c->dd, &v, id) != 0 ? -1 : 0;
 }
 
 static int
@@ -354,10 +288,7 @@ load_indexes(struct crawl *c, int64_t requeued)
 	double t0, secs;
 
 	t0 = clock_mono_ms();
-	if (store_load_fingerprints(c->st, load_one, c) != 0 ||
-	    store_load_blocks(c->st, load_blocks, c) != 0 ||
-	    ((cfg->methods & DEDUP_TDW) &&
-	    store_load_tdw(c->st, load_tdw, c) != 0))
+	if (indexload_span(c, &store_span_all) != 0)
 		return -1;
 	secs = (clock_mono_ms() - t0) / 1e3;
 	if (dedup_count(c->dd) > 0 && !cfg->quiet)

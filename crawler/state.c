@@ -32,6 +32,13 @@ crawl_commit(struct crawl *c)
 	return 0;
 }
 
+void
+crawl_batch_page(struct crawl *c)
+{
+	if (++c->batch >= c->cfg->batch || c->share != NULL)
+		crawl_commit(c);
+}
+
 /* Leave the terminal's progress line before other output. */
 void
 crawl_end_progress(struct crawl *c)

@@ -72,6 +72,8 @@
 /* Failures kept word for word, to say why a crawl fetched nothing. */
 #define FAILS_KEPT 8
 
+struct crawl_share;
+
 struct crawl {
 	const struct config *cfg;
 	struct store *st;
@@ -93,6 +95,8 @@ struct crawl {
 	size_t nseeds;
 	char **domains;          /* crawl scope */
 	size_t ndomains;
+	struct crawl_share *share; /* other processes crawl this database
+	                              too (crawler/share.c), else NULL */
 	struct store_counts n;   /* running counts */
 	int64_t seq;             /* last fetch order number used */
 	int64_t fetched;         /* pages fetched by this run */
@@ -169,6 +173,10 @@ void crawl_fail(struct crawl *c, const char *what);
 
 /* Commit the open batch and begin the next; 0, or -1 (crawl_fail'ed). */
 int crawl_commit(struct crawl *c);
+
+/* One more page in the open batch: commit when the batch is full (after
+ * every page when the crawl is shared, to let go of its locks). */
+void crawl_batch_page(struct crawl *c);
 
 /* Leave the terminal's progress line before other output. */
 void crawl_end_progress(struct crawl *c);

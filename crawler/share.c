@@ -1,0 +1,304 @@
+#include "crawler/share.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "crawler/indexload.h"
+#include "util/esc.h"
+
+/* Values of the owned map: held now, or held once and given back. */
+static char HELD, GIVEN;
+
+struct crawl_share {
+	char worker[160];       /* pages.worker of this process */
+	struct strmap *owned;   /* host -> &HELD or &GIVEN */
+	size_t nheld;           /* hosts mapped to &HELD */
+	struct strmap *noted;   /* hosts known to have a leases row */
+	int64_t caught_up;      /* every other page up to this seq is indexed */
+	int64_t added_at;       /* store_pages_added when caught_up was set */
+	double next_round;      /* monotonic ms of the next lease round */
+	int64_t live;           /* processes alive at the last heartbeat */
+	int lost;               /* a renewal found a lease gone */
+};
+
+int
+share_start(struct crawl *c)
+{
+	struct crawl_share *sh;
+	char host[128];
+
+	if (!store_shared(c->st))
+		return 0;
+	if ((sh = calloc(1, sizeof(*sh))) == NULL ||
+	    (sh->owned = strmap_new()) == NULL ||
+	    (sh->noted = strmap_new()) == NULL) {
+		c->share = sh;
+		snprintf(c->err, c->errsz, "out of memory");
+		return 1;
+	}
+	c->share = sh;
+	if (strcmp(c->cfg->worker, "auto") != 0)
+		snprintf(sh->worker, sizeof(sh->worker), "%s", c->cfg->worker);
+	else {
+		if (gethostname(host, sizeof(host)) != 0)
+			snprintf(host, sizeof(host), "localhost");
+		host[sizeof(host) - 1] = '\0';
+		snprintf(sh->worker, sizeof(sh->worker), "%s:%ld", host,
+		    (long)getpid());
+	}
+	if (store_set_worker(c->st, sh->worker) != 0) {
+		snprintf(c->err, c->errsz, "%s", store_errmsg(c->st));
+		return 1;
+	}
+	return 0;
+}
+
+/* Give one host back, with the time its next request may start. */
+static int
+give_back(struct crawl *c, const char *host)
+{
+	struct crawl_share *sh = c->share;
+	double wall = clock_wall_s(), mono = clock_mono_ms(), next_ok;
+	int64_t queued;
+	int active;
+
+	hostsched_host(c->sc, host, &queued, &active, &next_ok);
+	hostsched_drained(c->sc, host);
+	if (strmap_put(sh->owned, host, &GIVEN) != 0)
+		return -1;
+	sh->nheld--;
+	return store_lease_release(c->st, host,
+	    next_ok > mono ? wall + (next_ok - mono) / 1e3 : wall);
+}
+
+static void
+give_back_all_fn(const char *host, void *value, void *arg)
+{
+	struct crawl *c = arg;
+
+	if (value == &HELD)
+		give_back(c, host);
+}
+
+void
+share_end(struct crawl *c, int clean)
+{
+	struct crawl_share *sh = c->share;
+
+	if (sh == NULL)
+		return;
+	if (clean && sh->owned != NULL && c->st != NULL) {
+		/* Each with its next start, then any the map missed. */
+		strmap_each(sh->owned, give_back_all_fn, c);
+		if (store_lease_release_all(c->st) != 0 ||
+		    store_commit(c->st) != 0 || store_begin(c->st) != 0)
+			fprintf(stderr, "nearcrawl: cannot give the host leases "
+			    "back (they expire in %.0f s): %s\n", SHARE_LEASE_S,
+			    store_errmsg(c->st));
+	}
+	strmap_free(sh->owned, NULL);
+	strmap_free(sh->noted, NULL);
+	free(sh);
+	c->share = NULL;
+}
+
+/* A host just leased: its URLs a dead owner had in flight are queued
+ * again, and the scheduler learns its queue and when it may start. */
+static int
+on_claim(const char *host, double lease_not_before, void *arg)
+{
+	struct crawl *c = arg;
+	struct crawl_share *sh = c->share;
+	double wall = clock_wall_s(), due;
+	struct store_host h;
+	int64_t queued;
+	int found, rc = -1;
+
+	if (store_host_reclaim(c->st, host) < 0 ||
+	    store_host_queue(c->st, host, &queued, &due) != 0)
+		return -1;
+	memset(&h, 0, sizeof(h));
+	if ((found = store_host_get(c->st, host, &h)) < 0)
+		return -1;
+	if (strmap_put(sh->owned, host, &HELD) != 0)
+		goto out;
+	sh->nheld++;
+	/* The last owner's gap, its back-off, and one gap from now: an owner
+	 * that died may have asked a moment ago. */
+	if (lease_not_before > due)
+		due = lease_not_before;
+	if (found == 1 && h.not_before > due)
+		due = h.not_before;
+	if (wall + c->cfg->delay_ms / 1e3 > due)
+		due = wall + c->cfg->delay_ms / 1e3;
+	rc = hostsched_add(c->sc, host, queued,
+	    clock_mono_ms() + (due - wall) * 1e3);
+	c->n.queued += queued;
+out:
+	store_host_clear(&h);
+	return rc;
+}
+
+/* Forget the hosts a renewal found gone; keep the rest. */
+static void
+mark_given(const char *host, void *value, void *arg)
+{
+	struct crawl *c = arg;
+
+	if (value == &HELD) {
+		hostsched_drained(c->sc, host);
+		strmap_put(c->share->owned, host, &GIVEN);
+		c->share->nheld--;
+	}
+}
+
+static int
+mark_held(const char *host, void *arg)
+{
+	struct crawl *c = arg;
+
+	if (strmap_put(c->share->owned, host, &HELD) != 0)
+		return -1;
+	c->share->nheld++;
+	return 0;
+}
+
+/* Hosts held with work (queued or in flight), counted; the others (and
+ * beyond keep, the ones idle now) are given back. */
+struct sweep {
+	struct crawl *c;
+	size_t keep;  /* hosts with work to keep at most */
+	size_t kept;  /* hosts with work kept */
+	int rc;
+};
+
+static void
+sweep_fn(const char *host, void *value, void *arg)
+{
+	struct sweep *w = arg;
+	int64_t queued;
+	int active;
+	double next_ok;
+
+	if (value != &HELD || w->rc != 0)
+		return;
+	hostsched_host(w->c->sc, host, &queued, &active, &next_ok);
+	if (active > 0 || (queued > 0 && w->kept < w->keep)) {
+		w->kept += active > 0 || queued > 0;
+		return;
+	}
+	if (give_back(w->c, host) != 0)
+		w->rc = -1;
+}
+
+int
+share_round(struct crawl *c, int force)
+{
+	struct crawl_share *sh = c->share;
+	double now = clock_mono_ms(), wall = clock_wall_s();
+	struct sweep w;
+	int64_t renewed, work;
+	int64_t fair;
+	int claimed = 0;
+
+	if (sh == NULL || (!force && now < sh->next_round))
+		return 0;
+	sh->next_round = now + SHARE_ROUND_MS;
+	if (store_worker_beat(c->st, wall, SHARE_LEASE_S, &sh->live) != 0 ||
+	    (renewed = store_lease_renew(c->st, wall + SHARE_LEASE_S)) < 0)
+		goto fail;
+	if ((size_t)renewed != sh->nheld) {
+		/* A lease ran out (this process stalled) and another took
+		 * the host: hold exactly what the database says. */
+		strmap_each(sh->owned, mark_given, c);
+		if (store_lease_owned(c->st, mark_held, c) != 0)
+			goto fail;
+		sh->lost = 1;
+	}
+	if ((work = store_work_hosts(c->st,
+	    c->cfg->max_pages_per_host)) < 0)
+		goto fail;
+	fair = sh->live > 0 ? (work + sh->live - 1) / sh->live : work;
+	memset(&w, 0, sizeof(w));
+	w.c = c;
+	w.keep = (size_t)(fair > 0 ? fair : 0);
+	strmap_each(sh->owned, sweep_fn, &w);
+	if (w.rc != 0)
+		goto fail;
+	if ((int64_t)w.kept < fair) {
+		claimed = store_lease_claim(c->st, wall, wall + SHARE_LEASE_S,
+		    (int)(fair - (int64_t)w.kept), c->cfg->max_pages_per_host,
+		    on_claim, c);
+		if (claimed < 0)
+			goto fail;
+	}
+	/* Leases are for others to see at once, not with the next page. */
+	if (crawl_commit(c) != 0)
+		return -1;
+	return claimed;
+fail:
+	crawl_fail(c, "cannot share the crawl with the other processes");
+	return -1;
+}
+
+int
+share_queued(struct crawl *c, const char *host)
+{
+	struct crawl_share *sh = c->share;
+
+	if (strmap_get(sh->noted, host) == NULL) {
+		if (store_lease_note(c->st, host) != 0)
+			return -1;
+		if (strmap_put(sh->noted, host, sh) != 0)
+			return -1;
+	}
+	return strmap_get(sh->owned, host) == &HELD;
+}
+
+int
+share_before_judge(struct crawl *c, const struct digest *g)
+{
+	struct crawl_share *sh = c->share;
+	uint64_t keys[DEDUP_LOCK_KEYS_MAX];
+	struct store_span sp;
+	int64_t clock, mine;
+	size_t n;
+
+	n = dedup_lock_keys(c->dd, &g->fp, keys, DEDUP_LOCK_KEYS_MAX);
+	if (store_verdict_lock(c->st, keys, n, c->cfg->advisory_locks) != 0 ||
+	    store_clock(c->st, &clock) != 0)
+		return -1;
+	/* Every page up to the clock is committed; those not ours since the
+	 * last look go into the indexes, unless all of them are ours. */
+	mine = store_pages_added(c->st) - sh->added_at;
+	if (clock - sh->caught_up > mine) {
+		sp.after = sh->caught_up;
+		sp.upto = clock;
+		sp.skip = sh->worker;
+		if (indexload_span(c, &sp) != 0)
+			return -1;
+	}
+	sh->caught_up = clock;
+	sh->added_at = store_pages_added(c->st);
+	if (clock > c->seq)
+		c->seq = clock;
+	return 0;
+}
+
+int
+share_idle(struct crawl *c)
+{
+	int64_t work;
+	int r;
+
+	if ((r = share_round(c, 1)) != 0)
+		return r < 0 ? -1 : 0;
+	if ((r = store_in_flight_any(c->st)) != 0)
+		return r < 0 ? -1 : 0;
+	if ((work = store_work_hosts(c->st, c->cfg->max_pages_per_host)) < 0)
+		return -1;
+	return work == 0;
+}
