@@ -410,6 +410,101 @@ test_tdw_keys(void)
 	CHECK(found > 150);
 }
 
+/* Scale raw[0..n) to weights of v summing to TDW_SCALE, ids from id[],
+ * sorted by id as a vector must be. */
+static void
+tdw_make(struct tdw_vec *v, const uint32_t *id, const uint32_t *raw,
+    size_t n)
+{
+	uint64_t total = 0;
+	uint32_t sum = 0, big = 0;
+	struct tdw_term t;
+	size_t i, j;
+
+	for (i = 0; i < n; i++)
+		total += raw[i];
+	for (i = 0; i < n; i++) {
+		v->t[i].id = id[i];
+		v->t[i].w = (uint16_t)(raw[i] * (uint64_t)(TDW_SCALE - n) /
+		    total + 1);
+		sum += v->t[i].w;
+		if (v->t[i].w > v->t[big].w)
+			big = (uint32_t)i;
+	}
+	v->t[big].w = (uint16_t)(v->t[big].w + (TDW_SCALE - sum));
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && v->t[j - 1].id > v->t[j].id; j--) {
+			t = v->t[j];
+			v->t[j] = v->t[j - 1];
+			v->t[j - 1] = t;
+		}
+	v->n = (uint16_t)n;
+}
+
+/*
+ * A pair sharing one to four tokens that carry a random share of both
+ * vectors' weight (so overlaps fall on both sides of any threshold), the
+ * rest of each vector its own: which shared token comes first in the
+ * fixed order, and where, decides whether the keys meet.
+ */
+static void
+tdw_pair(struct tdw_vec *a, struct tdw_vec *b, uint64_t *s)
+{
+	uint32_t id[64], raw[64], share = 1 + (uint32_t)(rng(s) % 1000);
+	size_t ns = 1 + rng(s) % 4, na = ns + rng(s) % 30;
+	size_t nb = ns + rng(s) % 30, i;
+
+	/* Ids from a 2^32 space: distinct but for a rare collision, which
+	 * tdw_make would turn into an ill-formed vector -- so avoid it. */
+	for (i = 0; i < 64; i++)
+		id[i] = (uint32_t)(i * 0x01000000u) | (uint32_t)(rng(s) &
+		    0xffffff);
+	for (i = 0; i < ns; i++)
+		raw[i] = share * (1 + (uint32_t)(rng(s) % 16));
+	for (i = ns; i < na; i++)
+		raw[i] = 1 + (uint32_t)(rng(s) % 1000);
+	tdw_make(a, id, raw, na);
+	for (i = 0; i < ns; i++)
+		raw[i] = raw[i] * (90 + (uint32_t)(rng(s) % 21)) / 100 + 1;
+	for (i = ns; i < nb; i++) {
+		id[i] = (uint32_t)((32 + i) * 0x01000000u) | (uint32_t)(rng(s) &
+		    0xffffff);
+		raw[i] = 1 + (uint32_t)(rng(s) % 1000);
+	}
+	tdw_make(b, id, raw, nb);
+}
+
+static void
+test_tdw_keys_few_shared(void)
+{
+	static struct tdw_vec a, b, noise;
+	static uint64_t ka[TDW_TOKENS_MAX], kb[TDW_TOKENS_MAX];
+	struct tdw_match m[16];
+	struct tdw_index *ix;
+	uint64_t s = 37;
+	size_t i, j, n, found = 0;
+	int pct;
+
+	for (i = 0; i < 6000; i++) {
+		pct = 1 + (int)(rng(&s) % 100);
+		if ((ix = tdw_index_new(pct)) == NULL)
+			return;
+		tdw_pair(&noise, &b, &s);
+		CHECK_INT(tdw_index_add(ix, &noise, 100), 0);
+		tdw_pair(&a, &b, &s);
+		CHECK_INT(tdw_index_add(ix, &a, 1), 0);
+		n = tdw_index_query(ix, &b, m, 16);
+		for (j = 0; j < n && j < 16; j++)
+			if (m[j].id == 1) {
+				found++;
+				CHECK(meet(ka, tdw_index_keys(ix, &a, ka), kb,
+				    tdw_index_keys(ix, &b, kb)));
+			}
+		tdw_index_free(ix);
+	}
+	CHECK(found > 1000);
+}
+
 static struct dedup_config
 keys_config(void)
 {
@@ -507,6 +602,53 @@ test_dedup_lock_keys(void)
 	CHECK(exact > 10);
 }
 
+/*
+ * A page under min_text is never judged near, but dedup_add indexes its
+ * near fingerprints all the same, so a longer page can be found near it:
+ * the short page's lock keys must cover its near methods too.
+ */
+static void
+test_short_page_locks_near_keys(void)
+{
+	static size_t ws[512], vs[512];
+	static char ta[TEXT_CAP], tb[TEXT_CAP];
+	static struct dedup_fp fa, fb;
+	static uint64_t ka[DEDUP_LOCK_KEYS_MAX], kb[DEDUP_LOCK_KEYS_MAX];
+	struct dedup_config c = keys_config();
+	struct dedup_match m[DEDUP_MAX_MATCHES];
+	size_t i, j, nw, nv, la, lb, nm, na, nb, near = 0;
+	struct dedup *d;
+	uint64_t s = 41;
+
+	for (i = 0; i < 200; i++) {
+		if ((d = dedup_new(&c)) == NULL)
+			return;
+		nw = page_words(ws, 30 + rng(&s) % 10, rng(&s));
+		while ((la = join(ws, nw, ta)) >= c.min_text)
+			nw--;
+		/* B: A, then A again from its start, till long enough. */
+		memcpy(vs, ws, nw * sizeof(ws[0]));
+		for (nv = nw; join(vs, nv, tb) < c.min_text + 20; nv++)
+			vs[nv] = vs[nv - nw];
+		lb = join(vs, nv, tb);
+		CHECK(la < c.min_text && lb >= c.min_text);
+		CHECK_INT(dedup_fingerprint(d, ta, la, &fa), 0);
+		CHECK_INT(dedup_fingerprint(d, tb, lb, &fb), 0);
+		CHECK_INT(dedup_add(d, &fa, 1), 0);
+		if (dedup_check(d, &fb, m, DEDUP_MAX_MATCHES, &nm) ==
+		    DEDUP_NEAR) {
+			near++;
+			na = dedup_lock_keys(d, &fa, ka, DEDUP_LOCK_KEYS_MAX);
+			nb = dedup_lock_keys(d, &fb, kb, DEDUP_LOCK_KEYS_MAX);
+			CHECK(meet(ka, na, kb, nb));
+		}
+		for (j = 0; j < nm; j++)
+			CHECK_INT(m[j].original_id, 1);
+		dedup_free(d);
+	}
+	CHECK(near > 50);
+}
+
 /* MD5 alone: one key, equal for equal texts, whatever their length. */
 static void
 test_md5_lock_key(void)
@@ -585,7 +727,9 @@ suite_dedup_keys(void)
 	RUN(test_ssdeep_keys);
 	RUN(test_ssdeep_keys_synthetic);
 	RUN(test_tdw_keys);
+	RUN(test_tdw_keys_few_shared);
 	RUN(test_dedup_lock_keys);
+	RUN(test_short_page_locks_near_keys);
 	RUN(test_md5_lock_key);
 	RUN(test_unrelated_pages_rarely_share);
 }
