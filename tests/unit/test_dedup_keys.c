@@ -188,8 +188,8 @@ test_simhash_keys(void)
 /* A random signature; when from is not NULL, b agrees with it on one
  * whole band and on a random share of the other positions. */
 static void
-signature(uint32_t *sig, size_t k, size_t rows, const uint32_t *from,
-    uint64_t *s)
+signature(
+    uint32_t *sig, size_t k, size_t rows, const uint32_t *from, uint64_t *s)
 {
 	size_t i, band = rng(s) % (k / rows), keep = rng(s) % 101;
 
@@ -208,8 +208,8 @@ signature(uint32_t *sig, size_t k, size_t rows, const uint32_t *from,
 static void
 test_minhash_keys(void)
 {
-	static const size_t shape[][2] = { { 128, 32 }, { 64, 64 }, { 8, 1 },
-		{ 512, 64 }, { 120, 40 } };
+	static const size_t shape[][2] = {
+	    {128, 32}, {64, 64}, {8, 1}, {512, 64}, {120, 40}};
 	uint32_t a[MINHASH_MAX_PERMS], b[MINHASH_MAX_PERMS];
 	uint64_t ka[MINHASH_MAX_PERMS], kb[MINHASH_MAX_PERMS], s = 13;
 	struct minhash_match m[16];
@@ -302,8 +302,9 @@ test_ssdeep_keys_synthetic(void)
 
 	for (i = 0; i < 3000; i++) {
 		for (q = 0; q < 4; q++) {
-			len[q] = rng(&s) % 3 == 0 ? rng(&s) % 7 :
-			    7 + rng(&s) % (q % 2 ? 26 : 58);
+			len[q] = rng(&s) % 3 == 0
+			    ? rng(&s) % 7
+			    : 7 + rng(&s) % (q % 2 ? 26 : 58);
 			for (j = 0; j < len[q]; j++)
 				p[q][j] = b64[rng(&s) % 8]; /* few letters */
 			p[q][len[q]] = '\0';
@@ -322,8 +323,8 @@ test_ssdeep_keys_synthetic(void)
 		if (ssdeep_index_add(ix, da, 1) == 0 &&
 		    (n = ssdeep_index_query(ix, db, 1, m, 4)) > 0) {
 			found += n;
-			CHECK(meet(ka, ssdeep_keys(da, ka), kb,
-			    ssdeep_keys(db, kb)));
+			CHECK(meet(
+			    ka, ssdeep_keys(da, ka), kb, ssdeep_keys(db, kb)));
 		}
 		ssdeep_index_free(ix);
 	}
@@ -380,7 +381,7 @@ tdw_random(struct tdw_vec *v, size_t n, uint32_t vocab, uint64_t *s)
 static void
 test_tdw_keys(void)
 {
-	static const int pct[] = { 10, 30, 50, 75, 90 };
+	static const int pct[] = {10, 30, 50, 75, 90};
 	static struct tdw_vec a, b, noise;
 	static uint64_t ka[TDW_TOKENS_MAX], kb[TDW_TOKENS_MAX];
 	struct tdw_match m[16];
@@ -401,8 +402,9 @@ test_tdw_keys(void)
 			for (j = 0; j < n && j < 16; j++)
 				if (m[j].id == 1) {
 					found++;
-					CHECK(meet(ka, tdw_index_keys(ix, &a, ka),
-					    kb, tdw_index_keys(ix, &b, kb)));
+					CHECK(meet(ka,
+					    tdw_index_keys(ix, &a, ka), kb,
+					    tdw_index_keys(ix, &b, kb)));
 				}
 			tdw_index_free(ix);
 		}
@@ -413,8 +415,7 @@ test_tdw_keys(void)
 /* Scale raw[0..n) to weights of v summing to TDW_SCALE, ids from id[],
  * sorted by id as a vector must be. */
 static void
-tdw_make(struct tdw_vec *v, const uint32_t *id, const uint32_t *raw,
-    size_t n)
+tdw_make(struct tdw_vec *v, const uint32_t *id, const uint32_t *raw, size_t n)
 {
 	uint64_t total = 0;
 	uint32_t sum = 0, big = 0;
@@ -425,8 +426,8 @@ tdw_make(struct tdw_vec *v, const uint32_t *id, const uint32_t *raw,
 		total += raw[i];
 	for (i = 0; i < n; i++) {
 		v->t[i].id = id[i];
-		v->t[i].w = (uint16_t)(raw[i] * (uint64_t)(TDW_SCALE - n) /
-		    total + 1);
+		v->t[i].w =
+		    (uint16_t)(raw[i] * (uint64_t)(TDW_SCALE - n) / total + 1);
 		sum += v->t[i].w;
 		if (v->t[i].w > v->t[big].w)
 			big = (uint32_t)i;
@@ -457,8 +458,8 @@ tdw_pair(struct tdw_vec *a, struct tdw_vec *b, uint64_t *s)
 	/* Ids from a 2^32 space: distinct but for a rare collision, which
 	 * tdw_make would turn into an ill-formed vector -- so avoid it. */
 	for (i = 0; i < 64; i++)
-		id[i] = (uint32_t)(i * 0x01000000u) | (uint32_t)(rng(s) &
-		    0xffffff);
+		id[i] =
+		    (uint32_t)(i * 0x01000000u) | (uint32_t)(rng(s) & 0xffffff);
 	for (i = 0; i < ns; i++)
 		raw[i] = share * (1 + (uint32_t)(rng(s) % 16));
 	for (i = ns; i < na; i++)
@@ -467,8 +468,8 @@ tdw_pair(struct tdw_vec *a, struct tdw_vec *b, uint64_t *s)
 	for (i = 0; i < ns; i++)
 		raw[i] = raw[i] * (90 + (uint32_t)(rng(s) % 21)) / 100 + 1;
 	for (i = ns; i < nb; i++) {
-		id[i] = (uint32_t)((32 + i) * 0x01000000u) | (uint32_t)(rng(s) &
-		    0xffffff);
+		id[i] = (uint32_t)((32 + i) * 0x01000000u) |
+		    (uint32_t)(rng(s) & 0xffffff);
 		raw[i] = 1 + (uint32_t)(rng(s) % 1000);
 	}
 	tdw_make(b, id, raw, nb);
@@ -571,8 +572,9 @@ test_dedup_lock_keys(void)
 		CHECK_INT(dedup_fingerprint(d, ta, join(ws, nw, ta), &fn), 0);
 		CHECK_INT(dedup_add(d, &fn, 100), 0);
 		nw = page_words(ws, 10 + rng(&s) % 1500, rng(&s));
-		nv = rng(&s) % 8 == 0 ? nw :
-		    variant(ws, nw, vs, sizeof(vs) / sizeof(vs[0]), &s);
+		nv = rng(&s) % 8 == 0
+		    ? nw
+		    : variant(ws, nw, vs, sizeof(vs) / sizeof(vs[0]), &s);
 		if (nv == nw)
 			memcpy(vs, ws, nw * sizeof(ws[0]));
 		CHECK_INT(dedup_fingerprint(d, ta, join(ws, nw, ta), &fa), 0);
@@ -581,8 +583,8 @@ test_dedup_lock_keys(void)
 		nb = dedup_lock_keys(d, &fb, kb, DEDUP_LOCK_KEYS_MAX);
 		check_key_list(d, ka, na);
 		check_key_list(d, kb, nb);
-		CHECK_INT(dedup_lock_keys(empty, &fa, kc, DEDUP_LOCK_KEYS_MAX),
-		    na);
+		CHECK_INT(
+		    dedup_lock_keys(empty, &fa, kc, DEDUP_LOCK_KEYS_MAX), na);
 		CHECK(memcmp(ka, kc, na * sizeof(ka[0])) == 0);
 		CHECK_INT(dedup_lock_keys(d, &fa, kc, 1), na);
 		CHECK(kc[0] == ka[0]);
@@ -698,17 +700,18 @@ test_unrelated_pages_rarely_share(void)
 	uint64_t s = 31;
 
 	for (round = 0; round < 2; round++) {
-		c.methods = round == 0 ? (DEDUP_SIMHASH | DEDUP_SSDEEP |
-		    DEDUP_MINHASH) : DEDUP_TDW;
+		c.methods = round == 0
+		    ? (DEDUP_SIMHASH | DEDUP_SSDEEP | DEDUP_MINHASH)
+		    : DEDUP_TDW;
 		if ((d = dedup_new(&c)) == NULL)
 			return;
 		for (i = 0; i < 60; i++) {
 			j = page_topic(ws, 100 + rng(&s) % 1000, rng(&s),
 			    round == 0 ? 0 : i);
-			CHECK_INT(dedup_fingerprint(d, t, join(ws, j, t),
-			    &fp[i]), 0);
-			n[i] = dedup_lock_keys(d, &fp[i], k[i],
-			    DEDUP_LOCK_KEYS_MAX);
+			CHECK_INT(
+			    dedup_fingerprint(d, t, join(ws, j, t), &fp[i]), 0);
+			n[i] = dedup_lock_keys(
+			    d, &fp[i], k[i], DEDUP_LOCK_KEYS_MAX);
 			CHECK(n[i] > 2);
 		}
 		for (i = 0, shared = 0, pairs = 0; i < 60; i++)
