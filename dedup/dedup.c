@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "util/chars.h"
+#include "util/mix64.h"
 #include "dedup/simhash.h"
 #include "dedup/simindex.h"
 
@@ -690,6 +691,90 @@ dedup_add_tdw(struct dedup *d, const struct tdw_vec *v, int64_t id)
 	if (d->tdw == NULL)
 		return 0;
 	return tdw_index_add(d->tdw, v, id);
+}
+
+size_t
+dedup_lock_keys_max(const struct dedup *d)
+{
+	uint64_t keys[SIMINDEX_MAX_TABLES];
+	size_t n = 1;
+
+	if (d->sim != NULL)
+		n += simindex_keys(d->sim, 0, keys);
+	if (d->ssd != NULL)
+		n += SSDEEP_KEYS_MAX;
+	if (d->mh != NULL)
+		n += (size_t)d->cfg.minhash_bands;
+	if (d->tdw != NULL)
+		n += (size_t)d->cfg.tdw.max_tokens;
+	return n;
+}
+
+/* Method m's raw keys raw[from..to) made its own: mix64 is a bijection,
+ * so keys of one method stay apart, and those of two meet by chance. */
+static void
+tag_keys(uint64_t *raw, size_t from, size_t to, enum dedup_method m)
+{
+	uint64_t salt = mix64(0x9e3779b97f4a7c15ULL * (uint64_t)m);
+
+	for (; from < to; from++)
+		raw[from] = mix64(raw[from] + salt);
+}
+
+static int
+by_value(const void *pa, const void *pb)
+{
+	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+
+	return a < b ? -1 : a > b;
+}
+
+size_t
+dedup_lock_keys(const struct dedup *d, const struct dedup_fp *fp,
+    uint64_t *keys, size_t cap)
+{
+	uint64_t raw[DEDUP_LOCK_KEYS_MAX];
+	unsigned char md5[MD5_RAW];
+	size_t n = 0, from, i, out;
+	int b;
+
+	/* Byte by byte, not memcpy: processes on machines of either byte
+	 * order must agree. */
+	if (md5_parse(fp->md5, md5) == 0) {
+		for (raw[0] = 0, b = 0; b < 8; b++)
+			raw[0] = raw[0] << 8 | md5[b];
+		n = 1;
+		tag_keys(raw, 0, n, DEDUP_MD5);
+	}
+	if (usable(d, fp, DEDUP_SIMHASH)) {
+		from = n;
+		n += simindex_keys(d->sim, fp->simhash, raw + n);
+		tag_keys(raw, from, n, DEDUP_SIMHASH);
+	}
+	if (usable(d, fp, DEDUP_SSDEEP)) {
+		from = n;
+		n += ssdeep_keys(fp->ssdeep, raw + n);
+		tag_keys(raw, from, n, DEDUP_SSDEEP);
+	}
+	if (usable(d, fp, DEDUP_MINHASH)) {
+		from = n;
+		n += minhash_index_keys(d->mh, fp->minhash, raw + n);
+		tag_keys(raw, from, n, DEDUP_MINHASH);
+	}
+	if (usable(d, fp, DEDUP_TDW)) {
+		from = n;
+		n += tdw_index_keys(d->tdw, &fp->tdw, raw + n);
+		tag_keys(raw, from, n, DEDUP_TDW);
+	}
+	qsort(raw, n, sizeof(raw[0]), by_value);
+	for (i = 0, out = 0; i < n; i++) {
+		if (out > 0 && raw[i] == raw[out - 1])
+			continue;
+		raw[out++] = raw[i];
+	}
+	if (cap > 0)
+		memcpy(keys, raw, (out < cap ? out : cap) * sizeof(raw[0]));
+	return out;
 }
 
 size_t

@@ -22,6 +22,7 @@
 #include "dedup/md5.h"
 #include "dedup/minhash.h"
 #include "dedup/shingles.h"
+#include "dedup/simindex.h"
 #include "dedup/ssdeep.h"
 #include "dedup/tdw.h"
 
@@ -254,6 +255,61 @@ int dedup_add(struct dedup *d, const struct dedup_fp *fp, int64_t id);
  * -1 when out of memory.
  */
 int dedup_add_tdw(struct dedup *d, const struct tdw_vec *v, int64_t id);
+
+/*
+ * Lock keys: several processes judging pages at once each lock a page's
+ * keys (in the database) before they catch up on pages the others added,
+ * judge it and add it. That is as good as judging one page at a time when
+ * any two pages where either could be reported as a match of the other
+ * (by dedup_check, after dedup_add of the other) lock a common key. Each
+ * method's keys are its index's own, so this holds exactly, not by
+ * chance:
+ *
+ *   md5      the first 8 bytes of the digest: an exact match has the
+ *            same digest (1 key).
+ *   simhash  one key per table of the block index (simindex_keys): a
+ *            match agrees exactly on some table's bits, so shares that
+ *            table's key (10 at k = 3; at most SIMINDEX_MAX_TABLES).
+ *   ssdeep   the (block size, 7-gram) keys the index stores and probes
+ *            (ssdeep_keys): a digest is compared at all only through one
+ *            of them (at most SSDEEP_KEYS_MAX, 117).
+ *   minhash  the LSH band keys (minhash_index_keys): a candidate shares
+ *            a band key (minhash_bands keys; 32 by default).
+ *   tdw      the prefix of the vector in a fixed token order at the
+ *            configured threshold (tdw_index_keys): a match's overlap
+ *            reaches the threshold, and then the pair shares a token in
+ *            both prefixes (at most tdw.max_tokens, 128 by default).
+ *
+ * A method's keys are mixed with its number, so keys of two methods meet
+ * only by chance (which costs waiting, not correctness). The keys depend
+ * only on the fingerprint and d's settings, never on what d holds, so all
+ * processes with the same settings agree. A text shorter than min_text
+ * is never judged near, but dedup_add still indexes its near
+ * fingerprints, where a later page can find them, so it locks those keys
+ * too; only methods usable for fp (configured and in fp->have, a MinHash
+ * signature of the configured length, a well-formed MD5 or ssdeep digest)
+ * give keys, as only they are checked or indexed.
+ */
+
+/* Most lock keys one page has under any settings. */
+#define DEDUP_LOCK_KEYS_MAX (1 + SIMINDEX_MAX_TABLES + SSDEEP_KEYS_MAX + \
+    MINHASH_MAX_PERMS + TDW_TOKENS_MAX)
+
+/* Most lock keys a page fingerprinted by d has under d's settings (160
+ * for the default md5,simhash,ssdeep,minhash with k 3 and 32 bands;
+ * TDW adds tdw.max_tokens), never more than DEDUP_LOCK_KEYS_MAX. */
+size_t dedup_lock_keys_max(const struct dedup *d);
+
+/*
+ * Write fp's lock keys, sorted ascending and without duplicates, into
+ * keys[0..cap), and return their number. When that exceeds cap only the
+ * first cap were written, which is not enough to lock: call again with
+ * room for all (dedup_lock_keys_max(d) always is for a fingerprint d
+ * made, DEDUP_LOCK_KEYS_MAX for any). Reads only fp and d's
+ * settings. Cannot fail.
+ */
+size_t dedup_lock_keys(const struct dedup *d, const struct dedup_fp *fp,
+    uint64_t *keys, size_t cap);
 
 /* The evidence floor of d's settings (dedup_config.min_shingles). */
 size_t dedup_min_shingles(const struct dedup *d);

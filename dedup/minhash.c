@@ -472,6 +472,17 @@ minhash_index_scan(const struct minhash_index *ix, const uint32_t *sig,
 }
 
 size_t
+minhash_index_keys(const struct minhash_index *ix, const uint32_t *sig,
+    uint64_t *keys)
+{
+	size_t j;
+
+	for (j = 0; j < ix->bands; j++)
+		keys[j] = band_key(sig, j, ix->rows);
+	return ix->bands;
+}
+
+size_t
 minhash_index_count(const struct minhash_index *ix)
 {
 	return ix->n;

@@ -114,6 +114,21 @@ size_t minhash_index_query(const struct minhash_index *ix, const uint32_t *sig,
 size_t minhash_index_scan(const struct minhash_index *ix, const uint32_t *sig,
     int threshold, struct minhash_match *out, size_t max);
 
+/*
+ * The keys sig[0..k) is stored under, which are also the keys a lookup for
+ * it probes: one per band, the band's number and values hashed to 32 bits
+ * (the index's own band key), widened to 64. The query follows a bucket's
+ * postings only where the 32-bit key equals one of its own -- whatever
+ * band the posting came from -- so any signature it can report shares a
+ * key with the query: keys(a) and keys(b) intersect whenever either can
+ * find the other. The keys depend only on sig, k and the band count,
+ * never on what is stored. Writes the index's band count (at most
+ * MINHASH_MAX_PERMS) keys into keys, some perhaps equal, and returns it.
+ * Cannot fail.
+ */
+size_t minhash_index_keys(const struct minhash_index *ix,
+    const uint32_t *sig, uint64_t *keys);
+
 /* Number of signatures stored. */
 size_t minhash_index_count(const struct minhash_index *ix);
 

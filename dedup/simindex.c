@@ -32,7 +32,7 @@
 #define MAX_BLOCKS (SIMINDEX_MAX_K + 2)
 /* Enough for C(PAIR_MAX_K + 2, 2) = 10 pair tables and for the
  * SIMINDEX_MAX_K + 1 single-block ones. */
-#define MAX_TABLES (SIMINDEX_MAX_K + 1)
+#define MAX_TABLES SIMINDEX_MAX_TABLES
 #define FIRST_SLOTS 64
 #define MAX_ENTRIES ((size_t)UINT32_MAX - 1)
 #define MAX_SLOTS ((size_t)UINT32_MAX)
@@ -297,6 +297,19 @@ simindex_query(const struct simindex *ix, uint64_t fp,
 		}
 	}
 	return found;
+}
+
+size_t
+simindex_keys(const struct simindex *ix, uint64_t fp,
+    uint64_t keys[SIMINDEX_MAX_TABLES])
+{
+	int t;
+
+	/* The table's number is inside the hash: equal masked bits in two
+	 * tables are two keys, as they are two buckets. */
+	for (t = 0; t < ix->ntables; t++)
+		keys[t] = key_hash(ix, t, fp);
+	return (size_t)ix->ntables;
 }
 
 size_t

@@ -18,6 +18,9 @@
 #include <stdint.h>
 
 #define SIMINDEX_MAX_K 15
+/* Most tables an index has, so most keys simindex_keys writes: k + 1
+ * single-block tables at SIMINDEX_MAX_K (pair tables stop at 10). */
+#define SIMINDEX_MAX_TABLES (SIMINDEX_MAX_K + 1)
 
 struct simindex;
 
@@ -50,6 +53,22 @@ void simindex_pop(struct simindex *ix);
  */
 size_t simindex_query(const struct simindex *ix, uint64_t fp,
     struct simindex_match *out, size_t max);
+
+/*
+ * The keys fp is stored under, which are also the keys a lookup for fp
+ * probes: one per table, the table's number and fp's bits in that table's
+ * blocks, hashed to 64 bits (the index's own bucket hash). The query
+ * reports a stored fingerprint only after checking that it agrees with
+ * the query exactly on some table's bits, so any fingerprint it can
+ * report shares that table's key with the query: keys(a) and keys(b)
+ * intersect whenever either can find the other. The keys depend only on
+ * fp and k, never on what is stored, so every index made with the same k
+ * (in any process) gives the same ones. Writes the index's table count
+ * (C(k+2, 2) for k <= 3, 10 at k = 3; k + 1 above; at most
+ * SIMINDEX_MAX_TABLES) keys into keys and returns it. Cannot fail.
+ */
+size_t simindex_keys(const struct simindex *ix, uint64_t fp,
+    uint64_t keys[SIMINDEX_MAX_TABLES]);
 
 /* Number of fingerprints stored. */
 size_t simindex_count(const struct simindex *ix);

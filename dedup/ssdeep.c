@@ -40,6 +40,7 @@
 #define GRAM 7                  /* libfuzzy's ROLLING_WINDOW */
 #define PART_MAX SPAMSUM_LENGTH /* longest part fuzzy_compare takes */
 #define MAX_KEYS (1 + 2 * (PART_MAX - GRAM + 1))
+_Static_assert(MAX_KEYS == SSDEEP_KEYS_MAX, "ssdeep.h counts the keys");
 #define NORM_MAX (24 + 2 * PART_MAX) /* "bs:part1:part2" */
 #define MAX_ITEMS ((size_t)UINT32_MAX - 1)
 #define MAX_SLOTS ((size_t)UINT32_MAX)
@@ -546,6 +547,23 @@ ssdeep_index_query(const struct ssdeep_index *ix, const char *digest,
 		}
 	}
 	return found;
+}
+
+size_t
+ssdeep_keys(const char *digest, uint64_t keys[SSDEEP_KEYS_MAX])
+{
+	struct parsed p;
+	char norm[NORM_MAX];
+	struct key k[MAX_KEYS];
+	size_t normlen, nk, i;
+
+	if (parse_digest(digest, &p) != 0)
+		return 0;
+	normlen = format_digest(&p, norm);
+	nk = keys_of(&p, norm, normlen, k);
+	for (i = 0; i < nk; i++)
+		keys[i] = k[i].hash;
+	return nk;
 }
 
 size_t

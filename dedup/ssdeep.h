@@ -22,6 +22,9 @@
 #include <fuzzy.h>
 
 #define SSDEEP_MAX FUZZY_MAX_RESULT
+/* Most keys ssdeep_keys writes: every 7-gram of two 64-character parts,
+ * or the one key of a digest without grams. */
+#define SSDEEP_KEYS_MAX (1 + 2 * (SPAMSUM_LENGTH - 7 + 1))
 
 struct ssdeep_index;
 
@@ -65,6 +68,22 @@ int ssdeep_index_add(struct ssdeep_index *ix, const char *digest, int64_t id);
  */
 size_t ssdeep_index_query(const struct ssdeep_index *ix, const char *digest,
     int threshold, struct ssdeep_match *out, size_t max);
+
+/*
+ * The keys digest is stored under, which are also the keys a lookup for it
+ * probes (the index's own key hashes): (block size, gram) for each
+ * distinct 7-gram of the run-cut first part, (2 x block size, gram) for
+ * each of the second part, or, when neither part has a gram, one key for
+ * the whole cut digest. The query compares a stored digest only after
+ * checking that it really holds one of the query's keys (the gram at that
+ * block size, or the same whole cut digest), so any digest it compares --
+ * let alone reports -- shares a key with the query: keys(a) and keys(b)
+ * intersect whenever either can find the other. The keys depend only on
+ * the digest. Writes them (at most SSDEEP_KEYS_MAX) into keys
+ * and returns their number; 0 for a malformed digest, which the index
+ * neither stores nor looks up. Cannot fail.
+ */
+size_t ssdeep_keys(const char *digest, uint64_t keys[SSDEEP_KEYS_MAX]);
 
 /* Number of digests stored. */
 size_t ssdeep_index_count(const struct ssdeep_index *ix);

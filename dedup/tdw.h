@@ -203,6 +203,32 @@ int tdw_index_add(struct tdw_index *ix, const struct tdw_vec *v, int64_t id);
 size_t tdw_index_query(struct tdw_index *ix, const struct tdw_vec *v,
     struct tdw_match *out, size_t max);
 
+/*
+ * Lock keys of v: token ids such that, for any two vectors the index could
+ * report as a match of one another, their keys intersect. The index's own
+ * prefixes cannot serve: its token order is the order tokens were first
+ * added, which differs from process to process and moves as pages come.
+ * But the proof above holds for any fixed order: if MWO(x, y) >= T, the
+ * first token x and y share is in both prefixes. So the keys are v's
+ * prefix in an order fixed for ever -- by the splitmix64 finaliser of the
+ * token id, ascending -- with T the index's threshold: every token at whose
+ * position the weight from there to the end is still >= T. The index
+ * reports a stored vector only when their overlap reaches T (verify counts
+ * shared weight only), so every match it can report shares a key. These
+ * keys cover matches, not every vector a query merely meets on the way.
+ * They depend only on v and the threshold, never on what is stored. A
+ * hashed order knows nothing of rarity, so common tokens are in many
+ * prefixes: unrelated pages drawing on one vocabulary often share a key
+ * and wait on each other (nine pairs in ten of random pages over 4096
+ * words, at 60 %), where the index's newest-first order keeps common
+ * tokens out of its prefixes. Correct, but close to one lock per site.
+ * Writes the ids, widened to 64 bits, into keys (at most v->n, so at most
+ * TDW_TOKENS_MAX) and returns their number: 0 for a vector whose weight is
+ * under T, which can match nothing. Cannot fail.
+ */
+size_t tdw_index_keys(const struct tdw_index *ix, const struct tdw_vec *v,
+    uint64_t *keys);
+
 /* Vectors stored. */
 size_t tdw_index_count(const struct tdw_index *ix);
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/mix64.h"
 #include "dedup/topk.h"
 
 #define NO_ORD UINT32_MAX   /* token the index has not numbered */
@@ -506,6 +507,41 @@ tdw_index_query(struct tdw_index *ix, const struct tdw_vec *v,
 		}
 	}
 	return q.found;
+}
+
+/* A token in the fixed order of lock keys. */
+struct fixed {
+	uint64_t rank; /* mix64 of its id: a bijection, so no ties */
+	uint32_t id;
+	uint16_t w;
+};
+
+static int
+by_rank(const void *pa, const void *pb)
+{
+	const struct fixed *a = pa, *b = pb;
+
+	return a->rank < b->rank ? -1 : a->rank > b->rank;
+}
+
+size_t
+tdw_index_keys(const struct tdw_index *ix, const struct tdw_vec *v,
+    uint64_t *keys)
+{
+	struct fixed f[TDW_TOKENS_MAX];
+	uint32_t rest = 0;
+	size_t i, n = 0;
+
+	for (i = 0; i < v->n; i++) {
+		f[i].rank = mix64(v->t[i].id);
+		f[i].id = v->t[i].id;
+		f[i].w = v->t[i].w;
+		rest += v->t[i].w;
+	}
+	qsort(f, v->n, sizeof(f[0]), by_rank);
+	for (i = 0; i < v->n && rest >= ix->t; rest -= f[i++].w)
+		keys[n++] = f[i].id;
+	return n;
 }
 
 size_t
