@@ -7,6 +7,7 @@
 
 #include "crawler/frontier.h"
 #include "crawler/linkrule.h"
+#include "crawler/share.h"
 #include "util/testhook.h"
 #include "web/linkhdr.h"
 

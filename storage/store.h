@@ -489,6 +489,9 @@ int store_set_worker(struct store *s, const char *name);
  * crawl's next number, not the caller's. */
 int64_t store_last_seq(const struct store *s);
 
+/* Pages this store added since it was opened. */
+int64_t store_pages_added(const struct store *s);
+
 /* *seq = the last seq given out in the whole crawl. Every page up to it
  * is committed and visible. 0, or -1. */
 int store_clock(struct store *s, int64_t *seq);
@@ -502,7 +505,8 @@ int store_worker_beat(struct store *s, double now, double window,
 int store_lease_note(struct store *s, const char *host);
 
 /*
- * Lease up to max free hosts with queued URLs (not given up) until expires
+ * Lease up to max free hosts with queued URLs (not given up, and with
+ * fewer than cap pages when cap > 0: --max-pages-per-host) until expires
  * (Unix time); a host whose lease ran out by now is free. fn(host,
  * not_before, arg) for each: not_before is the Unix time its last owner
  * left for the next request. fn returns non-zero to stop (returned). Hosts
@@ -510,7 +514,8 @@ int store_lease_note(struct store *s, const char *host);
  * hosts claimed, fn's value, or -1.
  */
 int store_lease_claim(struct store *s, double now, double expires, int max,
-    int (*fn)(const char *host, double not_before, void *arg), void *arg);
+    int64_t cap, int (*fn)(const char *host, double not_before, void *arg),
+    void *arg);
 
 /* Renew every lease this worker holds until expires; returns how many, or
  * -1. Fewer than held: one ran out and another process took it. */
@@ -527,8 +532,9 @@ int store_lease_release(struct store *s, const char *host, double not_before);
 /* Give every lease of this worker back (a clean exit). 0, or -1. */
 int store_lease_release_all(struct store *s);
 
-/* Hosts with queued URLs, not given up, whoever holds them; or -1. */
-int64_t store_work_hosts(struct store *s);
+/* Hosts with queued URLs, not given up, with fewer than cap pages when
+ * cap > 0, whoever holds them; or -1. */
+int64_t store_work_hosts(struct store *s, int64_t cap);
 
 /* Whether a URL is in flight in any process: 1, 0, or -1. */
 int store_in_flight_any(struct store *s);

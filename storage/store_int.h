@@ -135,6 +135,7 @@ struct store {
 	char err[512];               /* last error message */
 	char *worker;                /* pages.worker of this process's rows */
 	int64_t last_seq;            /* seq of the last page added */
+	int64_t added;               /* pages added since the open */
 };
 
 /* Binds parameters left to right and remembers the first failure. */

@@ -66,8 +66,10 @@ store_page_add(struct store *s, const struct store_page *p)
 		store__bind_text(&b, NULL);
 	store__bind_text(&b, p->canonical);
 	store__bind_text(&b, s->worker);
-	if ((rc = store__step_row(s, b.st, &b)) == 1)
+	if ((rc = store__step_row(s, b.st, &b)) == 1) {
 		id = sdb_column_int64(b.st, 0);
+		s->added++;
+	}
 	else if (rc == 0)
 		store__fail(s, "page_add returned no id");
 	store__stmt_done(b.st);

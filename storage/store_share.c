@@ -36,6 +36,12 @@ store_last_seq(const struct store *s)
 	return s->last_seq;
 }
 
+int64_t
+store_pages_added(const struct store *s)
+{
+	return s->added;
+}
+
 /* One integer from a one-row statement already bound in b (or NULL). */
 static int
 one_int(struct store *s, struct sdb_stmt *st, struct binder *b, int64_t *v)
@@ -83,7 +89,8 @@ store_lease_note(struct store *s, const char *host)
 
 int
 store_lease_claim(struct store *s, double now, double expires, int max,
-    int (*fn)(const char *host, double not_before, void *arg), void *arg)
+    int64_t cap, int (*fn)(const char *host, double not_before, void *arg),
+    void *arg)
 {
 	struct sdb_stmt *st = s->st[ST_LEASE_CLAIM];
 	struct binder b;
@@ -95,6 +102,7 @@ store_lease_claim(struct store *s, double now, double expires, int max,
 	store__bind_double(&b, expires);
 	store__bind_double(&b, now);
 	store__bind_int(&b, max);
+	store__bind_int(&b, cap);
 	while ((rc = store__step_row(s, st, &b)) == 1) {
 		host = sdb_column_text(st, 0);
 		if (host == NULL) {
@@ -172,11 +180,14 @@ store_lease_release_all(struct store *s)
 }
 
 int64_t
-store_work_hosts(struct store *s)
+store_work_hosts(struct store *s, int64_t cap)
 {
+	struct binder b;
 	int64_t n;
 
-	return one_int(s, s->st[ST_WORK_HOSTS], NULL, &n) == 0 ? n : -1;
+	store__bind_start(&b, s->st[ST_WORK_HOSTS]);
+	store__bind_int(&b, cap);
+	return one_int(s, b.st, &b, &n) == 0 ? n : -1;
 }
 
 int

@@ -178,6 +178,8 @@ const struct store__stmt_def store__stmt_def[ST_NUM] = {
 	    "l.expires < ?3) AND EXISTS (SELECT 1 FROM frontier f "
 	    "WHERE f.host = l.host AND f.state = 0) AND NOT EXISTS (SELECT 1 "
 	    "FROM hosts h WHERE h.host = l.host AND h.gave_up IS NOT NULL) "
+	    "AND (?5 <= 0 OR (SELECT count(*) FROM pages p "
+	    "WHERE p.host = l.host) < ?5) "
 	    "LIMIT ?4 FOR UPDATE SKIP LOCKED) RETURNING host, not_before" },
 	[ST_LEASE_RENEW] = { "lease_renew", NULL, .pg =
 	    "UPDATE leases SET expires = ? WHERE owner = ?" },
@@ -192,7 +194,8 @@ const struct store__stmt_def store__stmt_def[ST_NUM] = {
 	    "SELECT count(*) FROM leases l WHERE EXISTS (SELECT 1 FROM "
 	    "frontier f WHERE f.host = l.host AND f.state = 0) AND NOT EXISTS "
 	    "(SELECT 1 FROM hosts h WHERE h.host = l.host AND "
-	    "h.gave_up IS NOT NULL)" },
+	    "h.gave_up IS NOT NULL) AND (?1 <= 0 OR (SELECT count(*) "
+	    "FROM pages p WHERE p.host = l.host) < ?1)" },
 	[ST_IN_FLIGHT_ANY] = { "in_flight_any", NULL, .pg =
 	    "SELECT count(*) FROM (SELECT 1 FROM frontier WHERE state = 1 "
 	    "LIMIT 1) AS v" },

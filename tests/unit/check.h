@@ -85,5 +85,6 @@ void suite_oom(void);
 void suite_pagerank(void);
 void suite_shingles(void);
 void suite_canonical(void);
+void suite_dedup_keys(void);
 
 #endif

@@ -6,10 +6,6 @@
  * pages, then B queried) and checks the keys of every pair it reports.
  * Each also counts the pairs reported, so a generator that stopped making
  * near pairs would fail rather than pass on nothing.
- *
- * run_unit.c lists the suites of the other files; this one registers
- * itself from a constructor, run before main's suites, so adding it takes
- * no edit outside this file.
  */
 #include "check.h"
 #include "dedup/dedup.h"
@@ -722,7 +718,7 @@ test_unrelated_pages_rarely_share(void)
 	}
 }
 
-static void
+void
 suite_dedup_keys(void)
 {
 	RUN(test_simhash_keys);
@@ -735,12 +731,4 @@ suite_dedup_keys(void)
 	RUN(test_short_page_locks_near_keys);
 	RUN(test_md5_lock_key);
 	RUN(test_unrelated_pages_rarely_share);
-}
-
-static void register_dedup_keys(void) __attribute__((constructor));
-
-static void
-register_dedup_keys(void)
-{
-	suite_dedup_keys();
 }
