@@ -215,6 +215,12 @@ pump(struct crawl *c)
 		}
 		if (!j->sitemap)
 			c->n.queued--;
+		/* Shared: the entry is taken for all to see at once; held
+		 * uncommitted, it would stall another page's transaction. */
+		if (c->share != NULL && !j->sitemap && crawl_commit(c) != 0) {
+			crawl_job_free(j);
+			return;
+		}
 		if ((r = polite_admit(c, j, now)) == POLITE_DONE) {
 			if (c->failed)
 				return;

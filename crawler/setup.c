@@ -1,6 +1,7 @@
 #include "crawler/setup.h"
 
 #include "crawler/indexload.h"
+#include "crawler/share.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -201,7 +202,8 @@ add_seeds(struct crawl *c)
 			snprintf(c->err, c->errsz,
 			    "seed %s is outside the crawl's domains", u);
 			rc = 2;
-		} else if (store_frontier_add(c->st, u, host, 0, 0, 0) < 0) {
+		} else if (store_frontier_add(c->st, u, host, 0, 0, 0) < 0 ||
+		    (c->share != NULL && share_queued(c, host) < 0)) {
 			snprintf(c->err, c->errsz, "%s: %s", cfg->db,
 			    store_errmsg(c->st));
 			rc = 1;
@@ -288,7 +290,8 @@ load_indexes(struct crawl *c, int64_t requeued)
 	double t0, secs;
 
 	t0 = clock_mono_ms();
-	if (indexload_span(c, &store_span_all) != 0)
+	if ((c->share != NULL ? share_load(c) :
+	    indexload_span(c, &store_span_all)) != 0)
 		return -1;
 	secs = (clock_mono_ms() - t0) / 1e3;
 	if (dedup_count(c->dd) > 0 && !cfg->quiet)
@@ -339,6 +342,8 @@ setup_prepare(struct crawl *c)
 		snprintf(c->err, c->errsz, "%s", msg);
 		return 2;
 	}
+	if ((rc = share_start(c)) != 0)
+		return rc;
 	if (testhook_max_db_pages() > 0 &&
 	    store_limit_pages(c->st, testhook_max_db_pages()) != 0)
 		goto dberr;
@@ -349,19 +354,28 @@ setup_prepare(struct crawl *c)
 		return rc;
 	if ((rc = new_parts(c)) != 0)
 		return rc;
-	if ((requeued = store_frontier_requeue_inflight(c->st)) < 0)
-		goto dberr;
-	if (load_indexes(c, requeued) != 0)
+	/* Shared: what is in flight may be another process's; each host's
+	 * next owner queues it again (crawler/share.c). */
+	requeued = c->share != NULL ? 0 :
+	    store_frontier_requeue_inflight(c->st);
+	if (requeued < 0 || load_indexes(c, requeued) != 0)
 		goto dberr;
 	if ((rc = add_seeds(c)) != 0)
 		return rc;
 	if (cfg->retry_given_up && (rc = retry_given_up(c)) != 0)
 		return rc;
+	/* Shared: only the hosts leased, in the first round below. */
 	if (store_host_pages(c->st, load_host_pages, c) != 0 ||
-	    store_frontier_hosts(c->st, load_host, c) != 0 ||
+	    (c->share == NULL &&
+	    store_frontier_hosts(c->st, load_host, c) != 0) ||
 	    store_counts(c->st, &c->n) != 0 || store_commit(c->st) != 0 ||
 	    store_begin(c->st) != 0)
 		goto dberr;
+	if (c->share != NULL) {
+		c->n.queued = 0; /* counted per host as they are leased */
+		if (share_round(c, 1) < 0)
+			return 1;
+	}
 	c->seq = c->n.max_seq;
 	if (c->n.queued == 0 && !cfg->quiet)
 		fprintf(stderr, "nearcrawl: %s: nothing queued\n",

@@ -20,6 +20,7 @@ struct crawl_share {
 	int64_t caught_up;      /* every other page up to this seq is indexed */
 	int64_t added_at;       /* store_pages_added when caught_up was set */
 	double next_round;      /* monotonic ms of the next lease round */
+	double started;         /* monotonic ms of share_start */
 	int64_t live;           /* processes alive at the last heartbeat */
 	int lost;               /* a renewal found a lease gone */
 };
@@ -40,6 +41,7 @@ share_start(struct crawl *c)
 		return 1;
 	}
 	c->share = sh;
+	sh->started = clock_mono_ms();
 	if (strcmp(c->cfg->worker, "auto") != 0)
 		snprintf(sh->worker, sizeof(sh->worker), "%s", c->cfg->worker);
 	else {
@@ -166,8 +168,9 @@ mark_held(const char *host, void *arg)
 	return 0;
 }
 
-/* Hosts held with work (queued or in flight), counted; the others (and
- * beyond keep, the ones idle now) are given back. */
+/* Hosts held with work (queued or in flight) are kept up to keep; the
+ * others are given back, at once when nothing of theirs is in flight,
+ * else drained (no new request) to be given back the next round. */
 struct sweep {
 	struct crawl *c;
 	size_t keep;  /* hosts with work to keep at most */
@@ -186,8 +189,12 @@ sweep_fn(const char *host, void *value, void *arg)
 	if (value != &HELD || w->rc != 0)
 		return;
 	hostsched_host(w->c->sc, host, &queued, &active, &next_ok);
-	if (active > 0 || (queued > 0 && w->kept < w->keep)) {
-		w->kept += active > 0 || queued > 0;
+	if (queued > 0 && w->kept < w->keep) {
+		w->kept++;
+		return;
+	}
+	if (active > 0) {
+		hostsched_drained(w->c->sc, host);
 		return;
 	}
 	if (give_back(w->c, host) != 0)
@@ -228,7 +235,7 @@ share_round(struct crawl *c, int force)
 	strmap_each(sh->owned, sweep_fn, &w);
 	if (w.rc != 0)
 		goto fail;
-	if ((int64_t)w.kept < fair) {
+	if ((int64_t)w.kept < fair && now - sh->started >= SHARE_JOIN_MS) {
 		claimed = store_lease_claim(c->st, wall, wall + SHARE_LEASE_S,
 		    (int)(fair - (int64_t)w.kept), c->cfg->max_pages_per_host,
 		    on_claim, c);
@@ -267,7 +274,14 @@ share_before_judge(struct crawl *c, const struct digest *g)
 	int64_t clock, mine;
 	size_t n;
 
+	/* The page's transaction starts here and takes its keys first: it
+	 * then holds no other lock another page's transaction could want
+	 * while it waits for them. */
+	if (crawl_commit(c) != 0)
+		return -1;
 	n = dedup_lock_keys(c->dd, &g->fp, keys, DEDUP_LOCK_KEYS_MAX);
+	if (n > DEDUP_LOCK_KEYS_MAX)
+		n = DEDUP_LOCK_KEYS_MAX; /* cannot be: the bound is a maximum */
 	if (store_verdict_lock(c->st, keys, n, c->cfg->advisory_locks) != 0 ||
 	    store_clock(c->st, &clock) != 0)
 		return -1;
@@ -285,6 +299,18 @@ share_before_judge(struct crawl *c, const struct digest *g)
 	sh->added_at = store_pages_added(c->st);
 	if (clock > c->seq)
 		c->seq = clock;
+	return 0;
+}
+
+int
+share_load(struct crawl *c)
+{
+	struct store_span sp = { 0, 0, "" };
+
+	if (store_clock(c->st, &sp.upto) != 0 || indexload_span(c, &sp) != 0)
+		return -1;
+	c->share->caught_up = sp.upto;
+	c->share->added_at = store_pages_added(c->st);
 	return 0;
 }
 

@@ -24,6 +24,9 @@
 /* A lease lasts this long unless renewed; renewed every round. */
 #define SHARE_LEASE_S 10.0
 #define SHARE_ROUND_MS 1000.0
+/* A process just started claims nothing for this long, so that the
+ * processes started together see each other before sharing the hosts. */
+#define SHARE_JOIN_MS 500.0
 
 /*
  * After store_open: when the store is shared, name this worker, set up
@@ -31,6 +34,10 @@
  * c->err set.
  */
 int share_start(struct crawl *c);
+
+/* The pages of every process so far into the indexes, the catch-up's
+ * starting point. 0, or -1 on a database or memory failure. */
+int share_load(struct crawl *c);
 
 /* Free c->share (NULL is fine); a clean end first gives the leases back. */
 void share_end(struct crawl *c, int clean);

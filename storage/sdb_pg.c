@@ -157,7 +157,8 @@ command_rc(struct sdb_pg *pg, PGresult *res)
 	ExecStatusType s = res != NULL ? PQresultStatus(res) : PGRES_FATAL_ERROR;
 	const char *n;
 
-	if (s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK) {
+	if (s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK ||
+	    s == PGRES_EMPTY_QUERY) {
 		n = PQcmdTuples(res);
 		pg->changes = n != NULL && *n != '\0' ? strtoll(n, NULL, 10) : 0;
 		return SDB_OK;

@@ -91,6 +91,10 @@ e2e_watchdog() {
 	shift
 	rm -f "$E2E_TMP/timed-out"
 	(
+		# Not the test's traps: stopped by e2e_watchdog_off, this
+		# subshell must not clean up the test's files on its way out.
+		trap - EXIT
+		trap 'exit 0' INT TERM HUP PIPE
 		sleep "$_wd_secs" &
 		wait $!
 		touch "$E2E_TMP/timed-out"
