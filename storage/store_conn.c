@@ -123,8 +123,14 @@ conn_exec(struct store_conn *c, const char *sql)
 int
 store_conn_begin(struct store_conn *c)
 {
-	/* A writer takes the lock at once, as store_begin does. */
-	return conn_exec(c, c->mode == STORE_CONN_WRITE && !sdb_is_pg(c->db) ?
+	/* A writer takes the lock at once, as store_begin does. A reader
+	 * on PostgreSQL asks for one snapshot for the whole transaction, as
+	 * SQLite gives: by default each statement there sees its own, and
+	 * the files of a report would disagree while a crawl writes. */
+	if (sdb_is_pg(c->db))
+		return conn_exec(c, c->mode == STORE_CONN_WRITE ? "BEGIN" :
+		    "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+	return conn_exec(c, c->mode == STORE_CONN_WRITE ?
 	    "BEGIN IMMEDIATE" : "BEGIN");
 }
 

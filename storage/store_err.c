@@ -43,8 +43,13 @@ store_hint(int code)
 static void
 pg_why_failed(struct sdb *db, char *out, size_t outsz)
 {
-	const char *hint;
+	const char *hint, *msg = sdb_errmsg(db);
 
+	/* Some failures come without a message (libpq's for an empty
+	 * query): "cannot write: " and nothing would leave the user guessing
+	 * whether anything was said at all. */
+	if (*msg == '\0')
+		msg = "the server reported a failure but gave no reason";
 	switch (sdb_errcode(db)) {
 	case SDB_IOERR:
 		hint = "the database server went away or the connection "
@@ -64,9 +69,9 @@ pg_why_failed(struct sdb *db, char *out, size_t outsz)
 		hint = NULL;
 	}
 	if (hint == NULL)
-		snprintf(out, outsz, "%s", sdb_errmsg(db));
+		snprintf(out, outsz, "%s", msg);
 	else
-		snprintf(out, outsz, "%s (%s)", sdb_errmsg(db), hint);
+		snprintf(out, outsz, "%s (%s)", msg, hint);
 }
 
 /*

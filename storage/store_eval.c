@@ -46,15 +46,24 @@ eval_page_row(struct sdb_stmt *st, void *ctx)
 	return fn(&r, e->arg);
 }
 
+/* The judged pages in fetch order, each with the methods that matched
+ * it, joined by commas with the aggregate agg. */
+#define EVAL_PAGES(agg) \
+	"SELECT p.url, p.verdict, p.seq IS NULL, p.seq, " \
+	"(SELECT " agg " FROM duplicates d WHERE d.page_id = p.id) " \
+	"FROM pages p WHERE p.verdict IN ('unique', 'exact', 'near') " \
+	"ORDER BY p.seq IS NULL, p.seq, p.id"
+
 int
 store_eval_pages(struct store_conn *c,
     int (*fn)(const struct store_eval_page *r, void *arg), void *arg)
 {
 	struct store__each e = { (void *)fn, arg };
 
-	return store__conn_each(c, "SELECT p.url, p.verdict, p.seq IS NULL, "
-	    "p.seq, (SELECT group_concat(DISTINCT d.method) FROM duplicates d "
-	    "WHERE d.page_id = p.id) FROM pages p "
-	    "WHERE p.verdict IN ('unique', 'exact', 'near') "
-	    "ORDER BY p.seq IS NULL, p.seq, p.id", eval_page_row, &e);
+	/* No aggregate joins text on both: SQLite has string_agg only
+	 * from 3.44, PostgreSQL has no group_concat. The list's order does
+	 * not matter: the command reads it as a set. */
+	return store__conn_each(c, sdb_is_pg(c->db) ?
+	    EVAL_PAGES("string_agg(DISTINCT d.method, ',')") :
+	    EVAL_PAGES("group_concat(DISTINCT d.method)"), eval_page_row, &e);
 }

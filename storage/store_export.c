@@ -71,7 +71,9 @@ page_row(struct sdb_stmt *st, void *ctx)
 /*
  * The strongest match of each page is picked by a subquery on the
  * duplicates_page index, so the pages are read in seq order through
- * their unique seq index without a sort.
+ * their unique seq index without a sort. The NULLS orders are SQLite's
+ * own, spelt out for PostgreSQL, whose defaults are the other way round,
+ * and d2.id settles ties, so both engines pick the same match.
  */
 int
 store_export_pages(struct store_conn *c,
@@ -89,7 +91,8 @@ store_export_pages(struct store_conn *c,
 	    "LEFT JOIN duplicates d ON d.id = (SELECT d2.id FROM duplicates d2 "
 	    "LEFT JOIN pages o2 ON o2.id = d2.original_id "
 	    "WHERE d2.page_id = p.id "
-	    "ORDER BY d2.percentage DESC, o2.seq, d2.method LIMIT 1) "
+	    "ORDER BY d2.percentage DESC NULLS LAST, o2.seq NULLS FIRST, "
+	    "d2.method, d2.id LIMIT 1) "
 	    "LEFT JOIN pages o ON o.id = d.original_id %s "
 	    "ORDER BY p.seq",
 	    ranked ? "c.url" : "NULL", declared ? "p.canonical" : "NULL",
@@ -130,7 +133,7 @@ store_export_members(struct store_conn *c,
 	    "p.seq, %s FROM ranks k JOIN pages p ON p.id = k.page_id "
 	    "LEFT JOIN pages c ON c.id = k.canonical_id "
 	    "WHERE k.canonical_id IS NOT NULL "
-	    "ORDER BY c.seq, k.canonical_id, p.seq, p.id",
+	    "ORDER BY c.seq NULLS FIRST, k.canonical_id, p.seq, p.id",
 	    declared ? "p.canonical" : "NULL");
 	return store__conn_each(c, sql, member_row, &e);
 }

@@ -81,7 +81,7 @@ store_rank_pairs(struct store_conn *c,
 	struct store__each e = { (void *)fn, arg };
 
 	return store__conn_each(c, "SELECT page_id, original_id FROM "
-	    "duplicates", pair_row, &e);
+	    "duplicates ORDER BY id", pair_row, &e);
 }
 
 int
@@ -156,7 +156,8 @@ counts_row(struct sdb_stmt *st, void *ctx)
 /*
  * Per cluster, the declarations that name a member of the same cluster
  * (found through the url index), and how many of them name another page
- * than the canonical.
+ * than the canonical. CASE, not a sum of booleans, and the subquery
+ * named: PostgreSQL accepts neither otherwise.
  */
 int
 store_rank_canonical_counts(struct store_conn *c,
@@ -172,12 +173,14 @@ store_rank_canonical_counts(struct store_conn *c,
 	if (!ranked || !declared)
 		return 0;
 	return store__conn_each(c, "SELECT count(*), "
-	    "coalesce(sum(other = 0), 0) FROM (SELECT k.canonical_id, "
-	    "sum(m.id <> k.canonical_id) AS other FROM ranks k "
+	    "coalesce(sum(CASE WHEN other = 0 THEN 1 ELSE 0 END), 0) "
+	    "FROM (SELECT k.canonical_id, "
+	    "sum(CASE WHEN m.id <> k.canonical_id THEN 1 ELSE 0 END) AS other "
+	    "FROM ranks k "
 	    "JOIN pages p ON p.id = k.page_id "
 	    "JOIN pages m ON m.url = p.canonical "
 	    "JOIN ranks km ON km.page_id = m.id "
 	    "AND km.canonical_id = k.canonical_id "
 	    "WHERE k.canonical_id IS NOT NULL AND p.canonical IS NOT NULL "
-	    "GROUP BY k.canonical_id)", counts_row, n);
+	    "GROUP BY k.canonical_id) AS clusters", counts_row, n);
 }

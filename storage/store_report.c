@@ -52,16 +52,25 @@ host_row(struct sdb_stmt *st, void *ctx)
 	return fn(&r, e->arg);
 }
 
+/* Pages by host and verdict, the busiest host first, then by host as
+ * ordered by host_order. CASE: a sum of booleans is SQLite's alone. */
+#define HOSTS_BY(host_order) \
+	"SELECT host, count(*), " \
+	"sum(CASE WHEN verdict = 'unique' THEN 1 ELSE 0 END), " \
+	"sum(CASE WHEN verdict = 'exact' THEN 1 ELSE 0 END), " \
+	"sum(CASE WHEN verdict = 'near' THEN 1 ELSE 0 END) " \
+	"FROM pages GROUP BY host ORDER BY count(*) DESC, " host_order
+
 int
 store_report_hosts(struct store_conn *c,
     int (*fn)(const struct store_host_row *r, void *arg), void *arg)
 {
 	struct store__each e = { (void *)fn, arg };
 
-	return store__conn_each(c, "SELECT host, count(*), "
-	    "sum(verdict = 'unique'), sum(verdict = 'exact'), "
-	    "sum(verdict = 'near') FROM pages GROUP BY host "
-	    "ORDER BY count(*) DESC, host", host_row, &e);
+	/* Hosts in byte order, as SQLite's BINARY collation has them: a
+	 * PostgreSQL database's collation may follow a locale instead. */
+	return store__conn_each(c, sdb_is_pg(c->db) ?
+	    HOSTS_BY("host COLLATE \"C\"") : HOSTS_BY("host"), host_row, &e);
 }
 
 static int
@@ -82,7 +91,8 @@ cluster_row(struct sdb_stmt *st, void *ctx)
 /*
  * LEFT JOINs: a duplicates row whose page is gone still comes, with a NULL
  * URL, so there is one row per duplicates row. A database made before the
- * ranks table has no canonical to join.
+ * ranks table has no canonical to join. NULLS FIRST is SQLite's own order,
+ * spelt out for PostgreSQL, which puts NULLs last; d.id makes it total.
  */
 int
 store_report_clusters(struct store_conn *c,
@@ -100,12 +110,14 @@ store_report_clusters(struct store_conn *c,
 	    "LEFT JOIN pages p ON p.id = d.page_id "
 	    "LEFT JOIN ranks k ON k.page_id = d.page_id "
 	    "LEFT JOIN pages c ON c.id = k.canonical_id "
-	    "ORDER BY o.seq, d.original_id, p.seq, d.page_id, d.method" :
+	    "ORDER BY o.seq NULLS FIRST, d.original_id, p.seq NULLS FIRST, "
+	    "d.page_id, d.method, d.id" :
 	    "SELECT o.url, p.url, d.method, d.percentage, NULL "
 	    "FROM duplicates d "
 	    "LEFT JOIN pages o ON o.id = d.original_id "
 	    "LEFT JOIN pages p ON p.id = d.page_id "
-	    "ORDER BY o.seq, d.original_id, p.seq, d.page_id, d.method",
+	    "ORDER BY o.seq NULLS FIRST, d.original_id, p.seq NULLS FIRST, "
+	    "d.page_id, d.method, d.id",
 	    cluster_row, &e);
 }
 
@@ -128,7 +140,7 @@ store_report_similarity(struct store_conn *c,
 	struct store__each e = { (void *)fn, arg };
 
 	return store__conn_each(c, "SELECT method, percentage "
-	    "FROM duplicates ORDER BY method", similarity_row, &e);
+	    "FROM duplicates ORDER BY method, id", similarity_row, &e);
 }
 
 static int
@@ -153,7 +165,8 @@ store_report_busiest(struct store_conn *c,
 	return store__conn_each(c, "SELECT o.url, o.seq, "
 	    "count(DISTINCT d.page_id) AS n FROM duplicates d "
 	    "LEFT JOIN pages o ON o.id = d.original_id "
-	    "GROUP BY d.original_id ORDER BY n DESC, o.seq LIMIT 1",
+	    "GROUP BY d.original_id, o.url, o.seq "
+	    "ORDER BY n DESC, o.seq NULLS FIRST, d.original_id LIMIT 1",
 	    busiest_row, &e);
 }
 
@@ -190,13 +203,15 @@ store_report_top_clusters(struct store_conn *c, int limit,
 	    "WITH top AS (SELECT d.original_id AS id, "
 	    "count(DISTINCT d.page_id) AS n, o.seq AS oseq "
 	    "FROM duplicates d LEFT JOIN pages o ON o.id = d.original_id "
-	    "GROUP BY d.original_id ORDER BY n DESC, oseq, id LIMIT %d) "
+	    "GROUP BY d.original_id, o.seq "
+	    "ORDER BY n DESC, oseq NULLS FIRST, id LIMIT %d) "
 	    "SELECT t.id, t.n, o.url, o.title, d.page_id, p.url, p.title, "
 	    "d.method, d.percentage FROM top t "
 	    "JOIN duplicates d ON d.original_id = t.id "
 	    "LEFT JOIN pages o ON o.id = t.id "
 	    "LEFT JOIN pages p ON p.id = d.page_id "
-	    "ORDER BY t.n DESC, t.oseq, t.id, p.seq, d.page_id, d.method",
+	    "ORDER BY t.n DESC, t.oseq NULLS FIRST, t.id, p.seq NULLS FIRST, "
+	    "d.page_id, d.method, d.id",
 	    limit);
 	return store__conn_each(c, sql, topcluster_row, &e);
 }

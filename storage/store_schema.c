@@ -24,7 +24,9 @@
 
 /*
  * Run the SQL scripts a and b (b may be NULL) in one transaction: all of
- * it or none. On failure err says "PATH: cannot WHAT: why".
+ * it or none. On failure err says "PATH: cannot WHAT: why". An empty b
+ * (an upgrade with no column to add) is not sent: PostgreSQL calls an
+ * empty query a failure, and gives no reason for it.
  */
 static int
 exec_atomic(struct store *s, const char *a, const char *b, const char *path,
@@ -41,7 +43,8 @@ exec_atomic(struct store *s, const char *a, const char *b, const char *path,
 	}
 	if (sdb_exec(s->db, pg ? "BEGIN" : "BEGIN IMMEDIATE") != SDB_OK ||
 	    sdb_exec(s->db, pg ? pa : a) != SDB_OK ||
-	    (b != NULL && sdb_exec(s->db, pg ? pb : b) != SDB_OK) ||
+	    (b != NULL && *b != '\0' && sdb_exec(s->db, pg ? pb : b) !=
+	    SDB_OK) ||
 	    sdb_exec(s->db, "COMMIT") != SDB_OK) {
 		char why[320];
 
