@@ -95,7 +95,7 @@ print_stages(const struct crawl_stages *t)
 		return;
 	fprintf(stderr, "nearcrawl: ms per page: transfer %.2f | workers (%d): "
 	    "extract %.3f, fingerprints %.3f | loop: index lookups %.3f, "
-	    "SQLite and queueing %.3f\n", t->transfer_ms / n, t->threads,
+	    "database and queueing %.3f\n", t->transfer_ms / n, t->threads,
 	    t->extract_ms / n, t->fingerprint_ms / n, t->lookup_ms / n,
 	    t->store_ms / n);
 }

@@ -225,7 +225,8 @@ const struct opt config_opts[] = {
 	    "shared crawls serialise verdicts on PostgreSQL advisory locks, "
 	    "not on rows of verdict_keys", NULL, NULL },
 	{ { "storage", "batch_pages", "batch-pages", "64" }, OPT_INT, F(batch),
-	    0, 1, 100000, 0, "N", "pages written per transaction", NULL,
+	    0, 1, 100000, 0, "N", "pages written per transaction (a crawl shared "
+	    "by several processes writes each page on its own)", NULL,
 	    NULL },
 	{ { "storage", "force_settings", "force-settings", "false" },
 	    OPT_BOOL, F(force_settings), 0, 0, 1, 0, NULL,
