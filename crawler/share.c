@@ -22,6 +22,7 @@ struct crawl_share {
 	double next_round;      /* monotonic ms of the next lease round */
 	double started;         /* monotonic ms of share_start */
 	int64_t live;           /* processes alive at the last heartbeat */
+	int64_t fair;           /* hosts with work per process, last round */
 	int lost;               /* a renewal found a lease gone */
 };
 
@@ -110,10 +111,11 @@ share_end(struct crawl *c, int clean)
 /* A host just leased: its URLs a dead owner had in flight are queued
  * again, and the scheduler learns its queue and when it may start. */
 static int
-on_claim(const char *host, double lease_not_before, void *arg)
+on_claim(const struct store_lease *l, void *arg)
 {
 	struct crawl *c = arg;
 	struct crawl_share *sh = c->share;
+	const char *host = l->host;
 	double wall = clock_wall_s(), due;
 	struct store_host h;
 	int64_t queued;
@@ -122,22 +124,26 @@ on_claim(const char *host, double lease_not_before, void *arg)
 	if (store_host_reclaim(c->st, host) < 0 ||
 	    store_host_queue(c->st, host, &queued, &due) != 0)
 		return -1;
+	(void)due; /* the queue's own times are the frontier's business */
 	memset(&h, 0, sizeof(h));
 	if ((found = store_host_get(c->st, host, &h)) < 0)
 		return -1;
 	if (strmap_put(sh->owned, host, &HELD) != 0)
 		goto out;
 	sh->nheld++;
-	/* The last owner's gap, its back-off, and one gap from now: an owner
-	 * that died may have asked a moment ago. */
-	if (lease_not_before > due)
-		due = lease_not_before;
+	/* The gap its last owner left, its back-off, and, taken over from
+	 * an owner whose lease ran out, one gap from now: it may have died
+	 * just after asking. */
+	due = l->not_before;
 	if (found == 1 && h.not_before > due)
 		due = h.not_before;
-	if (wall + c->cfg->delay_ms / 1e3 > due)
+	if (l->was != NULL && wall + c->cfg->delay_ms / 1e3 > due)
 		due = wall + c->cfg->delay_ms / 1e3;
-	rc = hostsched_add(c->sc, host, queued,
-	    clock_mono_ms() + (due - wall) * 1e3);
+	if (found == 1 && h.gave_up != NULL)
+		hostsched_retire(c->sc, host);
+	else
+		rc = hostsched_add(c->sc, host, queued, due > wall ?
+		    clock_mono_ms() + (due - wall) * 1e3 : 0);
 	c->n.queued += queued;
 out:
 	store_host_clear(&h);
@@ -201,6 +207,66 @@ sweep_fn(const char *host, void *value, void *arg)
 		w->rc = -1;
 }
 
+/* What a claim returned, kept to be handed on in host order. */
+struct claims {
+	struct store_lease *l;
+	size_t n, cap;
+};
+
+static int
+keep_claim(const struct store_lease *l, void *arg)
+{
+	struct claims *k = arg;
+	struct store_lease *grown;
+
+	if (k->n == k->cap) {
+		k->cap = k->cap ? 2 * k->cap : 16;
+		if ((grown = realloc(k->l, k->cap * sizeof(*grown))) == NULL)
+			return -1;
+		k->l = grown;
+	}
+	k->l[k->n].host = strdup(l->host);
+	k->l[k->n].was = l->was != NULL ? strdup(l->was) : NULL;
+	k->l[k->n].not_before = l->not_before;
+	if (k->l[k->n].host == NULL || (l->was != NULL && k->l[k->n].was == NULL))
+		return -1;
+	k->n++;
+	return 0;
+}
+
+static int
+by_host(const void *a, const void *b)
+{
+	return strcmp(((const struct store_lease *)a)->host,
+	    ((const struct store_lease *)b)->host);
+}
+
+/* Claim up to max hosts and hand them to the scheduler by name, the order
+ * a single process's resume reads its hosts in. The hosts claimed, or -1. */
+static int
+claim_sorted(struct crawl *c, double wall, int max)
+{
+	struct claims k = { NULL, 0, 0 };
+	size_t i;
+	int rc;
+
+	rc = store_lease_claim(c->st, wall, wall + SHARE_LEASE_S, max,
+	    c->cfg->max_pages_per_host, keep_claim, &k);
+	if (rc >= 0) {
+		if (k.n > 1)
+			qsort(k.l, k.n, sizeof(*k.l), by_host);
+		for (i = 0; i < k.n && rc >= 0; i++)
+			if (on_claim(&k.l[i], c) != 0)
+				rc = -1;
+	}
+	for (i = 0; i < k.n; i++) {
+		free((char *)k.l[i].host);
+		free((char *)k.l[i].was);
+	}
+	free(k.l);
+	return rc;
+}
+
 int
 share_round(struct crawl *c, int force)
 {
@@ -235,10 +301,9 @@ share_round(struct crawl *c, int force)
 	strmap_each(sh->owned, sweep_fn, &w);
 	if (w.rc != 0)
 		goto fail;
+	sh->fair = fair;
 	if ((int64_t)w.kept < fair && now - sh->started >= SHARE_JOIN_MS) {
-		claimed = store_lease_claim(c->st, wall, wall + SHARE_LEASE_S,
-		    (int)(fair - (int64_t)w.kept), c->cfg->max_pages_per_host,
-		    on_claim, c);
+		claimed = claim_sorted(c, wall, (int)(fair - (int64_t)w.kept));
 		if (claimed < 0)
 			goto fail;
 	}
@@ -256,11 +321,21 @@ share_queued(struct crawl *c, const char *host)
 {
 	struct crawl_share *sh = c->share;
 
+	int fresh, took;
+
 	if (strmap_get(sh->noted, host) == NULL) {
-		if (store_lease_note(c->st, host) != 0)
+		if ((fresh = store_lease_note(c->st, host)) < 0 ||
+		    strmap_put(sh->noted, host, sh) != 0)
 			return -1;
-		if (strmap_put(sh->noted, host, sh) != 0)
-			return -1;
+		/* A host nobody knew: this process takes it at once while
+		 * under its share, as a lone crawl would start on it. */
+		if (fresh && clock_mono_ms() - sh->started >= SHARE_JOIN_MS &&
+		    (sh->live <= 1 || (int64_t)sh->nheld < sh->fair)) {
+			took = store_lease_take(c->st, host, clock_wall_s() +
+			    SHARE_LEASE_S, on_claim, c);
+			if (took != 0)
+				return took < 0 ? -1 : 2;
+		}
 	}
 	return strmap_get(sh->owned, host) == &HELD;
 }

@@ -50,9 +50,11 @@ void share_end(struct crawl *c, int clean);
 int share_round(struct crawl *c, int force);
 
 /*
- * A URL of host was queued: make the host leasable. Returns 1 when this
- * process holds host (the scheduler may count the URL), 0 when not, -1 on
- * a database failure.
+ * A URL of host was queued: make the host leasable, and lease it at once
+ * when it is new and this process is under its share. Returns 1 when this
+ * process holds host (the scheduler may count the URL), 2 when it has just
+ * leased it (the scheduler counted its whole queue), 0 when another
+ * process may hold it, -1 on a database failure.
  */
 int share_queued(struct crawl *c, const char *host);
 

@@ -501,21 +501,37 @@ int store_clock(struct store *s, int64_t *seq);
 int store_worker_beat(struct store *s, double now, double window,
     int64_t *live);
 
-/* Make host leasable (a leases row); nothing when it is. 0, or -1. */
+/* Make host leasable (a leases row): 1 when the row is new, 0 when it
+ * was there, -1 on error. */
 int store_lease_note(struct store *s, const char *host);
+
+/* A lease just taken. */
+struct store_lease {
+	const char *host;  /* valid during the call */
+	double not_before; /* Unix time its last owner left for the next
+	                      request to it, 0 when none */
+	const char *was;   /* the owner whose lease had run out, or NULL for a
+	                      free host */
+};
+
+/* Called per lease taken; non-zero stops (and is returned). */
+typedef int (*store_lease_fn)(const struct store_lease *l, void *arg);
 
 /*
  * Lease up to max free hosts with queued URLs (not given up, and with
- * fewer than cap pages when cap > 0: --max-pages-per-host) until expires
- * (Unix time); a host whose lease ran out by now is free. fn(host,
- * not_before, arg) for each: not_before is the Unix time its last owner
- * left for the next request. fn returns non-zero to stop (returned). Hosts
- * another process is claiming at the same moment are skipped. Returns the
- * hosts claimed, fn's value, or -1.
+ * fewer than cap pages when cap > 0: --max-pages-per-host), the first by
+ * name, until expires (Unix time); a host whose lease ran out by now is
+ * free. fn for each, in no set order. Hosts another process is claiming at
+ * the same moment are skipped. Returns the hosts claimed, fn's value, or
+ * -1.
  */
 int store_lease_claim(struct store *s, double now, double expires, int max,
-    int64_t cap, int (*fn)(const char *host, double not_before, void *arg),
-    void *arg);
+    int64_t cap, store_lease_fn fn, void *arg);
+
+/* Lease host until expires if it is free (fn then called once). Returns 1,
+ * 0 when another process holds it, fn's value, or -1. */
+int store_lease_take(struct store *s, const char *host, double expires,
+    store_lease_fn fn, void *arg);
 
 /* Renew every lease this worker holds until expires; returns how many, or
  * -1. Fewer than held: one ran out and another process took it. */

@@ -84,32 +84,28 @@ store_lease_note(struct store *s, const char *host)
 
 	store__bind_start(&b, s->st[ST_LEASE_NOTE]);
 	store__bind_text(&b, host);
-	return store__exec_stmt(s, b.st, &b);
+	if (store__exec_stmt(s, b.st, &b) != 0)
+		return -1;
+	return sdb_changes(s->db) > 0;
 }
 
-int
-store_lease_claim(struct store *s, double now, double expires, int max,
-    int64_t cap, int (*fn)(const char *host, double not_before, void *arg),
-    void *arg)
+/* The leases st returns (host, not_before, previous owner), each to fn. */
+static int
+leases_to(struct store *s, struct sdb_stmt *st, struct binder *b,
+    store_lease_fn fn, void *arg)
 {
-	struct sdb_stmt *st = s->st[ST_LEASE_CLAIM];
-	struct binder b;
-	const char *host;
+	struct store_lease l;
 	int rc, n = 0, ret = 0;
 
-	store__bind_start(&b, st);
-	store__bind_text(&b, s->worker);
-	store__bind_double(&b, expires);
-	store__bind_double(&b, now);
-	store__bind_int(&b, max);
-	store__bind_int(&b, cap);
-	while ((rc = store__step_row(s, st, &b)) == 1) {
-		host = sdb_column_text(st, 0);
-		if (host == NULL) {
+	while ((rc = store__step_row(s, st, b)) == 1) {
+		l.host = sdb_column_text(st, 0);
+		l.not_before = sdb_column_double(st, 1);
+		l.was = sdb_column_text(st, 2);
+		if (l.host == NULL) {
 			ret = store__oom_fail(s);
 			break;
 		}
-		if ((ret = fn(host, sdb_column_double(st, 1), arg)) != 0)
+		if ((ret = fn(&l, arg)) != 0)
 			break;
 		n++;
 	}
@@ -117,6 +113,34 @@ store_lease_claim(struct store *s, double now, double expires, int max,
 		ret = -1;
 	store__stmt_done(st);
 	return ret != 0 ? ret : n;
+}
+
+int
+store_lease_claim(struct store *s, double now, double expires, int max,
+    int64_t cap, store_lease_fn fn, void *arg)
+{
+	struct binder b;
+
+	store__bind_start(&b, s->st[ST_LEASE_CLAIM]);
+	store__bind_text(&b, s->worker);
+	store__bind_double(&b, expires);
+	store__bind_double(&b, now);
+	store__bind_int(&b, max);
+	store__bind_int(&b, cap);
+	return leases_to(s, b.st, &b, fn, arg);
+}
+
+int
+store_lease_take(struct store *s, const char *host, double expires,
+    store_lease_fn fn, void *arg)
+{
+	struct binder b;
+
+	store__bind_start(&b, s->st[ST_LEASE_TAKE]);
+	store__bind_text(&b, s->worker);
+	store__bind_double(&b, expires);
+	store__bind_text(&b, host);
+	return leases_to(s, b.st, &b, fn, arg);
 }
 
 int64_t

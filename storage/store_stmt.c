@@ -173,14 +173,19 @@ const struct store__stmt_def store__stmt_def[ST_NUM] = {
 	/* Free hosts with queued URLs; a host another process is claiming
 	 * at this moment is skipped, not waited for. */
 	[ST_LEASE_CLAIM] = { "lease_claim", NULL, .pg =
-	    "UPDATE leases SET owner = ?1, expires = ?2 WHERE host IN ("
-	    "SELECT l.host FROM leases l WHERE (l.owner IS NULL OR "
-	    "l.expires < ?3) AND EXISTS (SELECT 1 FROM frontier f "
+	    "UPDATE leases u SET owner = ?1, expires = ?2 FROM ("
+	    "SELECT l.host, l.owner AS was FROM leases l WHERE (l.owner IS NULL "
+	    "OR l.expires < ?3) AND EXISTS (SELECT 1 FROM frontier f "
 	    "WHERE f.host = l.host AND f.state = 0) AND NOT EXISTS (SELECT 1 "
 	    "FROM hosts h WHERE h.host = l.host AND h.gave_up IS NOT NULL) "
 	    "AND (?5 <= 0 OR (SELECT count(*) FROM pages p "
-	    "WHERE p.host = l.host) < ?5) "
-	    "LIMIT ?4 FOR UPDATE SKIP LOCKED) RETURNING host, not_before" },
+	    "WHERE p.host = l.host) < ?5) ORDER BY l.host "
+	    "LIMIT ?4 FOR UPDATE SKIP LOCKED) AS c WHERE u.host = c.host "
+	    "RETURNING u.host, u.not_before, c.was" },
+	/* A host just seen, taken at once by the process that saw it. */
+	[ST_LEASE_TAKE] = { "lease_take", NULL, .pg =
+	    "UPDATE leases SET owner = ?1, expires = ?2 WHERE host = ?3 AND "
+	    "owner IS NULL RETURNING host, not_before, CAST(NULL AS TEXT)" },
 	[ST_LEASE_RENEW] = { "lease_renew", NULL, .pg =
 	    "UPDATE leases SET expires = ? WHERE owner = ?" },
 	[ST_LEASE_OWNED] = { "lease_owned", NULL, .pg =
