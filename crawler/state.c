@@ -22,7 +22,7 @@ crawl_commit(struct crawl *c)
 {
 	double t0 = clock_mono_ms();
 
-	if (store_commit(c->st) != 0 || store_begin(c->st) != 0) {
+	if (store_renew(c->st) != 0) {
 		crawl_fail(c, "cannot commit to the database");
 		return -1;
 	}

@@ -13,11 +13,14 @@
 struct sdb {
 	sqlite3 *lite;      /* the SQLite connection, or NULL */
 	struct sdb_pg *pg;  /* the PostgreSQL one, or NULL */
+	int64_t runs;       /* statements run so far */
 };
 
 struct sdb_stmt {
+	struct sdb *db;         /* its connection */
 	sqlite3_stmt *lite;     /* SQLite's statement, or NULL */
 	struct sdb_pgstmt *pg;  /* PostgreSQL's, or NULL */
+	int running;            /* stepped since the last reset */
 };
 
 struct sdb *
@@ -78,9 +81,16 @@ sdb_sqlite(struct sdb *db)
 	return db->lite;
 }
 
+int64_t
+sdb_runs(const struct sdb *db)
+{
+	return db->runs;
+}
+
 int
 sdb_exec(struct sdb *db, const char *sql)
 {
+	db->runs++;
 	if (db->lite != NULL)
 		return sqlite3_exec(db->lite, sql, NULL, NULL, NULL);
 	return sdb_pg_exec(db->pg, sql);
@@ -95,6 +105,7 @@ sdb_prepare(struct sdb *db, const char *sql, struct sdb_stmt **out)
 	*out = NULL;
 	if ((st = calloc(1, sizeof(*st))) == NULL)
 		return SDB_NOMEM;
+	st->db = db;
 	if (db->lite != NULL)
 		rc = sqlite3_prepare_v3(db->lite, sql, -1,
 		    SQLITE_PREPARE_PERSISTENT, &st->lite, NULL);
@@ -168,14 +179,44 @@ sdb_bind_null(struct sdb_stmt *st, int idx)
 int
 sdb_step(struct sdb_stmt *st)
 {
+	if (!st->running) {
+		st->running = 1;
+		st->db->runs++;
+	}
 	if (st->lite != NULL)
 		return sqlite3_step(st->lite);
 	return sdb_pg_step(st->pg);
 }
 
+int
+sdb_step_later(struct sdb_stmt *st)
+{
+	int rc;
+
+	if (st->lite != NULL) {
+		rc = sdb_step(st);
+		return rc == SDB_ROW ? SDB_DONE : rc;
+	}
+	st->db->runs++;
+	return sdb_pg_later(st->pg);
+}
+
+int
+sdb_pipeline(struct sdb *db, int on)
+{
+	return db->pg != NULL ? sdb_pg_pipeline(db->pg, on) : 0;
+}
+
+int
+sdb_flush(struct sdb *db)
+{
+	return db->pg != NULL ? sdb_pg_flush(db->pg) : SDB_OK;
+}
+
 void
 sdb_reset(struct sdb_stmt *st)
 {
+	st->running = 0;
 	if (st->lite != NULL)
 		sqlite3_reset(st->lite);
 	else

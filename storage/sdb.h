@@ -56,6 +56,10 @@ int sdb_is_pg(const struct sdb *db);
 /* The SQLite handle under db, or NULL on PostgreSQL. */
 sqlite3 *sdb_sqlite(struct sdb *db);
 
+/* Statements run on db so far (sdb_exec calls and first steps): equal
+ * numbers mean nothing ran in between. */
+int64_t sdb_runs(const struct sdb *db);
+
 /* Run sql, which may be several statements, without parameters; rows are
  * dropped. SDB_OK or an error code (sdb_errmsg says why). */
 int sdb_exec(struct sdb *db, const char *sql);
@@ -78,6 +82,23 @@ int sdb_bind_null(struct sdb_stmt *st, int idx);
 /* Run the statement (first call) or move to its next row: SDB_ROW,
  * SDB_DONE, or an error code. */
 int sdb_step(struct sdb_stmt *st);
+
+/*
+ * Run a statement whose rows and count do not matter, when convenient: on
+ * PostgreSQL in pipeline mode it is sent without waiting, and its failure
+ * is returned by the next statement that waits (sdb_step, sdb_flush, ...),
+ * which runs after it. Elsewhere it runs now. SDB_DONE, or an error code.
+ * The statement may be bound and run again at once.
+ */
+int sdb_step_later(struct sdb_stmt *st);
+
+/* PostgreSQL: send statements without waiting for each result (libpq's
+ * pipeline mode) when on, or as they come. 0, or -1. Nothing on SQLite. */
+int sdb_pipeline(struct sdb *db, int on);
+
+/* Wait for every statement sent without waiting: SDB_OK, or the first
+ * one's failure. */
+int sdb_flush(struct sdb *db);
 
 /* Ready to run again (bindings kept), and clear the bindings. */
 void sdb_reset(struct sdb_stmt *st);

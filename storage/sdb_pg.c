@@ -32,6 +32,8 @@
 
 struct sdb_pg {
 	PGconn *conn;
+	int pipeline;           /* in libpq's pipeline mode */
+	int pending;            /* statements sent, their results unread */
 	unsigned next_name;     /* the next statement's number */
 	int64_t changes;        /* rows the last write changed */
 	int code;               /* last failure, SDB_* */
@@ -57,6 +59,8 @@ struct sdb_pgstmt {
 	size_t *bloblen;            /* their lengths */
 	int nblob;                  /* columns these arrays hold */
 };
+
+static int drain(struct sdb_pg *pg);
 
 /* Record the failure of res (or of the connection when res is NULL). */
 static int
@@ -145,6 +149,8 @@ sdb_pg_close(struct sdb_pg *pg)
 {
 	if (pg == NULL)
 		return;
+	if (pg->pipeline)
+		drain(pg);
 	if (pg->conn != NULL)
 		PQfinish(pg->conn);
 	free(pg);
@@ -169,11 +175,86 @@ command_rc(struct sdb_pg *pg, PGresult *res)
 int
 sdb_pg_exec(struct sdb_pg *pg, const char *sql)
 {
-	PGresult *res = PQexec(pg->conn, sql);
-	int rc = command_rc(pg, res);
+	PGresult *res;
+	int rc, was = pg->pipeline;
 
+	/* Text of several statements runs outside the pipeline. */
+	if (was && ((rc = drain(pg)) != SDB_OK || sdb_pg_pipeline(pg, 0) != 0))
+		return was && rc != SDB_OK ? rc : fail(pg, NULL, SDB_ERROR);
+	res = PQexec(pg->conn, sql);
+	rc = command_rc(pg, res);
 	PQclear(res);
+	if (was && sdb_pg_pipeline(pg, 1) != 0 && rc == SDB_OK)
+		rc = fail(pg, NULL, SDB_ERROR);
 	return rc;
+}
+
+int
+sdb_pg_pipeline(struct sdb_pg *pg, int on)
+{
+	if (on == pg->pipeline)
+		return 0;
+	if (on ? PQenterPipelineMode(pg->conn) != 1 :
+	    (drain(pg) != SDB_OK || PQexitPipelineMode(pg->conn) != 1))
+		return -1;
+	pg->pipeline = on;
+	return 0;
+}
+
+/*
+ * Read the results of the statements sent before a sync and the sync's
+ * own: the first failure among them is recorded and returned. When keep is
+ * not NULL, the last statement's result is handed there (the caller's).
+ */
+static int
+read_to_sync(struct sdb_pg *pg, PGresult **keep)
+{
+	PGresult *res, *last = NULL;
+	ExecStatusType s;
+	int rc = SDB_OK;
+
+	for (;;) {
+		/* NULL ends one statement's results; the sync ends them all. */
+		if ((res = PQgetResult(pg->conn)) == NULL) {
+			if (PQstatus(pg->conn) == CONNECTION_BAD) {
+				rc = fail(pg, NULL, SDB_IOERR);
+				break;
+			}
+			continue;
+		}
+		s = PQresultStatus(res);
+		if (s == PGRES_PIPELINE_SYNC) {
+			PQclear(res);
+			break;
+		}
+		if (s == PGRES_FATAL_ERROR && rc == SDB_OK)
+			rc = fail(pg, res, SDB_ERROR);
+		else if (s == PGRES_PIPELINE_ABORTED && rc == SDB_OK)
+			rc = fail(pg, res, SDB_ERROR);
+		if (s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK) {
+			PQclear(last);
+			last = res;
+		} else
+			PQclear(res);
+	}
+	pg->pending = 0;
+	if (keep != NULL && rc == SDB_OK && last != NULL) {
+		*keep = last;
+		return command_rc(pg, last);
+	}
+	PQclear(last);
+	return rc;
+}
+
+/* Read what the statements sent without waiting returned. */
+static int
+drain(struct sdb_pg *pg)
+{
+	if (pg->pending == 0)
+		return SDB_OK;
+	if (PQpipelineSync(pg->conn) != 1)
+		return fail(pg, NULL, SDB_IOERR);
+	return read_to_sync(pg, NULL);
 }
 
 /*
@@ -272,7 +353,8 @@ sdb_pg_finalize(struct sdb_pgstmt *st)
 	if (st == NULL)
 		return;
 	drop_result(st);
-	if (st->name[0] != '\0' && PQstatus(st->pg->conn) == CONNECTION_OK &&
+	if (st->name[0] != '\0' && !st->pg->pipeline &&
+	    PQstatus(st->pg->conn) == CONNECTION_OK &&
 	    PQtransactionStatus(st->pg->conn) != PQTRANS_INERROR) {
 		snprintf(sql, sizeof(sql), "DEALLOCATE %s", st->name);
 		res = PQexec(st->pg->conn, sql);
@@ -342,9 +424,18 @@ run(struct sdb_pgstmt *st)
 		fmts[i] = st->p[i].binary;
 	}
 	drop_result(st);
-	st->res = PQexecPrepared(st->pg->conn, st->name, st->nparams, vals,
-	    lens, fmts, 0);
-	rc = command_rc(st->pg, st->res);
+	if (st->pg->pipeline) {
+		/* Sent behind whatever waits unsent, read after their results. */
+		if (PQsendQueryPrepared(st->pg->conn, st->name, st->nparams,
+		    vals, lens, fmts, 0) != 1 ||
+		    PQpipelineSync(st->pg->conn) != 1)
+			return fail(st->pg, NULL, SDB_IOERR);
+		rc = read_to_sync(st->pg, &st->res);
+	} else {
+		st->res = PQexecPrepared(st->pg->conn, st->name, st->nparams,
+		    vals, lens, fmts, 0);
+		rc = command_rc(st->pg, st->res);
+	}
 	if (rc != SDB_OK) {
 		drop_result(st);
 		return rc;
@@ -389,6 +480,29 @@ sdb_pg_step(struct sdb_pgstmt *st)
 	}
 	st->row++;
 	return SDB_ROW;
+}
+
+int
+sdb_pg_later(struct sdb_pgstmt *st)
+{
+	const char *vals[MAX_PARAMS];
+	int lens[MAX_PARAMS], fmts[MAX_PARAMS], i;
+
+	if (!st->pg->pipeline) {
+		i = sdb_pg_step(st);
+		return i == SDB_ROW ? SDB_DONE : i;
+	}
+	for (i = 0; i < st->nparams; i++) {
+		vals[i] = st->p[i].val;
+		lens[i] = st->p[i].len;
+		fmts[i] = st->p[i].binary;
+	}
+	/* libpq copies the values into its buffer: the caller may rebind. */
+	if (PQsendQueryPrepared(st->pg->conn, st->name, st->nparams, vals,
+	    lens, fmts, 0) != 1)
+		return fail(st->pg, NULL, SDB_IOERR);
+	st->pg->pending++;
+	return SDB_DONE;
 }
 
 void
@@ -503,7 +617,15 @@ sdb_pg_changes(struct sdb_pg *pg)
 int
 sdb_pg_autocommit(struct sdb_pg *pg)
 {
+	if (drain(pg) != SDB_OK)
+		return 0;
 	return PQtransactionStatus(pg->conn) == PQTRANS_IDLE;
+}
+
+int
+sdb_pg_flush(struct sdb_pg *pg)
+{
+	return drain(pg);
 }
 
 const char *

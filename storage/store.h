@@ -206,6 +206,11 @@ const char *store_errmsg(const struct store *s);
 /* Start / commit a write batch. store_rollback abandons it. */
 int store_begin(struct store *s);
 int store_commit(struct store *s);
+
+/* Commit the open transaction and begin the next, in one round trip on
+ * PostgreSQL; nothing when nothing ran since the BEGIN. 0, or -1 (the
+ * transaction is then rolled back or still open: store_rollback). */
+int store_renew(struct store *s);
 int store_rollback(struct store *s);
 
 /* meta table: settings and counters that define and continue the crawl.
@@ -476,7 +481,8 @@ int store_explain(struct store *s, const char *name, char *out,
  */
 
 /* Verdict lock keys fold into this many rows of verdict_keys. */
-#define STORE_LOCK_SLOTS (1u << 20)
+#define STORE_LOCK_SLOTS 1048576u
+#define STORE_LOCK_SLOTS_TEXT "1048576"
 
 /* Whether s is shared: other processes may crawl it at the same time. */
 int store_shared(const struct store *s);

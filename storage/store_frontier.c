@@ -141,6 +141,8 @@ store_frontier_take(struct store *s, const char *host, double now,
 
 	if (st == NULL)
 		return store__no_column(s, ST_FRONTIER_TAKE);
+	if (s->st[ST_FRONTIER_TAKE_MARK] != NULL)
+		st = s->st[ST_FRONTIER_TAKE_MARK];
 	store__bind_start(&b, st);
 	store__bind_text(&b, host);
 	store__bind_double(&b, now);
@@ -158,6 +160,8 @@ store_frontier_take(struct store *s, const char *host, double now,
 	tries = sdb_column_int(st, 4);
 	hops = sdb_column_int(st, 5);
 	store__stmt_done(st);
+	if (st == s->st[ST_FRONTIER_TAKE_MARK])
+		goto taken;
 
 	store__bind_start(&b, s->st[ST_FRONTIER_MARK]);
 	store__bind_int(&b, id);
@@ -170,6 +174,7 @@ store_frontier_take(struct store *s, const char *host, double now,
 		free(copy);
 		return 0;
 	}
+taken:
 	it->id = id;
 	it->url = copy;
 	it->depth = depth;
@@ -189,7 +194,7 @@ store_frontier_done(struct store *s, int64_t id)
 
 	store__bind_start(&b, s->st[ST_FRONTIER_DONE]);
 	store__bind_int(&b, id);
-	return store__exec_stmt(s, b.st, &b);
+	return store__exec_later(s, b.st, &b);
 }
 
 int
@@ -200,7 +205,7 @@ store_frontier_requeue(struct store *s, int64_t id, double not_before)
 	store__bind_start(&b, s->st[ST_FRONTIER_REQUEUE]);
 	store__bind_double(&b, not_before);
 	store__bind_int(&b, id);
-	return store__exec_stmt(s, b.st, &b);
+	return store__exec_later(s, b.st, &b);
 }
 
 int
@@ -210,7 +215,7 @@ store_frontier_untake(struct store *s, int64_t id)
 
 	store__bind_start(&b, s->st[ST_FRONTIER_UNTAKE]);
 	store__bind_int(&b, id);
-	return store__exec_stmt(s, b.st, &b);
+	return store__exec_later(s, b.st, &b);
 }
 
 int64_t
@@ -275,7 +280,7 @@ store_robots_put(struct store *s, const char *origin, int status,
 	store__bind_double(&b, fetched_at);
 	store__bind_double(&b, expires_at);
 	store__bind_int(&b, failures);
-	return store__exec_stmt(s, b.st, &b);
+	return store__exec_later(s, b.st, &b);
 }
 
 int
@@ -340,7 +345,7 @@ store_host_put(struct store *s, const char *host, const struct store_host *h)
 	store__bind_int(&b, h->backoff_ms);
 	store__bind_int(&b, h->failures);
 	store__bind_text(&b, h->gave_up);
-	return store__exec_stmt(s, b.st, &b);
+	return store__exec_later(s, b.st, &b);
 }
 
 int

@@ -73,6 +73,7 @@ enum stmt_id {
 	ST_FRONTIER_ADD,
 	ST_FRONTIER_TAKE,
 	ST_FRONTIER_MARK,
+	ST_FRONTIER_TAKE_MARK,
 	ST_FRONTIER_DONE,
 	ST_FRONTIER_REQUEUE,
 	ST_FRONTIER_REQUEUE_INFLIGHT,
@@ -117,7 +118,6 @@ enum stmt_id {
 	ST_IN_FLIGHT_ANY,
 	ST_HOST_RECLAIM,
 	ST_HOST_QUEUE,
-	ST_KEYS_ADD,
 	ST_KEYS_LOCK,
 	ST_KEYS_ADVISORY,
 	ST_NUM
@@ -137,6 +137,7 @@ struct store {
 	char *worker;                /* pages.worker of this process's rows */
 	int64_t last_seq;            /* seq of the last page added */
 	int64_t added;               /* pages added since the open */
+	int64_t begun;               /* sdb_runs at the last BEGIN */
 };
 
 /* Binds parameters left to right and remembers the first failure. */
@@ -206,6 +207,11 @@ int store__bind_fail(struct store *s, struct binder *b);
 /* Step a statement that returns no rows (b, when not NULL, bound); reset
  * it whatever happens. 0, or -1 with s->err set. */
 int store__exec_stmt(struct store *s, struct sdb_stmt *st, struct binder *b);
+
+/* store__exec_stmt for a write whose outcome nothing waits for: on a
+ * pipelined PostgreSQL store it is sent at once and its failure reported
+ * by the next statement that waits (storage/sdb.h's sdb_step_later). */
+int store__exec_later(struct store *s, struct sdb_stmt *st, struct binder *b);
 
 /* Step a statement (b, when not NULL, bound) through all its rows, which
  * are dropped; reset it whatever happens. 0, or -1 with s->err set. */

@@ -399,13 +399,34 @@ store_errmsg(const struct store *s)
 int
 store_begin(struct store *s)
 {
-	return store__exec_stmt(s, s->st[ST_BEGIN], NULL);
+	int rc = store__exec_stmt(s, s->st[ST_BEGIN], NULL);
+
+	s->begun = sdb_runs(s->db);
+	return rc;
 }
 
 int
 store_commit(struct store *s)
 {
 	return store__exec_stmt(s, s->st[ST_COMMIT], NULL);
+}
+
+int
+store_renew(struct store *s)
+{
+	/* BEGIN is the last statement run: the open transaction is empty. */
+	if (sdb_runs(s->db) == s->begun)
+		return 0;
+	if (sdb_is_pg(s->db)) {
+		/* Sent without waiting: a failed COMMIT is reported by the
+		 * next statement that waits, and aborts what follows it. */
+		if (store__exec_later(s, s->st[ST_COMMIT], NULL) != 0 ||
+		    store__exec_later(s, s->st[ST_BEGIN], NULL) != 0)
+			return -1;
+	} else if (store_commit(s) != 0 || store_begin(s) != 0)
+		return -1;
+	s->begun = sdb_runs(s->db);
+	return 0;
 }
 
 int

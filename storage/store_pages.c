@@ -21,16 +21,9 @@ store_page_add(struct store *s, const struct store_page *p)
 		return store__no_column(s, ST_PAGE_ADD);
 	/* Shared: the next number of the whole crawl, its row locked until
 	 * this transaction commits (the clock table in schema.sql). */
-	if (s->st[ST_SEQ_NEXT] != NULL) {
-		if ((rc = store__step_row(s, s->st[ST_SEQ_NEXT], NULL)) != 1) {
-			store__stmt_done(s->st[ST_SEQ_NEXT]);
-			return rc < 0 ? -1 :
-			    store__fail(s, "the clock table has no row");
-		}
-		seq = sdb_column_int64(s->st[ST_SEQ_NEXT], 0);
-		store__stmt_done(s->st[ST_SEQ_NEXT]);
-	}
-	s->last_seq = seq;
+	if (s->st[ST_SEQ_NEXT] != NULL &&
+	    store__exec_later(s, s->st[ST_SEQ_NEXT], NULL) != 0)
+		return -1;
 
 	store__bind_start(&b, s->st[ST_PAGE_ADD]);
 	store__bind_text(&b, p->url);
@@ -46,7 +39,10 @@ store_page_add(struct store *s, const struct store_page *p)
 	store__bind_int(&b, p->status);
 	store__bind_text(&b, p->content_type);
 	store__bind_int(&b, p->depth);
-	store__bind_int(&b, seq);
+	if (s->st[ST_SEQ_NEXT] != NULL)
+		store__bind_text(&b, NULL); /* the clock's */
+	else
+		store__bind_int(&b, seq);
 	store__bind_double(&b, p->fetched_at);
 	store__bind_ref(&b, p->parent);
 	store__bind_text(&b, p->location);
@@ -68,6 +64,7 @@ store_page_add(struct store *s, const struct store_page *p)
 	store__bind_text(&b, s->worker);
 	if ((rc = store__step_row(s, b.st, &b)) == 1) {
 		id = sdb_column_int64(b.st, 0);
+		s->last_seq = sdb_column_int64(b.st, 1);
 		s->added++;
 	}
 	else if (rc == 0)
@@ -87,7 +84,7 @@ store_duplicate_add(struct store *s, int64_t page_id, int64_t original_id,
 	store__bind_int(&b, original_id);
 	store__bind_text(&b, method);
 	store__bind_double(&b, percentage);
-	return store__exec_stmt(s, b.st, &b);
+	return store__exec_later(s, b.st, &b);
 }
 
 
@@ -100,7 +97,7 @@ store_fruitful_add(struct store *s, int64_t page_id)
 		return store__no_table(s, ST_FRUITFUL_ADD);
 	store__bind_start(&b, s->st[ST_FRUITFUL_ADD]);
 	store__bind_int(&b, page_id);
-	return store__exec_stmt(s, b.st, &b);
+	return store__exec_later(s, b.st, &b);
 }
 
 int
@@ -215,7 +212,7 @@ store_links_put(struct store *s, int64_t page_id, char *const *urls,
 	store__bind_start(&b, s->st[ST_LINKS_PUT]);
 	store__bind_int(&b, page_id);
 	store__bind_blob(&b, s->links, need);
-	return store__exec_stmt(s, b.st, &b);
+	return store__exec_later(s, b.st, &b);
 }
 
 /* Run a one-row, one-integer statement. */

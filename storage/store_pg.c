@@ -85,6 +85,11 @@ create_schema(struct store *s, const char *target, char *err, size_t errsz)
 		return err_set(err, errsz, -1, "out of memory");
 	if (run(s, "BEGIN", target, "create schema", err, errsz) != 0 ||
 	    run(s, sql, target, "create schema", err, errsz) != 0 ||
+	    /* Every lock slot has its row from the start: a verdict then
+	     * locks rows with one statement and inserts none. */
+	    run(s, "INSERT INTO verdict_keys (k) SELECT generate_series(0, "
+	    STORE_LOCK_SLOTS_TEXT " - 1)", target, "create schema", err,
+	    errsz) != 0 ||
 	    run(s, "COMMENT ON TABLE meta IS '" SCHEMA_MARK "'", target,
 	    "create schema", err, errsz) != 0 ||
 	    run(s, "COMMIT", target, "create schema", err, errsz) != 0) {
@@ -148,6 +153,12 @@ store__open_pg(const char *target, unsigned flags, char *err, size_t errsz)
 		goto fail;
 	if (store__prepare_all(s, name, readonly, err, errsz) != 0)
 		goto fail;
+	/* Writes nothing waits for go without a round trip each. */
+	if (!readonly && sdb_pipeline(s->db, 1) != 0) {
+		err_set(err, errsz, -1, "%s: cannot use libpq's pipeline mode",
+		    name);
+		goto fail;
+	}
 	err_set(s->err, sizeof(s->err), 0, "no error");
 	return s;
 unlock:

@@ -103,7 +103,7 @@ store_tdw_add(struct store *s, int64_t page_id, const void *vec, size_t len)
 	store__bind_start(&b, s->st[ST_TDW_ADD]);
 	store__bind_int(&b, page_id);
 	store__bind_blob(&b, vec, len);
-	return store__exec_stmt(s, b.st, &b);
+	return store__exec_later(s, b.st, &b);
 }
 
 int
@@ -149,7 +149,7 @@ store_shingles_add(struct store *s, int64_t page_id, const void *blob,
 	store__bind_start(&b, s->st[ST_SHINGLES_ADD]);
 	store__bind_int(&b, page_id);
 	store__bind_blob(&b, blob, len);
-	return store__exec_stmt(s, b.st, &b);
+	return store__exec_later(s, b.st, &b);
 }
 
 int

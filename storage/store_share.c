@@ -307,16 +307,14 @@ store_verdict_lock(struct store *s, const uint64_t *keys, size_t n,
 	if (advisory) {
 		store__bind_start(&b, s->st[ST_KEYS_ADVISORY]);
 		store__bind_text(&b, arr);
-		rc = store__exec_rows(s, b.st, &b);
+		rc = store__exec_later(s, b.st, &b);
 	} else {
-		store__bind_start(&b, s->st[ST_KEYS_ADD]);
+		/* The rows exist (store_pg.c makes every slot's). Sent
+		 * without waiting: the caller's next statement (the clock)
+		 * runs once the locks are held. */
+		store__bind_start(&b, s->st[ST_KEYS_LOCK]);
 		store__bind_text(&b, arr);
-		rc = store__exec_stmt(s, b.st, &b);
-		if (rc == 0) {
-			store__bind_start(&b, s->st[ST_KEYS_LOCK]);
-			store__bind_text(&b, arr);
-			rc = store__exec_rows(s, b.st, &b);
-		}
+		rc = store__exec_later(s, b.st, &b);
 	}
 	free(arr);
 	return rc;

@@ -35,6 +35,12 @@ const struct store__stmt_def store__stmt_def[ST_NUM] = {
 	    "ORDER BY id LIMIT 1", NULL, "dup_hops" },
 	/* Only a queued entry: a process whose host lease ran out while it
 	 * stalled must not take what the host's next owner took. */
+	/* Shared: take and mark in one round trip. */
+	[ST_FRONTIER_TAKE_MARK] = { "frontier_take_mark", NULL, .pg =
+	    "UPDATE frontier SET state = 1 WHERE id = (SELECT id FROM frontier "
+	    "WHERE host = ? AND state = 0 AND not_before <= ? ORDER BY id "
+	    "LIMIT 1) AND state = 0 RETURNING id, url, depth, parent_id, "
+	    "tries, dup_hops" },
 	[ST_FRONTIER_MARK] = { "frontier_mark",
 	    "UPDATE frontier SET state = 1 WHERE id = ? AND state = 0" },
 	[ST_FRONTIER_DONE] = { "frontier_done",
@@ -54,7 +60,16 @@ const struct store__stmt_def store__stmt_def[ST_NUM] = {
 	    "body_bytes, text_bytes, links, elapsed_ms, text, minhash, "
 	    "canonical, worker) VALUES "
 	    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-	    "?, ?, ?, ?, ?) RETURNING id", NULL, "worker" },
+	    "?, ?, ?, ?, ?) RETURNING id, seq", NULL, "worker",
+	    /* Shared: seq is the clock's, bumped just before (seq_next). */
+	    .pg = "INSERT INTO pages (url, host, simhash, md5, ssdeep, verdict, "
+	    "reason, status, content_type, depth, seq, fetched_at, parent_id, "
+	    "location, title, headings, description, keywords, charset, "
+	    "body_bytes, text_bytes, links, elapsed_ms, text, minhash, "
+	    "canonical, worker) VALUES "
+	    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+	    "coalesce(?, (SELECT seq FROM clock WHERE id = 1)), ?, ?, ?, ?, ?, "
+	    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id, seq" },
 	[ST_DUPLICATE_ADD] = { "duplicate_add",
 	    "INSERT INTO duplicates (page_id, original_id, method, percentage) "
 	    "VALUES (?, ?, ?, ?)" },
@@ -160,7 +175,7 @@ const struct store__stmt_def store__stmt_def[ST_NUM] = {
 
 	/* A shared crawl's (store_share.c). */
 	[ST_SEQ_NEXT] = { "seq_next", NULL, .pg =
-	    "UPDATE clock SET seq = seq + 1 WHERE id = 1 RETURNING seq" },
+	    "UPDATE clock SET seq = seq + 1 WHERE id = 1" },
 	[ST_CLOCK_GET] = { "clock_get", NULL, .pg =
 	    "SELECT seq FROM clock WHERE id = 1" },
 	[ST_BEAT] = { "beat", NULL, .pg =
@@ -209,9 +224,6 @@ const struct store__stmt_def store__stmt_def[ST_NUM] = {
 	[ST_HOST_QUEUE] = { "host_queue", NULL, .pg =
 	    "SELECT count(*), coalesce(min(not_before), 0) FROM frontier "
 	    "WHERE host = ? AND state = 0" },
-	[ST_KEYS_ADD] = { "keys_add", NULL, .pg =
-	    "INSERT INTO verdict_keys (k) SELECT unnest(CAST(? AS BIGINT[])) "
-	    "ON CONFLICT DO NOTHING" },
 	/* Rows locked in key order: two pages never wait for each other. */
 	[ST_KEYS_LOCK] = { "keys_lock", NULL, .pg =
 	    "SELECT k FROM verdict_keys WHERE k = ANY (CAST(? AS BIGINT[])) "
@@ -409,6 +421,25 @@ store__exec_stmt(struct store *s, struct sdb_stmt *st, struct binder *b)
 		goto out;
 	}
 	if (sdb_step(st) != SDB_DONE) {
+		store__db_fail(s);
+		goto out;
+	}
+	ret = 0;
+out:
+	store__stmt_done(st);
+	return ret;
+}
+
+int
+store__exec_later(struct store *s, struct sdb_stmt *st, struct binder *b)
+{
+	int ret = -1;
+
+	if (b != NULL && b->rc != SDB_OK) {
+		store__bind_fail(s, b);
+		goto out;
+	}
+	if (sdb_step_later(st) != SDB_DONE) {
 		store__db_fail(s);
 		goto out;
 	}
