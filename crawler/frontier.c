@@ -104,7 +104,9 @@ frontier_add_as_is(struct crawl *c, const char *url, int depth, int64_t parent,
 	/* Shared: another process may hold the host; it reads its queue. */
 	if (c->share != NULL && (owned = share_queued(c, host)) != 1)
 		return owned < 0 ? -1 : 0;
-	if (r == 1) {
+	/* Shared, r is 2: maybe new. Counted as new, the scheduler may ask
+	 * the store once in vain; it then forgets the host's count. */
+	if (r >= 1) {
 		c->n.queued++;
 		if (hostsched_add(c->sc, host, 1, 0) != 0)
 			return -1;

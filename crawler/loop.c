@@ -249,7 +249,7 @@ pump(struct crawl *c)
 			return;
 		}
 		if (r == 0) {
-			struct timeval soon = { 0, 200000 };
+			struct timeval soon = { 0, 250000 };
 
 			evtimer_add(c->wake, &soon);
 			return;

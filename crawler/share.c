@@ -20,18 +20,43 @@ struct crawl_share {
 	int64_t caught_up;      /* every other page up to this seq is indexed */
 	int64_t added_at;       /* store_pages_added when caught_up was set */
 	double next_round;      /* monotonic ms of the next lease round */
-	double started;         /* monotonic ms of share_start */
+	double started;         /* monotonic ms of the first heartbeat's
+	                           commit: the join wait counts from it */
+	double solo_until;      /* monotonic ms until which this process may
+	                           judge alone (SHARE_SOLO_MS) */
 	int64_t live;           /* processes alive at the last heartbeat */
 	int64_t fair;           /* hosts with work per process, last round */
 	int lost;               /* a renewal found a lease gone */
 };
 
+/* This process's name: --worker, or machine:pid. */
+static void
+worker_name(const struct crawl *c, char *out, size_t outsz)
+{
+	char host[128];
+
+	if (strcmp(c->cfg->worker, "auto") != 0) {
+		snprintf(out, outsz, "%s", c->cfg->worker);
+		return;
+	}
+	if (gethostname(host, sizeof(host)) != 0)
+		snprintf(host, sizeof(host), "localhost");
+	host[sizeof(host) - 1] = '\0';
+	snprintf(out, outsz, "%s:%ld", host, (long)getpid());
+}
+
 int
 share_start(struct crawl *c)
 {
 	struct crawl_share *sh;
-	char host[128];
+	char name[sizeof(sh->worker)];
 
+	/* Every crawl names its pages' judge, shared or not. */
+	worker_name(c, name, sizeof(name));
+	if (store_set_worker(c->st, name) != 0) {
+		snprintf(c->err, c->errsz, "%s", store_errmsg(c->st));
+		return 1;
+	}
 	if (!store_shared(c->st))
 		return 0;
 	if ((sh = calloc(1, sizeof(*sh))) == NULL ||
@@ -42,20 +67,29 @@ share_start(struct crawl *c)
 		return 1;
 	}
 	c->share = sh;
-	sh->started = clock_mono_ms();
-	if (strcmp(c->cfg->worker, "auto") != 0)
-		snprintf(sh->worker, sizeof(sh->worker), "%s", c->cfg->worker);
-	else {
-		if (gethostname(host, sizeof(host)) != 0)
-			snprintf(host, sizeof(host), "localhost");
-		host[sizeof(host) - 1] = '\0';
-		snprintf(sh->worker, sizeof(sh->worker), "%s:%ld", host,
-		    (long)getpid());
-	}
-	if (store_set_worker(c->st, sh->worker) != 0) {
+	snprintf(sh->worker, sizeof(sh->worker), "%s", name);
+	/* The first heartbeat, committed before the join wait starts. */
+	if (store_worker_beat(c->st, SHARE_LEASE_S,
+	    &sh->live) != 0 || store_commit(c->st) != 0 ||
+	    store_begin(c->st) != 0) {
 		snprintf(c->err, c->errsz, "%s", store_errmsg(c->st));
 		return 1;
 	}
+	sh->started = clock_mono_ms();
+	return 0;
+}
+
+/* Count the processes alive; alone, judge alone a while. 0, or -1. */
+static int
+beat(struct crawl *c)
+{
+	struct crawl_share *sh = c->share;
+	double sent = clock_mono_ms();
+
+	if (store_worker_beat(c->st, SHARE_LEASE_S,
+	    &sh->live) != 0)
+		return -1;
+	sh->solo_until = sh->live <= 1 ? sent + SHARE_SOLO_MS : 0;
 	return 0;
 }
 
@@ -280,7 +314,7 @@ share_round(struct crawl *c, int force)
 	if (sh == NULL || (!force && now < sh->next_round))
 		return 0;
 	sh->next_round = now + SHARE_ROUND_MS;
-	if (store_worker_beat(c->st, wall, SHARE_LEASE_S, &sh->live) != 0 ||
+	if (beat(c) != 0 ||
 	    (renewed = store_lease_renew(c->st, wall + SHARE_LEASE_S)) < 0)
 		goto fail;
 	if ((size_t)renewed != sh->nheld) {
@@ -354,6 +388,11 @@ share_before_judge(struct crawl *c, const struct digest *g)
 	 * while it waits for them. */
 	if (crawl_commit(c) != 0)
 		return -1;
+	/* Alone: nobody else judges, so nothing to lock or read. */
+	if (clock_mono_ms() >= sh->solo_until && beat(c) != 0)
+		return -1;
+	if (clock_mono_ms() < sh->solo_until)
+		return 0;
 	n = dedup_lock_keys(c->dd, &g->fp, keys, DEDUP_LOCK_KEYS_MAX);
 	if (n > DEDUP_LOCK_KEYS_MAX)
 		n = DEDUP_LOCK_KEYS_MAX; /* cannot be: the bound is a maximum */
@@ -395,7 +434,7 @@ share_idle(struct crawl *c)
 	int64_t work;
 	int r;
 
-	if ((r = share_round(c, 1)) != 0)
+	if ((r = share_round(c, 0)) != 0)
 		return r < 0 ? -1 : 0;
 	if ((r = store_in_flight_any(c->st)) != 0)
 		return r < 0 ? -1 : 0;

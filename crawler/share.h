@@ -24,13 +24,23 @@
 /* A lease lasts this long unless renewed; renewed every round. */
 #define SHARE_LEASE_S 10.0
 #define SHARE_ROUND_MS 1000.0
-/* A process just started claims nothing for this long, so that the
- * processes started together see each other before sharing the hosts. */
-#define SHARE_JOIN_MS 500.0
+/*
+ * A process alone in the crawl (one heartbeat in the database) judges
+ * without verdict locks and without catching up, for SHARE_SOLO_MS after
+ * it counted the heartbeats; a process that joins claims no host (so
+ * judges no page) for SHARE_JOIN_MS after its first heartbeat is
+ * committed. As SHARE_JOIN_MS > SHARE_SOLO_MS, a lone process has gone
+ * back to locking before a newcomer judges anything: the newcomer's
+ * heartbeat was committed after the count that let the lone one skip.
+ * The join wait also lets processes started together see each other
+ * before they share the hosts.
+ */
+#define SHARE_SOLO_MS 500.0
+#define SHARE_JOIN_MS 1000.0
 
 /*
- * After store_open: when the store is shared, name this worker, set up
- * c->share and hold nothing yet. 0 (also when not shared), or 1 with
+ * After store_open: name this worker's rows (pages.worker), and when the
+ * store is shared set up c->share, holding nothing yet. 0, or 1 with
  * c->err set.
  */
 int share_start(struct crawl *c);

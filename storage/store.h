@@ -224,7 +224,9 @@ char *store_meta_get(struct store *s, const char *key, int *err);
  * seed), dup_hops duplicates behind the last new content. A URL already
  * known keeps its row, except that one still queued with a larger dup_hops
  * takes this dup_hops and parent. Returns 1 when newly queued, 0 when the
- * URL was already known (in any state), -1 on error.
+ * URL was already known (in any state), -1 on error. A shared store does
+ * not wait to learn which: it returns 2, "queued, or known before", and
+ * reports a failure with the next statement that waits.
  */
 int store_frontier_add(struct store *s, const char *url, const char *host,
     int depth, int64_t parent, int dup_hops);
@@ -476,7 +478,7 @@ int store_explain(struct store *s, const char *name, char *out,
 /*
  * A shared crawl: several processes, one PostgreSQL database (store_share.c,
  * docs/scale-out.md). Every function below but store_shared,
- * store_set_worker and store_last_seq is for a shared store only. Each
+ * store_set_worker and store_pages_added is for a shared store only. Each
  * returns -1 on a database error (store_errmsg says why).
  */
 
@@ -491,10 +493,6 @@ int store_shared(const struct store *s);
  * when out of memory. */
 int store_set_worker(struct store *s, const char *name);
 
-/* The seq the last store_page_add gave its page: on a shared store, the
- * crawl's next number, not the caller's. */
-int64_t store_last_seq(const struct store *s);
-
 /* Pages this store added since it was opened. */
 int64_t store_pages_added(const struct store *s);
 
@@ -502,10 +500,10 @@ int64_t store_pages_added(const struct store *s);
  * is committed and visible. 0, or -1. */
 int store_clock(struct store *s, int64_t *seq);
 
-/* This worker is alive at now; *live = the workers alive since
- * now - window (this one included). 0, or -1. */
-int store_worker_beat(struct store *s, double now, double window,
-    int64_t *live);
+/* This worker is alive now (the server's clock); *live = the workers
+ * whose heartbeat is at most window seconds old, this one included. 0, or
+ * -1. */
+int store_worker_beat(struct store *s, double window, int64_t *live);
 
 /* Make host leasable (a leases row): 1 when the row is new, 0 when it
  * was there, -1 on error. */

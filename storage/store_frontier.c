@@ -62,6 +62,17 @@ store_frontier_add(struct store *s, const char *url, const char *host,
 	store__bind_int(&b, depth);
 	store__bind_ref(&b, parent);
 	store__bind_int(&b, dup_hops);
+	if (store_shared(s)) {
+		/* Both sent without waiting: the lowering finds nothing to
+		 * lower in a row just queued with the same count. */
+		if (store__exec_later(s, b.st, &b) == -1)
+			return -1;
+		store__bind_start(&b, s->st[ST_FRONTIER_LOWER]);
+		store__bind_int(&b, dup_hops);
+		store__bind_ref(&b, parent);
+		store__bind_text(&b, url);
+		return store__exec_later(s, b.st, &b) == -1 ? -1 : 2;
+	}
 	if (store__exec_stmt(s, b.st, &b) == -1)
 		return -1;
 	if (sdb_changes(s->db) == 1)

@@ -104,6 +104,8 @@ enum stmt_id {
 	ST_FRUITFUL_ADD,
 	ST_LINEAGE,
 	ST_SEQ_NEXT,
+	ST_PAGE_ADD_ID,
+	ST_PAGE_IDS,
 	ST_CLOCK_GET,
 	ST_BEAT,
 	ST_LIVE,
@@ -135,8 +137,9 @@ struct store {
 	size_t links_cap;            /* its bytes */
 	char err[512];               /* last error message */
 	char *worker;                /* pages.worker of this process's rows */
-	int64_t last_seq;            /* seq of the last page added */
 	int64_t added;               /* pages added since the open */
+	int64_t ids[64];             /* shared: page ids drawn ahead */
+	int nids;                    /* ... how many are left */
 	int64_t begun;               /* sdb_runs at the last BEGIN */
 };
 

@@ -10,22 +10,40 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Draw page ids ahead from the table's sequence (shared stores). */
+static int
+draw_ids(struct store *s)
+{
+	struct sdb_stmt *st = s->st[ST_PAGE_IDS];
+	struct binder b;
+	int n = (int)(sizeof(s->ids) / sizeof(s->ids[0])), rc;
+
+	store__bind_start(&b, st);
+	store__bind_int(&b, n);
+	while (s->nids < n && (rc = store__step_row(s, st, &b)) == 1)
+		/* Kept highest first: popped from the end, lowest first. */
+		s->ids[n - 1 - s->nids++] = sdb_column_int64(st, 0);
+	store__stmt_done(st);
+	return s->nids > 0 ? 0 : store__fail(s, "no page ids drawn");
+}
+
 int64_t
 store_page_add(struct store *s, const struct store_page *p)
 {
 	struct binder b;
 	int64_t id = -1, seq = p->seq;
-	int rc;
+	int rc, shared = s->st[ST_SEQ_NEXT] != NULL;
 
 	if (s->st[ST_PAGE_ADD] == NULL)
 		return store__no_column(s, ST_PAGE_ADD);
 	/* Shared: the next number of the whole crawl, its row locked until
-	 * this transaction commits (the clock table in schema.sql). */
-	if (s->st[ST_SEQ_NEXT] != NULL &&
-	    store__exec_later(s, s->st[ST_SEQ_NEXT], NULL) != 0)
+	 * this transaction commits (the clock table in schema.sql), and an
+	 * id drawn ahead, so that nothing waits for the insert. */
+	if (shared && ((s->nids == 0 && draw_ids(s) != 0) ||
+	    store__exec_later(s, s->st[ST_SEQ_NEXT], NULL) != 0))
 		return -1;
 
-	store__bind_start(&b, s->st[ST_PAGE_ADD]);
+	store__bind_start(&b, s->st[shared ? ST_PAGE_ADD_ID : ST_PAGE_ADD]);
 	store__bind_text(&b, p->url);
 	store__bind_text(&b, p->host);
 	if (p->has_simhash)
@@ -62,9 +80,16 @@ store_page_add(struct store *s, const struct store_page *p)
 		store__bind_text(&b, NULL);
 	store__bind_text(&b, p->canonical);
 	store__bind_text(&b, s->worker);
+	if (shared) {
+		id = s->ids[--s->nids];
+		store__bind_int(&b, id);
+		if (store__exec_later(s, b.st, &b) != 0)
+			return -1;
+		s->added++;
+		return id;
+	}
 	if ((rc = store__step_row(s, b.st, &b)) == 1) {
 		id = sdb_column_int64(b.st, 0);
-		s->last_seq = sdb_column_int64(b.st, 1);
 		s->added++;
 	}
 	else if (rc == 0)

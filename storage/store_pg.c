@@ -137,6 +137,13 @@ store__open_pg(const char *target, unsigned flags, char *err, size_t errsz)
 	} else if (!readonly &&
 	    store__upgrade_schema(s, name, err, errsz) != 0)
 		goto unlock;
+	/* A host's oldest queued entry without sorting them all: SQLite's
+	 * frontier_take index holds the rowid (id) after its columns, a
+	 * PostgreSQL one only what it names. */
+	if (!readonly && run(s, "CREATE INDEX IF NOT EXISTS frontier_take_id "
+	    "ON frontier (host, state, id)", target, "index the frontier", err,
+	    errsz) != 0)
+		goto unlock;
 	/* The clock starts where an older crawl's pages end. */
 	if (!readonly && run(s, "INSERT INTO clock (id, seq) SELECT 1, "
 	    "coalesce(max(seq), 0) FROM pages ON CONFLICT (id) DO NOTHING",

@@ -31,12 +31,6 @@ store_set_worker(struct store *s, const char *name)
 }
 
 int64_t
-store_last_seq(const struct store *s)
-{
-	return s->last_seq;
-}
-
-int64_t
 store_pages_added(const struct store *s)
 {
 	return s->added;
@@ -63,17 +57,16 @@ store_clock(struct store *s, int64_t *seq)
 }
 
 int
-store_worker_beat(struct store *s, double now, double window, int64_t *live)
+store_worker_beat(struct store *s, double window, int64_t *live)
 {
 	struct binder b;
 
 	store__bind_start(&b, s->st[ST_BEAT]);
 	store__bind_text(&b, s->worker);
-	store__bind_double(&b, now);
-	if (store__exec_stmt(s, b.st, &b) != 0)
+	if (store__exec_later(s, b.st, &b) != 0)
 		return -1;
 	store__bind_start(&b, s->st[ST_LIVE]);
-	store__bind_double(&b, now - window);
+	store__bind_double(&b, window);
 	return one_int(s, b.st, &b, live);
 }
 

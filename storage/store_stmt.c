@@ -70,6 +70,19 @@ const struct store__stmt_def store__stmt_def[ST_NUM] = {
 	    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
 	    "coalesce(?, (SELECT seq FROM clock WHERE id = 1)), ?, ?, ?, ?, ?, "
 	    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id, seq" },
+	/* The same with the id given: sent without waiting for one back. */
+	[ST_PAGE_ADD_ID] = { "page_add_id", NULL, .pg =
+	    "INSERT INTO pages (url, host, simhash, md5, ssdeep, verdict, "
+	    "reason, status, content_type, depth, seq, fetched_at, parent_id, "
+	    "location, title, headings, description, keywords, charset, "
+	    "body_bytes, text_bytes, links, elapsed_ms, text, minhash, "
+	    "canonical, worker, id) VALUES "
+	    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+	    "coalesce(?, (SELECT seq FROM clock WHERE id = 1)), ?, ?, ?, ?, ?, "
+	    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" },
+	[ST_PAGE_IDS] = { "page_ids", NULL, .pg =
+	    "SELECT nextval(pg_get_serial_sequence('pages', 'id')) "
+	    "FROM generate_series(1, ?)" },
 	[ST_DUPLICATE_ADD] = { "duplicate_add",
 	    "INSERT INTO duplicates (page_id, original_id, method, percentage) "
 	    "VALUES (?, ?, ?, ?)" },
@@ -178,11 +191,14 @@ const struct store__stmt_def store__stmt_def[ST_NUM] = {
 	    "UPDATE clock SET seq = seq + 1 WHERE id = 1" },
 	[ST_CLOCK_GET] = { "clock_get", NULL, .pg =
 	    "SELECT seq FROM clock WHERE id = 1" },
+	/* Heartbeats on the server's clock: machines' clocks may differ. */
 	[ST_BEAT] = { "beat", NULL, .pg =
-	    "INSERT INTO workers (name, seen) VALUES (?, ?) "
+	    "INSERT INTO workers (name, seen) VALUES "
+	    "(?, extract(epoch FROM clock_timestamp())) "
 	    "ON CONFLICT (name) DO UPDATE SET seen = excluded.seen" },
 	[ST_LIVE] = { "live", NULL, .pg =
-	    "SELECT count(*) FROM workers WHERE seen >= ?" },
+	    "SELECT count(*) FROM workers WHERE "
+	    "seen >= extract(epoch FROM clock_timestamp()) - ?" },
 	[ST_LEASE_NOTE] = { "lease_note", NULL, .pg =
 	    "INSERT INTO leases (host) VALUES (?) ON CONFLICT DO NOTHING" },
 	/* Free hosts with queued URLs; a host another process is claiming
