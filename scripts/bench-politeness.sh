@@ -5,11 +5,15 @@
 # crawl.
 #
 #   scripts/bench-politeness.sh [--delay-ms D] [--nearcrawl BIN] [--keep DIR]
-#                               [--hosts]
+#                               [--hosts] [--database URI] [--processes N]
 #
 # --delay-ms D: the crawl's --delay-ms (default 200); --nearcrawl BIN: the
 # binary to measure (default ./nearcrawl); --keep DIR: copy the sites, logs
-# and database there; --hosts: also list the requests of every host.
+# and database there; --hosts: also list the requests of every host;
+# --database URI: crawl into URI (an empty PostgreSQL database, see
+# scripts/pg-server.sh) instead of a fresh SQLite file; --processes N: N
+# processes started at the same moment share the crawl (default 1; more
+# than one needs --database), and the wall time runs to the last exit.
 #
 # Sites h001.bench.test .. h150.bench.test, host N on 127.0.1.N, are
 # generated into a temporary directory (the same every run):
@@ -37,9 +41,12 @@ DELAY=200
 KEEP=""
 LIST=""
 HOSTS=150
+DB=""
+PROCS=1
 TOL=5		# ms of timer jitter forgiven on every gap
 usage() {
-	echo "usage: $0 [--delay-ms D] [--nearcrawl BIN] [--keep DIR] [--hosts]" >&2
+	echo "usage: $0 [--delay-ms D] [--nearcrawl BIN] [--keep DIR] [--hosts]" \
+	    "[--database URI] [--processes N]" >&2
 	exit 2
 }
 while [ $# -gt 0 ]; do
@@ -48,11 +55,24 @@ while [ $# -gt 0 ]; do
 	--nearcrawl) [ $# -ge 2 ] || usage; BIN=$2; shift 2 ;;
 	--keep) [ $# -ge 2 ] || usage; KEEP=$2; shift 2 ;;
 	--hosts) LIST=1; shift ;;
-	-h|--help) sed -n '2,31s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	--database) [ $# -ge 2 ] || usage; DB=$2; shift 2 ;;
+	--processes) [ $# -ge 2 ] || usage; PROCS=$2; shift 2 ;;
+	-h|--help) sed -n '2,35s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) usage ;;
 	esac
 done
 case $DELAY in ''|*[!0-9]*) echo "bench-politeness: bad --delay-ms" >&2; exit 2 ;; esac
+case $PROCS in ''|*[!0-9]*|0) echo "bench-politeness: bad --processes" >&2; exit 2 ;; esac
+case $DB in
+'') [ "$PROCS" -eq 1 ] || {
+	echo "bench-politeness: --processes $PROCS needs --database" >&2
+	exit 2
+    } ;;
+postgresql://* | postgres://*)
+	command -v psql >/dev/null 2>&1 ||
+	    { echo "bench-politeness: psql missing" >&2; exit 2; } ;;
+*) echo "bench-politeness: --database takes a postgresql:// URI" >&2; exit 2 ;;
+esac
 SERVER=${NCSERVER:-build/plain/ncserver}
 for f in "$BIN" "$SERVER"; do
 	[ -x "$f" ] || { echo "bench-politeness: $f missing: run make first" >&2; exit 2; }
@@ -60,7 +80,7 @@ done
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/nearcrawl-polite.XXXXXX") || exit 1
 PIDS=""
-CRAWL=""
+CRAWL=""		# the crawling processes' pids
 stop_servers() {
 	for p in $PIDS; do kill "$p" 2>/dev/null; done
 	for p in $PIDS; do wait "$p" 2>/dev/null; done
@@ -68,8 +88,8 @@ stop_servers() {
 }
 cleanup() {
 	if [ -n "$CRAWL" ]; then
-		kill "$CRAWL" 2>/dev/null
-		wait "$CRAWL" 2>/dev/null
+		for p in $CRAWL; do kill "$p" 2>/dev/null; done
+		for p in $CRAWL; do wait "$p" 2>/dev/null; done
 	fi
 	stop_servers
 	if [ -n "$KEEP" ] && [ -d "$TMP" ]; then
@@ -241,23 +261,74 @@ done
 # In the background, so that a signal reaches the trap at once. The 503
 # robots.txt host is retried after 1, 2 and 4 s and then given up, well
 # within the busiest host's time (the default back-off starts at 30 s).
-start=$(now)
-"$BIN" crawl -d "$TMP/bench.db" --quiet --delay-ms "$DELAY" --concurrency 64 \
-    --retry-base-ms 1000 --allow-domain bench.test "$@" 2>"$TMP/crawl.err" &
-CRAWL=$!
-wait "$CRAWL" || {
-	CRAWL=""
-	cat "$TMP/crawl.err" >&2
-	echo "bench-politeness: the crawl failed" >&2
-	exit 1
-}
+# Several processes wait for one file, so that they start together; the
+# clock starts when it appears and stops at the last exit.
+[ -n "$DB" ] || DB=$TMP/bench.db
+k=1
+while [ "$k" -le "$PROCS" ]; do
+	if [ "$PROCS" -eq 1 ]; then
+		start=$(now)
+		"$BIN" crawl -d "$DB" --quiet --delay-ms "$DELAY" --concurrency 64 \
+		    --retry-base-ms 1000 --allow-domain bench.test "$@" \
+		    2>"$TMP/crawl.err" &
+	else
+		(
+			while [ ! -e "$TMP/go" ]; do sleep 0.01; done
+			exec "$BIN" crawl -d "$DB" --worker "p$k" --quiet \
+			    --delay-ms "$DELAY" --concurrency 64 \
+			    --retry-base-ms 1000 --allow-domain bench.test "$@" \
+			    2>"$TMP/crawl$k.err"
+		) &
+	fi
+	CRAWL="$CRAWL $!"
+	k=$((k + 1))
+done
+if [ "$PROCS" -gt 1 ]; then
+	start=$(now)
+	: >"$TMP/go"
+fi
+failed=""
+k=0
+for p in $CRAWL; do
+	k=$((k + 1))
+	wait "$p" || failed="$failed $k"
+done
 end=$(now)
 CRAWL=""
-tail -n 1 "$TMP/crawl.err"
+if [ -n "$failed" ]; then
+	for k in $failed; do
+		if [ "$PROCS" -eq 1 ]; then
+			cat "$TMP/crawl.err" >&2
+		else
+			echo "bench-politeness: process $k:" >&2
+			cat "$TMP/crawl$k.err" >&2
+		fi
+	done
+	echo "bench-politeness: the crawl failed" >&2
+	exit 1
+fi
+if [ "$PROCS" -eq 1 ]; then
+	tail -n 1 "$TMP/crawl.err"
+else
+	k=1
+	while [ "$k" -le "$PROCS" ]; do
+		echo "process $k: $(tail -n 1 "$TMP/crawl$k.err")"
+		k=$((k + 1))
+	done
+fi
 stop_servers
 cat "$TMP"/log.* >"$TMP/log" 2>/dev/null
-PAGES=$(sqlite3 "$TMP/bench.db" \
-    "SELECT count(*) FROM pages WHERE verdict <> 'skipped'") || exit 1
+QUERY="SELECT count(*) FROM pages WHERE verdict <> 'skipped'"
+case $DB in
+postgresql://* | postgres://*)
+	PAGES=$(psql -X -q -At -v ON_ERROR_STOP=1 -d "$DB" -c "$QUERY") || exit 1
+	if [ "$PROCS" -gt 1 ]; then
+		echo "pages per process: $(psql -X -q -At -F ' ' -d "$DB" -c \
+		    "SELECT worker, count(*) FROM pages WHERE verdict <> 'skipped'
+		     GROUP BY worker ORDER BY worker" | tr '\n' ' ')"
+	fi ;;
+*) PAGES=$(sqlite3 "$DB" "$QUERY") || exit 1 ;;
+esac
 [ -s "$TMP/log" ] || { echo "bench-politeness: empty server log" >&2; exit 1; }
 
 # ---- the figures -------------------------------------------------------------
