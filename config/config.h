@@ -110,7 +110,7 @@ struct config {
 	/* [storage] */
 	char *db;       /* SQLite database file or PostgreSQL URI */
 	char *worker;   /* this process's pages.worker name; "auto": machine:pid */
-	int advisory_locks; /* shared: verdict locks are advisory locks */
+	int row_locks;  /* shared: verdict locks are rows, not advisory */
 	int batch;      /* pages written per transaction */
 	int store_text; /* also store each page's extracted text */
 	int force_settings; /* resume with changed verdict settings anyway */

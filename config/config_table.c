@@ -220,10 +220,11 @@ const struct opt config_opts[] = {
 	{ { "storage", "worker", "worker", "auto" }, OPT_STR, F(worker), 0, 0, 0,
 	    0, "NAME", "this process's name in pages.worker (auto: "
 	    "machine:pid)", NULL, NULL },
-	{ { "storage", "advisory_locks", "advisory-locks", "false" },
-	    OPT_BOOL, F(advisory_locks), 0, 0, 1, 0, NULL,
-	    "shared crawls serialise verdicts on PostgreSQL advisory locks, "
-	    "not on rows of verdict_keys", NULL, NULL },
+	{ { "storage", "row_locks", "row-locks", "false" },
+	    OPT_BOOL, F(row_locks), 0, 0, 1, 0, NULL,
+	    "shared crawls serialise verdicts on rows of verdict_keys, not on "
+	    "advisory locks (for distributed PostgreSQL-compatible engines)",
+	    NULL, NULL },
 	{ { "storage", "batch_pages", "batch-pages", "64" }, OPT_INT, F(batch),
 	    0, 1, 100000, 0, "N", "pages written per transaction (a crawl shared "
 	    "by several processes writes each page on its own)", NULL,

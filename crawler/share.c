@@ -4,10 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "crawler/indexload.h"
 #include "util/esc.h"
+#include "util/testhook.h"
 
 /* Values of the owned map: held now, or held once and given back. */
 static char HELD, GIVEN;
@@ -374,6 +376,19 @@ share_queued(struct crawl *c, const char *host)
 	return strmap_get(sh->owned, host) == &HELD;
 }
 
+/* Sleep to the next multiple of tick ms of the system clock (a test hook:
+ * processes on one machine then judge at the same moments). */
+static void
+wait_tick(long tick)
+{
+	struct timespec ts;
+	long long ms;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ms = (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	usleep((useconds_t)((tick - ms % tick) * 1000));
+}
+
 int
 share_before_judge(struct crawl *c, const struct digest *g)
 {
@@ -396,7 +411,7 @@ share_before_judge(struct crawl *c, const struct digest *g)
 	n = dedup_lock_keys(c->dd, &g->fp, keys, DEDUP_LOCK_KEYS_MAX);
 	if (n > DEDUP_LOCK_KEYS_MAX)
 		n = DEDUP_LOCK_KEYS_MAX; /* cannot be: the bound is a maximum */
-	if (store_verdict_lock(c->st, keys, n, c->cfg->advisory_locks) != 0 ||
+	if (store_verdict_lock(c->st, keys, n, !c->cfg->row_locks) != 0 ||
 	    store_clock(c->st, &clock) != 0)
 		return -1;
 	/* Every page up to the clock is committed; those not ours since the
@@ -413,6 +428,8 @@ share_before_judge(struct crawl *c, const struct digest *g)
 	sh->added_at = store_pages_added(c->st);
 	if (clock > c->seq)
 		c->seq = clock;
+	if (testhook_judge_tick_ms() > 0)
+		wait_tick(testhook_judge_tick_ms());
 	return 0;
 }
 

@@ -15,7 +15,8 @@
 #      --quiet --delay-ms 0 --per-host 8 --concurrency 8
 #      --methods md5,simhash,ssdeep,minhash
 #    by 1 process on SQLite, then 1, 2 and 3 processes on PostgreSQL
-#    (rows of verdict_keys), then 1 and 3 with --advisory-locks; every
+#    (advisory verdict locks, the default), then 1 and 3 with --row-locks
+#    (rows of verdict_keys); every
 #    PostgreSQL run on a fresh database, its processes released at the same
 #    moment, wall time from the release to the last exit; pages/s = rows of
 #    pages / wall time. Verdicts and pages per worker come from the database.
@@ -172,7 +173,7 @@ echo "   options: --quiet --delay-ms 0 --per-host 8 --concurrency 8 --methods $M
 
 # The configurations: name, processes, backend, extra option.
 CONFIGS="sqlite-1:1:sqlite: pg-1:1:pg: pg-2:2:pg: pg-3:3:pg:
-    pg-adv-1:1:pg:--advisory-locks pg-adv-3:3:pg:--advisory-locks"
+    pg-rows-1:1:pg:--row-locks pg-rows-3:3:pg:--row-locks"
 : >"$T/thr"
 r=1
 while [ "$r" -le "$RUNS" ]; do
@@ -233,8 +234,8 @@ echo "ratio PG 1 process / SQLite 1 process (pages/s): $R" \
     "($(awk -v r="$R" 'BEGIN { print (r >= 0.5) ? "meets" : "BELOW" }') the required 0.5)"
 echo "ratio PG 2 processes / PG 1 process:             $(ratio "$(rate pg-2)" "$(rate pg-1)")"
 echo "ratio PG 3 processes / PG 1 process:             $(ratio "$(rate pg-3)" "$(rate pg-1)")"
-echo "ratio advisory locks / rows, 1 process:          $(ratio "$(rate pg-adv-1)" "$(rate pg-1)")"
-echo "ratio advisory locks / rows, 3 processes:        $(ratio "$(rate pg-adv-3)" "$(rate pg-3)")"
+echo "ratio row locks / advisory locks, 1 process:     $(ratio "$(rate pg-rows-1)" "$(rate pg-1)")"
+echo "ratio row locks / advisory locks, 3 processes:   $(ratio "$(rate pg-rows-3)" "$(rate pg-3)")"
 echo "(the bench site is one host and a host is leased to one process at a time)"
 echo
 echo "where the time goes, run $RUNS, each process's end-of-crawl lines:"

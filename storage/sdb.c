@@ -208,6 +208,12 @@ sdb_pipeline(struct sdb *db, int on)
 }
 
 int
+sdb_send(struct sdb *db)
+{
+	return db->pg != NULL ? sdb_pg_send(db->pg) : SDB_OK;
+}
+
+int
 sdb_flush(struct sdb *db)
 {
 	return db->pg != NULL ? sdb_pg_flush(db->pg) : SDB_OK;

@@ -96,6 +96,11 @@ int sdb_step_later(struct sdb_stmt *st);
  * pipeline mode) when on, or as they come. 0, or -1. Nothing on SQLite. */
 int sdb_pipeline(struct sdb *db, int on);
 
+/* Send what sdb_step_later queued, so that the server runs it now, without
+ * waiting for the results (a later statement that waits reads them).
+ * SDB_OK, or an error code. */
+int sdb_send(struct sdb *db);
+
 /* Wait for every statement sent without waiting: SDB_OK, or the first
  * one's failure. */
 int sdb_flush(struct sdb *db);

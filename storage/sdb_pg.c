@@ -628,6 +628,15 @@ sdb_pg_flush(struct sdb_pg *pg)
 	return drain(pg);
 }
 
+int
+sdb_pg_send(struct sdb_pg *pg)
+{
+	/* The server runs what it receives; the results wait for a sync. */
+	if (pg->pipeline && pg->pending > 0 && PQflush(pg->conn) != 0)
+		return fail(pg, NULL, SDB_IOERR);
+	return SDB_OK;
+}
+
 const char *
 sdb_pg_errmsg(struct sdb_pg *pg)
 {

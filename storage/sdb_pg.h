@@ -28,6 +28,7 @@ int sdb_pg_step(struct sdb_pgstmt *st);
 int sdb_pg_later(struct sdb_pgstmt *st);
 int sdb_pg_pipeline(struct sdb_pg *pg, int on);
 int sdb_pg_flush(struct sdb_pg *pg);
+int sdb_pg_send(struct sdb_pg *pg);
 void sdb_pg_reset(struct sdb_pgstmt *st);
 void sdb_pg_clear(struct sdb_pgstmt *st);
 int sdb_pg_column_type(struct sdb_pgstmt *st, int col);

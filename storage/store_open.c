@@ -423,6 +423,10 @@ store_renew(struct store *s)
 		if (store__exec_later(s, s->st[ST_COMMIT], NULL) != 0 ||
 		    store__exec_later(s, s->st[ST_BEGIN], NULL) != 0)
 			return -1;
+		/* The commit runs now, letting go of the verdict locks, and
+		 * the pages are there for the other processes to read. */
+		if (sdb_send(s->db) != SDB_OK)
+			return store__db_fail(s);
 	} else if (store_commit(s) != 0 || store_begin(s) != 0)
 		return -1;
 	s->begun = sdb_runs(s->db);

@@ -426,9 +426,10 @@ store__bind_fail(struct store *s, struct binder *b)
 	    b->idx, sqlite3_errstr(b->rc));
 }
 
-/* Step a statement that returns no rows; reset it whatever happens. */
-int
-store__exec_stmt(struct store *s, struct sdb_stmt *st, struct binder *b)
+/* Run a statement that returns no rows, now or when convenient (later);
+ * reset it whatever happens. */
+static int
+exec_one(struct store *s, struct sdb_stmt *st, struct binder *b, int later)
 {
 	int ret = -1;
 
@@ -436,7 +437,7 @@ store__exec_stmt(struct store *s, struct sdb_stmt *st, struct binder *b)
 		store__bind_fail(s, b);
 		goto out;
 	}
-	if (sdb_step(st) != SDB_DONE) {
+	if ((later ? sdb_step_later(st) : sdb_step(st)) != SDB_DONE) {
 		store__db_fail(s);
 		goto out;
 	}
@@ -447,22 +448,15 @@ out:
 }
 
 int
+store__exec_stmt(struct store *s, struct sdb_stmt *st, struct binder *b)
+{
+	return exec_one(s, st, b, 0);
+}
+
+int
 store__exec_later(struct store *s, struct sdb_stmt *st, struct binder *b)
 {
-	int ret = -1;
-
-	if (b != NULL && b->rc != SDB_OK) {
-		store__bind_fail(s, b);
-		goto out;
-	}
-	if (sdb_step_later(st) != SDB_DONE) {
-		store__db_fail(s);
-		goto out;
-	}
-	ret = 0;
-out:
-	store__stmt_done(st);
-	return ret;
+	return exec_one(s, st, b, 1);
 }
 
 int

@@ -7,9 +7,11 @@
 #include "util/buf.h"
 
 #define MAX_PAGES_VAR "NEARCRAWL_TEST_MAX_PAGE_COUNT"
+#define JUDGE_TICK_VAR "NEARCRAWL_TEST_JUDGE_TICK_MS"
 #define FAIL_ALLOC_VAR "NEARCRAWL_TEST_FAIL_ALLOC"
 
 static int64_t max_db_pages; /* 0: no limit */
+static long judge_tick_ms;  /* 0: none */
 static const char *fail_url; /* page whose extraction fails, or NULL */
 static long fail_nth;        /* which allocation, from 1 */
 static _Thread_local int fail_armed; /* the countdown runs for fail_url,
@@ -53,6 +55,19 @@ testhook_load(FILE *note, char *err, size_t errsz)
 			    "grow to %lld pages (%s)\n",
 			    n, MAX_PAGES_VAR);
 	}
+	judge_tick_ms = 0;
+	if ((v = getenv(JUDGE_TICK_VAR)) != NULL) {
+		if (positive(v, 10000, &n, &end) != 0 || *end != '\0') {
+			snprintf(err, errsz, "%s: expected milliseconds, 1 to "
+			    "10000", JUDGE_TICK_VAR);
+			return -1;
+		}
+		judge_tick_ms = (long)n;
+		if (note != NULL)
+			fprintf(note, "nearcrawl: test hook: verdicts of a shared "
+			    "crawl on %ld ms ticks (%s)\n", judge_tick_ms,
+			    JUDGE_TICK_VAR);
+	}
 	if ((v = getenv(FAIL_ALLOC_VAR)) != NULL) {
 		if (positive(v, 1000000000, &n, &end) != 0 || *end != ':' ||
 		    end[1] == '\0') {
@@ -69,6 +84,12 @@ testhook_load(FILE *note, char *err, size_t errsz)
 			    fail_nth, FAIL_ALLOC_VAR);
 	}
 	return 0;
+}
+
+long
+testhook_judge_tick_ms(void)
+{
+	return judge_tick_ms;
 }
 
 int64_t

@@ -10,6 +10,12 @@
  *       while the page at URL (as queued: normalised) is extracted, the
  *       N-th buffer allocation (1 is the first) fails as if memory had run
  *       out (buf_fail_alloc_after), once.
+ *   NEARCRAWL_TEST_JUDGE_TICK_MS=N
+ *       a process of a shared crawl, once it has read the other
+ *       processes' pages, waits for the next multiple of N ms of the
+ *       system clock before it judges its own: processes on one machine
+ *       then judge in step, at the same moments
+ *       (tests/e2e/test-scale-out-stress.sh).
  *
  * They are compiled in, not built separately, so the suite tests the
  * binary that ships; unset, each costs a compare where it applies. The
@@ -27,6 +33,9 @@
  * 0, or -1 with a message in err when a value is malformed.
  */
 int testhook_load(FILE *note, char *err, size_t errsz);
+
+/* NEARCRAWL_TEST_JUDGE_TICK_MS, or 0 when unset. */
+long testhook_judge_tick_ms(void);
 
 /* NEARCRAWL_TEST_MAX_PAGE_COUNT, or 0 when unset. */
 int64_t testhook_max_db_pages(void);
