@@ -332,7 +332,7 @@ setup_prepare(struct crawl *c)
 {
 	const struct config *cfg = c->cfg;
 	char msg[512];
-	int64_t requeued;
+	int64_t requeued, queued;
 	int rc;
 
 	if (testhook_load(stderr, c->err, c->errsz) != 0)
@@ -371,13 +371,15 @@ setup_prepare(struct crawl *c)
 	    store_counts(c->st, &c->n) != 0 || store_commit(c->st) != 0 ||
 	    store_begin(c->st) != 0)
 		goto dberr;
-	if (c->share != NULL) {
-		c->n.queued = 0; /* counted per host as they are leased */
-		if (share_round(c, 1) < 0)
-			return 1;
-	}
+	if (c->share != NULL && share_round(c, 1) < 0)
+		return 1;
 	c->seq = c->n.max_seq;
-	if (c->n.queued == 0 && !cfg->quiet)
+	/* Shared: the database's queue is said below; the run counts what
+	 * it leases, host by host. */
+	queued = c->n.queued;
+	if (c->share != NULL)
+		c->n.queued = 0;
+	if (queued == 0 && !cfg->quiet)
 		fprintf(stderr, "nearcrawl: %s: nothing queued\n",
 		    esc_str(cfg->db, msg, sizeof(msg)));
 	else if (cfg->max_pages > 0 && c->n.max_seq >= cfg->max_pages &&

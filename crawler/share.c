@@ -70,10 +70,9 @@ share_start(struct crawl *c)
 	}
 	c->share = sh;
 	snprintf(sh->worker, sizeof(sh->worker), "%s", name);
-	/* The first heartbeat, committed before the join wait starts. */
-	if (store_worker_beat(c->st, SHARE_LEASE_S,
-	    &sh->live) != 0 || store_commit(c->st) != 0 ||
-	    store_begin(c->st) != 0) {
+	/* The first heartbeat, committed before the join wait starts: no
+	 * transaction is open yet, so the count that waits commits it. */
+	if (store_worker_beat(c->st, SHARE_LEASE_S, &sh->live) != 0) {
 		snprintf(c->err, c->errsz, "%s", store_errmsg(c->st));
 		return 1;
 	}
@@ -451,7 +450,8 @@ share_idle(struct crawl *c)
 	int64_t work;
 	int r;
 
-	if ((r = share_round(c, 0)) != 0)
+	/* Holding nothing, look for hosts at every call, not once a round. */
+	if ((r = share_round(c, c->share->nheld == 0)) != 0)
 		return r < 0 ? -1 : 0;
 	if ((r = store_in_flight_any(c->st)) != 0)
 		return r < 0 ? -1 : 0;

@@ -484,7 +484,6 @@ int store_explain(struct store *s, const char *name, char *out,
 
 /* Verdict lock keys fold into this many rows of verdict_keys. */
 #define STORE_LOCK_SLOTS 1048576u
-#define STORE_LOCK_SLOTS_TEXT "1048576"
 
 /* Whether s is shared: other processes may crawl it at the same time. */
 int store_shared(const struct store *s);
@@ -570,8 +569,9 @@ int store_host_queue(struct store *s, const char *host, int64_t *n,
 
 /*
  * Lock the n keys (dedup_lock_keys) until the transaction ends: rows of
- * verdict_keys (INSERT ... ON CONFLICT DO NOTHING, then SELECT ... FOR
- * UPDATE), or with advisory non-zero transaction-level advisory locks.
+ * verdict_keys (one INSERT ... ON CONFLICT DO UPDATE, which makes or locks
+ * each row in key order), or with advisory non-zero transaction-level
+ * advisory locks.
  * Folded, sorted and locked in one order by every process. 0, or -1 (a
  * lock wait beyond the session's lock_timeout is an error).
  */

@@ -85,11 +85,6 @@ create_schema(struct store *s, const char *target, char *err, size_t errsz)
 		return err_set(err, errsz, -1, "out of memory");
 	if (run(s, "BEGIN", target, "create schema", err, errsz) != 0 ||
 	    run(s, sql, target, "create schema", err, errsz) != 0 ||
-	    /* Every lock slot has its row from the start: a verdict then
-	     * locks rows with one statement and inserts none. */
-	    run(s, "INSERT INTO verdict_keys (k) SELECT generate_series(0, "
-	    STORE_LOCK_SLOTS_TEXT " - 1)", target, "create schema", err,
-	    errsz) != 0 ||
 	    run(s, "COMMENT ON TABLE meta IS '" SCHEMA_MARK "'", target,
 	    "create schema", err, errsz) != 0 ||
 	    run(s, "COMMIT", target, "create schema", err, errsz) != 0) {

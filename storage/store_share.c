@@ -302,9 +302,8 @@ store_verdict_lock(struct store *s, const uint64_t *keys, size_t n,
 		store__bind_text(&b, arr);
 		rc = store__exec_later(s, b.st, &b);
 	} else {
-		/* The rows exist (store_pg.c makes every slot's). Sent
-		 * without waiting: the caller's next statement (the clock)
-		 * runs once the locks are held. */
+		/* Sent without waiting: the caller's next statement (the
+		 * clock) runs once the locks are held. */
 		store__bind_start(&b, s->st[ST_KEYS_LOCK]);
 		store__bind_text(&b, arr);
 		rc = store__exec_later(s, b.st, &b);

@@ -240,10 +240,12 @@ const struct store__stmt_def store__stmt_def[ST_NUM] = {
 	[ST_HOST_QUEUE] = { "host_queue", NULL, .pg =
 	    "SELECT count(*), coalesce(min(not_before), 0) FROM frontier "
 	    "WHERE host = ? AND state = 0" },
-	/* Rows locked in key order: two pages never wait for each other. */
+	/* Rows locked in key order, each made or updated in one pass (an
+	 * insert of a missing row and a lock of a present one in separate
+	 * passes could wait for each other across two pages). */
 	[ST_KEYS_LOCK] = { "keys_lock", NULL, .pg =
-	    "SELECT k FROM verdict_keys WHERE k = ANY (CAST(? AS BIGINT[])) "
-	    "ORDER BY k FOR UPDATE" },
+	    "INSERT INTO verdict_keys (k) SELECT unnest(CAST(? AS BIGINT[])) "
+	    "ON CONFLICT (k) DO UPDATE SET k = excluded.k" },
 	/* The same on advisory locks, taken in the array's (sorted) order. */
 	[ST_KEYS_ADVISORY] = { "keys_advisory", NULL, .pg =
 	    "SELECT count(pg_advisory_xact_lock(k)) FROM "
