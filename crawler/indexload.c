@@ -6,6 +6,7 @@
  */
 #include "crawler/indexload.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,13 +79,36 @@ load_tdw(int64_t id, const void *vec, size_t len, void *arg)
 	return dedup_add_tdw(c->dd, &v, id) != 0 ? -1 : 0;
 }
 
-int
-indexload_span(struct crawl *c, const struct store_span *sp)
+/* Pages per read of a bounded span: PostgreSQL hands a statement's rows
+ * over all at once, so a million-page resume reads them a slice at a time
+ * rather than holding them all in memory. */
+#define SLICE_PAGES 20000
+
+static int
+load_slice(struct crawl *c, const struct store_span *sp)
 {
 	if (store_load_fingerprints_in(c->st, sp, load_one, c) != 0 ||
 	    store_load_blocks_in(c->st, sp, load_blocks, c) != 0 ||
 	    ((c->cfg->methods & DEDUP_TDW) &&
 	    store_load_tdw_in(c->st, sp, load_tdw, c) != 0))
 		return -1;
+	return 0;
+}
+
+int
+indexload_span(struct crawl *c, const struct store_span *sp)
+{
+	struct store_span slice = *sp;
+
+	/* Unbounded (SQLite's resume): one read, which SQLite streams. */
+	if (sp->upto == INT64_MAX)
+		return load_slice(c, sp);
+	while (slice.after < sp->upto) {
+		slice.upto = sp->upto - slice.after > SLICE_PAGES ?
+		    slice.after + SLICE_PAGES : sp->upto;
+		if (load_slice(c, &slice) != 0)
+			return -1;
+		slice.after = slice.upto;
+	}
 	return 0;
 }
