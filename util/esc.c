@@ -57,11 +57,23 @@ hex_byte(unsigned char c, char *out)
 	out[3] = digits[c & 0xf];
 }
 
+/* The n bytes at s, which are no valid UTF-8, each as \xHH. */
+static void
+put_hex(const char *s, size_t n, FILE *f)
+{
+	char hex[ESC_BYTE_LEN];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		hex_byte((unsigned char)s[i], hex);
+		fwrite(hex, 1, sizeof(hex), f);
+	}
+}
+
 void
 esc_fputq(const char *s, char quote, FILE *f)
 {
-	char hex[ESC_BYTE_LEN];
-	size_t n, i;
+	size_t n;
 	int bad;
 
 	if (s == NULL)
@@ -69,10 +81,7 @@ esc_fputq(const char *s, char quote, FILE *f)
 	for (; *s != '\0'; s += n) {
 		n = esc_next(s, &bad);
 		if (bad) {
-			for (i = 0; i < n; i++) {
-				hex_byte((unsigned char)s[i], hex);
-				fwrite(hex, 1, sizeof(hex), f);
-			}
+			put_hex(s, n, f);
 			continue;
 		}
 		if (quote != '\0' && *s == quote)
@@ -90,8 +99,7 @@ esc_fputs(const char *s, FILE *f)
 void
 esc_html_fputs(const char *s, FILE *f)
 {
-	char hex[ESC_BYTE_LEN];
-	size_t n, i;
+	size_t n;
 	int bad;
 
 	if (s == NULL)
@@ -99,10 +107,7 @@ esc_html_fputs(const char *s, FILE *f)
 	for (; *s != '\0'; s += n) {
 		n = esc_next(s, &bad);
 		if (bad) {
-			for (i = 0; i < n; i++) {
-				hex_byte((unsigned char)s[i], hex);
-				fwrite(hex, 1, sizeof(hex), f);
-			}
+			put_hex(s, n, f);
 			continue;
 		}
 		switch (*s) {
