@@ -136,6 +136,9 @@ static const struct {
 	{ "max_novel_percent", 0, 0, NULL, "100" },
 	{ "text", 0, 0, NULL, NULL },
 	{ "near_rule", 0, 0, NULL, NULL },
+	/* Processes sharing a crawl must all lock the same way, or two could
+	 * judge matching pages at once: not a setting one run may change. */
+	{ "row_locks", 0, 0, NULL, "false" },
 };
 
 #define NVERDICT_KEYS (sizeof(verdict_keys) / sizeof(verdict_keys[0]))

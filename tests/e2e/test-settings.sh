@@ -78,6 +78,10 @@ ok "changed back: said again" grep -qx "nearcrawl: --delay-ms 0 (was 5)" \
 eq "verdict setting changed: refused" "$?" 2
 ok "verdict refusal explained" grep -q "would mix verdicts" "$E2E_TMP/verdict.err"
 eq "verdict setting unchanged" "$(q "$DB" "SELECT value FROM meta WHERE key = 'simhash_k'")" 3
+# How shared crawls serialise verdicts: every process must agree.
+"$NEARCRAWL" crawl -d "$DB" --row-locks 2>"$E2E_TMP/locks.err"
+eq "--row-locks on a crawl recorded without: refused" "$?" 2
+ok "--row-locks refusal explained" grep -q "would mix verdicts" "$E2E_TMP/locks.err"
 
 # --proxy: stored without its credentials, and a resume says so. The
 # proxy is a dead loopback port: nothing is fetched through it.
