@@ -1,6 +1,5 @@
 #include "crawler/share.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,7 +7,6 @@
 #include <unistd.h>
 
 #include "crawler/indexload.h"
-#include "util/esc.h"
 #include "util/testhook.h"
 
 /* Values of the owned map: held now, or held once and given back. */
@@ -28,7 +26,6 @@ struct crawl_share {
 	                           judge alone (SHARE_SOLO_MS) */
 	int64_t live;           /* processes alive at the last heartbeat */
 	int64_t fair;           /* hosts with work per process, last round */
-	int lost;               /* a renewal found a lease gone */
 };
 
 /* This process's name: --worker, or machine:pid. */
@@ -157,9 +154,8 @@ on_claim(const struct store_lease *l, void *arg)
 	int found, rc = -1;
 
 	if (store_host_reclaim(c->st, host) < 0 ||
-	    store_host_queue(c->st, host, &queued, &due) != 0)
+	    store_host_queue(c->st, host, &queued) != 0)
 		return -1;
-	(void)due; /* the queue's own times are the frontier's business */
 	memset(&h, 0, sizeof(h));
 	if ((found = store_host_get(c->st, host, &h)) < 0)
 		return -1;
@@ -324,7 +320,6 @@ share_round(struct crawl *c, int force)
 		strmap_each(sh->owned, mark_given, c);
 		if (store_lease_owned(c->st, mark_held, c) != 0)
 			goto fail;
-		sh->lost = 1;
 	}
 	if ((work = store_work_hosts(c->st,
 	    c->cfg->max_pages_per_host)) < 0)
@@ -355,7 +350,6 @@ int
 share_queued(struct crawl *c, const char *host)
 {
 	struct crawl_share *sh = c->share;
-
 	int fresh, took;
 
 	if (strmap_get(sh->noted, host) == NULL) {
@@ -453,6 +447,10 @@ share_idle(struct crawl *c)
 	/* Holding nothing, look for hosts at every call, not once a round. */
 	if ((r = share_round(c, c->share->nheld == 0)) != 0)
 		return r < 0 ? -1 : 0;
+	/* Nothing in flight, then no work: a page's links are committed
+	 * with its done mark, so once none is in flight, whatever work its
+	 * page made is there to count (the round's count, taken before,
+	 * could have missed it). */
 	if ((r = store_in_flight_any(c->st)) != 0)
 		return r < 0 ? -1 : 0;
 	if ((work = store_work_hosts(c->st, c->cfg->max_pages_per_host)) < 0)

@@ -562,10 +562,8 @@ int store_in_flight_any(struct store *s);
  * -1. */
 int64_t store_host_reclaim(struct store *s, const char *host);
 
-/* *n = host's queued URLs, *not_before = the earliest due (Unix, 0 when
- * none). 0, or -1. */
-int store_host_queue(struct store *s, const char *host, int64_t *n,
-    double *not_before);
+/* *n = host's queued URLs. 0, or -1. */
+int store_host_queue(struct store *s, const char *host, int64_t *n);
 
 /*
  * Lock the n keys (dedup_lock_keys) until the transaction ends: rows of

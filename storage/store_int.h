@@ -216,6 +216,12 @@ int store__exec_stmt(struct store *s, struct sdb_stmt *st, struct binder *b);
  * by the next statement that waits (storage/sdb.h's sdb_step_later). */
 int store__exec_later(struct store *s, struct sdb_stmt *st, struct binder *b);
 
+/* The one integer of a one-row statement (b, when not NULL, bound) into
+ * *v; reset it whatever happens. 0, or -1 with s->err set (a missing row
+ * too). */
+int store__one_int(struct store *s, struct sdb_stmt *st, struct binder *b,
+    int64_t *v);
+
 /* Step a statement (b, when not NULL, bound) through all its rows, which
  * are dropped; reset it whatever happens. 0, or -1 with s->err set. */
 int store__exec_rows(struct store *s, struct sdb_stmt *st, struct binder *b);

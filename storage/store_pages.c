@@ -240,23 +240,6 @@ store_links_put(struct store *s, int64_t page_id, char *const *urls,
 	return store__exec_later(s, b.st, &b);
 }
 
-/* Run a one-row, one-integer statement. */
-static int
-count_one(struct store *s, struct sdb_stmt *st, int64_t *v)
-{
-	int ret = -1;
-
-	if (sdb_step(st) != SDB_ROW) {
-		store__db_fail(s);
-		goto out;
-	}
-	*v = sdb_column_int64(st, 0);
-	ret = 0;
-out:
-	store__stmt_done(st);
-	return ret;
-}
-
 /* The field of c that counts verdict v, or NULL for an unknown one. */
 static int64_t *
 verdict_slot(struct store_counts *c, enum store_verdict v)
@@ -326,8 +309,9 @@ store_counts(struct store *s, struct store_counts *c)
 	store__stmt_done(st);
 
 	st = NULL;
-	if (count_one(s, s->st[ST_COUNT_DUPLICATES], &c->duplicates) == -1 ||
-	    count_one(s, s->st[ST_MAX_SEQ], &c->max_seq) == -1)
+	if (store__one_int(s, s->st[ST_COUNT_DUPLICATES], NULL,
+	    &c->duplicates) == -1 ||
+	    store__one_int(s, s->st[ST_MAX_SEQ], NULL, &c->max_seq) == -1)
 		goto out;
 	ret = 0;
 out:

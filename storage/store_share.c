@@ -36,24 +36,10 @@ store_pages_added(const struct store *s)
 	return s->added;
 }
 
-/* One integer from a one-row statement already bound in b (or NULL). */
-static int
-one_int(struct store *s, struct sdb_stmt *st, struct binder *b, int64_t *v)
-{
-	int rc = store__step_row(s, st, b);
-
-	if (rc == 1)
-		*v = sdb_column_int64(st, 0);
-	else if (rc == 0)
-		store__fail(s, "no row where one was due");
-	store__stmt_done(st);
-	return rc == 1 ? 0 : -1;
-}
-
 int
 store_clock(struct store *s, int64_t *seq)
 {
-	return one_int(s, s->st[ST_CLOCK_GET], NULL, seq);
+	return store__one_int(s, s->st[ST_CLOCK_GET], NULL, seq);
 }
 
 int
@@ -67,7 +53,7 @@ store_worker_beat(struct store *s, double window, int64_t *live)
 		return -1;
 	store__bind_start(&b, s->st[ST_LIVE]);
 	store__bind_double(&b, window);
-	return one_int(s, b.st, &b, live);
+	return store__one_int(s, b.st, &b, live);
 }
 
 int
@@ -204,7 +190,7 @@ store_work_hosts(struct store *s, int64_t cap)
 
 	store__bind_start(&b, s->st[ST_WORK_HOSTS]);
 	store__bind_int(&b, cap);
-	return one_int(s, b.st, &b, &n) == 0 ? n : -1;
+	return store__one_int(s, b.st, &b, &n) == 0 ? n : -1;
 }
 
 int
@@ -212,7 +198,7 @@ store_in_flight_any(struct store *s)
 {
 	int64_t n;
 
-	return one_int(s, s->st[ST_IN_FLIGHT_ANY], NULL, &n) == 0 ? n > 0 : -1;
+	return store__one_int(s, s->st[ST_IN_FLIGHT_ANY], NULL, &n) == 0 ? n > 0 : -1;
 }
 
 int64_t
@@ -228,22 +214,13 @@ store_host_reclaim(struct store *s, const char *host)
 }
 
 int
-store_host_queue(struct store *s, const char *host, int64_t *n,
-    double *not_before)
+store_host_queue(struct store *s, const char *host, int64_t *n)
 {
-	struct sdb_stmt *st = s->st[ST_HOST_QUEUE];
 	struct binder b;
-	int rc;
 
-	store__bind_start(&b, st);
+	store__bind_start(&b, s->st[ST_HOST_QUEUE]);
 	store__bind_text(&b, host);
-	if ((rc = store__step_row(s, st, &b)) == 1) {
-		*n = sdb_column_int64(st, 0);
-		*not_before = sdb_column_double(st, 1);
-	} else if (rc == 0)
-		store__fail(s, "no row where one was due");
-	store__stmt_done(st);
-	return rc == 1 ? 0 : -1;
+	return store__one_int(s, b.st, &b, n);
 }
 
 static int

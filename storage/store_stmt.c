@@ -238,8 +238,7 @@ const struct store__stmt_def store__stmt_def[ST_NUM] = {
 	[ST_HOST_RECLAIM] = { "host_reclaim", NULL, .pg =
 	    "UPDATE frontier SET state = 0 WHERE host = ? AND state = 1" },
 	[ST_HOST_QUEUE] = { "host_queue", NULL, .pg =
-	    "SELECT count(*), coalesce(min(not_before), 0) FROM frontier "
-	    "WHERE host = ? AND state = 0" },
+	    "SELECT count(*) FROM frontier WHERE host = ? AND state = 0" },
 	/* Rows locked in key order, each made or updated in one pass (an
 	 * insert of a missing row and a lock of a present one in separate
 	 * passes could wait for each other across two pages). */
@@ -459,6 +458,20 @@ int
 store__exec_later(struct store *s, struct sdb_stmt *st, struct binder *b)
 {
 	return exec_one(s, st, b, 1);
+}
+
+int
+store__one_int(struct store *s, struct sdb_stmt *st, struct binder *b,
+    int64_t *v)
+{
+	int rc = store__step_row(s, st, b);
+
+	if (rc == 1)
+		*v = sdb_column_int64(st, 0);
+	else if (rc == 0)
+		store__fail(s, "no row where one was due");
+	store__stmt_done(st);
+	return rc == 1 ? 0 : -1;
 }
 
 int
