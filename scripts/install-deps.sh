@@ -4,8 +4,14 @@
 # index.html in headless Chromium; postgresql is the throwaway server that
 # scripts/pg-server.sh starts for the scale-out tests, libpq-dev the client
 # library of the PostgreSQL backend.)
-# Only what is missing is installed. As root this runs apt-get itself;
-# otherwise it prints the command to run and exits 1 when something is missing.
+# The WARC tests also need GNU wget (it writes WARC files of its own with
+# --warc-file), node and npm, and warcio.js from npm in tests/tools (an
+# independent WARC reader, tests/tools/warc-check.mjs). nodejs and npm are
+# installed only when the commands are missing: node may come from
+# elsewhere, and Debian's npm pulls in many packages.
+# Only what is missing is installed. As root this runs apt-get and npm
+# itself; otherwise it prints the commands to run and exits 1 when
+# something is missing.
 set -eu
 
 PKGS="build-essential pkg-config
@@ -14,25 +20,52 @@ libfuzzy-dev libinih-dev libssl-dev zlib1g-dev libpq-dev
 sqlite3 postgresql curl gnuplot-nox valgrind python3 openssl
 chromium"
 
+TOOLS="$(cd "$(dirname "$0")/.." && pwd)/tests/tools"
+NPM_OPTS="--no-audit --no-fund --loglevel=error"
+
 missing=""
 for p in $PKGS; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
 		missing="$missing $p"
 	fi
 done
+# Busybox's wget has no --warc-file: GNU wget it must be.
+if ! wget --version 2>/dev/null | grep -q '^GNU Wget'; then
+	missing="$missing wget"
+fi
+command -v node >/dev/null 2>&1 || missing="$missing nodejs"
+command -v npm >/dev/null 2>&1 || missing="$missing npm"
+need_tools=""
+[ -f "$TOOLS/node_modules/warcio/package.json" ] || need_tools=yes
 
-if [ -z "$missing" ]; then
+if [ -z "$missing" ] && [ -z "$need_tools" ]; then
 	exit 0
 fi
 
 if [ "$(id -u)" -ne 0 ]; then
-	echo "nearcrawl needs these Debian packages:$missing" >&2
-	echo "run: sudo apt-get update && sudo apt-get install -y$missing" >&2
+	if [ -n "$missing" ]; then
+		echo "nearcrawl needs these Debian packages:$missing" >&2
+		echo "run: sudo apt-get update && sudo apt-get install -y$missing" >&2
+	fi
+	if [ -n "$need_tools" ]; then
+		echo "the WARC tests need warcio.js in tests/tools" >&2
+		echo "run: npm ci --prefix tests/tools $NPM_OPTS" >&2
+	fi
 	exit 1
 fi
 
-echo "installing:$missing" >&2
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -q >&2
-# shellcheck disable=SC2086
-apt-get install -y -q --no-install-recommends $missing >&2
+if [ -n "$missing" ]; then
+	echo "installing:$missing" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q >&2
+	# shellcheck disable=SC2086
+	apt-get install -y -q --no-install-recommends $missing >&2
+fi
+if [ -n "$need_tools" ]; then
+	echo "installing tests/tools from npm (warcio.js)" >&2
+	# ci installs exactly what package-lock.json names; install is the
+	# fallback when the lock file and package.json disagree.
+	# shellcheck disable=SC2086
+	npm ci --prefix "$TOOLS" $NPM_OPTS >&2 ||
+	    npm install --prefix "$TOOLS" $NPM_OPTS >&2
+fi

@@ -13,11 +13,15 @@
  *               doc_)
  *   traps.c     scripted crawler traps under /__nc/ (prefix trap_)
  *   proc.c      the endless procedural site on hosts "proc.*" (prefix proc_)
+ *   cond.c      validators and conditional GET for static files (prefix
+ *               cond_)
  */
 #ifndef NC_SERVER_H
 #define NC_SERVER_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include <event2/event.h>
 #include <event2/http.h>
@@ -91,6 +95,47 @@ char *srv_query_param(const char *query, const char *name);
  * Returns 0, or -1 if s is empty, holds anything else, or overflows 64 bits.
  */
 int srv_parse_u64(const char *s, uint64_t max, uint64_t *out);
+
+struct stat;
+struct evkeyvalq;
+
+/* Room cond_etag() needs: quotes, three 64-bit hex numbers, a nanosecond
+ * count, separators and the NUL. */
+#define COND_ETAG_MAX 64
+/* Room cond_http_date() needs: "Sun, 06 Nov 1994 08:49:37 GMT" and NUL. */
+#define COND_DATE_MAX 30
+
+/*
+ * Write the strong ETag of a file into buf (len >= COND_ETAG_MAX):
+ * "SIZE-MTIME.NSEC-INODE", each in lower-case hex, in double quotes.
+ * Never fails; a short buf gets a truncated tag.
+ */
+void cond_etag(const struct stat *st, char *buf, size_t len);
+
+/*
+ * Write t as an IMF-fixdate (RFC 9110 5.6.7) into buf (len >=
+ * COND_DATE_MAX). Returns 0, or -1 when buf is too small or the year is
+ * outside 0-9999 (buf is then left as it was).
+ */
+int cond_http_date(time_t t, char *buf, size_t len);
+
+/*
+ * Read an HTTP-date in any of its three forms (IMF-fixdate, RFC 850,
+ * asctime) into *out. Returns 0, or -1 when s is NULL or no valid date
+ * (trailing text other than blanks, an unknown month, 31 Feb ...).
+ */
+int cond_parse_date(const char *s, time_t *out);
+
+/*
+ * Given the request headers in and the validators the response would
+ * carry (etag, last_modified: header values, each NULL when absent),
+ * decide whether to answer 304: any If-None-Match field that matches etag
+ * by weak comparison, or "*"; without If-None-Match, an If-Modified-Since
+ * at or after last_modified. Unparsable dates count as absent. Returns 1
+ * for 304, 0 for the full response. Reads only; keeps nothing.
+ */
+int cond_not_modified(struct evkeyvalq *in, const char *etag,
+    const char *last_modified);
 
 /* Serve a file below the root for GET or HEAD. */
 void static_serve(struct srv_ctx *c);

@@ -83,6 +83,18 @@ printf 'secret\n' >"$TMP/outside.txt"
 printf '/__nc/big/600000?as=robots\n' >"$ROOT/site-b.test/big-robots.txt.route"
 printf '/__nc/status/418\n' >"$ROOT/site-b.test/teapot.html.route"
 printf 'not a route\n' >"$ROOT/site-b.test/bad.html.route"
+# Validators: a plain file with a known mtime, one whose .headers sets its
+# own, one whose .headers removes them, one whose .headers makes it a 410.
+printf '<html><body><p>version one</p></body></html>\n' \
+    >"$ROOT/site-a.test/cond.html"
+touch -d @1700000000 "$ROOT/site-a.test/cond.html"
+printf 'x\n' >"$ROOT/site-a.test/own-tag.html"
+printf 'ETag: "fixture-v1"\nLast-Modified: Mon, 01 Jan 2001 00:00:00 GMT\n' \
+    >"$ROOT/site-a.test/own-tag.html.headers"
+printf 'x\n' >"$ROOT/site-a.test/no-tag.html"
+printf 'ETag:\nLast-Modified:\n' >"$ROOT/site-a.test/no-tag.html.headers"
+printf 'x\n' >"$ROOT/site-a.test/gone.html"
+printf 'Status: 410\n' >"$ROOT/site-a.test/gone.html.headers"
 
 # Refuses to listen outside loopback.
 "$BIN" --root "$ROOT" --addr 192.0.2.1 --quiet 2>/dev/null
@@ -145,6 +157,91 @@ expect_match ".headers sets Content-Type" "$hdrs" \
 expect_match ".headers adds X-Robots-Tag" "$hdrs" '^X-Robots-Tag: nofollow$'
 expect "the .headers file itself is not served" \
     "$($C -o /dev/null -w '%{http_code}' "$A/latin.html.headers")" 404
+
+# Validators and conditional GET (cond.c).
+CF=$ROOT/site-a.test/cond.html
+hdr() { # hdr NAME CURL-ARGS...: the value of response header NAME
+	_h=$1
+	shift
+	$C -D - -o /dev/null "$@" | tr -d '\r' |
+	    sed -n "s/^$_h: //Ip" | head -n 1
+}
+tag=$(hdr ETag "$A/cond.html")
+expect_match "a static file has a strong ETag (size-mtime.nsec-inode)" \
+    "$tag" '^"[0-9a-f]+-[0-9a-f]+\.[0-9a-f]+-[0-9a-f]+"$'
+expect "the ETag starts with the size and mtime in hex" \
+    "$(printf '%s' "$tag" | cut -d. -f1)" \
+    "\"$(printf '%x-%x' "$(wc -c <"$CF")" 1700000000)"
+expect "Last-Modified is the mtime as an IMF-fixdate" \
+    "$(hdr Last-Modified "$A/cond.html")" "Tue, 14 Nov 2023 22:13:20 GMT"
+expect "If-None-Match with the ETag: 304, no body" \
+    "$($C -o /dev/null -w '%{http_code} %{size_download}' \
+    -H "If-None-Match: $tag" "$A/cond.html")" "304 0"
+nm=$($C -D - -o /dev/null -H "If-None-Match: $tag" "$A/cond.html" | tr -d '\r')
+expect_match "the 304 keeps the ETag" "$nm" "^ETag: $tag\$"
+expect_match "the 304 keeps Last-Modified" "$nm" \
+    '^Last-Modified: Tue, 14 Nov 2023 22:13:20 GMT$'
+expect "the 304 has no Content-Type" \
+    "$(printf '%s\n' "$nm" | grep -ci '^content-type:')" 0
+expect "HEAD with If-None-Match: 304" "$($C -I -o /dev/null \
+    -w '%{http_code}' -H "If-None-Match: $tag" "$A/cond.html")" 304
+expect "If-None-Match list, weak prefix: 304" "$($C -o /dev/null \
+    -w '%{http_code}' -H "If-None-Match: \"other\", W/$tag" \
+    "$A/cond.html")" 304
+expect "If-None-Match: * matches any file" "$($C -o /dev/null \
+    -w '%{http_code}' -H 'If-None-Match: *' "$A/cond.html")" 304
+expect "If-None-Match with another tag: 200 and the body" \
+    "$($C -o /dev/null -w '%{http_code} %{size_download}' \
+    -H 'If-None-Match: "other"' "$A/cond.html")" "200 $(wc -c <"$CF")"
+ims() { # ims DATE [CURL-ARGS...]: status for an If-Modified-Since request
+	_d=$1
+	shift
+	$C -o /dev/null -w '%{http_code}' -H "If-Modified-Since: $_d" "$@" \
+	    "$A/cond.html"
+}
+expect "If-Modified-Since = mtime: 304" \
+    "$(ims 'Tue, 14 Nov 2023 22:13:20 GMT')" 304
+expect "If-Modified-Since after mtime: 304" \
+    "$(ims 'Wed, 15 Nov 2023 00:00:00 GMT')" 304
+expect "If-Modified-Since in RFC 850 and asctime form: 304 304" \
+    "$(ims 'Tuesday, 14-Nov-23 22:13:20 GMT') $(ims 'Tue Nov 14 22:13:20 2023')" \
+    "304 304"
+expect "If-Modified-Since a second before mtime: 200" \
+    "$(ims 'Tue, 14 Nov 2023 22:13:19 GMT')" 200
+expect "If-Modified-Since not a date: 200" "$(ims 'yesterday')" 200
+expect "If-None-Match wins over If-Modified-Since" \
+    "$(ims 'Wed, 15 Nov 2023 00:00:00 GMT' -H 'If-None-Match: "other"')" 200
+# A new mtime, even in the same second, or new bytes: a new ETag.
+touch -d @1700000000.5 "$CF"
+tag2=$(hdr ETag "$A/cond.html")
+expect "a touch within the same second changes the ETag" \
+    "$([ -n "$tag2" ] && [ "$tag2" != "$tag" ] && echo changed)" changed
+expect "the old ETag after a touch: 200" "$($C -o /dev/null -w '%{http_code}' \
+    -H "If-None-Match: $tag" "$A/cond.html")" 200
+expect "the new ETag after a touch: 304" "$($C -o /dev/null \
+    -w '%{http_code}' -H "If-None-Match: $tag2" "$A/cond.html")" 304
+printf '<html><body><p>version two</p></body></html>\n' >"$CF"
+expect "rewritten file, old ETag: 200 and the new bytes" \
+    "$($C -H "If-None-Match: $tag2" "$A/cond.html")" \
+    '<html><body><p>version two</p></body></html>'
+expect "rewritten file, old If-Modified-Since: 200" \
+    "$(ims 'Tue, 14 Nov 2023 22:13:20 GMT')" 200
+# .headers may set the validators or drop them (an empty value).
+expect ".headers sets the ETag" "$(hdr ETag "$A/own-tag.html")" '"fixture-v1"'
+expect ".headers ETag is what If-None-Match compares" "$($C -o /dev/null \
+    -w '%{http_code}' -H 'If-None-Match: "fixture-v1"' "$A/own-tag.html")" 304
+expect ".headers Last-Modified is what If-Modified-Since compares" \
+    "$($C -o /dev/null -w '%{http_code}' \
+    -H 'If-Modified-Since: Mon, 01 Jan 2001 00:00:00 GMT' \
+    "$A/own-tag.html")" 304
+nt=$($C -D - -o /dev/null "$A/no-tag.html" | tr -d '\r')
+expect "an empty value in .headers removes ETag and Last-Modified" \
+    "$(printf '%s\n' "$nt" | grep -ci '^etag:\|^last-modified:')" 0
+expect "no Last-Modified: If-Modified-Since is ignored" "$($C -o /dev/null \
+    -w '%{http_code}' -H 'If-Modified-Since: Fri, 01 Jan 9999 00:00:00 GMT' \
+    "$A/no-tag.html")" 200
+expect "no 304 for a file whose .headers makes it a 410" "$($C -o /dev/null \
+    -w '%{http_code}' -H 'If-None-Match: *' "$A/gone.html")" 410
 
 # Errors.
 expect "missing file is 404" \
@@ -383,6 +480,10 @@ expect_match "log counts body bytes" "$(cat "$TMP/log")" \
     ' GET /__nc/big/123457 200 123457 curl/[^ ]+$'
 expect_match "log keeps the path a .route file answered" "$(cat "$TMP/log")" \
     ' site-b\.test GET /teapot\.html 418 '
+expect_match "log records a 304 with 0 bytes" "$(cat "$TMP/log")" \
+    ' site-a\.test GET /cond\.html 304 0 curl/[^ ]+$'
+expect_match "log records a 304 to HEAD" "$(cat "$TMP/log")" \
+    ' site-a\.test HEAD /cond\.html 304 0 curl/[^ ]+$'
 expect_match "log records a reset body as cut short" "$(cat "$TMP/log")" \
     ' GET /__nc/reset/5000 200 5000 curl/[^ ]+$'
 

@@ -97,9 +97,11 @@ inside_root(const char *real)
 }
 
 /*
- * Apply "<file>.headers": each "Name: value" line replaces that header;
- * "Status: NNN" changes the status code. Blank lines and lines starting
- * with '#' are skipped. A missing or unreadable file changes nothing.
+ * Apply "<file>.headers": each "Name: value" line replaces that header,
+ * and "Name:" with an empty value removes it (so a fixture can go without
+ * the ETag or Last-Modified every file gets); "Status: NNN" changes the
+ * status code. Blank lines and lines starting with '#' are skipped. A
+ * missing or unreadable file changes nothing.
  */
 static void
 apply_headers_file(const char *file, struct evkeyvalq *out, int *code)
@@ -143,8 +145,10 @@ apply_headers_file(const char *file, struct evkeyvalq *out, int *code)
 				*code = s;
 			continue;
 		}
-		evhttp_remove_header(out, line);
-		evhttp_add_header(out, line, v);
+		while (evhttp_remove_header(out, line) == 0)
+			;
+		if (*v != '\0')
+			evhttp_add_header(out, line, v);
 	}
 out:
 	free(text);
@@ -191,6 +195,25 @@ out:
 	return done;
 }
 
+/*
+ * 304 without a body: the validators and any other header stay, the
+ * fields that describe a body that is not sent go (RFC 9110 15.4.5).
+ */
+static void
+reply_not_modified(struct srv_ctx *c, struct evkeyvalq *out)
+{
+	static const char *const body_fields[] = {
+		"Content-Type", "Content-Length", "Content-Encoding",
+		"Transfer-Encoding"
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(body_fields) / sizeof(body_fields[0]); i++)
+		while (evhttp_remove_header(out, body_fields[i]) == 0)
+			;
+	srv_reply(c, 304, NULL);
+}
+
 /* Permanent redirect from a directory to its slash-terminated URL. */
 static void
 redirect_to_dir(struct srv_ctx *c)
@@ -220,7 +243,7 @@ static_serve(struct srv_ctx *c)
 	struct stat st;
 	size_t dlen;
 	int fd = -1, code = 200, r;
-	char num[32];
+	char num[32], validator[COND_ETAG_MAX];
 
 	if (!c->head && strcmp(c->method, "GET") != 0) {
 		evhttp_add_header(out, "Allow", "GET, HEAD");
@@ -311,7 +334,21 @@ static_serve(struct srv_ctx *c)
 
 	evhttp_add_header(out, "Content-Type",
 	    static_type(qfile != NULL ? qfile : file));
+	/* Validators first, so that .headers can replace or drop them. */
+	cond_etag(&st, validator, sizeof(validator));
+	evhttp_add_header(out, "ETag", validator);
+	if (cond_http_date(st.st_mtim.tv_sec, validator,
+	    sizeof(validator)) == 0)
+		evhttp_add_header(out, "Last-Modified", validator);
 	apply_headers_file(file, out, &code);
+	/* RFC 9110 13.2.1: preconditions only for what would be a 2xx. */
+	if (code >= 200 && code < 300 && cond_not_modified(
+	    evhttp_request_get_input_headers(c->req),
+	    evhttp_find_header(out, "ETag"),
+	    evhttp_find_header(out, "Last-Modified"))) {
+		reply_not_modified(c, out);
+		goto out;
+	}
 	body = evbuffer_new();
 	if (body == NULL) {
 		srv_reply_page(c, 500, "Out of memory.");
