@@ -27,7 +27,7 @@ SAN      = -fsanitize=address,undefined -fno-omit-frame-pointer \
            -fno-sanitize-recover=undefined
 
 # The layers, lowest first; each folder includes only from folders before it.
-LAYERS   = util web dedup config storage digest crawler cmd
+LAYERS   = util web dedup config storage archive digest crawler cmd
 LIB_SRC  = $(filter-out cmd/main.c,$(foreach d,$(LAYERS),$(wildcard $(d)/*.c)))
 MAIN_SRC = cmd/main.c
 UNIT_SRC = $(wildcard tests/unit/*.c)

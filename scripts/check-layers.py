@@ -15,18 +15,20 @@ import os
 import re
 import sys
 
-# Who may include whom. Peers on one level (web, dedup, storage) know
+# Who may include whom. Peers on one level (web, dedup, storage, archive) know
 # nothing of each other.
 MAY_USE = {
     "util": set(),
     "web": {"util"},
     "dedup": {"util"},
     "storage": {"util"},
+    "archive": {"util"},
     "config": {"util", "web", "dedup"},
     "digest": {"util", "web", "dedup", "config"},
-    "crawler": {"util", "web", "dedup", "storage", "config", "digest"},
-    "cmd": {"util", "web", "dedup", "storage", "config", "digest",
-            "crawler"},
+    "crawler": {"util", "web", "dedup", "storage", "archive", "config",
+                "digest"},
+    "cmd": {"util", "web", "dedup", "storage", "archive", "config",
+            "digest", "crawler"},
 }
 MAX_LINES = 1000
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)

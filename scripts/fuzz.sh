@@ -24,7 +24,7 @@ case $SECS in
 esac
 
 ALL="extract extract_chunks url robots sitemap ini simhash_ssdeep minhash tdw
-shingles"
+shingles warcread"
 TARGETS=${*:-$ALL}
 CC=${CC:-clang}
 # `make` exports CC=cc; libFuzzer needs clang.
@@ -39,6 +39,7 @@ sources() {
 	extract | extract_chunks | url | robots | sitemap) ls util/*.c web/*.c ;;
 	ini) ls util/*.c web/*.c dedup/*.c config/*.c ;;
 	simhash_ssdeep | minhash | tdw | shingles) ls util/*.c dedup/*.c ;;
+	warcread) ls util/*.c archive/*.c ;;
 	*) return 1 ;;
 	esac
 }

@@ -86,5 +86,7 @@ void suite_pagerank(void);
 void suite_shingles(void);
 void suite_canonical(void);
 void suite_dedup_keys(void);
+void suite_warc(void);
+void suite_cdxj(void);
 
 #endif

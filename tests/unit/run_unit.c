@@ -14,7 +14,8 @@ main(void)
 		suite_store, suite_config, suite_robots, suite_hostsched,
 		suite_sitemap, suite_strmap, suite_robotscache, suite_workpool,
 		suite_seen, suite_esc, suite_oom, suite_pagerank, suite_tdw,
-		suite_shingles, suite_canonical, suite_dedup_keys,
+		suite_shingles, suite_canonical, suite_dedup_keys, suite_warc,
+		suite_cdxj,
 	};
 	size_t i;
 

@@ -1,0 +1,152 @@
+/*
+ * warcread: reading WARC files (1.0 and 1.1) record by record, streaming,
+ * in constant memory whatever the file's size: a record's header is held
+ * (at most WARC_READ_MAX_HEADER bytes), its block only as far as the
+ * caller asks for it.
+ *
+ * Files: per-record gzip (each record one gzip member: what archive/warc.h,
+ * GNU wget --warc-file and most crawlers write), one gzip stream for the
+ * whole file, or plain, told by the magic bytes and not by the name.
+ * Common Crawl WET files (plain-text conversion records) read like any
+ * other. A WARC-Target-URI or WARC-Refers-To-Target-URI written in angle
+ * brackets (WARC 1.0 as wget writes it) is given without them.
+ *
+ * Damage does not stop reading: a damaged record is reported (-1 with its
+ * offset and what is wrong), then the reader finds the next record start
+ * it can: in a gzipped file, the next gzip member header (1f 8b 08) after
+ * the damaged member's start whose data starts with "WARC/1."; in a plain
+ * file, the next line that starts with "WARC/1.". A record whose framing
+ * is whole but whose block digest is wrong is reported without skipping
+ * anything else. In a file that is one gzip stream, damage in the
+ * compressed data loses the rest of the file, and a record damaged in its
+ * framing is resynced from where reading stopped (a record swallowed by a
+ * too-large Content-Length is lost with it).
+ *
+ *	struct warc_reader *r = warc_reader_open(path, err, sizeof(err));
+ *	struct warc_head h;
+ *	int rc;
+ *
+ *	while ((rc = warc_reader_next(r, &h, err, sizeof(err))) != 0) {
+ *		if (rc == -2)
+ *			break;          (I/O error)
+ *		if (rc == -1)
+ *			continue;       (damaged record at h.offset: err)
+ *		... h.type, h.target_uri; warc_reader_block(r, &b, ...) ...
+ *	}
+ *	warc_reader_close(r);
+ */
+#ifndef NC_WARCREAD_H
+#define NC_WARCREAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct buf;
+
+/* The largest record header (version line to the blank line) read. */
+#define WARC_READ_MAX_HEADER (64 * 1024)
+
+/* The most named fields kept per record header; more are ignored. */
+#define WARC_READ_MAX_FIELDS 512
+
+/*
+ * The header of the record just read. offset is where the record starts:
+ * the offset of its gzip member in a gzipped file (of the member it
+ * starts in, when a member holds several), its byte offset in a plain
+ * one. The strings are the fields' values, blanks trimmed, NULL when
+ * absent; they belong to the reader and are valid until the next
+ * warc_reader_next.
+ */
+struct warc_head {
+	uint64_t offset;                  /* where the record starts */
+	const char *type;                 /* WARC-Type */
+	const char *target_uri;           /* WARC-Target-URI */
+	const char *date;                 /* WARC-Date */
+	const char *record_id;            /* WARC-Record-ID */
+	const char *content_type;         /* Content-Type */
+	const char *payload_digest;       /* WARC-Payload-Digest */
+	const char *block_digest;         /* WARC-Block-Digest */
+	const char *refers_to_target_uri; /* WARC-Refers-To-Target-URI */
+	const char *refers_to_date;       /* WARC-Refers-To-Date */
+	const char *refers_to;            /* WARC-Refers-To */
+	const char *concurrent_to;        /* WARC-Concurrent-To (the first) */
+	const char *ip_address;           /* WARC-IP-Address */
+	const char *truncated;            /* WARC-Truncated */
+	const char *profile;              /* WARC-Profile */
+	uint64_t content_length;          /* Content-Length: block bytes */
+	const char *version;              /* "WARC/1.0", "WARC/1.1" */
+	const struct warc_reader *reader; /* for warc_head_field */
+};
+
+struct warc_reader;
+
+/*
+ * Open the WARC file at path for reading from its start. "-" (standard
+ * input) is not supported: resyncing needs to seek. Returns the reader,
+ * freed by warc_reader_close, or NULL with a message in err (cannot open,
+ * not a regular file, out of memory).
+ */
+struct warc_reader *warc_reader_open(const char *path, char *err, size_t errsz);
+
+/*
+ * The value of the field called name (case-insensitive) in the header h
+ * was filled with, the first when it is repeated; NULL when absent (or h
+ * holds no header). Valid until the next warc_reader_next.
+ */
+const char *warc_head_field(const struct warc_head *h, const char *name);
+
+/*
+ * Move to the next record (skipping what is left of the current one's
+ * block without holding it in memory) and read its header into *h.
+ * Returns:
+ *   1  a record's header was read (its block not yet);
+ *   0  end of file;
+ *  -1  a damaged record at h->offset, err says what: bad version line,
+ *      header too long, missing or bad Content-Length, truncated file,
+ *      bad gzip data, missing CRLFCRLF after the block, block digest
+ *      mismatch (found while skipping a block the caller did not read;
+ *      other *h fields are then NULL) -- the reader has already moved on
+ *      to the next record start it can find, so call again;
+ *  -2  the file cannot be read (I/O error, out of memory): stop.
+ * Any other string in *h is NULL after -1, 0 and -2.
+ */
+int warc_reader_next(
+    struct warc_reader *r, struct warc_head *h, char *err, size_t errsz);
+
+/*
+ * Append the current record's block to b: at most the room left under
+ * b->limit, the rest read past (*cut = 1 then, else 0; cut may be NULL).
+ * The whole block is always read through, so its WARC-Block-Digest (sha1,
+ * base32 or hex; other algorithms are not checked) is checked, and so are
+ * the CRLFCRLF after it. Returns 0; -1 when the block is damaged (the
+ * file ends inside it, bad gzip data, no CRLFCRLF after it, digest
+ * mismatch: what was read stays appended) -- the next warc_reader_next
+ * then resyncs and does not report the record again; -2 on an I/O error
+ * or when b cannot grow (out of memory); -3 when there is no current
+ * record (asked twice, or before warc_reader_next returned 1).
+ */
+int warc_reader_block(
+    struct warc_reader *r, struct buf *b, int *cut, char *err, size_t errsz);
+
+/*
+ * Finish the current record as warc_reader_block does, without keeping
+ * its block (when it was not read yet), and set *end to the file offset
+ * just past it: in a per-record gzip file, the end of its gzip member, so
+ * *end - h->offset is the length a CDXJ index gives; in a plain file, the
+ * byte after its closing CRLFCRLF; in a file with several records in one
+ * gzip member, only how far the compressed data has been read. May be
+ * called again (same *end) until the next warc_reader_next. Returns 0,
+ * -1 damaged (as warc_reader_block: *end is then the damaged record's
+ * offset, or, when only its digest is wrong, its end), -2 I/O error, -3
+ * no current record.
+ */
+int warc_reader_finish(
+    struct warc_reader *r, uint64_t *end, char *err, size_t errsz);
+
+/* Whether the file is gzipped (1) or plain (0). */
+int warc_reader_gzipped(const struct warc_reader *r);
+
+/* Close the file and free r. NULL is fine. */
+void warc_reader_close(struct warc_reader *r);
+
+#endif
