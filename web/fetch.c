@@ -6,6 +6,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "util/decode.h"
+
 struct fetcher {
 	struct event_base *base; /* the loop everything runs on */
 	CURLM *multi;            /* libcurl's multi handle */
@@ -29,6 +31,15 @@ struct transfer {
 	size_t header_bytes;   /* of the response being read */
 	int headers_too_large; /* FETCH_MAX_HEADER_BYTES was hit */
 	struct timespec started;
+	double started_wall;   /* Unix time of the start */
+	struct curl_slist *headers; /* conditional request headers, or NULL */
+	/* Recording (opts.record): */
+	struct buf req;        /* the request head as sent */
+	struct buf resp;       /* the response head as received */
+	struct buf raw;        /* the body as sent, when it has a coding */
+	struct decode_state *dec; /* its decoder, from the first body byte */
+	int dec_started;       /* the coding was looked at */
+	int bad_coding;        /* the coding is unknown or its data bad */
 	char errbuf[CURL_ERROR_SIZE];
 	char why[CURL_ERROR_SIZE + 64]; /* the result's error */
 	struct transfer *prev, *next;
@@ -52,12 +63,58 @@ ms_since(const struct timespec *t0)
 	    (double)(t.tv_nsec - t0->tv_nsec) / 1e6;
 }
 
+static const char *header_value(CURL *easy, const char *name);
+
+/*
+ * A recorded transfer's body: the bytes as sent go to raw, and decoded to
+ * body; a body without a coding goes to body alone. A coding we cannot
+ * undo keeps the raw bytes coming (the archive wants them) and fails the
+ * page at the end; a decoded body over the cap ends the transfer.
+ */
+static size_t
+on_raw_body(struct transfer *t, char *p, size_t len)
+{
+	enum decode_coding coding;
+	int rc;
+
+	if (!t->dec_started) {
+		t->dec_started = 1;
+		coding = decode_coding_of(header_value(t->easy,
+		    "Content-Encoding"));
+		if (coding == DECODE_UNKNOWN)
+			t->bad_coding = 1;
+		else if (coding != DECODE_IDENTITY &&
+		    (t->dec = decode_new(coding)) == NULL)
+			return 0;
+	}
+	if (t->dec == NULL && !t->bad_coding)
+		return (size_t)-1; /* no coding: the plain path */
+	if (buf_append(&t->raw, p, len) != BUF_OK) {
+		t->too_large = 1;
+		return 0;
+	}
+	if (t->bad_coding)
+		return len;
+	rc = decode_feed(t->dec, p, len, &t->body);
+	if (rc == BUF_FULL) {
+		t->too_large = 1;
+		return 0;
+	}
+	if (rc == BUF_NOMEM)
+		return 0;
+	if (rc != BUF_OK)
+		t->bad_coding = 1;
+	return len;
+}
+
 static size_t
 on_body(char *p, size_t size, size_t n, void *arg)
 {
 	struct transfer *t = arg;
-	size_t len = size * n;
+	size_t len = size * n, r;
 
+	if (t->f->opts.record && (r = on_raw_body(t, p, len)) != (size_t)-1)
+		return r;
 	if (buf_append(&t->body, p, len) != BUF_OK) {
 		/* Returning less than len makes libcurl abort the transfer. */
 		t->too_large = t->body.len + len > t->body.limit;
@@ -79,14 +136,37 @@ on_header(char *p, size_t size, size_t n, void *arg)
 	struct transfer *t = arg;
 	size_t len = size * n;
 
-	if (len >= 5 && memcmp(p, "HTTP/", 5) == 0)
+	if (len >= 5 && memcmp(p, "HTTP/", 5) == 0) {
 		t->header_bytes = 0;
+		buf_reset(&t->resp);
+	}
 	t->header_bytes += len;
 	if (t->header_bytes > FETCH_MAX_HEADER_BYTES) {
 		t->headers_too_large = 1;
 		return 0;
 	}
+	if (t->f->opts.record && buf_append(&t->resp, p, len) != BUF_OK)
+		return 0;
 	return len;
+}
+
+/*
+ * libcurl's trace, on recorded transfers: keep the request head as it
+ * went out (the last request's, when a redirect was followed).
+ */
+static int
+on_trace(CURL *easy, curl_infotype type, char *p, size_t len, void *arg)
+{
+	struct transfer *t = arg;
+
+	if (type != CURLINFO_HEADER_OUT)
+		return 0;
+	/* A complete head before this one: a new request begins. */
+	if (t->req.len >= 4 &&
+	    memcmp(t->req.data + t->req.len - 4, "\r\n\r\n", 4) == 0)
+		buf_reset(&t->req);
+	buf_append(&t->req, p, len); /* a head over the cap is cut */
+	return 0;
 }
 
 /*
@@ -195,6 +275,11 @@ free_transfer(struct transfer *t)
 {
 	curl_multi_remove_handle(t->f->multi, t->easy);
 	curl_easy_cleanup(t->easy);
+	curl_slist_free_all(t->headers);
+	decode_free(t->dec);
+	buf_free(&t->req);
+	buf_free(&t->resp);
+	buf_free(&t->raw);
 	buf_free(&t->body);
 	free(t->url);
 	free(t);
@@ -255,6 +340,12 @@ explain(struct transfer *t, CURLcode code, long status)
 	if (t->headers_too_large) {
 		snprintf(t->why, sizeof(t->why), "headers larger than %d bytes",
 		    FETCH_MAX_HEADER_BYTES);
+		return;
+	}
+	if (t->bad_coding && code == CURLE_BAD_CONTENT_ENCODING) {
+		snprintf(t->why, sizeof(t->why), "bad content encoding: %s",
+		    t->dec == NULL ? "a coding nearcrawl cannot decode"
+		                   : "the data is not valid in its coding");
 		return;
 	}
 	switch (code) {
@@ -349,6 +440,22 @@ finish(struct transfer *t, CURLcode code)
 	r.retry_after = (long)retry;
 	r.x_robots_tag = r.status > 0 ? header_value(t->easy, "X-Robots-Tag")
 	                              : NULL;
+	r.started_wall = t->started_wall;
+	if (r.status > 0) {
+		r.etag = header_value(t->easy, "ETag");
+		r.last_modified = header_value(t->easy, "Last-Modified");
+	}
+	/* A coding we could not undo fails a transfer that went well. */
+	if (code == CURLE_OK && t->bad_coding)
+		code = r.code = CURLE_BAD_CONTENT_ENCODING;
+	if (t->f->opts.record && r.status > 0) {
+		r.request = t->req.data;
+		r.request_len = t->req.len;
+		r.response = t->resp.data;
+		r.response_len = t->resp.len;
+		r.raw = t->dec != NULL || t->bad_coding ? &t->raw : &t->body;
+		curl_easy_getinfo(t->easy, CURLINFO_PRIMARY_IP, &r.ip);
+	}
 	buf_init(&link, FETCH_LINK_MAX);
 	r.link = r.status > 0 ? link_headers(t->easy, &link) : NULL;
 	if (code == CURLE_ABORTED_BY_CALLBACK) {
@@ -409,6 +516,24 @@ fail:
 	return NULL;
 }
 
+/* Add "name: value" to t's request headers (value NULL: nothing); a
+ * value with a line break is left out. 0, or -1 when out of memory. */
+static int
+add_condition(struct transfer *t, const char *name, const char *value)
+{
+	struct curl_slist *l;
+	char line[512];
+
+	if (value == NULL || strpbrk(value, "\r\n") != NULL ||
+	    (size_t)snprintf(line, sizeof(line), "%s: %s", name, value) >=
+	        sizeof(line))
+		return 0;
+	if ((l = curl_slist_append(t->headers, line)) == NULL)
+		return -1;
+	t->headers = l;
+	return 0;
+}
+
 static int
 setup_easy(struct transfer *t, const struct fetch_req *req)
 {
@@ -431,8 +556,24 @@ setup_easy(struct transfer *t, const struct fetch_req *req)
 	curl_easy_setopt(e, CURLOPT_MAXREDIRS, req->max_redirects);
 	curl_easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
 	curl_easy_setopt(e, CURLOPT_USERAGENT, o->user_agent);
-	/* "" offers every encoding this libcurl can decode. */
-	curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
+	if (o->record) {
+		/* The body comes as sent; we decode what we offer. */
+		curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "gzip, deflate");
+		curl_easy_setopt(e, CURLOPT_HTTP_CONTENT_DECODING, 0L);
+		curl_easy_setopt(e, CURLOPT_DEBUGFUNCTION, on_trace);
+		curl_easy_setopt(e, CURLOPT_DEBUGDATA, t);
+		curl_easy_setopt(e, CURLOPT_VERBOSE, 1L);
+	} else {
+		/* "" offers every encoding this libcurl can decode. */
+		curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
+	}
+	if (req->if_none_match != NULL || req->if_modified_since != NULL) {
+		if (add_condition(t, "If-None-Match", req->if_none_match) != 0 ||
+		    add_condition(t, "If-Modified-Since",
+		        req->if_modified_since) != 0)
+			return -1;
+		curl_easy_setopt(e, CURLOPT_HTTPHEADER, t->headers);
+	}
 	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, o->connect_timeout_ms);
 	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, o->timeout_ms);
 	curl_easy_setopt(e, CURLOPT_LOW_SPEED_LIMIT, o->low_speed_bytes);
@@ -476,7 +617,7 @@ fetch_set_tls(CURL *e, const char *cacert, const char *capath,
 int
 fetch_start(struct fetcher *f, const char *url, fetch_done_fn fn, void *arg)
 {
-	struct fetch_req req = { f->opts.max_body, 0, 0 };
+	struct fetch_req req = { .max_body = f->opts.max_body };
 
 	return fetch_start_req(f, url, &req, fn, arg);
 }
@@ -497,11 +638,20 @@ fetch_start_req(struct fetcher *f, const char *url,
 	t->arg = arg;
 	t->cut = req->cut;
 	buf_init(&t->body, req->max_body);
+	buf_init(&t->raw, req->max_body);
+	buf_init(&t->req, FETCH_MAX_HEADER_BYTES);
+	buf_init(&t->resp, FETCH_MAX_HEADER_BYTES);
 	t->url = strdup(url);
 	t->easy = curl_easy_init();
 	if (t->url == NULL || t->easy == NULL || setup_easy(t, req) != 0)
 		goto fail;
 	clock_gettime(CLOCK_MONOTONIC, &t->started);
+	{
+		struct timespec w;
+
+		clock_gettime(CLOCK_REALTIME, &w);
+		t->started_wall = (double)w.tv_sec + (double)w.tv_nsec / 1e9;
+	}
 	if (curl_multi_add_handle(f->multi, t->easy) != CURLM_OK)
 		goto fail;
 	t->next = f->head;
@@ -513,6 +663,7 @@ fetch_start_req(struct fetcher *f, const char *url,
 fail:
 	if (t->easy != NULL)
 		curl_easy_cleanup(t->easy);
+	curl_slist_free_all(t->headers);
 	free(t->url);
 	free(t);
 	return -1;

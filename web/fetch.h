@@ -5,9 +5,11 @@
  *
  * Redirects are never followed inside a transfer: the target is reported
  * so the crawler can queue it under its own scope, robots and politeness.
- * Bodies are decompressed by libcurl and capped after decompression: a body
- * over the cap aborts the transfer and is reported as too large. Response
- * headers are capped too (FETCH_MAX_HEADER_BYTES per response).
+ * Bodies are decompressed (by libcurl, or by util/decode when the exchange
+ * is recorded) and capped after decompression: a body over the cap aborts
+ * the transfer and is reported as too large. Response headers are capped
+ * too (FETCH_MAX_HEADER_BYTES per response), and so is a recorded request
+ * head.
  */
 #ifndef NC_FETCH_H
 #define NC_FETCH_H
@@ -37,6 +39,12 @@ struct fetch_opts {
 	const char *cacert;              /* CA bundle file, or NULL */
 	const char *capath;              /* hashed CA directory, or NULL */
 	int insecure;                    /* skip peer and host verification */
+	int record;                      /* keep each exchange as it went over
+	                                    the wire (for an archive): the
+	                                    request head, the response head,
+	                                    the body with its content-coding
+	                                    (only gzip and deflate are
+	                                    offered then) and the address */
 	const char *proxy;               /* proxy URL, or NULL for none;
 	                                    cacert, capath and proxy are
 	                                    borrowed like resolve */
@@ -64,6 +72,20 @@ struct fetch_result {
 	int connected;        /* the request went out over a working
 	                         connection: a failure after it (a slow or
 	                         silent answer) is the URL's, not the host's */
+	double started_wall;  /* Unix time the transfer started */
+	const char *etag;     /* ETag header, or NULL */
+	const char *last_modified; /* Last-Modified header, or NULL */
+	/* With opts.record, when a response arrived (else NULL / 0): */
+	const char *request;  /* the last request's head as sent: request
+	                         line, headers, blank line */
+	size_t request_len;
+	const char *response; /* the response's head as received: status
+	                         line, headers, blank line */
+	size_t response_len;
+	const struct buf *raw; /* the body as sent, content-coding kept
+	                          (transfer-coding undone by libcurl); the
+	                          same buf as body when there is no coding */
+	const char *ip;       /* the server's address */
 };
 
 /*
@@ -96,6 +118,10 @@ struct fetch_req {
 	int cut;             /* a body over max_body keeps its first max_body
 	                        bytes (still reported too large); otherwise a
 	                        declared length over the cap fails at once */
+	const char *if_none_match;     /* conditional request: an ETag to send
+	                                  as If-None-Match, or NULL */
+	const char *if_modified_since; /* ... and a Last-Modified date to
+	                                  send as If-Modified-Since, or NULL */
 };
 
 /*

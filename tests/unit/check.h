@@ -87,6 +87,7 @@ void suite_shingles(void);
 void suite_canonical(void);
 void suite_dedup_keys(void);
 void suite_warc(void);
+void suite_decode(void);
 void suite_cdxj(void);
 
 #endif

@@ -14,7 +14,7 @@ main(void)
 		suite_store, suite_config, suite_robots, suite_hostsched,
 		suite_sitemap, suite_strmap, suite_robotscache, suite_workpool,
 		suite_seen, suite_esc, suite_oom, suite_pagerank, suite_tdw,
-		suite_shingles, suite_canonical, suite_dedup_keys, suite_warc,
+		suite_shingles, suite_canonical, suite_dedup_keys, suite_warc, suite_decode,
 		suite_cdxj,
 	};
 	size_t i;
