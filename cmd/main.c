@@ -73,6 +73,10 @@ usage(FILE *out)
 	    "  text   [--main|--body] [--charset L] [options] FILE|URL\n"
 	    "         print the page's main text (default) or body text, one\n"
 	    "         block per line\n"
+	    "  dedup  [-c FILE] [-d DB] [options] FILE.warc[.gz]...\n"
+	    "         judge the pages of WARC files (nearcrawl's, wget's,\n"
+	    "         Heritrix's, WET) in record order as a crawl would, into\n"
+	    "         DB (takes the crawl's [dedup] options; a rerun resumes)\n"
 	    "  robots FILE AGENT URL\n"
 	    "         print whether robots.txt FILE allows AGENT to fetch URL\n"
 	    "         (exit 0 allowed, 1 disallowed)\n"
@@ -213,6 +217,79 @@ cmd_crawl(int argc, char **argv)
 	} else if (rc != EXIT_USAGE) {
 		print_summary(&cfg, &sum, rc);
 	}
+	config_free(&cfg);
+	return rc;
+}
+
+/*
+ * `nearcrawl dedup`: the crawl's options, the files where a crawl has its
+ * seeds.
+ */
+static int
+cmd_dedup(int argc, char **argv)
+{
+	struct config cfg;
+	struct offline_summary sum;
+	const struct store_counts *n = &sum.counts;
+	char err[1024], **files = NULL;
+	size_t nfiles;
+	int rc;
+
+	if ((rc = load_config(&cfg, argc, argv, err, sizeof(err))) == -2)
+		return EXIT_RUNTIME;
+	if (rc == 1) {
+		printf("usage: nearcrawl dedup [-c FILE] [-d DB] [options] "
+		    "FILE.warc[.gz]...\n"
+		    "Judge the pages of WARC files (gzipped or not; WET files "
+		    "too) in record\norder, as a crawl judges the pages it "
+		    "fetches, into DB. The options are\nthe crawl's (its "
+		    "[dedup] and [storage] ones matter; --threads too):\n\n");
+		config_usage(stdout);
+		config_free(&cfg);
+		return EXIT_DONE;
+	}
+	if (rc == 0 && cfg.nseeds == 0) {
+		snprintf(err, sizeof(err), "no WARC file given");
+		rc = -1;
+	}
+	if (rc != 0) {
+		say(err);
+		fprintf(stderr, "try `nearcrawl dedup --help'\n");
+		config_free(&cfg);
+		return EXIT_USAGE;
+	}
+	/* The files are not seeds: take them away from the settings. */
+	files = cfg.seeds;
+	nfiles = cfg.nseeds;
+	cfg.seeds = NULL;
+	cfg.nseeds = 0;
+	memset(&sum, 0, sizeof(sum));
+	rc = crawl_adopt_settings(&cfg, err, sizeof(err));
+	if (rc == 0)
+		rc = offline_run(&cfg, files, nfiles, &sum, err, sizeof(err));
+	if (rc != 0)
+		say(err);
+	if (rc != EXIT_USAGE && sum.counted) {
+		fprintf(stderr,
+		    "nearcrawl: dedup %s: %lld files, %lld records read, %lld "
+		    "pages stored in %.1f s (%.1f pages/s); %lld damaged "
+		    "records, %lld repeated captures left out\n"
+		    "nearcrawl: database has %lld pages: unique %lld, exact "
+		    "%lld, near %lld, redirect %lld, error %lld, skipped %lld\n",
+		    sum.interrupted ? "stopped" : rc ? "failed" : "done",
+		    (long long)sum.files, (long long)sum.records,
+		    (long long)sum.pages, sum.seconds,
+		    sum.seconds > 0 ? (double)sum.pages / sum.seconds : 0.0,
+		    (long long)sum.damaged, (long long)sum.repeated,
+		    (long long)n->pages, (long long)n->unique,
+		    (long long)n->exact, (long long)n->near,
+		    (long long)n->redirect, (long long)n->error,
+		    (long long)n->skipped);
+		print_stages(&sum.stages);
+	}
+	while (nfiles > 0)
+		free(files[--nfiles]);
+	free(files);
 	config_free(&cfg);
 	return rc;
 }
@@ -617,6 +694,8 @@ main(int argc, char **argv)
 		rc = cmd_text(argc - 1, argv + 1);
 	} else if (strcmp(argv[1], "robots") == 0) {
 		rc = cmd_robots(argc - 1, argv + 1);
+	} else if (strcmp(argv[1], "dedup") == 0) {
+		rc = cmd_dedup(argc - 1, argv + 1);
 	} else {
 		fputs("nearcrawl: unknown command `", stderr);
 		esc_fputs(argv[1], stderr);

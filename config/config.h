@@ -48,6 +48,7 @@ struct config {
 	size_t nallow;         /* entries in allow_domains */
 	char *user_agent;      /* User-Agent header, with a contact */
 	int follow_duplicates; /* also follow links of duplicate pages */
+	int recrawl;           /* start a new visit of every page in db */
 	int dup_hops;          /* near copies in a row whose links are
 	                          followed past new content (linkrule.c) */
 	int sitemaps;          /* seed from robots.txt's Sitemap: lines */
@@ -113,6 +114,9 @@ struct config {
 	int row_locks;  /* shared: verdict locks are rows, not advisory */
 	int batch;      /* pages written per transaction */
 	int store_text; /* also store each page's extracted text */
+	char *warc_dir; /* WARC files go here; "none": no archive */
+	long warc_max_bytes; /* rotate WARC files before this size */
+	char *warc_prefix;   /* WARC file name prefix */
 	int force_settings; /* resume with changed verdict settings anyway */
 	int retry_given_up; /* resume: hosts given up get another chance */
 	/* which settings came from an INI file or the command line, by their

@@ -54,6 +54,10 @@ const struct opt config_opts[] = {
 	{ { "crawl", "follow_duplicates", "follow-duplicates", "false" },
 	    OPT_BOOL, F(follow_duplicates), 0, 0, 1, 0, NULL,
 	    "also follow links of exact and near duplicates", NULL, NULL },
+	{ { "crawl", "recrawl", "recrawl", "false" }, OPT_BOOL, F(recrawl), 0,
+	    0, 1, 0, NULL, "visit every page of the crawl in DB again, with "
+	    "If-None-Match / If-Modified-Since, and record what changed "
+	    "(a new visit; docs/archives.md)", NULL, NULL },
 	{ { "crawl", "dup_hops", "dup-hops", "2" }, OPT_INT, F(dup_hops), 0,
 	    0, 100, 0, "N",
 	    "follow near copies' links N hops past new content; 0 = never",
@@ -238,6 +242,15 @@ const struct opt config_opts[] = {
 	{ { "storage", "store_text", "store-text", "false" }, OPT_BOOL,
 	    F(store_text), 0, 0, 1, 0, NULL,
 	    "also store the extracted text of every page", NULL, NULL },
+	{ { "storage", "warc_dir", "warc", "none" }, OPT_STR, F(warc_dir), 0,
+	    0, 0, 0, "DIR", "keep every fetch in WARC 1.1 files in DIR, with "
+	    "a CDXJ index each (none: no archive)", NULL, NULL },
+	{ { "storage", "warc_max_bytes", "warc-max-bytes", "1073741824" },
+	    OPT_LONG, F(warc_max_bytes), 0, 4096, TERA, 0, "N",
+	    "start a new WARC file before one passes N bytes", NULL, NULL },
+	{ { "storage", "warc_prefix", "warc-prefix", "nearcrawl" }, OPT_STR,
+	    F(warc_prefix), 0, 0, 0, 0, "S",
+	    "WARC files are named S-TIMESTAMP-SERIAL.warc.gz", NULL, NULL },
 };
 
 #define NOPTS (sizeof(config_opts) / sizeof(config_opts[0]))
@@ -696,7 +709,7 @@ int
 config_per_run(const char *key)
 {
 	static const char *const per_run[] = { "seed", "quiet", "db",
-		"force_settings", "retry_given_up", "worker" };
+		"force_settings", "retry_given_up", "worker", "recrawl" };
 	size_t i;
 
 	for (i = 0; i < sizeof(per_run) / sizeof(per_run[0]); i++)

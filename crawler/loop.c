@@ -1,7 +1,9 @@
+#include "crawler/loop.h"
 #include "crawler/page.h"
 #include "crawler/polite.h"
 #include "crawler/setup.h"
 #include "crawler/share.h"
+#include "crawler/warcout.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,6 +106,8 @@ on_fetched(const struct fetch_result *r, void *arg)
 	} else if (r->status > 0) {
 		hostsched_succeeded(c->sc, j->host);
 	}
+	if (c->warc != NULL && warcout_fetch(c, j, r) != 0)
+		goto out;
 	if (j->origin[0] != '\0') {
 		polite_on_robots(c, j, r);
 		goto out;
@@ -158,11 +162,12 @@ limit_reached(const struct crawl *c)
 static int
 start_transfer(struct crawl *c, struct job *j, double now)
 {
-	struct fetch_req page_req = { (size_t)c->cfg->max_body, 0, 0 };
-	struct fetch_req sitemap_req = { SITEMAP_MAX_BYTES, ROBOTS_REDIRECTS,
-	    0 };
+	struct fetch_req page_req = { .max_body = (size_t)c->cfg->max_body };
+	struct fetch_req sitemap_req = { .max_body = SITEMAP_MAX_BYTES,
+	    .max_redirects = ROBOTS_REDIRECTS };
 	/* RFC 9309: read at least 500 KiB, whatever length is declared. */
-	struct fetch_req robots_req = { ROBOTS_MAX_BYTES, ROBOTS_REDIRECTS, 1 };
+	struct fetch_req robots_req = { .max_body = ROBOTS_MAX_BYTES,
+	    .max_redirects = ROBOTS_REDIRECTS, .cut = 1 };
 	char robots_url[ORIGIN_MAX + 16];
 	const struct fetch_req *req = &page_req;
 	const char *url = j->it.url;
@@ -421,6 +426,7 @@ setup_loop(struct crawl *c)
 	fo.capath = strcmp(cfg->capath, "none") != 0 ? cfg->capath : NULL;
 	fo.proxy = strcmp(cfg->proxy, "none") != 0 ? cfg->proxy : NULL;
 	fo.insecure = cfg->insecure;
+	fo.record = c->warc != NULL;
 	if (cfg->insecure)
 		fputs(FETCH_INSECURE_WARNING, stderr);
 	c->fe = fetch_new(c->base, &fo);
@@ -444,8 +450,8 @@ setup_loop(struct crawl *c)
 	return 0;
 }
 
-static void
-teardown(struct crawl *c)
+void
+loop_teardown(struct crawl *c)
 {
 	size_t i;
 
@@ -476,6 +482,7 @@ teardown(struct crawl *c)
 	for (i = 0; i < FAILS_KEPT; i++)
 		free(c->fails[i]);
 	seen_free(c->settled);
+	warcout_close(c);
 	dedup_free(c->dd);
 	tmpl_free(c->site);
 	share_end(c, 0);
@@ -544,6 +551,8 @@ crawl_run(const struct config *cfg, struct crawl_summary *sum, char *err,
 	fetch_abort_all(c.fe);
 	workpool_free(c.pool, on_unworked);
 	c.pool = NULL;
+	if (warcout_close(&c) != 0)
+		c.failed = 1;
 	if (!c.failed && store_commit(c.st) != 0) {
 		snprintf(err, errsz, "%s: %s", cfg->db, store_errmsg(c.st));
 		c.failed = 1;
@@ -573,7 +582,7 @@ out:
 		store_rollback(c.st);
 	/* Refused (2) with a database this run made: leave no empty one. */
 	made = rc == 2 && store_created(c.st);
-	teardown(&c);
+	loop_teardown(&c);
 	if (made)
 		unlink(cfg->db);
 	return rc;

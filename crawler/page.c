@@ -8,6 +8,7 @@
 #include "crawler/frontier.h"
 #include "crawler/linkrule.h"
 #include "crawler/share.h"
+#include "crawler/warcout.h"
 #include "util/testhook.h"
 #include "web/linkhdr.h"
 
@@ -95,8 +96,8 @@ page_work(void *arg)
 	    (size_t)cfg->max_links + (cfg->max_links > 0), charset,
 	    sizeof(charset), &o);
 	testhook_page_begin(j->it.url);
-	w->extracted = digest_page(j->c->dd, &o, w->body.data, w->body.len, 1,
-	    j->it.url, &w->dg, &w->why) == 0;
+	w->extracted = digest_page(j->c->dd, &o, w->body.data, w->body.len,
+	    !w->plain, j->it.url, &w->dg, &w->why) == 0;
 	testhook_page_end();
 	w->link_canonical = linkhdr_canonical(w->link, j->it.url);
 	if (w->extracted && cfg->max_links > 0 &&
@@ -104,15 +105,17 @@ page_work(void *arg)
 		free(w->dg.ex.links[--w->dg.ex.nlinks]);
 		w->links_cut = 1;
 	}
-	/* The body is not needed any more: give its memory back now. */
-	buf_free(&w->body);
+	/* The body is not needed any more (unless the digest points into
+	 * it): give its memory back now. */
+	if (!w->plain)
+		buf_free(&w->body);
 	w->extract_ms = w->dg.extract_ms;
 	w->fingerprint_ms = clock_mono_ms() - t0 - w->dg.extract_ms;
 }
 
-/* Hand a fetched HTML page to the pool; 0, or -1 when out of memory. */
-static int
-submit_page(struct crawl *c, struct job *j, const struct fetch_result *r)
+int
+page_submit(struct crawl *c, struct job *j, const struct fetch_result *r,
+    int plain)
 {
 	struct page_work *w = calloc(1, sizeof(*w));
 
@@ -122,29 +125,33 @@ submit_page(struct crawl *c, struct job *j, const struct fetch_result *r)
 	    (w->content_type = strdup(r->content_type)) == NULL) ||
 	    (r->x_robots_tag != NULL &&
 	    (w->x_robots_tag = strdup(r->x_robots_tag)) == NULL) ||
-	    (r->link != NULL && (w->link = strdup(r->link)) == NULL)) {
-		free(w->content_type);
-		free(w->x_robots_tag);
-		free(w);
-		return -1;
-	}
+	    (r->link != NULL && (w->link = strdup(r->link)) == NULL) ||
+	    (r->etag != NULL && (w->etag = strdup(r->etag)) == NULL) ||
+	    (r->last_modified != NULL &&
+	    (w->last_modified = strdup(r->last_modified)) == NULL))
+		goto nomem;
 	/* Take the body over; the fetcher frees only what is left. */
 	w->body = *r->body;
 	buf_init(r->body, 0);
 	w->body_len = w->body.len;
+	w->plain = plain;
 	w->status = r->status;
 	w->elapsed_ms = r->elapsed_ms;
 	j->work = w;
 	if (workpool_submit(c->pool, page_work, j) != 0) {
 		*r->body = w->body;
 		j->work = NULL;
-		free(w->content_type);
-		free(w->x_robots_tag);
-		free(w->link);
-		free(w);
-		return -1;
+		goto nomem;
 	}
 	return 0;
+nomem:
+	free(w->content_type);
+	free(w->x_robots_tag);
+	free(w->link);
+	free(w->etag);
+	free(w->last_modified);
+	free(w);
+	return -1;
 }
 
 /* dedup_set_fn over the crawl's database. */
@@ -247,6 +254,8 @@ work_row(struct crawl *c, const struct job *j, struct store_page *p)
 	p->content_type = w->content_type;
 	p->body_bytes = (int64_t)w->body_len;
 	p->elapsed_ms = w->elapsed_ms;
+	p->etag = w->etag;
+	p->last_modified = w->last_modified;
 	/* The server's Link header wins over the page's own <link>: it is
 	 * set by whoever runs the site, where markup may be copied along
 	 * with the content. */
@@ -260,7 +269,7 @@ work_row(struct crawl *c, const struct job *j, struct store_page *p)
 	p->description = ex->description;
 	p->keywords = ex->keywords;
 	p->charset = ex->charset;
-	p->text_bytes = (int64_t)ex->text_len;
+	p->text_bytes = (int64_t)w->dg.text_len;
 	p->links = (int64_t)ex->nlinks;
 }
 
@@ -296,7 +305,7 @@ judged_row(struct crawl *c, const struct page_work *w, enum dedup_verdict v,
 		p->minhash = minhash;
 	}
 	if (c->cfg->store_text)
-		p->text = ex->text;
+		p->text = w->dg.text;
 }
 
 /*
@@ -341,6 +350,8 @@ follow_links(struct crawl *c, const struct job *j, int64_t id,
 	size_t i;
 	int follow, hops;
 
+	if (c->offline)
+		return 0;
 	if (v == DEDUP_UNIQUE && linkrule_credit_linker(c, j) != 0)
 		return -1;
 	if ((follow = linkrule_followed(c, j, v, &hops)) < 0)
@@ -381,7 +392,7 @@ page_record_work(struct crawl *c, struct job *j)
 	c->stages.transfer_ms += w->elapsed_ms;
 	c->stages.extract_ms += w->extract_ms;
 	c->stages.fingerprint_ms += w->fingerprint_ms;
-	if (!w->extracted || w->dg.ex.text_len == 0) {
+	if (!w->extracted || w->dg.text_len == 0) {
 		/* Nothing to judge: an error or a page without text. */
 		p.verdict = w->extracted ? STORE_VERDICT_SKIPPED
 		    : STORE_VERDICT_ERROR;
@@ -404,7 +415,8 @@ page_record_work(struct crawl *c, struct job *j)
 	nofollow = w->dg.ex.nofollow || c->cfg->max_links == 0 ||
 	    says_nofollow(w->x_robots_tag);
 	if ((id = store_page_add(c->st, &p)) <= 0 ||
-	    store_judged(c, w, id, v, m, nm, nofollow) != 0)
+	    store_judged(c, w, id, v, m, nm, nofollow) != 0 ||
+	    warcout_verdict(c, j, v, m, nm) != 0)
 		return -1;
 	t0 = clock_mono_ms();
 	if (v != DEDUP_EXACT && digest_add(c->dd, c->site, site, &w->dg, id) != 0)
@@ -517,12 +529,14 @@ page_process(struct crawl *c, struct job *j, const struct fetch_result *r)
 	    extract_is_html(r->content_type, r->body->data, r->body->len);
 	if (html && !looks_binary(r->content_type, r->body->data,
 	        r->body->len))
-		return submit_page(c, j, r) == 0 ? 1 : -1;
+		return page_submit(c, j, r, 0) == 0 ? 1 : -1;
 	crawl_new_row(c, j, &p);
 	p.status = (int)r->status;
 	p.content_type = r->content_type;
 	p.body_bytes = (int64_t)r->body->len;
 	p.elapsed_ms = r->elapsed_ms;
+	p.etag = r->etag;
+	p.last_modified = r->last_modified;
 	if (r->code != CURLE_OK) {
 		p.verdict = STORE_VERDICT_ERROR;
 		p.reason = r->error;

@@ -17,6 +17,14 @@
  */
 int page_process(struct crawl *c, struct job *j, const struct fetch_result *r);
 
+/*
+ * Hand the page of r (2xx, HTML, or plain text when plain) to the worker
+ * pool; its body is taken over (r->body left empty). 0, or -1 when out
+ * of memory (r->body then still the caller's).
+ */
+int page_submit(struct crawl *c, struct job *j, const struct fetch_result *r,
+    int plain);
+
 /* Back on the loop: judge and store a page the pool digested. 0 or -1. */
 int page_record_work(struct crawl *c, struct job *j);
 

@@ -527,3 +527,25 @@ settings_check(struct crawl *c)
 		return rc;
 	return record_kept(c);
 }
+
+int
+settings_each(const struct crawl *c,
+    void (*fn)(const char *key, const char *value, void *arg), void *arg)
+{
+	const struct config_setting *cs;
+	char *v, *line, *save;
+	size_t i;
+	int removed;
+
+	for (i = 0; (cs = config_setting_at(i)) != NULL; i++) {
+		if (strcmp(cs->key, "db") == 0)
+			continue;
+		if ((v = stored_form(c->cfg, cs->key, &removed)) == NULL)
+			return -1;
+		for (line = strtok_r(v, "\n", &save); line != NULL;
+		    line = strtok_r(NULL, "\n", &save))
+			fn(cs->key, line, arg);
+		free(v);
+	}
+	return 0;
+}

@@ -23,4 +23,13 @@ int settings_match(struct crawl *c, const char *key, const char *value,
  * status (1 or 2) with c->err. */
 int settings_check(struct crawl *c);
 
+/*
+ * Every setting of c as it would be stored (credentials and the database
+ * location left out), one call of fn per value (a list setting: one per
+ * entry), for a record of what a crawl ran with (the WARC warcinfo).
+ * 0, or -1 when out of memory.
+ */
+int settings_each(const struct crawl *c,
+    void (*fn)(const char *key, const char *value, void *arg), void *arg);
+
 #endif

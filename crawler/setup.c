@@ -2,6 +2,7 @@
 
 #include "crawler/indexload.h"
 #include "crawler/share.h"
+#include "crawler/warcout.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -349,10 +350,12 @@ setup_prepare(struct crawl *c)
 		goto dberr;
 	if (store_begin(c->st) != 0)
 		goto dberr;
-	if ((rc = check_seeds(c)) != 0 || (rc = settings_check(c)) != 0 ||
-	    (rc = set_scope(c)) != 0)
+	/* Archived pages need no seeds and have no scope. */
+	if ((!c->offline && (rc = check_seeds(c)) != 0) ||
+	    (rc = settings_check(c)) != 0 ||
+	    (!c->offline && (rc = set_scope(c)) != 0))
 		return rc;
-	if ((rc = new_parts(c)) != 0)
+	if ((rc = new_parts(c)) != 0 || (rc = warcout_open(c)) != 0)
 		return rc;
 	/* Shared: what is in flight may be another process's; each host's
 	 * next owner queues it again (crawler/share.c). */
@@ -360,7 +363,7 @@ setup_prepare(struct crawl *c)
 	    store_frontier_requeue_inflight(c->st);
 	if (requeued < 0 || load_indexes(c, requeued) != 0)
 		goto dberr;
-	if ((rc = add_seeds(c)) != 0)
+	if (!c->offline && (rc = add_seeds(c)) != 0)
 		return rc;
 	if (cfg->retry_given_up && (rc = retry_given_up(c)) != 0)
 		return rc;
@@ -379,7 +382,7 @@ setup_prepare(struct crawl *c)
 	queued = c->n.queued;
 	if (c->share != NULL)
 		c->n.queued = 0;
-	if (queued == 0 && !cfg->quiet)
+	if (queued == 0 && !cfg->quiet && !c->offline)
 		fprintf(stderr, "nearcrawl: %s: nothing queued\n",
 		    esc_str(cfg->db, msg, sizeof(msg)));
 	else if (cfg->max_pages > 0 && c->n.max_seq >= cfg->max_pages &&

@@ -58,7 +58,7 @@ crawl_new_row(struct crawl *c, const struct job *j, struct store_page *p)
 	p->depth = j->it.depth;
 	p->parent = j->it.parent;
 	p->seq = ++c->seq;
-	p->fetched_at = clock_wall_s();
+	p->fetched_at = j->fetched_at > 0 ? j->fetched_at : clock_wall_s();
 }
 
 void
@@ -73,6 +73,8 @@ crawl_job_free(struct job *j)
 		free(w->content_type);
 		free(w->x_robots_tag);
 		free(w->link);
+		free(w->etag);
+		free(w->last_modified);
 		free(w->link_canonical);
 		digest_free(&w->dg);
 		free(w);

@@ -14,6 +14,7 @@
  *   crawler/page.c      a fetched page: its row, verdict, links
  *   crawler/settings.c  the settings kept with the crawl: adopted, checked
  *   crawler/setup.c     opening, scope, resume, seeds
+ *   crawler/warcout.c   the WARC archive of what was fetched
  *   crawler/loop.c      the event loop: the one place transfers start
  */
 #ifndef NC_CRAWL_STATE_H
@@ -33,6 +34,7 @@
 #include <curl/curl.h>
 #include <event2/event.h>
 
+#include "archive/warc.h"
 #include "crawler/hostsched.h"
 #include "crawler/robotscache.h"
 #include "dedup/dedup.h"
@@ -73,6 +75,7 @@
 #define FAILS_KEPT 8
 
 struct crawl_share;
+struct offline;
 
 struct crawl {
 	const struct config *cfg;
@@ -97,6 +100,8 @@ struct crawl {
 	size_t ndomains;
 	struct crawl_share *share; /* other processes crawl this database
 	                              too (crawler/share.c), else NULL */
+	struct warc_writer *warc; /* --warc: the archive (crawler/warcout.c),
+	                             else NULL */
 	struct store_counts n;   /* running counts */
 	int64_t seq;             /* last fetch order number used */
 	int64_t fetched;         /* pages fetched by this run */
@@ -107,6 +112,8 @@ struct crawl {
 	int stopping;            /* 1 after a signal, 2 after a second one */
 	int failed;              /* a run-time error ended the crawl */
 	int done;                /* nothing left to do: leave the loop */
+	struct offline *offline; /* judging archived pages (crawler/offline.c):
+	                            no links queued, no transfers; else NULL */
 	int64_t robots_fetches;  /* robots.txt requests made by this run */
 	int64_t hosts_given_up;  /* hosts retired after repeated failures */
 	unsigned char *sat_ring; /* last sat_window judged pages: 1 = unique */
@@ -140,9 +147,14 @@ struct page_work {
 	char *content_type;       /* Content-Type or NULL; owned */
 	char *x_robots_tag;       /* X-Robots-Tag or NULL; owned */
 	char *link;               /* the Link headers or NULL; owned */
+	char *etag;               /* ETag or NULL; owned */
+	char *last_modified;      /* Last-Modified or NULL; owned */
 	char *link_canonical;     /* their rel=canonical, resolved, or NULL;
 	                             owned, set by the worker */
 	double elapsed_ms;        /* the transfer's time */
+	int plain;                /* the body is plain text, not HTML (a WET
+	                             conversion record): kept while dg
+	                             points into it */
 	struct digest dg;         /* extraction, near text, fingerprints */
 	const char *why;          /* digesting failed: why (static) */
 	int extracted;            /* dg is valid */
@@ -158,7 +170,10 @@ struct job {
 	char host[HOST_MAX];
 	char origin[ORIGIN_MAX]; /* set when this fetches robots.txt */
 	int sitemap;             /* this fetches a sitemap: it.url */
+	double fetched_at;       /* when it was fetched (Unix), 0: now */
 	struct page_work *work;  /* an HTML page in the pool, or NULL */
+	char warc_id[WARC_ID_LEN]; /* its response's record in the archive,
+	                              "" when none */
 };
 
 /* Sitemap files still to read for one host, taken in its own turns. */

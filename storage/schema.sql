@@ -44,8 +44,10 @@ CREATE TABLE pages (
 	minhash BLOB, -- [added] MinHash signature: k 32-bit minima, little-endian
 	canonical TEXT, -- [added] declared canonical URL (Link header, else
 	-- <link rel=canonical>), absolute and normalised; NULL when none
-	worker TEXT -- [added] the process that judged the page: its
+	worker TEXT, -- [added] the process that judged the page: its
 	-- --worker name, by default "machine:pid"
+	etag TEXT, -- [added] the response's ETag, for conditional recrawls
+	last_modified TEXT -- [added] its Last-Modified, likewise
 );
 CREATE INDEX pages_host ON pages (host);
 
@@ -168,3 +170,31 @@ CREATE TABLE IF NOT EXISTS clock (
 	id INTEGER PRIMARY KEY CHECK (id = 1),
 	seq INTEGER NOT NULL
 );
+
+-- Archives (--warc): the first response archived with each payload
+-- digest, so that a later response with the same payload is written as a
+-- WARC revisit record pointing at it (docs/archives.md).
+CREATE TABLE IF NOT EXISTS warc_payloads (
+	digest TEXT NOT NULL PRIMARY KEY, -- WARC-Payload-Digest, "sha1:BASE32"
+	url TEXT NOT NULL, -- WARC-Target-URI of that response
+	date TEXT NOT NULL -- its WARC-Date
+);
+
+-- Recrawls (--recrawl): what each later visit found at each page. The
+-- first crawl is visit 1 and has no rows here; meta's "visit" is the
+-- visit under way or last made.
+CREATE TABLE IF NOT EXISTS visits (
+	id INTEGER PRIMARY KEY,
+	visit INTEGER NOT NULL, -- 2 for the first recrawl, then 3 ...
+	page_id INTEGER NOT NULL REFERENCES pages(id),
+	fetched_at REAL NOT NULL, -- Unix time, seconds
+	status INTEGER, -- HTTP status, 0 when none
+	outcome TEXT NOT NULL CHECK (outcome IN ('unchanged', 'changed',
+	    'gone', 'moved', 'error', 'new')), -- new: first seen in this visit
+	md5 TEXT, -- of the text read in this visit, when one was
+	verdict TEXT, -- changed and new pages: the verdict now
+	was TEXT, -- the page's verdict before (pages.verdict)
+	location TEXT, -- where a moved page went
+	reason TEXT -- why error (or the detail of another outcome)
+);
+CREATE INDEX IF NOT EXISTS visits_visit ON visits (visit, outcome);

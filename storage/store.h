@@ -107,6 +107,8 @@ struct store_page {
 	const void *minhash;      /* MinHash signature blob, or NULL */
 	size_t minhash_len;       /* its bytes */
 	const char *canonical;    /* declared canonical URL, or NULL */
+	const char *etag;         /* the response's ETag, or NULL */
+	const char *last_modified; /* its Last-Modified, or NULL */
 };
 
 /* One page's stored fingerprints; pointers valid during the callback. */
@@ -294,6 +296,80 @@ struct store_lineage {
 	int redirect;   /* verdict redirect */
 	int fruitful;   /* marked by store_fruitful_add */
 };
+
+/*
+ * Archives: the first response archived with payload digest (a WARC
+ * "sha1:..." digest): *url and *date (its WARC-Target-URI and WARC-Date)
+ * are set to copies the caller frees. 1 found, 0 not (*url, *date NULL),
+ * -1 on error.
+ */
+int store_payload_find(struct store *s, const char *digest, char **url,
+    char **date);
+
+/* Page id's URL (a copy the caller frees) and fetch time. 1 found, 0
+ * not (*url NULL), -1 on error. */
+int store_page_url(struct store *s, int64_t id, char **url,
+    double *fetched_at);
+
+/* --- recrawls (storage/store_visits.c) --- */
+
+/* What a page was at its last visit, for the next (store_page_prior). */
+struct store_prior {
+	int64_t id;                 /* pages.id, 0 when the URL has no row */
+	char md5[33];               /* its text MD5, "" when none */
+	enum store_verdict verdict; /* its verdict */
+	char etag[256];             /* validators for a conditional request, */
+	char last_modified[64];     /* "" when none (or too long to keep) */
+};
+
+/*
+ * Start visit number visit of the crawl: every URL the frontier had
+ * settled is queued again and meta's "visit" set. Returns the URLs queued,
+ * or -1 on error.
+ */
+int64_t store_recrawl_start(struct store *s, int visit);
+
+/* url's page row as it was (p->id 0 when there is none). 1 found, 0 not,
+ * -1 on error. */
+int store_page_prior(struct store *s, const char *url, struct store_prior *p);
+
+/* What one visit found at one page: a visits row. */
+enum store_outcome {
+	STORE_OUTCOME_UNCHANGED, /* 304, or the same text MD5 */
+	STORE_OUTCOME_CHANGED,   /* other text */
+	STORE_OUTCOME_GONE,      /* 4xx, 410 */
+	STORE_OUTCOME_MOVED,     /* 3xx */
+	STORE_OUTCOME_ERROR,     /* 5xx, a failed transfer, a bad page */
+	STORE_OUTCOME_NEW        /* first seen in this visit */
+};
+struct store_visit {
+	int visit;                  /* 2, 3 ... */
+	int64_t page_id;            /* the page */
+	double fetched_at;          /* Unix time */
+	int status;                 /* HTTP status, 0 when none */
+	enum store_outcome outcome;
+	const char *md5;            /* text MD5 now, or NULL */
+	int has_verdict;            /* verdict is set (changed, new) */
+	enum store_verdict verdict; /* the verdict now */
+	int has_was;                /* was is set */
+	enum store_verdict was;     /* the verdict before */
+	const char *location;       /* moved: where to, or NULL */
+	const char *reason;         /* or NULL */
+};
+
+/* The word of an outcome, as stored. */
+const char *store_outcome_name(enum store_outcome o);
+
+/* Add a visits row (sent with the open transaction). 0, or -1. */
+int store_visit_add(struct store *s, const struct store_visit *v);
+
+/* The pages.id of url, 0 when it has no row, -1 on error. */
+int64_t store_page_by_url(struct store *s, const char *url);
+
+/* Remember that the response of url archived at date had payload digest
+ * (the first one stays). Sent with the open transaction. 0, or -1. */
+int store_payload_add(struct store *s, const char *digest, const char *url,
+    const char *date);
 
 /* Mark duplicate page_id as one whose links led to a unique page; marking
  * it again does nothing. 0, or -1 on error. */

@@ -80,6 +80,8 @@ store_page_add(struct store *s, const struct store_page *p)
 		store__bind_text(&b, NULL);
 	store__bind_text(&b, p->canonical);
 	store__bind_text(&b, s->worker);
+	store__bind_text(&b, p->etag);
+	store__bind_text(&b, p->last_modified);
 	if (shared) {
 		id = s->ids[--s->nids];
 		store__bind_int(&b, id);

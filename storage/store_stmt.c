@@ -58,28 +58,28 @@ const struct store__stmt_def store__stmt_def[ST_NUM] = {
 	    "reason, status, content_type, depth, seq, fetched_at, parent_id, "
 	    "location, title, headings, description, keywords, charset, "
 	    "body_bytes, text_bytes, links, elapsed_ms, text, minhash, "
-	    "canonical, worker) VALUES "
+	    "canonical, worker, etag, last_modified) VALUES "
 	    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-	    "?, ?, ?, ?, ?) RETURNING id, seq", NULL, "worker",
+	    "?, ?, ?, ?, ?, ?, ?) RETURNING id, seq", NULL, "last_modified",
 	    /* Shared: seq is the clock's, bumped just before (seq_next). */
 	    .pg = "INSERT INTO pages (url, host, simhash, md5, ssdeep, verdict, "
 	    "reason, status, content_type, depth, seq, fetched_at, parent_id, "
 	    "location, title, headings, description, keywords, charset, "
 	    "body_bytes, text_bytes, links, elapsed_ms, text, minhash, "
-	    "canonical, worker) VALUES "
+	    "canonical, worker, etag, last_modified) VALUES "
 	    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
 	    "coalesce(?, (SELECT seq FROM clock WHERE id = 1)), ?, ?, ?, ?, ?, "
-	    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id, seq" },
+	    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id, seq" },
 	/* The same with the id given: sent without waiting for one back. */
 	[ST_PAGE_ADD_ID] = { "page_add_id", NULL, .pg =
 	    "INSERT INTO pages (url, host, simhash, md5, ssdeep, verdict, "
 	    "reason, status, content_type, depth, seq, fetched_at, parent_id, "
 	    "location, title, headings, description, keywords, charset, "
 	    "body_bytes, text_bytes, links, elapsed_ms, text, minhash, "
-	    "canonical, worker, id) VALUES "
+	    "canonical, worker, etag, last_modified, id) VALUES "
 	    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
 	    "coalesce(?, (SELECT seq FROM clock WHERE id = 1)), ?, ?, ?, ?, ?, "
-	    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" },
+	    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" },
 	[ST_PAGE_IDS] = { "page_ids", NULL, .pg =
 	    "SELECT nextval(pg_get_serial_sequence('pages', 'id')) "
 	    "FROM generate_series(1, ?)" },
@@ -249,6 +249,27 @@ const struct store__stmt_def store__stmt_def[ST_NUM] = {
 	[ST_KEYS_ADVISORY] = { "keys_advisory", NULL, .pg =
 	    "SELECT count(pg_advisory_xact_lock(k)) FROM "
 	    "unnest(CAST(? AS BIGINT[])) AS t(k)" },
+	[ST_PAYLOAD_FIND] = { "payload_find",
+	    "SELECT url, date FROM warc_payloads WHERE digest = ?",
+	    "warc_payloads" },
+	[ST_PAYLOAD_ADD] = { "payload_add",
+	    "INSERT INTO warc_payloads (digest, url, date) VALUES (?, ?, ?) "
+	    "ON CONFLICT DO NOTHING", "warc_payloads" },
+	[ST_PAGE_URL] = { "page_url",
+	    "SELECT url, fetched_at FROM pages WHERE id = ?" },
+	[ST_PAGE_BY_URL] = { "page_by_url",
+	    "SELECT id FROM pages WHERE url = ?" },
+	/* Every URL settled goes back in the queue for the next visit. */
+	[ST_RECRAWL_REQUEUE] = { "recrawl_requeue",
+	    "UPDATE frontier SET state = 0, not_before = 0, tries = 0 "
+	    "WHERE state = 2" },
+	[ST_PAGE_PRIOR] = { "page_prior",
+	    "SELECT id, md5, verdict, etag, last_modified FROM pages "
+	    "WHERE url = ?", NULL, "last_modified" },
+	[ST_VISIT_ADD] = { "visit_add",
+	    "INSERT INTO visits (visit, page_id, fetched_at, status, outcome, "
+	    "md5, verdict, was, location, reason) "
+	    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", "visits" },
 };
 
 /* err = "PATH: " and why s's database failed. */

@@ -15,7 +15,9 @@
  *       processes' pages, waits for the next multiple of N ms of the
  *       system clock before it judges its own: processes on one machine
  *       then judge in step, at the same moments
- *       (tests/e2e/test-scale-out-stress.sh).
+ *       (tests/e2e/test-scale-out-stress.sh); `nearcrawl dedup` waits N
+ *       ms after each page it stores, so that a test can kill it midway
+ *       (tests/e2e/test-warc.sh).
  *
  * They are compiled in, not built separately, so the suite tests the
  * binary that ships; unset, each costs a compare where it applies. The

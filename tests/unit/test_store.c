@@ -260,10 +260,16 @@ test_schema_from_file(void)
 	CHECK_STR(store__added_columns[2].table, "pages");
 	CHECK_STR(store__added_columns[2].column, "worker");
 	CHECK_STR(store__added_columns[2].decl, "TEXT");
-	CHECK_STR(store__added_columns[3].table, "frontier");
-	CHECK_STR(store__added_columns[3].column, "dup_hops");
-	CHECK_STR(store__added_columns[3].decl, "INTEGER NOT NULL DEFAULT 0");
-	CHECK(store__added_columns[4].table == NULL);
+	CHECK_STR(store__added_columns[3].table, "pages");
+	CHECK_STR(store__added_columns[3].column, "etag");
+	CHECK_STR(store__added_columns[3].decl, "TEXT");
+	CHECK_STR(store__added_columns[4].table, "pages");
+	CHECK_STR(store__added_columns[4].column, "last_modified");
+	CHECK_STR(store__added_columns[4].decl, "TEXT");
+	CHECK_STR(store__added_columns[5].table, "frontier");
+	CHECK_STR(store__added_columns[5].column, "dup_hops");
+	CHECK_STR(store__added_columns[5].decl, "INTEGER NOT NULL DEFAULT 0");
+	CHECK(store__added_columns[6].table == NULL);
 	for (c = store__added_columns; c->table != NULL; c++)
 		CHECK_STR(store__column_table(c->column), c->table);
 
@@ -294,7 +300,7 @@ test_create_and_reopen(void)
 	CHECK_STR(raw_text("PRAGMA user_version"), "1");
 	CHECK_STR(raw_text("PRAGMA journal_mode"), "wal");
 	CHECK_STR(raw_text("SELECT count(*) FROM sqlite_master "
-	    "WHERE type = 'table'"), "15");
+	    "WHERE type = 'table'"), "17");
 
 	s = store_open(tpath, 0, err, sizeof(err));
 	CHECK(s != NULL);
@@ -1638,8 +1644,9 @@ replace_in(char *s, size_t size, const char *from, const char *to)
 
 /*
  * A database as made before the robots, hosts, links, ranks, page_tdw,
- * fruitful and scale-out tables and the pages.minhash, pages.canonical,
- * pages.worker and frontier.dup_hops columns
+ * fruitful, scale-out, archive and recrawl tables and the pages.minhash,
+ * pages.canonical, pages.worker, pages.etag, pages.last_modified and
+ * frontier.dup_hops columns
  * existed: today's schema without them, one queued URL and one page.
  */
 static void
@@ -1653,8 +1660,11 @@ make_old_db(void)
 	    "else\n"
 	    "\t-- <link rel=canonical>), absolute and normalised; NULL when "
 	    "none\n"
-	    "\tworker TEXT -- [added] the process that judged the page: its\n"
-	    "\t-- --worker name, by default \"machine:pid\"\n";
+	    "\tworker TEXT, -- [added] the process that judged the page: its\n"
+	    "\t-- --worker name, by default \"machine:pid\"\n"
+	    "\tetag TEXT, -- [added] the response's ETag, for conditional "
+	    "recrawls\n"
+	    "\tlast_modified TEXT -- [added] its Last-Modified, likewise\n";
 	static const char then[] = "\ttext TEXT -- extracted text, when kept\n";
 	static const char fnow[] =
 	    "\tparent_id INTEGER, -- pages.id of the linking page, NULL for "
@@ -1664,7 +1674,7 @@ make_old_db(void)
 	static const char fthen[] =
 	    "\tparent_id INTEGER -- pages.id of the linking page, NULL for "
 	    "seeds\n";
-	char sql[8192], *tail;
+	char sql[16384], *tail;
 	size_t n;
 
 	n = (size_t)snprintf(sql, sizeof(sql), "%s", store_schema());
@@ -1902,7 +1912,7 @@ test_old_db_upgraded(void)
 	CHECK_STR(raw_text(PAGES_COLUMNS), fresh);
 	CHECK_STR(raw_text(FRONTIER_COLUMNS), ffresh);
 	CHECK_STR(raw_text("SELECT count(*) FROM sqlite_master "
-	    "WHERE type = 'table'"), "15");
+	    "WHERE type = 'table'"), "17");
 	/* Every table and index of a new database, no other. */
 	CHECK_STR(raw_text(OBJECTS), objects);
 	CHECK_STR(raw_text("SELECT group_concat(dup_hops, ' ') FROM frontier"),
@@ -1961,11 +1971,11 @@ test_old_db_readonly(void)
 	CHECK_INT(store_tdw_add(s, 1, "\1", 1), -1);
 	CHECK_STR(store_errmsg(s), "no page_tdw table (read-only open of an "
 	    "older database)");
-	/* Nor the minhash, canonical and worker columns: no page can be
-	 * added (the insert names worker, the latest), none loaded. */
+	/* Nor the minhash ... last_modified columns: no page can be added
+	 * (the insert names last_modified, the latest), none loaded. */
 	p = page("http://a.example/2", "unique", 2);
 	CHECK_INT(store_page_add(s, &p), -1);
-	CHECK_STR(store_errmsg(s), "no pages.worker column (read-only "
+	CHECK_STR(store_errmsg(s), "no pages.last_modified column (read-only "
 	    "open of an older database)");
 	memset(&f, 0, sizeof(f));
 	CHECK_INT(store_load_fingerprints(s, fp_cb, &f), -1);

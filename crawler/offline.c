@@ -1,0 +1,669 @@
+/*
+ * offline: `nearcrawl dedup` -- the pages of WARC files judged as a crawl
+ * judges the pages it fetches (crawl.h, offline_run).
+ *
+ * Records are read in file order, one file after the other. Each record
+ * that holds a page becomes a job: an HTML response (or resource) and a
+ * WET conversion record go to the worker pool to be digested, exactly as
+ * a fetched page does (crawler/page.c); other responses, revisit records
+ * and damaged records become their rows at once. Rows are written in
+ * record order, whatever order the workers finish in, so seq is the
+ * record order. At most WINDOW jobs are under way, so memory is bounded
+ * by WINDOW bodies at the body cap, whatever the size of the files.
+ *
+ * Resuming: with each row the file's count of records handled is kept in
+ * meta ("dedup_file:" and the file's real path), in the row's
+ * transaction; a rerun reads past that many records without judging
+ * them.
+ */
+#include "crawler/crawl.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "archive/httpmsg.h"
+#include "archive/warcread.h"
+#include "crawler/loop.h"
+#include "crawler/page.h"
+#include "crawler/setup.h"
+#include "util/decode.h"
+#include "util/esc.h"
+#include "util/testhook.h"
+
+/* Jobs under way at most: each may hold a body up to --max-body-bytes. */
+#define WINDOW 16
+/* Seconds between progress lines. */
+#define PROGRESS_S 5.0
+
+enum item_kind {
+	ITEM_PAGE, /* in the worker pool; page_record_work writes its row */
+	ITEM_ROW   /* a row of its own, no text to judge */
+};
+
+/* One record on its way to a row. */
+struct item {
+	struct job *j; /* URL, host, date; the page's work */
+	enum item_kind kind;
+	int ready;                  /* ITEM_PAGE: the pool handed it back */
+	int64_t recno;              /* the record's number in its file, 1.. */
+	enum store_verdict verdict; /* ITEM_ROW: */
+	int status;
+	char *content_type; /* owned, or NULL */
+	char *reason;       /* owned, or NULL */
+	char *location;     /* owned, or NULL: a redirect's target */
+	char *refers;       /* owned, or NULL: a revisit's original */
+	char *date;         /* owned: WARC-Date, for a repeated URL */
+};
+
+struct offline {
+	struct crawl *c;
+	struct item items[WINDOW]; /* ring, oldest at head */
+	size_t head, n;
+	char key[PATH_MAX + 16]; /* meta key of the file being read */
+	struct offline_summary *sum;
+	double last_progress;
+};
+
+static void
+item_clear(struct item *it)
+{
+	crawl_job_free(it->j);
+	free(it->content_type);
+	free(it->reason);
+	free(it->location);
+	free(it->refers);
+	free(it->date);
+	memset(it, 0, sizeof(*it));
+}
+
+/* The pool hands a page back: it waits for its turn. */
+static void
+on_worked(void *arg)
+{
+	struct job *j = arg;
+	struct offline *o = j->c->offline;
+	size_t i;
+
+	for (i = 0; i < o->n; i++)
+		if (o->items[(o->head + i) % WINDOW].j == j)
+			o->items[(o->head + i) % WINDOW].ready = 1;
+}
+
+/* A page the pool never handed back: item_clear frees it. */
+static void
+on_unworked(void *arg)
+{
+	(void)arg;
+}
+
+/*
+ * it's URL, unless a row has it already (an archive may hold a URL more
+ * than once, captured at several times): then "URL DATE" (a space cannot
+ * be in a URL). 1 with the URL in it->j->it.url, 0 when that is taken
+ * too (the record is left out), -1 on a database error.
+ */
+static int
+unique_url(struct crawl *c, struct item *it)
+{
+	char *alt;
+	int64_t id;
+	size_t len;
+
+	if ((id = store_page_by_url(c->st, it->j->it.url)) <= 0)
+		return id < 0 ? -1 : 1;
+	len = strlen(it->j->it.url) + strlen(it->date != NULL ? it->date : "") +
+	    2;
+	if ((alt = malloc(len)) == NULL)
+		return -1;
+	snprintf(
+	    alt, len, "%s %s", it->j->it.url, it->date != NULL ? it->date : "");
+	free(it->j->it.url);
+	it->j->it.url = alt;
+	if ((id = store_page_by_url(c->st, alt)) != 0)
+		return id < 0 ? -1 : 0;
+	return 1;
+}
+
+/* it's own row (ITEM_ROW). 0, or -1 on a database error. */
+static int
+write_row(struct crawl *c, struct item *it)
+{
+	struct store_page p;
+	int64_t id, was = 0;
+
+	crawl_new_row(c, it->j, &p);
+	p.verdict = it->verdict;
+	p.status = it->status;
+	p.content_type = it->content_type;
+	p.reason = it->reason;
+	p.location = it->location;
+	if (it->refers != NULL &&
+	    (was = store_page_by_url(c->st, it->refers)) < 0)
+		return -1;
+	if (it->verdict == STORE_VERDICT_EXACT && was == 0)
+		p.reason = "revisit of a record not read into this database";
+	if ((id = store_page_add(c->st, &p)) <= 0)
+		return -1;
+	if (was > 0 &&
+	    store_duplicate_add(c->st, id, was, "revisit", 100.0) != 0)
+		return -1;
+	return 0;
+}
+
+/* Write the rows of the items whose turn has come. 0, or -1 with the
+ * crawl failed. */
+static int
+flush(struct offline *o, int all)
+{
+	struct crawl *c = o->c;
+	struct item *it;
+	char num[32];
+	int rc;
+
+	while (o->n > 0) {
+		it = &o->items[o->head];
+		if (it->kind == ITEM_PAGE && !it->ready) {
+			if (!all)
+				break;
+			/* Wait for the pool. */
+			if (event_base_loop(c->base, EVLOOP_ONCE) < 0)
+				goto fail;
+			continue;
+		}
+		if ((rc = unique_url(c, it)) < 0)
+			goto fail;
+		if (rc == 1) {
+			if (it->kind == ITEM_PAGE ? page_record_work(c, it->j)
+			                          : write_row(c, it))
+				goto fail;
+			o->sum->pages++;
+		} else {
+			o->sum->repeated++;
+		}
+		/* A test hook: slow, so that a test can kill a run midway. */
+		if (testhook_judge_tick_ms() > 0)
+			usleep((useconds_t)testhook_judge_tick_ms() * 1000);
+		snprintf(num, sizeof(num), "%lld", (long long)it->recno);
+		if (store_meta_set(c->st, o->key, num) != 0)
+			goto fail;
+		crawl_batch_page(c);
+		if (c->failed)
+			return -1;
+		item_clear(it);
+		o->head = (o->head + 1) % WINDOW;
+		o->n--;
+	}
+	return 0;
+fail:
+	crawl_fail(c, "cannot store a page");
+	return -1;
+}
+
+/* A new item for a record of url (may be NULL: a damaged record, named
+ * by where it is), dated date; in the ring, or NULL when out of memory. */
+static struct item *
+new_item(struct offline *o, const char *url, const char *date, int64_t recno)
+{
+	struct item *it;
+	struct job *j;
+	const char *why;
+	char *u;
+
+	if ((j = calloc(1, sizeof(*j))) == NULL)
+		return NULL;
+	j->c = o->c;
+	/* Normalised as the crawl stores URLs, so revisits find theirs. */
+	if ((u = url_normalize(url, &why)) == NULL)
+		u = strdup(url);
+	if (u == NULL || (date != NULL && (date = strdup(date)) == NULL)) {
+		free(u);
+		free(j);
+		return NULL;
+	}
+	j->it.url = u;
+	if (url_host(u, j->host, sizeof(j->host)) != 0)
+		snprintf(j->host, sizeof(j->host), "-");
+	it = &o->items[(o->head + o->n) % WINDOW];
+	memset(it, 0, sizeof(*it));
+	it->j = j;
+	it->recno = recno;
+	it->date = (char *)date;
+	return it;
+}
+
+/* Make room for one more item. 0, or -1. */
+static int
+room(struct offline *o)
+{
+	while (o->n == WINDOW) {
+		if (flush(o, 0) != 0)
+			return -1;
+		if (o->n == WINDOW &&
+		    event_base_loop(o->c->base, EVLOOP_ONCE) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Parse a WARC-Date ("2026-11-27T03:22:01Z", fraction allowed) into Unix
+ * time; 0 when it is not one. */
+static double
+unix_of(const char *d)
+{
+	struct tm tm;
+	const char *rest;
+
+	if (d == NULL)
+		return 0;
+	memset(&tm, 0, sizeof(tm));
+	rest = strptime(d, "%Y-%m-%dT%H:%M:%S", &tm);
+	if (rest == NULL)
+		return 0;
+	return (double)timegm(&tm);
+}
+
+/* Set a row item's fields. */
+static int
+row(struct item *it, enum store_verdict v, int status, const char *ct,
+    const char *reason)
+{
+	it->kind = ITEM_ROW;
+	it->verdict = v;
+	it->status = status;
+	if ((ct != NULL && (it->content_type = strdup(ct)) == NULL) ||
+	    (reason != NULL && (it->reason = strdup(reason)) == NULL))
+		return -1;
+	return 0;
+}
+
+/*
+ * A response record's HTTP message (block b, cut when over the cap):
+ * its page to the pool, or its row. 0, or -1 when out of memory.
+ */
+static int
+http_response(struct offline *o, struct item *it, struct buf *b, int cut)
+{
+	struct crawl *c = o->c;
+	const struct config *cfg = c->cfg;
+	struct fetch_result r;
+	struct http_msg m;
+	struct buf dechunked, body;
+	const char *payload;
+	char ct[256], ce[64], te[64], loc[2048], etag[256], lm[128], why[160];
+	size_t plen;
+	int have_ct, rc, dc;
+
+	if (httpmsg_parse(b->data, b->len, &m) != 0 || m.status == 0)
+		return row(it, STORE_VERDICT_ERROR, 0, NULL,
+		    "response record without an HTTP response");
+	have_ct = httpmsg_header(&m, "Content-Type", ct, sizeof(ct));
+	if (m.status >= 300 && m.status < 400) {
+		rc = row(it, STORE_VERDICT_REDIRECT, m.status,
+		    have_ct ? ct : NULL, NULL);
+		if (rc == 0 &&
+		    httpmsg_header(&m, "Location", loc, sizeof(loc)) &&
+		    (it->location = url_resolve(
+		         it->j->it.url, loc, &(const char *){NULL})) == NULL)
+			it->location = strdup(loc);
+		return rc;
+	}
+	if (m.status < 200 || m.status >= 300) {
+		snprintf(why, sizeof(why), "HTTP status %d", m.status);
+		return row(it, STORE_VERDICT_ERROR, m.status,
+		    have_ct ? ct : NULL, why);
+	}
+	if (cut) {
+		snprintf(why, sizeof(why), "body larger than %ld bytes",
+		    cfg->max_body);
+		return row(it, STORE_VERDICT_ERROR, m.status,
+		    have_ct ? ct : NULL, why);
+	}
+	payload = b->data + m.head_len;
+	plen = b->len - m.head_len;
+	buf_init(&dechunked, (size_t)cfg->max_body);
+	buf_init(&body, (size_t)cfg->max_body);
+	/* Archives keep a chunked body as it came, or undone (then the
+	 * header usually says so under another name): undo it only when
+	 * it really is chunked. */
+	if (httpmsg_header(&m, "Transfer-Encoding", te, sizeof(te)) &&
+	    strcasestr(te, "chunked") != NULL &&
+	    httpmsg_dechunk(payload, plen, &dechunked) == 0) {
+		payload = dechunked.data != NULL ? dechunked.data : "";
+		plen = dechunked.len;
+	}
+	dc = decode_all(
+	    decode_coding_of(
+	        httpmsg_header(&m, "Content-Encoding", ce, sizeof(ce)) ? ce
+	                                                               : NULL),
+	    payload, plen, &body);
+	buf_free(&dechunked);
+	if (dc == BUF_NOMEM) {
+		buf_free(&body);
+		return -1;
+	}
+	if (dc == BUF_FULL || (dc != BUF_OK && dc != DECODE_SHORT)) {
+		buf_free(&body);
+		snprintf(why, sizeof(why),
+		    dc == BUF_FULL ? "body larger than %ld bytes"
+		                   : "bad content encoding",
+		    cfg->max_body);
+		return row(it, STORE_VERDICT_ERROR, m.status,
+		    have_ct ? ct : NULL, why);
+	}
+	if (!extract_is_html(have_ct ? ct : NULL, body.data, body.len)) {
+		buf_free(&body);
+		snprintf(why, sizeof(why), "not HTML: %.100s",
+		    have_ct ? ct : "unknown type");
+		return row(it, STORE_VERDICT_SKIPPED, m.status,
+		    have_ct ? ct : NULL, why);
+	}
+	memset(&r, 0, sizeof(r));
+	r.url = it->j->it.url;
+	r.status = m.status;
+	r.content_type = have_ct ? ct : NULL;
+	if (httpmsg_header(&m, "ETag", etag, sizeof(etag)))
+		r.etag = etag;
+	if (httpmsg_header(&m, "Last-Modified", lm, sizeof(lm)))
+		r.last_modified = lm;
+	r.body = &body;
+	it->kind = ITEM_PAGE;
+	rc = page_submit(c, it->j, &r, 0);
+	buf_free(&body);
+	return rc;
+}
+
+/* A page whose block is the document itself: a resource record (HTML)
+ * or a WET conversion record (plain text, plain set). 0, or -1. */
+static int
+document(struct offline *o, struct item *it, struct buf *b, const char *ct,
+    int plain)
+{
+	struct fetch_result r;
+
+	memset(&r, 0, sizeof(r));
+	r.url = it->j->it.url;
+	r.status = 200;
+	r.content_type = ct;
+	r.body = b;
+	it->kind = ITEM_PAGE;
+	return page_submit(o->c, it->j, &r, plain);
+}
+
+/* What a record of type t with content type ct holds. */
+enum holds { HOLDS_NOTHING, HOLDS_HTTP, HOLDS_HTML, HOLDS_TEXT, HOLDS_REVISIT };
+
+static enum holds
+holds(const struct warc_head *h)
+{
+	const char *t = h->type,
+	           *ct = h->content_type != NULL ? h->content_type : "";
+
+	if (t == NULL || h->target_uri == NULL)
+		return HOLDS_NOTHING;
+	if (strcasecmp(t, "response") == 0)
+		return strncasecmp(ct, "application/http", 16) == 0 ? HOLDS_HTTP
+		    : strncasecmp(ct, "text/html", 9) == 0          ? HOLDS_HTML
+		                                           : HOLDS_NOTHING;
+	if (strcasecmp(t, "resource") == 0)
+		return strncasecmp(ct, "text/html", 9) == 0 ||
+		        strncasecmp(ct, "application/xhtml", 17) == 0
+		    ? HOLDS_HTML
+		    : HOLDS_NOTHING;
+	if (strcasecmp(t, "conversion") == 0)
+		return strncasecmp(ct, "text/plain", 10) == 0 ? HOLDS_TEXT
+		                                              : HOLDS_NOTHING;
+	if (strcasecmp(t, "revisit") == 0)
+		return HOLDS_REVISIT;
+	return HOLDS_NOTHING;
+}
+
+/* One record that holds a page (header h, number recno): its item. 0, or
+ * -1 when the run must stop. */
+static int
+take_record(struct offline *o, struct warc_reader *wr,
+    const struct warc_head *h, int64_t recno, const char *file)
+{
+	struct crawl *c = o->c;
+	enum holds what = holds(h);
+	struct item *it;
+	struct buf b;
+	char err[256], why[PATH_MAX + 1024];
+	const char *ref;
+	int cut = 0, rc = -1;
+
+	if (what == HOLDS_NOTHING)
+		return 0;
+	if (room(o) != 0)
+		return -1;
+	if ((it = new_item(o, h->target_uri, h->date, recno)) == NULL)
+		goto nomem;
+	o->n++;
+	it->j->fetched_at = unix_of(h->date);
+	if (what == HOLDS_REVISIT) {
+		ref = h->refers_to_target_uri;
+		if (row(it, STORE_VERDICT_EXACT, 0, NULL, NULL) != 0 ||
+		    (ref != NULL &&
+		        (it->refers = url_normalize(
+		             ref, &(const char *){NULL})) == NULL &&
+		        (it->refers = strdup(ref)) == NULL))
+			goto nomem;
+		return 0;
+	}
+	buf_init(&b, (size_t)c->cfg->max_body + HTTPMSG_MAX_HEAD);
+	if (warc_reader_block(wr, &b, &cut, err, sizeof(err)) != 0) {
+		snprintf(why, sizeof(why),
+		    "damaged WARC record at offset "
+		    "%llu of %s: %s",
+		    (unsigned long long)h->offset, file, err);
+		o->sum->damaged++;
+		rc = row(it, STORE_VERDICT_ERROR, 0, NULL, why);
+	} else if (what == HOLDS_HTTP) {
+		rc = http_response(o, it, &b, cut);
+	} else if (cut) {
+		snprintf(why, sizeof(why), "body larger than %ld bytes",
+		    c->cfg->max_body);
+		rc = row(it, STORE_VERDICT_ERROR, 200, h->content_type, why);
+	} else {
+		rc = document(o, it, &b, h->content_type, what == HOLDS_TEXT);
+	}
+	buf_free(&b);
+	if (rc != 0)
+		goto nomem;
+	return 0;
+nomem:
+	crawl_fail(c, "out of memory");
+	return -1;
+}
+
+/* A damaged record at offset: an error row named by where it is. */
+static int
+damaged(struct offline *o, const char *file, uint64_t offset, int64_t recno,
+    const char *err)
+{
+	char name[PATH_MAX + 64], why[PATH_MAX + 1024];
+	const char *base = strrchr(file, '/');
+	struct item *it;
+
+	o->sum->damaged++;
+	if (room(o) != 0)
+		return -1;
+	snprintf(name, sizeof(name), "warc-damaged:%s:%llu",
+	    base != NULL ? base + 1 : file, (unsigned long long)offset);
+	snprintf(why, sizeof(why),
+	    "damaged WARC record at offset %llu of %s: "
+	    "%s",
+	    (unsigned long long)offset, file, err);
+	if ((it = new_item(o, name, NULL, recno)) == NULL)
+		goto nomem;
+	o->n++;
+	snprintf(it->j->host, sizeof(it->j->host), "-");
+	if (row(it, STORE_VERDICT_ERROR, 0, NULL, why) != 0)
+		goto nomem;
+	return 0;
+nomem:
+	crawl_fail(o->c, "out of memory");
+	return -1;
+}
+
+static void
+progress(struct offline *o, const char *file, int force)
+{
+	char msg[PATH_MAX + 64];
+	double now = clock_mono_ms();
+
+	if (o->c->cfg->quiet ||
+	    (!force && now - o->last_progress < PROGRESS_S * 1e3))
+		return;
+	o->last_progress = now;
+	fprintf(stderr,
+	    "nearcrawl: dedup: %s: %lld records read, %lld pages "
+	    "stored, %lld damaged\n",
+	    esc_str(file, msg, sizeof(msg)), (long long)o->sum->records,
+	    (long long)o->sum->pages, (long long)o->sum->damaged);
+}
+
+/* Read one file into the database. 0, or -1 (the run stops: c->err). */
+static int
+read_file(struct offline *o, const char *file)
+{
+	struct crawl *c = o->c;
+	struct warc_reader *wr;
+	struct warc_head h;
+	char err[512], msg[PATH_MAX + 64], *v, real[PATH_MAX];
+	int64_t recno = 0, done = 0;
+	int rc, dberr = 0;
+
+	if (realpath(file, real) == NULL)
+		snprintf(real, sizeof(real), "%s", file);
+	snprintf(o->key, sizeof(o->key), "dedup_file:%s", real);
+	if ((v = store_meta_get(c->st, o->key, &dberr)) != NULL)
+		done = strtoll(v, NULL, 10);
+	free(v);
+	if (dberr) {
+		crawl_fail(c, "cannot read the database");
+		return -1;
+	}
+	if ((wr = warc_reader_open(file, err, sizeof(err))) == NULL) {
+		snprintf(c->err, c->errsz, "%s: %s",
+		    esc_str(file, msg, sizeof(msg)), err);
+		c->failed = 1;
+		return -1;
+	}
+	if (done > 0 && !c->cfg->quiet)
+		fprintf(stderr,
+		    "nearcrawl: dedup: %s: resuming after record "
+		    "%lld\n",
+		    esc_str(file, msg, sizeof(msg)), (long long)done);
+	rc = 0;
+	while (rc == 0 && !c->failed && !c->stopping) {
+		int r = warc_reader_next(wr, &h, err, sizeof(err));
+
+		if (r == 0)
+			break;
+		if (r == -2) {
+			snprintf(c->err, c->errsz, "%s: %s",
+			    esc_str(file, msg, sizeof(msg)), err);
+			c->failed = 1;
+			rc = -1;
+			break;
+		}
+		recno++;
+		o->sum->records++;
+		if (recno <= done)
+			continue;
+		rc = r == -1 ? damaged(o, real, h.offset, recno, err)
+		             : take_record(o, wr, &h, recno, real);
+		if (rc == 0)
+			rc = flush(o, 0);
+		progress(o, file, 0);
+	}
+	if (rc == 0 && !c->failed)
+		rc = flush(o, 1);
+	warc_reader_close(wr);
+	o->sum->files++;
+	progress(o, file, 1);
+	return rc != 0 || c->failed ? -1 : 0;
+}
+
+static void
+on_stop(evutil_socket_t sig, short what, void *arg)
+{
+	struct crawl *c = arg;
+
+	c->stopping = 1;
+}
+
+int
+offline_run(const struct config *cfg, char *const *files, size_t nfiles,
+    struct offline_summary *sum, char *err, size_t errsz)
+{
+	struct crawl c;
+	struct offline o;
+	size_t i;
+	int rc;
+
+	memset(&c, 0, sizeof(c));
+	memset(&o, 0, sizeof(o));
+	memset(sum, 0, sizeof(*sum));
+	c.cfg = cfg;
+	c.err = err;
+	c.errsz = errsz;
+	c.offline = &o;
+	err[0] = '\0';
+	o.c = &c;
+	o.sum = sum;
+	c.started = c.last_commit = c.last_progress = clock_mono_ms();
+	o.last_progress = c.started;
+	if ((c.settled = seen_new(SETTLED_BITS)) == NULL) {
+		snprintf(err, errsz, "out of memory");
+		rc = 1;
+		goto out;
+	}
+	if ((rc = setup_prepare(&c)) != 0)
+		goto out;
+	c.stages.threads = cfg->threads >= 0 ? cfg->threads : 2;
+	if (c.stages.threads > 0)
+		extract_init_threads();
+	if ((c.base = event_base_new()) == NULL ||
+	    (c.pool = workpool_new(c.base, c.stages.threads, on_worked)) ==
+	        NULL ||
+	    (c.sigint = evsignal_new(c.base, SIGINT, on_stop, &c)) == NULL ||
+	    (c.sigterm = evsignal_new(c.base, SIGTERM, on_stop, &c)) == NULL ||
+	    event_add(c.sigint, NULL) != 0 || event_add(c.sigterm, NULL) != 0) {
+		snprintf(err, errsz, "cannot set up the worker pool");
+		rc = 1;
+		goto out;
+	}
+	for (i = 0; i < nfiles && !c.failed && !c.stopping; i++)
+		read_file(&o, files[i]);
+	rc = c.failed ? 1 : 0;
+	/* Pages still in the pool after a failure are dropped: they are
+	 * read again on the next run. */
+	workpool_free(c.pool, on_unworked);
+	c.pool = NULL;
+	while (o.n > 0) {
+		item_clear(&o.items[o.head]);
+		o.head = (o.head + 1) % WINDOW;
+		o.n--;
+	}
+	if (rc == 0 && store_commit(c.st) != 0) {
+		snprintf(err, errsz, "%s: %s", cfg->db, store_errmsg(c.st));
+		rc = 1;
+	}
+	if (rc != 0)
+		store_rollback(c.st);
+	sum->interrupted = c.stopping != 0 && !c.failed;
+	sum->seconds = (clock_mono_ms() - c.started) / 1e3;
+	sum->stages = c.stages;
+	if (store_counts(c.st, &sum->counts) == 0)
+		sum->counted = 1;
+out:
+	if (rc != 0 && c.st != NULL)
+		store_rollback(c.st);
+	loop_teardown(&c);
+	return rc;
+}

@@ -1,0 +1,89 @@
+/*
+ * store_archive: what a crawl writing WARC files keeps in the database --
+ * the first response archived with each payload digest, so that a later
+ * one with the same payload becomes a revisit record -- and reads a page's
+ * URL back for the record that names it as an original.
+ */
+#include "storage/store_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int
+store_payload_find(struct store *s, const char *digest, char **url, char **date)
+{
+	struct sdb_stmt *st = s->st[ST_PAYLOAD_FIND];
+	const char *u, *d;
+	int rc;
+
+	*url = *date = NULL;
+	if (st == NULL)
+		return store__no_table(s, ST_PAYLOAD_FIND);
+	if ((rc = store__step_by_key(s, st, digest)) == 1) {
+		u = sdb_column_text(st, 0);
+		d = sdb_column_text(st, 1);
+		*url = strdup(u != NULL ? u : "");
+		*date = strdup(d != NULL ? d : "");
+		if (*url == NULL || *date == NULL) {
+			free(*url);
+			free(*date);
+			*url = *date = NULL;
+			store__fail(s, "out of memory");
+			rc = -1;
+		}
+	}
+	store__stmt_done(st);
+	return rc;
+}
+
+int
+store_payload_add(
+    struct store *s, const char *digest, const char *url, const char *date)
+{
+	struct binder b;
+
+	if (s->st[ST_PAYLOAD_ADD] == NULL)
+		return store__no_table(s, ST_PAYLOAD_ADD);
+	store__bind_start(&b, s->st[ST_PAYLOAD_ADD]);
+	store__bind_text(&b, digest);
+	store__bind_text(&b, url);
+	store__bind_text(&b, date);
+	return store__exec_later(s, b.st, &b);
+}
+
+int
+store_page_url(struct store *s, int64_t id, char **url, double *fetched_at)
+{
+	struct sdb_stmt *st = s->st[ST_PAGE_URL];
+	struct binder b;
+	const char *u;
+	int rc;
+
+	*url = NULL;
+	*fetched_at = 0;
+	store__bind_start(&b, st);
+	store__bind_int(&b, id);
+	if ((rc = store__step_row(s, st, &b)) == 1) {
+		u = sdb_column_text(st, 0);
+		*fetched_at = sdb_column_double(st, 1);
+		if ((*url = strdup(u != NULL ? u : "")) == NULL) {
+			store__fail(s, "out of memory");
+			rc = -1;
+		}
+	}
+	store__stmt_done(st);
+	return rc;
+}
+
+int64_t
+store_page_by_url(struct store *s, const char *url)
+{
+	struct sdb_stmt *st = s->st[ST_PAGE_BY_URL];
+	int64_t id = 0;
+	int rc;
+
+	if ((rc = store__step_by_key(s, st, url)) == 1)
+		id = sdb_column_int64(st, 0);
+	store__stmt_done(st);
+	return rc < 0 ? -1 : id;
+}
