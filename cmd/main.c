@@ -125,6 +125,17 @@ print_summary(const struct config *cfg, const struct crawl_summary *sum,
 	    (long long)n->redirect, (long long)n->error,
 	    (long long)n->skipped, (long long)n->queued);
 	print_stages(&sum->stages);
+	if (sum->visit > 1)
+		fprintf(stderr, "nearcrawl: visit %d, this run: unchanged %lld, "
+		    "changed %lld (%lld with another verdict), gone %lld, "
+		    "moved %lld, error %lld, new %lld\n", sum->visit,
+		    (long long)sum->outcomes[STORE_OUTCOME_UNCHANGED],
+		    (long long)sum->outcomes[STORE_OUTCOME_CHANGED],
+		    (long long)sum->verdicts_moved,
+		    (long long)sum->outcomes[STORE_OUTCOME_GONE],
+		    (long long)sum->outcomes[STORE_OUTCOME_MOVED],
+		    (long long)sum->outcomes[STORE_OUTCOME_ERROR],
+		    (long long)sum->outcomes[STORE_OUTCOME_NEW]);
 	if (sum->traps.stripped > 0 || sum->traps.trapped > 0 ||
 	    sum->traps.capped > 0 || sum->traps.too_long > 0)
 		fprintf(stderr,

@@ -26,6 +26,7 @@
 #include "cmd/report_html.h"
 #include "cmd/report_out.h"
 #include "cmd/report_plot.h"
+#include "cmd/report_visits.h"
 #include "storage/query.h"
 #include "storage/store.h"
 #include "util/esc.h"
@@ -512,6 +513,7 @@ put_summary(struct rep *r, FILE *f)
 		    report_out_grouped(r->last_new_seq, a, sizeof(a)),
 		    report_out_grouped(r->after_new, b, sizeof(b)),
 		    report_out_grouped(r->pages, c, sizeof(c)));
+	report_visits_text(r, f);
 }
 
 static int
@@ -599,7 +601,7 @@ report_write(const char *db, const char *dir, const struct report_opts *opt,
 	}
 	/* hosts first: the growth pass draws the busiest hosts' curves. */
 	if ((rc = write_hosts(&r)) != 0 || (rc = write_growth(&r)) != 0 ||
-	    (rc = write_clusters(&r)) != 0 ||
+	    (rc = write_clusters(&r)) != 0 || (rc = report_visits_read(&r)) != 0 ||
 	    (rc = write_similarity(&r)) != 0 || (rc = find_busiest(&r)) != 0 ||
 	    (rc = report_html_write(&r)) != 0)
 		goto out;
@@ -628,5 +630,7 @@ out:
 	free(r.top);
 	free_series(&r.time);
 	free(r.busiest_url);
+	free(r.visits);
+	free(r.moves);
 	return rc;
 }

@@ -16,6 +16,23 @@
 
 #define REPORT_SIM_BUCKETS 21 /* 0, 5, ... 95, and 100 for exactly 100 */
 
+/* Outcomes of a revisit, in the order of storage/store.h's enum. */
+#define REPORT_OUTCOMES 6
+
+/* What one visit after the first found (report_visits.c). */
+struct rep_visit {
+	int64_t visit;                 /* 2, 3 ... */
+	int64_t n[REPORT_OUTCOMES];    /* pages per outcome */
+	int64_t moved;                 /* changed pages with another verdict */
+};
+
+/* Changed pages of one visit whose verdict went from was to now. */
+struct rep_move {
+	int64_t visit;
+	char was[16], now[16];         /* verdict words ("?" when odd) */
+	int64_t pages;
+};
+
 /* Duplicate counts of one method, per similarity bucket. */
 struct method {
 	char *name;                    /* as stored (untrusted) */
@@ -77,6 +94,10 @@ struct rep {
 	struct method *meth;  /* per method, in name order */
 	size_t nmeth;         /* entries in meth */
 	int plotted;          /* gnuplot drew every plot */
+	struct rep_visit *visits; /* the recrawls, by visit */
+	size_t nvisits;
+	struct rep_move *moves;   /* their verdict changes */
+	size_t nmoves;
 };
 
 /* An output file being written; write errors are checked once, at close. */

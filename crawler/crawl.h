@@ -55,6 +55,9 @@ struct crawl_summary {
 	int counted;                /* counts could be read */
 	int64_t indexed;            /* pages in the fingerprint indexes */
 	uint64_t index_bytes;       /* memory those indexes hold */
+	int visit;                  /* the visit: 1 the first crawl, 2 ... */
+	int64_t outcomes[STORE_OUTCOME_NEW + 1]; /* a recrawl's findings */
+	int64_t verdicts_moved;     /* changed pages with another verdict */
 };
 
 /*

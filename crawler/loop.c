@@ -179,6 +179,21 @@ start_transfer(struct crawl *c, struct job *j, double now)
 		req = &robots_req;
 	} else if (j->sitemap) {
 		req = &sitemap_req;
+	} else if (c->visit > 1) {
+		/* A recrawl: a page the crawl had is asked for on condition. */
+		if ((j->prior = calloc(1, sizeof(*j->prior))) == NULL ||
+		    store_page_prior(c->st, url, j->prior) < 0)
+			return -1;
+		if (j->prior->id == 0) {
+			free(j->prior);
+			j->prior = NULL;
+		} else {
+			page_req.if_none_match = j->prior->etag[0] != '\0' ?
+			    j->prior->etag : NULL;
+			page_req.if_modified_since =
+			    j->prior->last_modified[0] != '\0' ?
+			    j->prior->last_modified : NULL;
+		}
 	}
 	hostsched_started(c->sc, j->host, now);
 	return fetch_start_req(c->fe, url, req, on_fetched, j);
@@ -239,8 +254,7 @@ pump(struct crawl *c)
 			return;
 		}
 		if (start_transfer(c, j, now) != 0) {
-			store_item_clear(&j->it);
-			free(j);
+			crawl_job_free(j);
 			crawl_fail(c, "cannot start a transfer");
 			return;
 		}
@@ -506,6 +520,9 @@ fill_summary(const struct crawl *c, struct crawl_summary *sum)
 	sum->stages = c->stages;
 	sum->indexed = (int64_t)dedup_count(c->dd);
 	sum->index_bytes = dedup_bytes(c->dd);
+	sum->visit = c->visit;
+	memcpy(sum->outcomes, c->outcomes, sizeof(sum->outcomes));
+	sum->verdicts_moved = c->verdicts_moved;
 }
 
 int

@@ -242,6 +242,60 @@ count_verdict(struct crawl *c, enum store_verdict v)
 	c->n.pages++;
 }
 
+/*
+ * A recrawl's finding at j's page (j->prior): a visits row, counted for
+ * the run's summary. 0, or -1 on a database error.
+ */
+static int
+note_visit(struct crawl *c, const struct job *j, enum store_outcome o,
+    int status, const char *md5, const enum store_verdict *now,
+    const char *location, const char *reason)
+{
+	struct store_visit v;
+
+	memset(&v, 0, sizeof(v));
+	v.visit = c->visit;
+	v.page_id = j->prior->id;
+	v.fetched_at = clock_wall_s();
+	v.status = status;
+	v.outcome = o;
+	v.md5 = md5;
+	if (now != NULL) {
+		v.has_verdict = 1;
+		v.verdict = *now;
+		if (*now != j->prior->verdict)
+			c->verdicts_moved++;
+	}
+	v.has_was = j->prior->verdict != STORE_VERDICT_UNKNOWN;
+	v.was = j->prior->verdict;
+	v.location = location;
+	v.reason = reason;
+	c->outcomes[o]++;
+	return store_visit_add(c->st, &v);
+}
+
+/* A page first seen during a recrawl (row id, as p): a visits row "new". */
+static int
+note_new(struct crawl *c, int64_t id, const struct store_page *p)
+{
+	struct store_visit v;
+
+	if (c->visit <= 1)
+		return 0;
+	memset(&v, 0, sizeof(v));
+	v.visit = c->visit;
+	v.page_id = id;
+	v.fetched_at = p->fetched_at;
+	v.status = p->status;
+	v.outcome = STORE_OUTCOME_NEW;
+	v.md5 = p->md5;
+	v.has_verdict = 1;
+	v.verdict = p->verdict;
+	v.reason = p->reason;
+	c->outcomes[STORE_OUTCOME_NEW]++;
+	return store_visit_add(c->st, &v);
+}
+
 /* The row of a page the pool digested: transfer and extraction fields. */
 static void
 work_row(struct crawl *c, const struct job *j, struct store_page *p)
@@ -366,6 +420,10 @@ follow_links(struct crawl *c, const struct job *j, int64_t id,
 	return 0;
 }
 
+static int revisit_record_work(struct crawl *c, struct job *j);
+static int revisit_process(struct crawl *c, struct job *j,
+    const struct fetch_result *r);
+
 /*
  * Back on the loop: the page's verdict against everything seen before, its
  * pages and duplicates rows, and its links. Returns 0, or -1 on a database
@@ -386,6 +444,8 @@ page_record_work(struct crawl *c, struct job *j)
 	int64_t id;
 	int nofollow;
 
+	if (j->prior != NULL)
+		return revisit_record_work(c, j);
 	t0 = clock_mono_ms();
 	work_row(c, j, &p);
 	c->stages.pages++;
@@ -398,7 +458,8 @@ page_record_work(struct crawl *c, struct job *j)
 		    : STORE_VERDICT_ERROR;
 		p.reason = w->extracted ? "no text in body"
 		    : w->why != NULL ? w->why : "cannot parse HTML";
-		if (store_page_add(c->st, &p) <= 0)
+		if ((id = store_page_add(c->st, &p)) <= 0 ||
+		    note_new(c, id, &p) != 0)
 			return -1;
 		count_verdict(c, p.verdict);
 		c->stages.store_ms += clock_mono_ms() - t0;
@@ -416,7 +477,7 @@ page_record_work(struct crawl *c, struct job *j)
 	    says_nofollow(w->x_robots_tag);
 	if ((id = store_page_add(c->st, &p)) <= 0 ||
 	    store_judged(c, w, id, v, m, nm, nofollow) != 0 ||
-	    warcout_verdict(c, j, v, m, nm) != 0)
+	    warcout_verdict(c, j, v, m, nm) != 0 || note_new(c, id, &p) != 0)
 		return -1;
 	t0 = clock_mono_ms();
 	if (v != DEDUP_EXACT && digest_add(c->dd, c->site, site, &w->dg, id) != 0)
@@ -512,6 +573,118 @@ looks_binary(const char *ct, const char *data, size_t len)
 }
 
 /*
+ * Back on the loop, a recrawled page the pool digested: unchanged when its
+ * text MD5 is the one it had; else changed, judged again against
+ * everything else (its own earlier version left out), its links followed
+ * when it is new content now. 0, or -1 on a database failure.
+ */
+static int
+revisit_record_work(struct crawl *c, struct job *j)
+{
+	struct page_work *w = j->work;
+	struct dedup_match m[DEDUP_MAX_MATCHES];
+	enum dedup_verdict v;
+	enum store_verdict now;
+	char veto[96];
+	size_t i, k, nm = 0;
+	int nofollow;
+
+	c->stages.pages++;
+	c->stages.transfer_ms += w->elapsed_ms;
+	c->stages.extract_ms += w->extract_ms;
+	c->stages.fingerprint_ms += w->fingerprint_ms;
+	if (!w->extracted || w->dg.text_len == 0) {
+		now = w->extracted ? STORE_VERDICT_SKIPPED : STORE_VERDICT_ERROR;
+		return note_visit(c, j, j->prior->md5[0] == '\0' ?
+		    STORE_OUTCOME_UNCHANGED : STORE_OUTCOME_CHANGED,
+		    (int)w->status, NULL, &now, NULL,
+		    w->extracted ? "no text in body" : w->why);
+	}
+	/* The validators of this answer serve the next visit. */
+	if (store_page_validators(c->st, j->prior->id, w->etag,
+	        w->last_modified) != 0)
+		return -1;
+	if (strcmp(w->dg.fp.md5, j->prior->md5) == 0)
+		return note_visit(c, j, STORE_OUTCOME_UNCHANGED,
+		    (int)w->status, w->dg.fp.md5, NULL, NULL, NULL);
+	if (c->share != NULL && share_before_judge(c, &w->dg) != 0)
+		return -1;
+	if (judge(c, j, crawl_site_of(c, j->host), m, &nm, &v, veto,
+	        sizeof(veto)) != 0)
+		return -1;
+	/* The index still holds the page as it was: no match with itself. */
+	for (i = k = 0; i < nm; i++)
+		if (m[i].original_id != j->prior->id)
+			m[k++] = m[i];
+	if (k == 0)
+		v = DEDUP_UNIQUE;
+	nm = k;
+	now = v == DEDUP_UNIQUE ? STORE_VERDICT_UNIQUE
+	    : v == DEDUP_EXACT ? STORE_VERDICT_EXACT : STORE_VERDICT_NEAR;
+	if (note_visit(c, j, STORE_OUTCOME_CHANGED, (int)w->status,
+	        w->dg.fp.md5, &now, NULL, NULL) != 0)
+		return -1;
+	nofollow = w->dg.ex.nofollow || c->cfg->max_links == 0 ||
+	    says_nofollow(w->x_robots_tag);
+	return follow_links(c, j, j->prior->id, v, nofollow);
+}
+
+/*
+ * A recrawled page that is not HTML now (or did not come): 304 and
+ * not-HTML bodies are unchanged or changed, a redirect moved (its target
+ * queued as a link), 4xx gone, the rest an error. 0, or -1.
+ */
+static int
+revisit_process(struct crawl *c, struct job *j, const struct fetch_result *r)
+{
+	char reason[160], host[HOST_MAX], *target = NULL;
+	enum store_outcome o;
+	const char *why;
+	int rc = -1;
+
+	if (r->code != CURLE_OK)
+		return note_visit(c, j, STORE_OUTCOME_ERROR, (int)r->status,
+		    NULL, NULL, NULL, r->error);
+	if (r->status == 304)
+		return note_visit(c, j, STORE_OUTCOME_UNCHANGED, 304, NULL,
+		    NULL, NULL, NULL);
+	if (r->status >= 300 && r->status < 400) {
+		if (r->location != NULL &&
+		    (target = url_normalize(r->location, &why)) != NULL &&
+		    frontier_refusal(c, target, j->it.depth + 1, host) ==
+		        NULL &&
+		    enqueue_redirect(c, j, target, j->prior->id) != 0)
+			goto out;
+		rc = note_visit(c, j, STORE_OUTCOME_MOVED, (int)r->status,
+		    NULL, NULL, target != NULL ? target : r->location, NULL);
+		goto out;
+	}
+	if (r->status >= 400 && r->status < 500) {
+		snprintf(reason, sizeof(reason), "HTTP status %ld", r->status);
+		return note_visit(c, j, STORE_OUTCOME_GONE, (int)r->status,
+		    NULL, NULL, NULL, reason);
+	}
+	if (r->status < 200 || r->status >= 300) {
+		snprintf(reason, sizeof(reason), "HTTP status %ld", r->status);
+		return note_visit(c, j, STORE_OUTCOME_ERROR, (int)r->status,
+		    NULL, NULL, NULL, reason);
+	}
+	if (store_page_validators(c->st, j->prior->id, r->etag,
+	        r->last_modified) != 0)
+		return -1;
+	/* A body that is not HTML (now): it had no text before, or it did. */
+	o = j->prior->md5[0] == '\0' ? STORE_OUTCOME_UNCHANGED
+	                              : STORE_OUTCOME_CHANGED;
+	snprintf(reason, sizeof(reason), "not HTML: %.100s",
+	    r->content_type != NULL ? r->content_type : "unknown type");
+	rc = note_visit(c, j, o, (int)r->status, NULL,
+	    &(enum store_verdict){ STORE_VERDICT_SKIPPED }, NULL, reason);
+out:
+	free(target);
+	return rc;
+}
+
+/*
  * Turn one finished transfer into a pages row (and what follows from it).
  * Returns 0 when done, 1 when an HTML page went to the worker pool (the
  * job is the pool's until page_record_work), -1 on failure.
@@ -530,6 +703,8 @@ page_process(struct crawl *c, struct job *j, const struct fetch_result *r)
 	if (html && !looks_binary(r->content_type, r->body->data,
 	        r->body->len))
 		return page_submit(c, j, r, 0) == 0 ? 1 : -1;
+	if (j->prior != NULL)
+		return revisit_process(c, j, r);
 	crawl_new_row(c, j, &p);
 	p.status = (int)r->status;
 	p.content_type = r->content_type;
@@ -559,7 +734,7 @@ page_process(struct crawl *c, struct job *j, const struct fetch_result *r)
 		p.reason = "binary body labelled as HTML";
 	}
 	id = store_page_add(c->st, &p);
-	if (id <= 0)
+	if (id <= 0 || note_new(c, id, &p) != 0)
 		goto out;
 	/* A redirect links to its target, in scope or not. */
 	if (target != NULL && p.verdict == STORE_VERDICT_REDIRECT &&

@@ -79,6 +79,7 @@ crawl_job_free(struct job *j)
 		digest_free(&w->dg);
 		free(w);
 	}
+	free(j->prior);
 	store_item_clear(&j->it);
 	free(j);
 }

@@ -102,6 +102,11 @@ struct crawl {
 	                              too (crawler/share.c), else NULL */
 	struct warc_writer *warc; /* --warc: the archive (crawler/warcout.c),
 	                             else NULL */
+	int visit;               /* the visit under way: 1 the first crawl,
+	                            2, 3 ... each --recrawl */
+	int64_t outcomes[STORE_OUTCOME_NEW + 1]; /* what this run's revisits
+	                                            found, by outcome */
+	int64_t verdicts_moved;  /* changed pages whose verdict changed */
 	struct store_counts n;   /* running counts */
 	int64_t seq;             /* last fetch order number used */
 	int64_t fetched;         /* pages fetched by this run */
@@ -171,6 +176,8 @@ struct job {
 	char origin[ORIGIN_MAX]; /* set when this fetches robots.txt */
 	int sitemap;             /* this fetches a sitemap: it.url */
 	double fetched_at;       /* when it was fetched (Unix), 0: now */
+	struct store_prior *prior; /* a recrawl's page as it was (owned), or
+	                              NULL for a page new to the crawl */
 	struct page_work *work;  /* an HTML page in the pool, or NULL */
 	char warc_id[WARC_ID_LEN]; /* its response's record in the archive,
 	                              "" when none */

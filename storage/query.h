@@ -16,6 +16,7 @@
  *   storage/store_rank.c    nearcrawl rank's rows and its ranks table
  *   storage/store_eval.c    nearcrawl eval --groups' rows
  *   storage/store_export.c  nearcrawl export's rows
+ *   storage/store_visits.c  the recrawls' rows (report)
  */
 #ifndef NC_QUERY_H
 #define NC_QUERY_H
@@ -71,6 +72,30 @@ int store_conn_page_count(struct store_conn *c, int64_t *n);
  * NULL when there is no such row, on a database error or out of memory.
  */
 const char *store_conn_page_url(struct store_conn *c, int64_t id);
+
+/* --- recrawls (storage/store_visits.c), for report --- */
+
+/*
+ * What the visits after the first found: one row per visit and outcome
+ * ("unchanged", "changed" ...), by visit then outcome; and, apart, one
+ * row per visit and verdict change of the changed pages (was and now
+ * differ), by visit, was, now. No rows when the database has no visits
+ * table (an older one, opened read-only).
+ */
+struct store_visit_row {
+	int64_t visit;
+	const char *outcome;  /* store_outcome_name's words */
+	int64_t pages;
+};
+int store_report_visits(struct store_conn *c,
+    int (*fn)(const struct store_visit_row *r, void *arg), void *arg);
+struct store_move_row {
+	int64_t visit;
+	const char *was, *now; /* verdict words; NULL in a tampered file */
+	int64_t pages;
+};
+int store_report_moves(struct store_conn *c,
+    int (*fn)(const struct store_move_row *r, void *arg), void *arg);
 
 /* --- report (storage/store_report.c) --- */
 

@@ -329,8 +329,9 @@ struct store_prior {
  */
 int64_t store_recrawl_start(struct store *s, int visit);
 
-/* url's page row as it was (p->id 0 when there is none). 1 found, 0 not,
- * -1 on error. */
+/* url's page row as it was (p->id 0 when there is none): its text MD5
+ * and verdict as the last visit that read them found them, its latest
+ * validators. 1 found, 0 not, -1 on error. */
 int store_page_prior(struct store *s, const char *url, struct store_prior *p);
 
 /* What one visit found at one page: a visits row. */
@@ -356,6 +357,11 @@ struct store_visit {
 	const char *location;       /* moved: where to, or NULL */
 	const char *reason;         /* or NULL */
 };
+
+/* Page id's validators are now etag and last_modified (NULL: none), for
+ * the next visit's conditional request. 0, or -1. */
+int store_page_validators(struct store *s, int64_t id, const char *etag,
+    const char *last_modified);
 
 /* The word of an outcome, as stored. */
 const char *store_outcome_name(enum store_outcome o);

@@ -263,9 +263,18 @@ const struct store__stmt_def store__stmt_def[ST_NUM] = {
 	[ST_RECRAWL_REQUEUE] = { "recrawl_requeue",
 	    "UPDATE frontier SET state = 0, not_before = 0, tries = 0 "
 	    "WHERE state = 2" },
+	/* The text and verdict as the last visit that read them found them
+	 * (a visits row), else as the first crawl did. */
 	[ST_PAGE_PRIOR] = { "page_prior",
-	    "SELECT id, md5, verdict, etag, last_modified FROM pages "
-	    "WHERE url = ?", NULL, "last_modified" },
+	    "SELECT id, coalesce((SELECT md5 FROM visits v WHERE v.page_id = "
+	    "pages.id AND v.md5 IS NOT NULL ORDER BY v.visit DESC LIMIT 1), "
+	    "md5), coalesce((SELECT verdict FROM visits v WHERE v.page_id = "
+	    "pages.id AND v.verdict IS NOT NULL ORDER BY v.visit DESC "
+	    "LIMIT 1), verdict), etag, last_modified FROM pages WHERE url = ?",
+	    "visits", "last_modified" },
+	[ST_PAGE_VALIDATORS] = { "page_validators",
+	    "UPDATE pages SET etag = ?, last_modified = ? WHERE id = ?", NULL,
+	    "last_modified" },
 	[ST_VISIT_ADD] = { "visit_add",
 	    "INSERT INTO visits (visit, page_id, fetched_at, status, outcome, "
 	    "md5, verdict, was, location, reason) "

@@ -5,6 +5,7 @@
  * (storage/schema.sql). The rows the report reads of them are here too
  * (storage/query.h).
  */
+#include "storage/query.h"
 #include "storage/store_int.h"
 
 #include <stdio.h>
@@ -74,6 +75,21 @@ store_page_prior(struct store *s, const char *url, struct store_prior *p)
 }
 
 int
+store_page_validators(
+    struct store *s, int64_t id, const char *etag, const char *last_modified)
+{
+	struct binder b;
+
+	if (s->st[ST_PAGE_VALIDATORS] == NULL)
+		return store__no_column(s, ST_PAGE_VALIDATORS);
+	store__bind_start(&b, s->st[ST_PAGE_VALIDATORS]);
+	store__bind_text(&b, etag);
+	store__bind_text(&b, last_modified);
+	store__bind_int(&b, id);
+	return store__exec_later(s, b.st, &b);
+}
+
+int
 store_visit_add(struct store *s, const struct store_visit *v)
 {
 	struct binder b;
@@ -93,4 +109,66 @@ store_visit_add(struct store *s, const struct store_visit *v)
 	store__bind_text(&b, v->location);
 	store__bind_text(&b, v->reason);
 	return store__exec_later(s, b.st, &b);
+}
+
+static int
+visit_row(struct sdb_stmt *st, void *ctx)
+{
+	struct store__each *e = ctx;
+	int (*fn)(const struct store_visit_row *, void *) = e->fn;
+	struct store_visit_row r;
+
+	r.visit = sdb_column_int64(st, 0);
+	r.outcome = (const char *)sdb_column_text(st, 1);
+	r.pages = sdb_column_int64(st, 2);
+	return r.outcome != NULL ? fn(&r, e->arg) : 0;
+}
+
+int
+store_report_visits(struct store_conn *c,
+    int (*fn)(const struct store_visit_row *r, void *arg), void *arg)
+{
+	struct store__each e = {(void *)fn, arg};
+	int have;
+
+	if (store__table_exists(c->db, "visits", &have) != SDB_OK)
+		return -1;
+	if (!have)
+		return 0;
+	return store__conn_each(c,
+	    "SELECT visit, outcome, count(*) "
+	    "FROM visits GROUP BY visit, outcome ORDER BY visit, outcome",
+	    visit_row, &e);
+}
+
+static int
+move_row(struct sdb_stmt *st, void *ctx)
+{
+	struct store__each *e = ctx;
+	int (*fn)(const struct store_move_row *, void *) = e->fn;
+	struct store_move_row r;
+
+	r.visit = sdb_column_int64(st, 0);
+	r.was = (const char *)sdb_column_text(st, 1);
+	r.now = (const char *)sdb_column_text(st, 2);
+	r.pages = sdb_column_int64(st, 3);
+	return fn(&r, e->arg);
+}
+
+int
+store_report_moves(struct store_conn *c,
+    int (*fn)(const struct store_move_row *r, void *arg), void *arg)
+{
+	struct store__each e = {(void *)fn, arg};
+	int have;
+
+	if (store__table_exists(c->db, "visits", &have) != SDB_OK)
+		return -1;
+	if (!have)
+		return 0;
+	return store__conn_each(c,
+	    "SELECT visit, was, verdict, count(*) "
+	    "FROM visits WHERE outcome = 'changed' AND was <> verdict "
+	    "GROUP BY visit, was, verdict ORDER BY visit, was, verdict",
+	    move_row, &e);
 }
