@@ -164,6 +164,33 @@ eq "a second run adds nothing" "$(q "$B.re.db" 'SELECT count(*) FROM pages')" \
 eq "... and stores no page twice" "$(q "$B.re.db" "SELECT count(*) FROM pages
     WHERE url NOT LIKE '%/robots.txt'")" "$(q "$B.db" 'SELECT count(*) FROM pages')"
 
+eq "a revisit record is an exact duplicate of the page it refers to" \
+    "$(q "$B.re.db" "SELECT count(*) FROM duplicates WHERE method =
+    'revisit' AND percentage = 100")" "$(types revisit "$B.check")"
+
+# --- 3b. a WET file: conversion records read as plain text --------------------
+wet_record() { # URI TEXT
+	printf 'WARC/1.0\r\nWARC-Type: conversion\r\nWARC-Target-URI: %s\r\n' "$1"
+	printf 'WARC-Date: 2024-01-01T00:00:00Z\r\n'
+	printf 'WARC-Record-ID: <urn:uuid:%s>\r\n' "$(cat /proc/sys/kernel/random/uuid)"
+	printf 'Content-Type: text/plain\r\nContent-Length: %s\r\n\r\n%s\r\n\r\n' \
+	    "$(printf '%s' "$2" | wc -c)" "$2"
+}
+t1=$(awk 'BEGIN { for (i = 0; i < 120; i++) printf "w%d%s", (i * 37) % 101, (i % 12 == 11) ? "\n" : " " }')
+t2=$(awk 'BEGIN { for (i = 0; i < 120; i++) printf "v%d%s", (i * 53) % 103, (i % 12 == 11) ? "\n" : " " }')
+{
+	wet_record "http://wet.test/a" "$t1"
+	wet_record "http://wet.test/b" "$t2"
+	wet_record "http://wet.test/c" "$t1"
+	wet_record "http://wet.test/d" "$t1 extra"
+} >"$E2E_TMP/x.warc.wet"
+"$NEARCRAWL" dedup -d "$E2E_TMP/wet.db" --quiet "$E2E_TMP/x.warc.wet" \
+    2>"$E2E_TMP/wet.err"
+eq "dedup of a WET file exits 0" "$?" 0
+eq "WET conversion records: unique, unique, exact, near" "$(q "$E2E_TMP/wet.db" \
+    "SELECT group_concat(verdict, ' ') FROM (SELECT verdict FROM pages
+    ORDER BY seq)")" "unique unique exact near"
+
 # --- 4. damaged records --------------------------------------------------------
 D="$E2E_TMP/d"
 mkdir "$D"
