@@ -151,8 +151,11 @@ in_flight(const struct crawl *c)
 static int
 limit_reached(const struct crawl *c)
 {
+	/* A recrawl's pages have their rows already: there the limit
+	 * counts this run's fetches. */
 	return c->cfg->max_pages > 0 &&
-	    c->seq + (int64_t)in_flight(c) >= c->cfg->max_pages;
+	    (c->visit > 1 ? c->fetched : c->seq) + (int64_t)in_flight(c) >=
+	    c->cfg->max_pages;
 }
 
 /*

@@ -573,6 +573,8 @@ read_file(struct offline *o, const char *file)
 		}
 		recno++;
 		o->sum->records++;
+		/* Signals and finished pages, without waiting. */
+		event_base_loop(c->base, EVLOOP_NONBLOCK);
 		if (recno <= done)
 			continue;
 		rc = r == -1 ? damaged(o, real, h.offset, recno, err)

@@ -197,7 +197,9 @@ warcout_fetch(struct crawl *c, struct job *j, const struct fetch_result *r)
 		goto out;
 	}
 	memset(&rec, 0, sizeof(rec));
-	rec.target_uri = j->origin[0] != '\0' ? r->url : j->it.url;
+	/* robots.txt follows its redirects: the response is the last's. */
+	rec.target_uri = j->origin[0] == '\0' ? j->it.url
+	    : r->final_url != NULL ? r->final_url : r->url;
 	rec.date = date;
 	rec.content_type = "application/http;msgtype=response";
 	rec.head = head.data;
@@ -235,7 +237,8 @@ warcout_fetch(struct crawl *c, struct job *j, const struct fetch_result *r)
 	if (r->request != NULL && r->request_len > 0) {
 		memset(&rec, 0, sizeof(rec));
 		rec.type = "request";
-		rec.target_uri = j->origin[0] != '\0' ? r->url : j->it.url;
+		rec.target_uri = j->origin[0] == '\0' ? j->it.url
+		    : r->final_url != NULL ? r->final_url : r->url;
 		rec.date = date;
 		rec.content_type = "application/http;msgtype=request";
 		rec.head = r->request;

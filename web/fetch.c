@@ -455,6 +455,8 @@ finish(struct transfer *t, CURLcode code)
 		r.response_len = t->resp.len;
 		r.raw = t->dec != NULL || t->bad_coding ? &t->raw : &t->body;
 		curl_easy_getinfo(t->easy, CURLINFO_PRIMARY_IP, &r.ip);
+		curl_easy_getinfo(t->easy, CURLINFO_EFFECTIVE_URL,
+		    &r.final_url);
 	}
 	buf_init(&link, FETCH_LINK_MAX);
 	r.link = r.status > 0 ? link_headers(t->easy, &link) : NULL;

@@ -86,6 +86,8 @@ struct fetch_result {
 	                          (transfer-coding undone by libcurl); the
 	                          same buf as body when there is no coding */
 	const char *ip;       /* the server's address */
+	const char *final_url; /* the URL of the response (url, or where
+	                          the redirects followed led) */
 };
 
 /*
