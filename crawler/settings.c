@@ -324,7 +324,8 @@ crawl_adopt_settings(struct config *cfg, char *err, size_t errsz)
 	size_t i, n = 0;
 	int dberr = 0, rc = 0, set, creds = 0;
 
-	if (access(cfg->db, F_OK) != 0)
+	/* No file, no crawl to resume (a server's database is looked at). */
+	if (!store_is_server(cfg->db) && access(cfg->db, F_OK) != 0)
 		return 0;
 	if ((st = store_open(cfg->db, STORE_READONLY, msg, sizeof(msg))) ==
 	    NULL)

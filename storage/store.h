@@ -165,6 +165,10 @@ struct store_counts {
 	int64_t max_seq;    /* largest seq in pages, 0 when empty */
 };
 
+/* Whether target names a database server (a PostgreSQL URI or key=value
+ * string) rather than an SQLite file. */
+int store_is_server(const char *target);
+
 /*
  * Open (and with STORE_CREATE, create) the database at path. Refuses, with a
  * message in err naming the file: a file that is not an SQLite database, an

@@ -37,6 +37,12 @@ store_pages_added(const struct store *s)
 }
 
 int
+store_is_server(const char *target)
+{
+	return sdb_target_is_pg(target);
+}
+
+int
 store_clock(struct store *s, int64_t *seq)
 {
 	return store__one_int(s, s->st[ST_CLOCK_GET], NULL, seq);

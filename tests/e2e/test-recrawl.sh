@@ -138,4 +138,17 @@ ok "no visits.csv without a recrawl" test ! -e "$E2E_TMP/rep1/visits.csv"
     "http://127.0.0.1:1/" 2>"$E2E_TMP/empty.err"
 eq "--recrawl of a new database is refused (exit 2)" "$?" 2
 
+# On PostgreSQL: the same visit, the settings (--resolve among them) taken
+# from the database by a resume that names none.
+e2e_start_pg
+PDB=$(pg_new_db recrawl)
+"$NEARCRAWL" crawl -d "$PDB" $OPTS "http://$H:$PORT/" 2>/dev/null
+eq "PostgreSQL: first crawl exits 0" "$?" 0
+"$NEARCRAWL" crawl -d "$PDB" --recrawl --quiet 2>"$E2E_TMP/pg.err"
+eq "PostgreSQL: the recrawl, given no other option, exits 0" "$?" 0
+PSQL_OUT=$(psql "$PDB" -Atc "SELECT outcome || '=' || count(*) FROM visits
+    WHERE visit = 2 GROUP BY outcome ORDER BY outcome" | tr '\n' ' ')
+eq "PostgreSQL: every page visited again, found as it was" "$PSQL_OUT" \
+    "gone=1 moved=1 unchanged=7 "
+
 e2e_finish
