@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "util/buf.h"
+#include "util/chars.h"
 
 /* The longest chunk-size line (size, extensions) httpmsg_dechunk reads. */
 #define HTTPMSG_MAX_CHUNK_LINE 4096
@@ -172,18 +173,6 @@ httpmsg_header(
 	return 0;
 }
 
-static int
-httpmsg_hex(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* A buf_append result as httpmsg_dechunk's: -2 full, -3 out of memory. */
 static int
 httpmsg_bufrc(int rc)
@@ -206,7 +195,7 @@ httpmsg_dechunk(const char *p, size_t n, struct buf *out)
 		if (step == 0 || len > HTTPMSG_MAX_CHUNK_LINE)
 			return -1;
 		size = 0;
-		for (i = 0; i < len && (d = httpmsg_hex(p[off + i])) >= 0;
+		for (i = 0; i < len && (d = chars_hex_value(p[off + i])) >= 0;
 		     i++) {
 			if (size > (SIZE_MAX >> 4))
 				return -1;

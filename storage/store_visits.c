@@ -124,20 +124,28 @@ visit_row(struct sdb_stmt *st, void *ctx)
 	return r.outcome != NULL ? fn(&r, e->arg) : 0;
 }
 
+/* Rows of sql over visits through row, none when the table is missing
+ * (an older database opened read-only). */
+static int
+visits_each(struct store_conn *c, const char *sql,
+    int (*row)(struct sdb_stmt *st, void *ctx), struct store__each *e)
+{
+	int have;
+
+	if (store__table_exists(c->db, "visits", &have) != SDB_OK)
+		return -1;
+	return have ? store__conn_each(c, sql, row, e) : 0;
+}
+
 int
 store_report_visits(struct store_conn *c,
     int (*fn)(const struct store_visit_row *r, void *arg), void *arg)
 {
 	struct store__each e = {(void *)fn, arg};
-	int have;
 
-	if (store__table_exists(c->db, "visits", &have) != SDB_OK)
-		return -1;
-	if (!have)
-		return 0;
-	return store__conn_each(c,
-	    "SELECT visit, outcome, count(*) "
-	    "FROM visits GROUP BY visit, outcome ORDER BY visit, outcome",
+	return visits_each(c,
+	    "SELECT visit, outcome, count(*) FROM visits "
+	    "GROUP BY visit, outcome ORDER BY visit, outcome",
 	    visit_row, &e);
 }
 
@@ -160,15 +168,10 @@ store_report_moves(struct store_conn *c,
     int (*fn)(const struct store_move_row *r, void *arg), void *arg)
 {
 	struct store__each e = {(void *)fn, arg};
-	int have;
 
-	if (store__table_exists(c->db, "visits", &have) != SDB_OK)
-		return -1;
-	if (!have)
-		return 0;
-	return store__conn_each(c,
-	    "SELECT visit, was, verdict, count(*) "
-	    "FROM visits WHERE outcome = 'changed' AND was <> verdict "
-	    "GROUP BY visit, was, verdict ORDER BY visit, was, verdict",
+	return visits_each(c,
+	    "SELECT visit, was, verdict, count(*) FROM "
+	    "visits WHERE outcome = 'changed' AND was <> verdict GROUP BY "
+	    "visit, was, verdict ORDER BY visit, was, verdict",
 	    move_row, &e);
 }

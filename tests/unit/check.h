@@ -88,6 +88,10 @@ void suite_canonical(void);
 void suite_dedup_keys(void);
 void suite_warc(void);
 void suite_decode(void);
+
+/* Temporary directories for the archive tests (test_warc.c). */
+void unit_make_dir(const char *tag, char *dir, size_t dirsz);
+void unit_remove_dir(const char *dir);
 void suite_cdxj(void);
 
 #endif

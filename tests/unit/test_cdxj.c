@@ -21,35 +21,6 @@
 
 #include <zlib.h>
 
-static void
-make_dir(char *dir, size_t dirsz)
-{
-	snprintf(dir, dirsz, "/tmp/nc_cdxj_XXXXXX");
-	if (mkdtemp(dir) == NULL) {
-		perror("mkdtemp");
-		dir[0] = '\0';
-	}
-}
-
-static void
-remove_dir(const char *dir)
-{
-	char path[1024];
-	struct dirent *d;
-	DIR *dp;
-
-	if ((dp = opendir(dir)) == NULL)
-		return;
-	while ((d = readdir(dp)) != NULL) {
-		if (d->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
-		unlink(path);
-	}
-	closedir(dp);
-	rmdir(dir);
-}
-
 /* The one file in dir ending in suffix (its name into out): 1, or 0. */
 static int
 find_one(const char *dir, const char *suffix, char *out, size_t outsz)
@@ -288,7 +259,7 @@ test_writer_index(void)
 	char needle[128];
 	int lines, n, sorted;
 
-	make_dir(dir, sizeof(dir));
+	unit_make_dir("cdxj", dir, sizeof(dir));
 	buf_init(&b, 1 << 20);
 	buf_init(&again, 1 << 20);
 	memset(&o, 0, sizeof(o));
@@ -333,7 +304,7 @@ test_writer_index(void)
 out:
 	buf_free(&b);
 	buf_free(&again);
-	remove_dir(dir);
+	unit_remove_dir(dir);
 }
 
 /* A writer killed before close: the next open makes its index. */
@@ -349,7 +320,7 @@ test_index_after_kill(void)
 	size_t off;
 	pid_t pid;
 
-	make_dir(dir, sizeof(dir));
+	unit_make_dir("cdxj", dir, sizeof(dir));
 	buf_init(&part, 1 << 20);
 	buf_init(&idx, 1 << 20);
 	memset(&o, 0, sizeof(o));
@@ -392,7 +363,7 @@ test_index_after_kill(void)
 	CHECK_INT(find_one(dir, ".cdxj", ppath, sizeof(ppath)), 2);
 	buf_free(&part);
 	buf_free(&idx);
-	remove_dir(dir);
+	unit_remove_dir(dir);
 }
 
 static void

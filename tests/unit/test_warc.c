@@ -38,18 +38,21 @@ static const char http_head[] = "HTTP/1.1 200 OK\r\n"
                                 "\r\n";
 static const char http_body[] = "<html><body>hello</body></html>";
 
-static void
-make_dir(char *dir, size_t dirsz)
+/* A new empty directory /tmp/nc_TAG_XXXXXX into dir ("" when none could
+ * be made); test_cdxj.c uses it too. */
+void
+unit_make_dir(const char *tag, char *dir, size_t dirsz)
 {
-	snprintf(dir, dirsz, "/tmp/nc_warc_XXXXXX");
+	snprintf(dir, dirsz, "/tmp/nc_%s_XXXXXX", tag);
 	if (mkdtemp(dir) == NULL) {
 		perror("mkdtemp");
 		dir[0] = '\0';
 	}
 }
 
-static void
-remove_dir(const char *dir)
+/* Remove dir and the files in it. */
+void
+unit_remove_dir(const char *dir)
 {
 	char path[1024];
 	struct dirent *d;
@@ -341,7 +344,7 @@ test_round_trip(void)
 	struct buf b;
 	int n, i, cut;
 
-	make_dir(dir, sizeof(dir));
+	unit_make_dir("warc", dir, sizeof(dir));
 	memset(&o, 0, sizeof(o));
 	o.dir = dir;
 	o.prefix = "rt";
@@ -432,7 +435,7 @@ test_round_trip(void)
 	CHECK_STR(h.type, "metadata");
 	warc_reader_close(r);
 out:
-	remove_dir(dir);
+	unit_remove_dir(dir);
 }
 
 static void
@@ -446,7 +449,7 @@ test_rotation(void)
 	char names[16][128];
 	int n, i, k, nf, records = 0;
 
-	make_dir(dir, sizeof(dir));
+	unit_make_dir("warc", dir, sizeof(dir));
 	memset(&o, 0, sizeof(o));
 	o.dir = dir;
 	o.max_bytes = 700; /* a warcinfo and about one record */
@@ -489,7 +492,7 @@ test_rotation(void)
 	CHECK_INT(warc_writer_close(w, err, sizeof(err)), 0);
 	CHECK_INT(list_dir(dir, ".warc.gz", names, 16), nf + 1);
 out:
-	remove_dir(dir);
+	unit_remove_dir(dir);
 }
 
 /*
@@ -526,7 +529,7 @@ test_truncated(void)
 	char dir[64], path[256];
 	int n, i;
 
-	make_dir(dir, sizeof(dir));
+	unit_make_dir("warc", dir, sizeof(dir));
 	if (three_records(dir, pos, path, sizeof(path)) != 0) {
 		CHECK(0);
 		goto out;
@@ -557,7 +560,7 @@ test_truncated(void)
 	CHECK_INT(s[i].rc, 0);
 	CHECK_INT(n, i + 1);
 out:
-	remove_dir(dir);
+	unit_remove_dir(dir);
 }
 
 /* Reading with warc_reader_next only: the truncated record is -1. */
@@ -570,7 +573,7 @@ test_truncated_skip(void)
 	char dir[64], path[256], err[256];
 	int rc, n = 0, bad = 0;
 
-	make_dir(dir, sizeof(dir));
+	unit_make_dir("warc", dir, sizeof(dir));
 	if (three_records(dir, pos, path, sizeof(path)) != 0) {
 		CHECK(0);
 		goto out;
@@ -597,7 +600,7 @@ test_truncated_skip(void)
 	CHECK_INT(warc_reader_next(r, &h, err, sizeof(err)), 0);
 	warc_reader_close(r);
 out:
-	remove_dir(dir);
+	unit_remove_dir(dir);
 }
 
 static void
@@ -611,7 +614,7 @@ test_garbage_between_members(void)
 	size_t cut;
 	int n;
 
-	make_dir(dir, sizeof(dir));
+	unit_make_dir("warc", dir, sizeof(dir));
 	buf_init(&in, 1 << 20);
 	buf_init(&out, 1 << 20);
 	if (three_records(dir, pos, path, sizeof(path)) != 0 ||
@@ -659,7 +662,7 @@ test_garbage_between_members(void)
 out:
 	buf_free(&in);
 	buf_free(&out);
-	remove_dir(dir);
+	unit_remove_dir(dir);
 }
 
 /* Plain records built with warc_format; offsets of each into off. */
@@ -696,7 +699,7 @@ test_plain(void)
 	char *p;
 	int n;
 
-	make_dir(dir, sizeof(dir));
+	unit_make_dir("warc", dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/plain.warc", dir);
 	buf_init(&b, 1 << 20);
 	buf_init(&g, 1 << 20);
@@ -764,7 +767,7 @@ test_plain(void)
 	CHECK_INT(s[3].rc, 0);
 	buf_free(&b);
 	buf_free(&g);
-	remove_dir(dir);
+	unit_remove_dir(dir);
 }
 
 static void
@@ -779,7 +782,7 @@ test_one_gzip_stream(void)
 	z_stream zs;
 	int n;
 
-	make_dir(dir, sizeof(dir));
+	unit_make_dir("warc", dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/stream.warc.gz", dir);
 	buf_init(&b, 1 << 20);
 	plain_records(&b, off, 4);
@@ -808,7 +811,7 @@ test_one_gzip_stream(void)
 out:
 	free(z);
 	buf_free(&b);
-	remove_dir(dir);
+	unit_remove_dir(dir);
 }
 
 /* WARC/1.0 as GNU wget writes it, and a Common Crawl WET record. */
@@ -841,7 +844,7 @@ test_other_writers(void)
 	char dir[64], path[256];
 	int n;
 
-	make_dir(dir, sizeof(dir));
+	unit_make_dir("warc", dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/x.warc.wet", dir);
 	CHECK_INT(write_file(path, wet, sizeof(wet) - 1), 0);
 	n = read_all(path, s, MAXREC);
@@ -853,7 +856,7 @@ test_other_writers(void)
 	CHECK_INT(s[1].rc, 1);
 	CHECK_INT(s[1].brc, 0); /* a hex SHA-1 is checked too */
 	CHECK_INT(s[2].rc, 0);
-	remove_dir(dir);
+	unit_remove_dir(dir);
 }
 
 static void
@@ -863,7 +866,7 @@ test_empty_and_missing(void)
 	struct warc_head h;
 	char dir[64], path[256], err[256];
 
-	make_dir(dir, sizeof(dir));
+	unit_make_dir("warc", dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/empty.warc.gz", dir);
 	CHECK_INT(write_file(path, "", 0), 0);
 	r = warc_reader_open(path, err, sizeof(err));
@@ -889,7 +892,7 @@ test_empty_and_missing(void)
 	}
 	warc_reader_close(r);
 	warc_writer_close(NULL, err, sizeof(err));
-	remove_dir(dir);
+	unit_remove_dir(dir);
 }
 
 void
