@@ -427,7 +427,7 @@ minhash_index_query(const struct minhash_index *ix, const uint32_t *sig,
     int threshold, struct minhash_match *out, size_t max)
 {
 	uint32_t keys[MINHASH_MAX_PERMS], cur[MINHASH_MAX_PERMS], top;
-	size_t j, found = 0, need, best;
+	size_t j, found = 0, need, best, seen = 0;
 
 	if (threshold > 100 || ix->n == 0)
 		return 0;
@@ -445,7 +445,7 @@ minhash_index_query(const struct minhash_index *ix, const uint32_t *sig,
 		for (j = 0; j < ix->bands; j++)
 			if (cur[j] != NIL && (top == NIL || cur[j] > top))
 				top = cur[j];
-		if (top == NIL)
+		if (top == NIL || seen++ == MINHASH_QUERY_CANDIDATES)
 			break;
 		best = top / ix->bands;
 		for (j = 0; j < ix->bands; j++)

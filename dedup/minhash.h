@@ -94,6 +94,9 @@ int minhash_index_add(
  */
 void minhash_index_pop(struct minhash_index *ix);
 
+/* Candidates one query verifies at most, the newest first. */
+#define MINHASH_QUERY_CANDIDATES 4096
+
 /*
  * Find stored signatures that share a band with sig (the LSH candidates)
  * and whose estimated Jaccard similarity is at least threshold percent
@@ -101,7 +104,12 @@ void minhash_index_pop(struct minhash_index *ix);
  * nothing). Writes up to max matches best first (most agreeing positions,
  * then smallest id) and returns the number found (may exceed max). Every
  * answer is also an answer of minhash_index_scan; a pair of Jaccard J is
- * missed with probability about (1 - J^r)^b. Cannot fail: allocates nothing.
+ * missed with probability about (1 - J^r)^b. Only the newest
+ * MINHASH_QUERY_CANDIDATES candidates are verified: thousands of pages
+ * alike (a generated calendar) would otherwise make every query verify
+ * them all, the index's time growing with the square of the crawl; an
+ * original older than those is missed, and a page is then judged unique,
+ * the safe error. Cannot fail: allocates nothing.
  */
 size_t minhash_index_query(const struct minhash_index *ix, const uint32_t *sig,
     int threshold, struct minhash_match *out, size_t max);

@@ -579,6 +579,34 @@ test_bytes_per_page(void)
 	minhash_index_free(ix);
 }
 
+/*
+ * Thousands of pages alike (a generated trap): a query verifies only the
+ * newest MINHASH_QUERY_CANDIDATES of them, and still finds the page near.
+ */
+static void
+test_crowded_bucket(void)
+{
+	struct minhash_index *ix = minhash_index_new(K, 32);
+	struct minhash_match m[4];
+	uint32_t sig[K];
+	size_t i, n = MINHASH_QUERY_CANDIDATES + 3000, found;
+
+	CHECK(ix != NULL);
+	if (ix == NULL)
+		return;
+	for (i = 0; i < K; i++)
+		sig[i] = (uint32_t)(i * 2654435761u);
+	for (i = 0; i < n; i++)
+		CHECK_INT(minhash_index_add(ix, sig, (int64_t)i + 1), 0);
+	found = minhash_index_query(ix, sig, 70, m, 4);
+	CHECK_INT(found, MINHASH_QUERY_CANDIDATES);
+	/* The newest are the ones verified: the best ties go to the
+	 * smallest id among them. */
+	CHECK_INT(m[0].id, (int64_t)(n - MINHASH_QUERY_CANDIDATES + 1));
+	CHECK_INT(minhash_index_scan(ix, sig, 70, NULL, 0), n);
+	minhash_index_free(ix);
+}
+
 void
 suite_minhash(void)
 {
@@ -595,4 +623,5 @@ suite_minhash(void)
 	RUN(test_pop_and_ties);
 	RUN(test_pop_after_growth);
 	RUN(test_bytes_per_page);
+	RUN(test_crowded_bucket);
 }
