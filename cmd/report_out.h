@@ -16,8 +16,8 @@
 
 #define REPORT_SIM_BUCKETS 21 /* 0, 5, ... 95, and 100 for exactly 100 */
 
-/* Outcomes of a revisit, in the order of storage/store.h's enum. */
-#define REPORT_OUTCOMES 6
+/* Outcomes of a revisit (storage/store.h's enum store_outcome). */
+#define REPORT_OUTCOMES (STORE_OUTCOME_NEW + 1)
 
 /* What one visit after the first found (report_visits.c). */
 struct rep_visit {

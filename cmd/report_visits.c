@@ -5,9 +5,12 @@
 
 #include "cmd/report_out.h"
 
-/* The outcome words, in the order of storage/store.h's enum. */
-static const char *const outcome[REPORT_OUTCOMES] = {
-    "unchanged", "changed", "gone", "moved", "error", "new"};
+/* The word stored for outcome k. */
+static const char *
+outcome(size_t k)
+{
+	return store_outcome_name((enum store_outcome)k);
+}
 
 static int
 visit_found(const struct store_visit_row *row, void *arg)
@@ -26,20 +29,18 @@ visit_found(const struct store_visit_row *row, void *arg)
 	}
 	v = &r->visits[r->nvisits - 1];
 	for (i = 0; i < REPORT_OUTCOMES; i++)
-		if (strcmp(row->outcome, outcome[i]) == 0)
+		if (strcmp(row->outcome, outcome(i)) == 0)
 			v->n[i] += row->pages;
 	return 0;
 }
 
+/* A verdict word as stored; "?" for anything else (a tampered file). */
 static void
 word(char *out, size_t outsz, const char *w)
 {
-	/* Verdict words only: anything else in a tampered file is "?". */
-	snprintf(out, outsz, "%s",
-	    w != NULL && strlen(w) < outsz &&
-	            strspn(w, "abcdefghijklmnopqrstuvwxyz") == strlen(w)
-	        ? w
-	        : "?");
+	const char *known = store_verdict_name(store_verdict_parse(w));
+
+	snprintf(out, outsz, "%s", known != NULL ? known : "?");
 }
 
 static int
@@ -79,7 +80,7 @@ report_visits_read(struct rep *r)
 		return rc;
 	fputs("visit", o.f);
 	for (k = 0; k < REPORT_OUTCOMES; k++)
-		fprintf(o.f, ",%s", outcome[k]);
+		fprintf(o.f, ",%s", outcome(k));
 	fputs(",verdict_changed\n", o.f);
 	for (i = 0; i < r->nvisits; i++) {
 		fprintf(o.f, "%lld", (long long)r->visits[i].visit);
@@ -126,7 +127,7 @@ report_visits_text(const struct rep *r, FILE *f)
 		    (long long)v->visit,
 		    report_out_grouped(revisited(v), a, sizeof(a)));
 		for (k = 0; k + 1 < REPORT_OUTCOMES; k++)
-			fprintf(f, "%s %s %.1f%%", k ? "," : "", outcome[k],
+			fprintf(f, "%s %s %.1f%%", k ? "," : "", outcome(k),
 			    report_out_percent(v->n[k], revisited(v)));
 		fprintf(f,
 		    "; %s changed pages have another verdict; %s new "
@@ -157,7 +158,7 @@ report_visits_html(const struct rep *r, FILE *f)
 	      "<th>visit</th><th>visited</th>",
 	    f);
 	for (k = 0; k < REPORT_OUTCOMES; k++)
-		fprintf(f, "<th>%s</th>", outcome[k]);
+		fprintf(f, "<th>%s</th>", outcome(k));
 	fputs("<th>verdict changed</th></tr>\n", f);
 	for (i = 0; i < r->nvisits; i++) {
 		v = &r->visits[i];

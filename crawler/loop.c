@@ -408,12 +408,13 @@ on_signal(evutil_socket_t sig, short what, void *arg)
 	on_grace_over(sig, what, arg);
 }
 
-/* Processors this process may run on, at least 1. */
-static int
-cpu_count(void)
+int
+loop_threads(const struct config *cfg)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 
+	if (cfg->threads >= 0)
+		return cfg->threads;
 	if (n < 1)
 		return 1;
 	return n > WORKPOOL_MAX_THREADS ? WORKPOOL_MAX_THREADS : (int)n;
@@ -447,7 +448,7 @@ setup_loop(struct crawl *c)
 	if (cfg->insecure)
 		fputs(FETCH_INSECURE_WARNING, stderr);
 	c->fe = fetch_new(c->base, &fo);
-	c->stages.threads = cfg->threads >= 0 ? cfg->threads : cpu_count();
+	c->stages.threads = loop_threads(cfg);
 	if (c->stages.threads > 0)
 		extract_init_threads();
 	c->pool = workpool_new(c->base, c->stages.threads, on_worked);
@@ -535,25 +536,15 @@ crawl_run(const struct config *cfg, struct crawl_summary *sum, char *err,
 	struct crawl c;
 	int rc, made;
 
-	memset(&c, 0, sizeof(c));
 	memset(sum, 0, sizeof(*sum));
-	c.cfg = cfg;
-	c.err = err;
-	c.errsz = errsz;
-	err[0] = '\0';
-	c.started = c.last_commit = c.last_progress = clock_mono_ms();
+	rc = crawl_init(&c, cfg, err, errsz);
 	c.tty = isatty(STDERR_FILENO);
 	/* Loading a large database takes a while; Ctrl-C then must still
 	 * mean "stop cleanly", not kill the process. */
 	early_signal = 0;
 	signal(SIGINT, on_early_signal);
 	signal(SIGTERM, on_early_signal);
-	if ((c.settled = seen_new(SETTLED_BITS)) == NULL) {
-		snprintf(err, errsz, "out of memory");
-		rc = 1;
-		goto out;
-	}
-	if ((rc = setup_prepare(&c)) != 0)
+	if (rc != 0 || (rc = setup_prepare(&c)) != 0)
 		goto out;
 	if (setup_loop(&c) != 0) {
 		snprintf(err, errsz, "cannot set up the event loop");

@@ -12,4 +12,8 @@
  * the loop's events freed); safe on parts never set up. */
 void loop_teardown(struct crawl *c);
 
+/* The worker threads cfg asks for: --threads, or with -1 one per CPU
+ * (at most WORKPOOL_MAX_THREADS). */
+int loop_threads(const struct config *cfg);
+
 #endif

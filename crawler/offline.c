@@ -548,9 +548,7 @@ read_file(struct offline *o, const char *file)
 		return -1;
 	}
 	if ((wr = warc_reader_open(file, err, sizeof(err))) == NULL) {
-		snprintf(c->err, c->errsz, "%s: %s",
-		    esc_str(file, msg, sizeof(msg)), err);
-		c->failed = 1;
+		crawl_fail_because(c, esc_str(file, msg, sizeof(msg)), err);
 		return -1;
 	}
 	if (done > 0 && !c->cfg->quiet)
@@ -565,9 +563,8 @@ read_file(struct offline *o, const char *file)
 		if (r == 0)
 			break;
 		if (r == -2) {
-			snprintf(c->err, c->errsz, "%s: %s",
-			    esc_str(file, msg, sizeof(msg)), err);
-			c->failed = 1;
+			crawl_fail_because(
+			    c, esc_str(file, msg, sizeof(msg)), err);
 			rc = -1;
 			break;
 		}
@@ -608,26 +605,16 @@ offline_run(const struct config *cfg, char *const *files, size_t nfiles,
 	size_t i;
 	int rc;
 
-	memset(&c, 0, sizeof(c));
 	memset(&o, 0, sizeof(o));
 	memset(sum, 0, sizeof(*sum));
-	c.cfg = cfg;
-	c.err = err;
-	c.errsz = errsz;
+	rc = crawl_init(&c, cfg, err, errsz);
 	c.offline = &o;
-	err[0] = '\0';
 	o.c = &c;
 	o.sum = sum;
-	c.started = c.last_commit = c.last_progress = clock_mono_ms();
 	o.last_progress = c.started;
-	if ((c.settled = seen_new(SETTLED_BITS)) == NULL) {
-		snprintf(err, errsz, "out of memory");
-		rc = 1;
+	if (rc != 0 || (rc = setup_prepare(&c)) != 0)
 		goto out;
-	}
-	if ((rc = setup_prepare(&c)) != 0)
-		goto out;
-	c.stages.threads = cfg->threads >= 0 ? cfg->threads : 2;
+	c.stages.threads = loop_threads(cfg);
 	if (c.stages.threads > 0)
 		extract_init_threads();
 	if ((c.base = event_base_new()) == NULL ||

@@ -296,6 +296,33 @@ note_new(struct crawl *c, int64_t id, const struct store_page *p)
 	return store_visit_add(c->st, &v);
 }
 
+/* The stored verdict of a judgement. */
+static enum store_verdict
+stored_verdict(enum dedup_verdict v)
+{
+	return v == DEDUP_UNIQUE ? STORE_VERDICT_UNIQUE
+	    : v == DEDUP_EXACT ? STORE_VERDICT_EXACT : STORE_VERDICT_NEAR;
+}
+
+/* Where a digested page's time went, into the run's stages. */
+static void
+count_stages(struct crawl *c, const struct page_work *w)
+{
+	c->stages.pages++;
+	c->stages.transfer_ms += w->elapsed_ms;
+	c->stages.extract_ms += w->extract_ms;
+	c->stages.fingerprint_ms += w->fingerprint_ms;
+}
+
+/* Whether a digested page's links are not to be followed: it says so
+ * (markup, X-Robots-Tag), or no links are taken at all. */
+static int
+page_nofollow(const struct crawl *c, const struct page_work *w)
+{
+	return w->dg.ex.nofollow || c->cfg->max_links == 0 ||
+	    says_nofollow(w->x_robots_tag);
+}
+
 /* The row of a page the pool digested: transfer and extraction fields. */
 static void
 work_row(struct crawl *c, const struct job *j, struct store_page *p)
@@ -338,8 +365,7 @@ judged_row(struct crawl *c, const struct page_work *w, enum dedup_verdict v,
 {
 	const struct extract_result *ex = &w->dg.ex;
 
-	p->verdict = v == DEDUP_UNIQUE ? STORE_VERDICT_UNIQUE
-	    : v == DEDUP_EXACT ? STORE_VERDICT_EXACT : STORE_VERDICT_NEAR;
+	p->verdict = stored_verdict(v);
 	p->md5 = w->dg.fp.md5;
 	p->has_simhash = (w->dg.fp.have & DEDUP_SIMHASH) != 0;
 	p->simhash = w->dg.fp.simhash;
@@ -448,10 +474,7 @@ page_record_work(struct crawl *c, struct job *j)
 		return revisit_record_work(c, j);
 	t0 = clock_mono_ms();
 	work_row(c, j, &p);
-	c->stages.pages++;
-	c->stages.transfer_ms += w->elapsed_ms;
-	c->stages.extract_ms += w->extract_ms;
-	c->stages.fingerprint_ms += w->fingerprint_ms;
+	count_stages(c, w);
 	if (!w->extracted || w->dg.text_len == 0) {
 		/* Nothing to judge: an error or a page without text. */
 		p.verdict = w->extracted ? STORE_VERDICT_SKIPPED
@@ -473,8 +496,7 @@ page_record_work(struct crawl *c, struct job *j)
 	t1 = clock_mono_ms();
 	c->stages.lookup_ms += t1 - t0;
 	judged_row(c, w, v, veto, &p, reason, sizeof(reason), minhash);
-	nofollow = w->dg.ex.nofollow || c->cfg->max_links == 0 ||
-	    says_nofollow(w->x_robots_tag);
+	nofollow = page_nofollow(c, w);
 	if ((id = store_page_add(c->st, &p)) <= 0 ||
 	    store_judged(c, w, id, v, m, nm, nofollow) != 0 ||
 	    warcout_verdict(c, j, v, m, nm) != 0 || note_new(c, id, &p) != 0)
@@ -589,10 +611,7 @@ revisit_record_work(struct crawl *c, struct job *j)
 	size_t i, k, nm = 0;
 	int nofollow;
 
-	c->stages.pages++;
-	c->stages.transfer_ms += w->elapsed_ms;
-	c->stages.extract_ms += w->extract_ms;
-	c->stages.fingerprint_ms += w->fingerprint_ms;
+	count_stages(c, w);
 	if (!w->extracted || w->dg.text_len == 0) {
 		now = w->extracted ? STORE_VERDICT_SKIPPED : STORE_VERDICT_ERROR;
 		return note_visit(c, j, j->prior->md5[0] == '\0' ?
@@ -619,13 +638,11 @@ revisit_record_work(struct crawl *c, struct job *j)
 	if (k == 0)
 		v = DEDUP_UNIQUE;
 	nm = k;
-	now = v == DEDUP_UNIQUE ? STORE_VERDICT_UNIQUE
-	    : v == DEDUP_EXACT ? STORE_VERDICT_EXACT : STORE_VERDICT_NEAR;
+	now = stored_verdict(v);
 	if (note_visit(c, j, STORE_OUTCOME_CHANGED, (int)w->status,
 	        w->dg.fp.md5, &now, NULL, NULL) != 0)
 		return -1;
-	nofollow = w->dg.ex.nofollow || c->cfg->max_links == 0 ||
-	    says_nofollow(w->x_robots_tag);
+	nofollow = page_nofollow(c, w);
 	return follow_links(c, j, j->prior->id, v, nofollow);
 }
 

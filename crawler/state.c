@@ -6,15 +6,38 @@
 
 #include "util/esc.h"
 
+int
+crawl_init(struct crawl *c, const struct config *cfg, char *err,
+    size_t errsz)
+{
+	memset(c, 0, sizeof(*c));
+	c->cfg = cfg;
+	c->err = err;
+	c->errsz = errsz;
+	err[0] = '\0';
+	c->started = c->last_commit = c->last_progress = clock_mono_ms();
+	if ((c->settled = seen_new(SETTLED_BITS)) == NULL) {
+		snprintf(err, errsz, "out of memory");
+		return 1;
+	}
+	return 0;
+}
+
+void
+crawl_fail_because(struct crawl *c, const char *what, const char *why)
+{
+	if (!c->failed)
+		snprintf(c->err, c->errsz, "%s: %s", what, why);
+	c->failed = 1;
+	c->stopping = 2;
+	if (c->base != NULL)
+		event_base_loopbreak(c->base);
+}
+
 void
 crawl_fail(struct crawl *c, const char *what)
 {
-	if (!c->failed)
-		snprintf(c->err, c->errsz, "%s: %s", what,
-		    store_errmsg(c->st));
-	c->failed = 1;
-	c->stopping = 2;
-	event_base_loopbreak(c->base);
+	crawl_fail_because(c, what, store_errmsg(c->st));
 }
 
 int

@@ -190,8 +190,20 @@ struct sitemap_queue {
 	size_t seen;  /* files ever queued, capped at SITEMAPS_PER_HOST */
 };
 
+/*
+ * c made empty for a run with cfg, messages into err (errsz bytes), its
+ * clocks started and its memory of settled links made. 0, or 1 with
+ * "out of memory" in err; loop_teardown frees c either way.
+ */
+int crawl_init(struct crawl *c, const struct config *cfg, char *err,
+    size_t errsz);
+
 /* End the crawl with what failed and the database's message. */
 void crawl_fail(struct crawl *c, const char *what);
+
+/* End the crawl with what failed and why ("WHAT: WHY" in c->err, unless
+ * an earlier failure said its own). */
+void crawl_fail_because(struct crawl *c, const char *what, const char *why);
 
 /* Commit the open batch and begin the next; 0, or -1 (crawl_fail'ed). */
 int crawl_commit(struct crawl *c);

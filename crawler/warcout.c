@@ -90,12 +90,10 @@ out:
 static int
 failed(struct crawl *c, const char *why)
 {
-	if (!c->failed)
-		snprintf(
-		    c->err, c->errsz, "--warc %s: %s", c->cfg->warc_dir, why);
-	c->failed = 1;
-	c->stopping = 2;
-	event_base_loopbreak(c->base);
+	char what[512];
+
+	snprintf(what, sizeof(what), "--warc %s", c->cfg->warc_dir);
+	crawl_fail_because(c, what, why);
 	return -1;
 }
 
@@ -199,7 +197,8 @@ warcout_fetch(struct crawl *c, struct job *j, const struct fetch_result *r)
 	memset(&rec, 0, sizeof(rec));
 	/* robots.txt follows its redirects: the response is the last's. */
 	rec.target_uri = j->origin[0] == '\0' ? j->it.url
-	    : r->final_url != NULL ? r->final_url : r->url;
+	    : r->final_url != NULL            ? r->final_url
+	                                      : r->url;
 	rec.date = date;
 	rec.content_type = "application/http;msgtype=response";
 	rec.head = head.data;
@@ -238,7 +237,8 @@ warcout_fetch(struct crawl *c, struct job *j, const struct fetch_result *r)
 		memset(&rec, 0, sizeof(rec));
 		rec.type = "request";
 		rec.target_uri = j->origin[0] == '\0' ? j->it.url
-		    : r->final_url != NULL ? r->final_url : r->url;
+		    : r->final_url != NULL            ? r->final_url
+		                                      : r->url;
 		rec.date = date;
 		rec.content_type = "application/http;msgtype=request";
 		rec.head = r->request;

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "util/clock.h"
 #include "util/decode.h"
 
 struct fetcher {
@@ -648,12 +649,7 @@ fetch_start_req(struct fetcher *f, const char *url,
 	if (t->url == NULL || t->easy == NULL || setup_easy(t, req) != 0)
 		goto fail;
 	clock_gettime(CLOCK_MONOTONIC, &t->started);
-	{
-		struct timespec w;
-
-		clock_gettime(CLOCK_REALTIME, &w);
-		t->started_wall = (double)w.tv_sec + (double)w.tv_nsec / 1e9;
-	}
+	t->started_wall = clock_wall_s();
 	if (curl_multi_add_handle(f->multi, t->easy) != CURLM_OK)
 		goto fail;
 	t->next = f->head;
