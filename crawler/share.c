@@ -67,6 +67,9 @@ share_start(struct crawl *c)
 	}
 	c->share = sh;
 	snprintf(sh->worker, sizeof(sh->worker), "%s", name);
+	/* As many URLs of a host held taken ahead as may be fetched from it
+	 * at once: each slot freed finds the next one there. */
+	store_ahead_depth(c->st, c->cfg->per_host);
 	/* The first heartbeat, committed before the join wait starts: no
 	 * transaction is open yet, so the count that waits commits it. */
 	if (store_worker_beat(c->st, SHARE_LEASE_S, &sh->live) != 0) {
@@ -318,7 +321,10 @@ share_round(struct crawl *c, int force)
 		/* A lease ran out (this process stalled) and another took
 		 * the host: hold exactly what the database says. */
 		strmap_each(sh->owned, mark_given, c);
-		if (store_lease_owned(c->st, mark_held, c) != 0)
+		/* URLs taken ahead go back where the lease is still ours;
+		 * the lost hosts' next owner has queued theirs again. */
+		if (store_ahead_return(c->st, NULL) != 0 ||
+		    store_lease_owned(c->st, mark_held, c) != 0)
 			goto fail;
 	}
 	if ((work = store_work_hosts(c->st,
@@ -444,6 +450,10 @@ share_idle(struct crawl *c)
 	int64_t work;
 	int r;
 
+	/* A URL taken ahead counts as in flight, and nothing here will ask
+	 * for it now (no host has work due): back to the queue first. */
+	if (store_ahead_return(c->st, NULL) != 0 || crawl_commit(c) != 0)
+		return -1;
 	/* Holding nothing, look for hosts at every call, not once a round. */
 	if ((r = share_round(c, c->share->nheld == 0)) != 0)
 		return r < 0 ? -1 : 0;

@@ -202,6 +202,16 @@ sdb_step_later(struct sdb_stmt *st)
 }
 
 int
+sdb_step_ahead(struct sdb_stmt *st)
+{
+	if (st->lite != NULL)
+		return SDB_OK;
+	st->running = 1;
+	st->db->runs++;
+	return sdb_pg_ahead(st->pg);
+}
+
+int
 sdb_pipeline(struct sdb *db, int on)
 {
 	return db->pg != NULL ? sdb_pg_pipeline(db->pg, on) : 0;

@@ -92,6 +92,17 @@ int sdb_step(struct sdb_stmt *st);
  */
 int sdb_step_later(struct sdb_stmt *st);
 
+/*
+ * Start a statement whose rows are wanted later: on PostgreSQL in pipeline
+ * mode it is sent now, with a sync of its own, and the first sdb_step of
+ * st reads its rows, waiting only for what was sent before it -- not for
+ * what is sent after. Elsewhere nothing happens until that sdb_step. SDB_OK
+ * or an error code. Until stepped or reset, st must not be bound or run
+ * again; a failure among the statements sent before it is returned by
+ * whichever statement waits first (its own step, or another's).
+ */
+int sdb_step_ahead(struct sdb_stmt *st);
+
 /* PostgreSQL: send statements without waiting for each result (libpq's
  * pipeline mode) when on, or as they come. 0, or -1. Nothing on SQLite. */
 int sdb_pipeline(struct sdb *db, int on);

@@ -29,11 +29,17 @@
 #define OID_NUMERIC 1700
 
 #define MAX_PARAMS 64
+/* Statements sent ahead (sdb_pg_ahead) whose rows may wait unread. */
+#define MAX_AHEAD 32
 
 struct sdb_pg {
 	PGconn *conn;
 	int pipeline;           /* in libpq's pipeline mode */
-	int pending;            /* statements sent, their results unread */
+	int pending;            /* statements sent since the last sync */
+	struct sdb_pgstmt *ahead[MAX_AHEAD]; /* sent ahead, unread, oldest
+	                                      * first: a sync follows each */
+	int nahead;             /* ... how many */
+	int deferred;           /* a failure read where nobody waited */
 	unsigned next_name;     /* the next statement's number */
 	int64_t changes;        /* rows the last write changed */
 	int code;               /* last failure, SDB_* */
@@ -58,9 +64,13 @@ struct sdb_pgstmt {
 	unsigned char **blob;       /* per column: decoded bytea, or NULL */
 	size_t *bloblen;            /* their lengths */
 	int nblob;                  /* columns these arrays hold */
+	int ahead;                  /* sent ahead, its rows not yet read */
+	int ahead_rc;               /* reading them gave this (SDB_OK) */
 };
 
 static int drain(struct sdb_pg *pg);
+static int keep_result(struct sdb_pgstmt *st);
+static void cancel_ahead(struct sdb_pgstmt *st);
 
 /* Record the failure of res (or of the connection when res is NULL). */
 static int
@@ -237,7 +247,6 @@ read_to_sync(struct sdb_pg *pg, PGresult **keep)
 		} else
 			PQclear(res);
 	}
-	pg->pending = 0;
 	if (keep != NULL && rc == SDB_OK && last != NULL) {
 		*keep = last;
 		return command_rc(pg, last);
@@ -246,15 +255,66 @@ read_to_sync(struct sdb_pg *pg, PGresult **keep)
 	return rc;
 }
 
+/* Read the rows of the oldest statement sent ahead into its result. */
+static int
+read_ahead(struct sdb_pg *pg)
+{
+	struct sdb_pgstmt *st = pg->ahead[0];
+	int rc;
+
+	pg->nahead--;
+	memmove(pg->ahead, pg->ahead + 1, (size_t)pg->nahead * sizeof(*pg->ahead));
+	st->ahead = 0;
+	rc = read_to_sync(pg, &st->res);
+	if (rc == SDB_OK && (rc = keep_result(st)) == SDB_OK && st->res == NULL)
+		rc = fail(pg, NULL, SDB_ERROR);
+	st->ahead_rc = rc;
+	return rc;
+}
+
+/* Read every statement sent ahead, up to st's when st is not NULL (then
+ * st's own failure is left for its step). The first failure of another,
+ * or SDB_OK. */
+static int
+read_aheads(struct sdb_pg *pg, const struct sdb_pgstmt *st)
+{
+	struct sdb_pgstmt *head;
+	int rc = SDB_OK, r;
+
+	while (pg->nahead > 0 && (st == NULL || st->ahead)) {
+		head = pg->ahead[0];
+		if ((r = read_ahead(pg)) != SDB_OK && head != st && rc == SDB_OK)
+			rc = r;
+	}
+	return rc;
+}
+
+/* A failure read earlier where nobody waited (a statement sent ahead and
+ * then dropped), handed to the first caller who waits. */
+static int
+take_deferred(struct sdb_pg *pg)
+{
+	int rc = pg->deferred;
+
+	pg->deferred = SDB_OK;
+	return rc;
+}
+
 /* Read what the statements sent without waiting returned. */
 static int
 drain(struct sdb_pg *pg)
 {
+	int rc = read_aheads(pg, NULL), r = take_deferred(pg);
+
+	if (rc == SDB_OK)
+		rc = r;
 	if (pg->pending == 0)
-		return SDB_OK;
+		return rc;
+	pg->pending = 0;
 	if (PQpipelineSync(pg->conn) != 1)
 		return fail(pg, NULL, SDB_IOERR);
-	return read_to_sync(pg, NULL);
+	r = read_to_sync(pg, NULL);
+	return rc != SDB_OK ? rc : r;
 }
 
 /*
@@ -352,6 +412,7 @@ sdb_pg_finalize(struct sdb_pgstmt *st)
 
 	if (st == NULL)
 		return;
+	cancel_ahead(st);
 	drop_result(st);
 	if (st->name[0] != '\0' && !st->pg->pipeline &&
 	    PQstatus(st->pg->conn) == CONNECTION_OK &&
@@ -411,27 +472,84 @@ sdb_pg_bind(struct sdb_pgstmt *st, int idx, const void *v, size_t len,
 	return SDB_OK;
 }
 
+/* Room for st's result's bytea columns: SDB_OK, or SDB_NOMEM (the result
+ * dropped). */
 static int
-run(struct sdb_pgstmt *st)
+keep_result(struct sdb_pgstmt *st)
+{
+	if (st->res == NULL || PQresultStatus(st->res) != PGRES_TUPLES_OK ||
+	    PQnfields(st->res) <= st->nblob)
+		return SDB_OK;
+	free(st->blob);
+	free(st->bloblen);
+	st->nblob = 0;
+	st->blob = calloc((size_t)PQnfields(st->res), sizeof(*st->blob));
+	st->bloblen = calloc((size_t)PQnfields(st->res), sizeof(*st->bloblen));
+	if (st->blob == NULL || st->bloblen == NULL) {
+		drop_result(st);
+		snprintf(st->pg->msg, sizeof(st->pg->msg), "out of memory");
+		return st->pg->code = SDB_NOMEM;
+	}
+	st->nblob = PQnfields(st->res);
+	return SDB_OK;
+}
+
+/* Send st with its bound values. 1, or 0 when libpq failed. */
+static int
+send_prepared(struct sdb_pgstmt *st)
 {
 	const char *vals[MAX_PARAMS];
-	int lens[MAX_PARAMS], fmts[MAX_PARAMS], i, rc;
-	ExecStatusType s;
+	int lens[MAX_PARAMS], fmts[MAX_PARAMS], i;
 
 	for (i = 0; i < st->nparams; i++) {
 		vals[i] = st->p[i].val;
 		lens[i] = st->p[i].len;
 		fmts[i] = st->p[i].binary;
 	}
+	/* libpq copies the values into its buffer: the caller may rebind. */
+	return PQsendQueryPrepared(st->pg->conn, st->name, st->nparams, vals,
+	    lens, fmts, 0) == 1;
+}
+
+/* Forget what st was sent ahead for: its rows are read and dropped, a
+ * failure kept for the next caller who waits. */
+static void
+cancel_ahead(struct sdb_pgstmt *st)
+{
+	int rc = SDB_OK;
+
+	if (st->ahead)
+		rc = read_aheads(st->pg, st);
+	if (rc == SDB_OK)
+		rc = st->ahead_rc;
+	st->ahead_rc = SDB_OK;
+	if (rc != SDB_OK && st->pg->deferred == SDB_OK)
+		st->pg->deferred = rc;
+}
+
+static int
+run(struct sdb_pgstmt *st)
+{
+	const char *vals[MAX_PARAMS];
+	int lens[MAX_PARAMS], fmts[MAX_PARAMS], i, rc;
+
 	drop_result(st);
 	if (st->pg->pipeline) {
+		/* Behind the statements sent ahead, whose syncs come first. */
+		if ((rc = read_aheads(st->pg, NULL)) != SDB_OK ||
+		    (rc = take_deferred(st->pg)) != SDB_OK)
+			return rc;
 		/* Sent behind whatever waits unsent, read after their results. */
-		if (PQsendQueryPrepared(st->pg->conn, st->name, st->nparams,
-		    vals, lens, fmts, 0) != 1 ||
-		    PQpipelineSync(st->pg->conn) != 1)
+		if (!send_prepared(st) || PQpipelineSync(st->pg->conn) != 1)
 			return fail(st->pg, NULL, SDB_IOERR);
+		st->pg->pending = 0;
 		rc = read_to_sync(st->pg, &st->res);
 	} else {
+		for (i = 0; i < st->nparams; i++) {
+			vals[i] = st->p[i].val;
+			lens[i] = st->p[i].len;
+			fmts[i] = st->p[i].binary;
+		}
 		st->res = PQexecPrepared(st->pg->conn, st->name, st->nparams,
 		    vals, lens, fmts, 0);
 		rc = command_rc(st->pg, st->res);
@@ -440,22 +558,7 @@ run(struct sdb_pgstmt *st)
 		drop_result(st);
 		return rc;
 	}
-	s = PQresultStatus(st->res);
-	if (s == PGRES_TUPLES_OK && PQnfields(st->res) > st->nblob) {
-		free(st->blob);
-		free(st->bloblen);
-		st->nblob = 0;
-		st->blob = calloc((size_t)PQnfields(st->res), sizeof(*st->blob));
-		st->bloblen = calloc((size_t)PQnfields(st->res),
-		    sizeof(*st->bloblen));
-		if (st->blob == NULL || st->bloblen == NULL) {
-			drop_result(st);
-			snprintf(st->pg->msg, sizeof(st->pg->msg), "out of memory");
-			return st->pg->code = SDB_NOMEM;
-		}
-		st->nblob = PQnfields(st->res);
-	}
-	return SDB_OK;
+	return keep_result(st);
 }
 
 int
@@ -463,6 +566,17 @@ sdb_pg_step(struct sdb_pgstmt *st)
 {
 	int rc, i;
 
+	if (st->ahead || st->ahead_rc != SDB_OK) {
+		/* Sent ahead: its rows, after those of the ones before it. */
+		rc = read_aheads(st->pg, st);
+		if (rc == SDB_OK)
+			rc = st->ahead_rc;
+		st->ahead_rc = SDB_OK;
+		if (rc != SDB_OK) {
+			drop_result(st);
+			return rc;
+		}
+	}
 	if (st->res == NULL) {
 		if ((rc = run(st)) != SDB_OK)
 			return rc;
@@ -485,29 +599,46 @@ sdb_pg_step(struct sdb_pgstmt *st)
 int
 sdb_pg_later(struct sdb_pgstmt *st)
 {
-	const char *vals[MAX_PARAMS];
-	int lens[MAX_PARAMS], fmts[MAX_PARAMS], i;
+	int rc;
 
 	if (!st->pg->pipeline) {
-		i = sdb_pg_step(st);
-		return i == SDB_ROW ? SDB_DONE : i;
+		rc = sdb_pg_step(st);
+		return rc == SDB_ROW ? SDB_DONE : rc;
 	}
-	for (i = 0; i < st->nparams; i++) {
-		vals[i] = st->p[i].val;
-		lens[i] = st->p[i].len;
-		fmts[i] = st->p[i].binary;
-	}
-	/* libpq copies the values into its buffer: the caller may rebind. */
-	if (PQsendQueryPrepared(st->pg->conn, st->name, st->nparams, vals,
-	    lens, fmts, 0) != 1)
+	cancel_ahead(st);
+	if (!send_prepared(st))
 		return fail(st->pg, NULL, SDB_IOERR);
 	st->pg->pending++;
 	return SDB_DONE;
 }
 
+int
+sdb_pg_ahead(struct sdb_pgstmt *st)
+{
+	struct sdb_pg *pg = st->pg;
+	int rc;
+
+	/* Outside a pipeline the step runs it, as any statement. */
+	if (!pg->pipeline)
+		return SDB_OK;
+	cancel_ahead(st);
+	drop_result(st);
+	if (pg->nahead == MAX_AHEAD && (rc = read_ahead(pg)) != SDB_OK &&
+	    pg->deferred == SDB_OK)
+		pg->deferred = rc;
+	if (!send_prepared(st) || PQpipelineSync(pg->conn) != 1)
+		return fail(pg, NULL, SDB_IOERR);
+	pg->pending = 0;
+	st->ahead = 1;
+	st->ahead_rc = SDB_OK;
+	pg->ahead[pg->nahead++] = st;
+	return SDB_OK;
+}
+
 void
 sdb_pg_reset(struct sdb_pgstmt *st)
 {
+	cancel_ahead(st);
 	drop_result(st);
 }
 

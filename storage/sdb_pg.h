@@ -26,6 +26,7 @@ int sdb_pg_bind(struct sdb_pgstmt *st, int idx, const void *v, size_t len,
     int binary);
 int sdb_pg_step(struct sdb_pgstmt *st);
 int sdb_pg_later(struct sdb_pgstmt *st);
+int sdb_pg_ahead(struct sdb_pgstmt *st);
 int sdb_pg_pipeline(struct sdb_pg *pg, int on);
 int sdb_pg_flush(struct sdb_pg *pg);
 int sdb_pg_send(struct sdb_pg *pg);

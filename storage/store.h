@@ -637,12 +637,32 @@ int store_lease_release(struct store *s, const char *host, double not_before);
 /* Give every lease of this worker back (a clean exit). 0, or -1. */
 int store_lease_release_all(struct store *s);
 
-/* Hosts with queued URLs, not given up, with fewer than cap pages when
- * cap > 0, whoever holds them; or -1. */
+/* Hosts with URLs queued or in flight (taken ahead included: a host
+ * whose last URLs are held is still being crawled), not given up, with
+ * fewer than cap pages when cap > 0, whoever holds them; or -1. */
 int64_t store_work_hosts(struct store *s, int64_t cap);
 
 /* Whether a URL is in flight in any process: 1, 0, or -1. */
 int store_in_flight_any(struct store *s);
+
+/* Most URLs of one host a shared store holds taken ahead. */
+#define STORE_AHEAD_HOST 8
+
+/*
+ * A shared store takes each host's next URL ahead, as soon as the crawl
+ * has taken one, so that the next take need not wait behind the writes
+ * sent meanwhile (storage/store_ahead.c). Those held for host (NULL:
+ * every host) go back to the queue, if this process still holds the
+ * host's lease: sent with the open transaction. Releasing a lease does
+ * this for its host; a crawl with nothing left to start does it before
+ * it asks whether the whole crawl is done, since it has counted a held
+ * URL that another process queued as in flight. 0, or -1.
+ */
+int store_ahead_return(struct store *s, const char *host);
+
+/* URLs of one host held taken ahead: n, within 1 and STORE_AHEAD_HOST (1
+ * until set). Nothing for a store that is not shared. */
+void store_ahead_depth(struct store *s, int n);
 
 /* Queue host's URLs in flight again (its last owner died); how many, or
  * -1. */

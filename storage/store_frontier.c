@@ -71,6 +71,7 @@ store_frontier_add(struct store *s, const char *url, const char *host,
 		store__bind_int(&b, dup_hops);
 		store__bind_ref(&b, parent);
 		store__bind_text(&b, url);
+		store__ahead_lowered(s, host, url, dup_hops, parent);
 		return store__exec_later(s, b.st, &b) == -1 ? -1 : 2;
 	}
 	if (store__exec_stmt(s, b.st, &b) == -1)
@@ -138,64 +139,71 @@ store_frontier_known(struct store *s, const char *url)
 	return ret;
 }
 
+/*
+ * Step st, a take bound to host and now, and read its row into *it: 1
+ * with a URL, 0 when none is due, -1 on a failure.
+ */
+static int
+take_row(struct store *s, struct sdb_stmt *st, const char *host, double now,
+    struct store_item *it)
+{
+	struct binder b;
+	const char *url;
+	int ret;
+
+	memset(it, 0, sizeof(*it));
+	store__bind_start(&b, st);
+	store__bind_text(&b, host);
+	store__bind_double(&b, now);
+	if ((ret = store__step_row(s, st, &b)) == 1) {
+		url = (const char *)sdb_column_text(st, 1);
+		if (url == NULL || (it->url = strdup(url)) == NULL) {
+			ret = store__oom_fail(s);
+		} else {
+			it->id = sdb_column_int64(st, 0);
+			it->depth = sdb_column_int(st, 2);
+			it->parent = sdb_column_int64(st, 3);
+			it->tries = sdb_column_int(st, 4);
+			it->dup_hops = sdb_column_int(st, 5);
+		}
+	}
+	store__stmt_done(st);
+	return ret;
+}
+
 int
 store_frontier_take(struct store *s, const char *host, double now,
     struct store_item *it)
 {
-	struct sdb_stmt *st = s->st[ST_FRONTIER_TAKE];
 	struct binder b;
-	const char *url;
-	char *copy = NULL;
-	int64_t id = 0;
-	int depth = 0, tries = 0, hops = 0, ret = -1;
-	int64_t parent = 0;
+	int ret, i;
 
-	if (st == NULL)
+	if (s->st[ST_FRONTIER_TAKE] == NULL)
 		return store__no_column(s, ST_FRONTIER_TAKE);
-	if (s->st[ST_FRONTIER_TAKE_MARK] != NULL)
-		st = s->st[ST_FRONTIER_TAKE_MARK];
-	store__bind_start(&b, st);
-	store__bind_text(&b, host);
-	store__bind_double(&b, now);
-	if ((ret = store__step_row(s, st, &b)) != 1)
-		goto out;
-	ret = -1;
-	id = sdb_column_int64(st, 0);
-	url = (const char *)sdb_column_text(st, 1);
-	if (url == NULL || (copy = strdup(url)) == NULL) {
-		store__oom_fail(s);
-		goto out;
+	if (s->st[ST_FRONTIER_TAKE_MARK] != NULL) {
+		/* Shared: the URL taken ahead, if one was due; none due
+		 * then may be due now (the host's queue grew since). Found
+		 * and marked in one statement. */
+		if ((ret = store__ahead_take(s, host, it)) == 0)
+			ret = take_row(s, s->st[ST_FRONTIER_TAKE_MARK], host, now,
+			    it);
+		/* The next ones now, ahead of this page's writes. */
+		for (i = 0; ret == 1 && i < s->ahead_depth; i++)
+			if (store__ahead_send(s, host, now) != 0) {
+				store_item_clear(it);
+				ret = -1;
+			}
+		return ret;
 	}
-	depth = sdb_column_int(st, 2);
-	parent = sdb_column_int64(st, 3);
-	tries = sdb_column_int(st, 4);
-	hops = sdb_column_int(st, 5);
-	store__stmt_done(st);
-	if (st == s->st[ST_FRONTIER_TAKE_MARK])
-		goto taken;
-
+	if ((ret = take_row(s, s->st[ST_FRONTIER_TAKE], host, now, it)) != 1)
+		return ret;
 	store__bind_start(&b, s->st[ST_FRONTIER_MARK]);
-	store__bind_int(&b, id);
+	store__bind_int(&b, it->id);
 	if (store__exec_stmt(s, b.st, &b) == -1) {
-		free(copy);
+		store_item_clear(it);
 		return -1;
 	}
-	if (sdb_changes(s->db) == 0) {
-		/* Taken meanwhile by the host's new owner (shared crawls). */
-		free(copy);
-		return 0;
-	}
-taken:
-	it->id = id;
-	it->url = copy;
-	it->depth = depth;
-	it->parent = parent;
-	it->tries = tries;
-	it->dup_hops = hops;
 	return 1;
-out:
-	store__stmt_done(st);
-	return ret;
 }
 
 int

@@ -130,8 +130,15 @@ enum stmt_id {
 	ST_PAGE_PRIOR,
 	ST_VISIT_ADD,
 	ST_PAGE_VALIDATORS,
+	ST_FRONTIER_HOPS,
+	ST_AHEAD_RETURN,
 	ST_NUM
 };
+
+/* URLs a shared store may hold taken ahead at once. */
+#define STORE_AHEADS 64
+
+struct store__ahead;
 
 struct store {
 	struct sdb *db;              /* the connection */
@@ -149,7 +156,28 @@ struct store {
 	int64_t ids[64];             /* shared: page ids drawn ahead */
 	int nids;                    /* ... how many are left */
 	int64_t begun;               /* sdb_runs at the last BEGIN */
+	struct store__ahead *ahead;  /* shared: hosts' next URLs taken ahead
+	                                (store_ahead.c), STORE_AHEADS slots */
+	struct sdb_stmt *ahead_st[STORE_AHEADS]; /* ... each slot's take */
+	uint64_t ahead_sent;         /* ... takes sent ahead so far */
+	int ahead_depth;             /* ... most held for one host */
 };
+
+/*
+ * Takes ahead (store_ahead.c), for a shared store's store_frontier_take.
+ * _init prepares them (before the pipeline starts; nothing for a store
+ * that is not shared): 0, or -1; store__release frees them.
+ * _send takes host's next due URL (now: the time it is due by) without
+ * waiting, when a slot is free: 0, or -1. _take hands out host's URL
+ * taken ahead, waiting for its answer: 1 with *it set, 0 when none was
+ * taken ahead or none was due, -1. _lowered remembers that the queued
+ * copy of url was lowered, for a held URL of host.
+ */
+int store__ahead_init(struct store *s);
+int store__ahead_send(struct store *s, const char *host, double now);
+int store__ahead_take(struct store *s, const char *host, struct store_item *it);
+void store__ahead_lowered(struct store *s, const char *host, const char *url,
+    int dup_hops, int64_t parent);
 
 /* Binds parameters left to right and remembers the first failure. */
 struct binder {

@@ -134,10 +134,14 @@ store__open_pg(const char *target, unsigned flags, char *err, size_t errsz)
 		goto unlock;
 	/* A host's oldest queued entry without sorting them all: SQLite's
 	 * frontier_take index holds the rowid (id) after its columns, a
-	 * PostgreSQL one only what it names. */
-	if (!readonly && run(s, "CREATE INDEX IF NOT EXISTS frontier_take_id "
+	 * PostgreSQL one only what it names. The narrower index goes: the
+	 * planner preferred it and sorted every queued entry of the host on
+	 * each take (0.9 ms at 5,500 queued, against 0.06), and every state
+	 * change wrote both. */
+	if (!readonly && (run(s, "CREATE INDEX IF NOT EXISTS frontier_take_id "
 	    "ON frontier (host, state, id)", target, "index the frontier", err,
-	    errsz) != 0)
+	    errsz) != 0 || run(s, "DROP INDEX IF EXISTS frontier_take", target,
+	    "index the frontier", err, errsz) != 0))
 		goto unlock;
 	/* The clock starts where an older crawl's pages end. */
 	if (!readonly && run(s, "INSERT INTO clock (id, seq) SELECT 1, "
@@ -155,6 +159,10 @@ store__open_pg(const char *target, unsigned flags, char *err, size_t errsz)
 		goto fail;
 	if (store__prepare_all(s, name, readonly, err, errsz) != 0)
 		goto fail;
+	if (!readonly && store__ahead_init(s) != 0) {
+		err_set(err, errsz, -1, "%s: %s", name, s->err);
+		goto fail;
+	}
 	/* Writes nothing waits for go without a round trip each. */
 	if (!readonly && sdb_pipeline(s->db, 1) != 0) {
 		err_set(err, errsz, -1, "%s: cannot use libpq's pipeline mode",

@@ -171,6 +171,8 @@ store_lease_release(struct store *s, const char *host, double not_before)
 {
 	struct binder b;
 
+	if (store_ahead_return(s, host) != 0)
+		return -1;
 	store__bind_start(&b, s->st[ST_LEASE_RELEASE]);
 	store__bind_double(&b, not_before);
 	store__bind_text(&b, host);
@@ -183,6 +185,8 @@ store_lease_release_all(struct store *s)
 {
 	struct binder b;
 
+	if (store_ahead_return(s, NULL) != 0)
+		return -1;
 	store__bind_start(&b, s->st[ST_LEASE_RELEASE_ALL]);
 	store__bind_text(&b, s->worker);
 	return store__exec_stmt(s, b.st, &b);

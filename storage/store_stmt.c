@@ -176,7 +176,7 @@ const struct store__stmt_def store__stmt_def[ST_NUM] = {
 	 * takes that page's count and becomes its child. */
 	[ST_FRONTIER_LOWER] = { "frontier_lower",
 	    "UPDATE frontier SET dup_hops = ?1, parent_id = ?2 "
-	    "WHERE url = ?3 AND state = 0 AND dup_hops > ?1", NULL,
+	    "WHERE url = ?3 AND state < 2 AND dup_hops > ?1", NULL,
 	    "dup_hops" },
 	[ST_FRUITFUL_ADD] = { "fruitful_add",
 	    "INSERT INTO fruitful (page_id) VALUES (?) ON CONFLICT DO NOTHING",
@@ -228,7 +228,7 @@ const struct store__stmt_def store__stmt_def[ST_NUM] = {
 	    "UPDATE leases SET owner = NULL, expires = 0 WHERE owner = ?" },
 	[ST_WORK_HOSTS] = { "work_hosts", NULL, .pg =
 	    "SELECT count(*) FROM leases l WHERE EXISTS (SELECT 1 FROM "
-	    "frontier f WHERE f.host = l.host AND f.state = 0) AND NOT EXISTS "
+	    "frontier f WHERE f.host = l.host AND f.state < 2) AND NOT EXISTS "
 	    "(SELECT 1 FROM hosts h WHERE h.host = l.host AND "
 	    "h.gave_up IS NOT NULL) AND (?1 <= 0 OR (SELECT count(*) "
 	    "FROM pages p WHERE p.host = l.host) < ?1)" },
@@ -272,6 +272,16 @@ const struct store__stmt_def store__stmt_def[ST_NUM] = {
 	    "pages.id AND v.verdict IS NOT NULL ORDER BY v.visit DESC "
 	    "LIMIT 1), verdict), etag, last_modified FROM pages WHERE url = ?",
 	    "visits", "last_modified" },
+	/* A URL taken ahead whose later lowerings were too many to keep. */
+	[ST_FRONTIER_HOPS] = { "frontier_hops",
+	    "SELECT dup_hops, parent_id FROM frontier WHERE id = ?",
+	    NULL, "dup_hops" },
+	/* A URL taken ahead back to the queue, while this process holds
+	 * its host (store_ahead.c). */
+	[ST_AHEAD_RETURN] = { "ahead_return", NULL, .pg =
+	    "UPDATE frontier SET state = 0 WHERE id = ?1 AND state = 1 AND "
+	    "EXISTS (SELECT 1 FROM leases l WHERE l.host = frontier.host AND "
+	    "l.owner = ?2)" },
 	[ST_PAGE_VALIDATORS] = { "page_validators",
 	    "UPDATE pages SET etag = ?, last_modified = ? WHERE id = ?", NULL,
 	    "last_modified" },
@@ -352,6 +362,10 @@ store__release(struct store *s)
 {
 	int i;
 
+	/* Takes ahead left unread are read and dropped. */
+	for (i = 0; i < STORE_AHEADS; i++)
+		sdb_finalize(s->ahead_st[i]);
+	free(s->ahead);
 	for (i = 0; i < ST_NUM; i++)
 		sdb_finalize(s->st[i]);
 	/* Closing before SQLite would drop its POSIX locks on the file. */

@@ -93,5 +93,6 @@ void suite_decode(void);
 void unit_make_dir(const char *tag, char *dir, size_t dirsz);
 void unit_remove_dir(const char *dir);
 void suite_cdxj(void);
+void suite_sdb_pg(void);
 
 #endif
