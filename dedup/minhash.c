@@ -19,18 +19,27 @@
  * (1/sqrt(k), about 9 % at k = 128), and the signature takes half the room
  * of 64-bit minima in memory and in the database.
  *
- * Index: signatures live in one array (k 32-bit values each); every band of
- * every signature is a posting {entry, next, key} chained from a bucket
- * picked by the key, a 32-bit hash of the band's index and values, newest
- * entry first, as in ssdeep.c. A query merges its bands' chains in
- * descending entry order, so a candidate met in several bands is verified
- * once, without allocating.
+ * Index: each stored signature keeps the low 16 bits of its minima (b-bit
+ * minwise hashing, Li and Koenig, with b = 16): two signatures agree on a
+ * position's 16 bits whenever they agree on its 32, and otherwise with
+ * probability 2^-16, so the count of agreeing positions can only gain,
+ * by 128 / 65536 of a position on average at k = 128 -- no pair the full
+ * values would accept is lost, and a threshold moves by far less than a
+ * position. Bands are keyed on the same 16-bit values, and every band of
+ * every signature is a posting chained from a bucket picked by the key, a
+ * hash of the band's index and values, newest entry first, as in
+ * ssdeep.c. A posting is only its link (4 bytes): posting c is band
+ * c % bands of entry c / bands, whose values it is checked against. A
+ * query merges its bands' chains in descending entry order, so a
+ * candidate met in several bands is verified once, without allocating.
+ * Signatures, ids and links grow in chunks (util/chunks.h), never copied.
  */
 #include "dedup/minhash.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/chunks.h"
 #include "util/mix64.h"
 #include "dedup/topk.h"
 #include "dedup/words.h"
@@ -40,25 +49,18 @@
 #define FIRST_BUCKETS 64
 #define BATCH 256 /* shingle hashes folded into the minima at once */
 
-/*
- * Postings are stored in entry order, bands of an entry together: posting
- * c belongs to entry c / bands, which it need not keep.
- */
-struct posting {
-	uint32_t next;  /* older posting in the same bucket, or NIL */
-	uint32_t key;   /* band key, to skip other keys sharing a bucket */
-};
+/* Entries per chunk of the index's arrays. */
+#define CHUNK_SHIFT 12
 
 struct minhash_index {
 	size_t k;             /* positions per signature */
 	size_t bands;         /* bands per signature */
 	size_t rows;          /* positions per band: k / bands */
-	uint32_t *sig;        /* n signatures of k values, in add order */
-	int64_t *id;          /* caller's id of each signature */
+	struct chunks sig;    /* per entry: k low halves of the minima */
+	struct chunks id;     /* per entry: the caller's id */
+	struct chunks next;   /* per entry: each band posting's older posting
+	                         in its bucket, or NIL */
 	size_t n;             /* signatures stored */
-	size_t cap;           /* signatures allocated (sig and id) */
-	struct posting *post; /* n * bands postings, in entry order */
-	size_t post_cap;      /* postings allocated */
 	uint32_t *head;       /* newest posting of each bucket, or NIL */
 	size_t nbucket;       /* buckets, a power of two */
 };
@@ -225,17 +227,40 @@ minhash_decode(const void *blob, size_t len, size_t k, uint32_t *sig)
 	return 0;
 }
 
-/* A band's key: its index and values, hashed to 32 bits. */
+/* A band's key: its index and 16-bit values, hashed to 32 bits. */
 static uint32_t
-band_key(const uint32_t *sig, size_t band, size_t rows)
+band_key(const uint16_t *sig, size_t band, size_t rows)
 {
-	const uint32_t *v = sig + band * rows;
+	const uint16_t *v = sig + band * rows;
 	uint64_t h = mix64(0x3c6ef372fe94f82bULL + band);
 	size_t i;
 
 	for (i = 0; i < rows; i++)
 		h = mix64(h ^ v[i]);
 	return (uint32_t)h;
+}
+
+/* The low halves of sig[0..k), as the index keeps them. */
+static void
+low_halves(const uint32_t *sig, size_t k, uint16_t *out)
+{
+	size_t i;
+
+	for (i = 0; i < k; i++)
+		out[i] = (uint16_t)sig[i];
+}
+
+static uint16_t *
+sig_of(const struct minhash_index *ix, size_t e)
+{
+	return chunks_at(&ix->sig, e);
+}
+
+/* Posting c's link. */
+static uint32_t *
+next_of(const struct minhash_index *ix, size_t c)
+{
+	return (uint32_t *)chunks_at(&ix->next, c / ix->bands) + c % ix->bands;
 }
 
 struct minhash_index *
@@ -251,6 +276,9 @@ minhash_index_new(size_t k, size_t bands)
 	ix->k = k;
 	ix->bands = bands;
 	ix->rows = k / bands;
+	chunks_init(&ix->sig, k * sizeof(uint16_t), CHUNK_SHIFT);
+	chunks_init(&ix->id, sizeof(int64_t), CHUNK_SHIFT);
+	chunks_init(&ix->next, bands * sizeof(uint32_t), CHUNK_SHIFT);
 	ix->nbucket = FIRST_BUCKETS;
 	ix->head = malloc(ix->nbucket * sizeof(*ix->head));
 	if (ix->head == NULL)
@@ -267,48 +295,11 @@ minhash_index_free(struct minhash_index *ix)
 {
 	if (ix == NULL)
 		return;
-	free(ix->sig);
-	free(ix->id);
-	free(ix->post);
+	chunks_free(&ix->sig);
+	chunks_free(&ix->id);
+	chunks_free(&ix->next);
 	free(ix->head);
 	free(ix);
-}
-
-/* Make room for one more signature and its postings; -1 (nothing lost)
- * when out of memory or past the 32-bit posting numbers. */
-static int
-reserve(struct minhash_index *ix)
-{
-	size_t cap, pcap, need = (ix->n + 1) * ix->bands;
-	uint32_t *sig;
-	int64_t *id;
-	struct posting *post;
-
-	if (need > MAX_POSTINGS)
-		return -1;
-	if (ix->n + 1 > ix->cap) {
-		cap = ix->cap ? ix->cap * 2 : 16;
-		if (cap * ix->bands > MAX_POSTINGS)
-			cap = MAX_POSTINGS / ix->bands;
-		/* Each realloc that succeeds is kept: the arrays only grow,
-		 * and cap rises once both have. */
-		if ((sig = realloc(ix->sig, cap * ix->k * sizeof(*sig))) ==
-		    NULL)
-			return -1;
-		ix->sig = sig;
-		if ((id = realloc(ix->id, cap * sizeof(*id))) == NULL)
-			return -1;
-		ix->id = id;
-		ix->cap = cap;
-	}
-	if (need > ix->post_cap) {
-		pcap = ix->cap * ix->bands;
-		if ((post = realloc(ix->post, pcap * sizeof(*post))) == NULL)
-			return -1;
-		ix->post = post;
-		ix->post_cap = pcap;
-	}
-	return 0;
 }
 
 /* Rebuild the buckets with at least need of them; chains stay newest
@@ -316,7 +307,7 @@ reserve(struct minhash_index *ix)
 static int
 grow_buckets(struct minhash_index *ix, size_t need)
 {
-	size_t nbucket = ix->nbucket, i, b, npost = ix->n * ix->bands;
+	size_t nbucket = ix->nbucket, e, j, b;
 	uint32_t *head;
 
 	while (nbucket < need)
@@ -324,11 +315,12 @@ grow_buckets(struct minhash_index *ix, size_t need)
 	if ((head = malloc(nbucket * sizeof(*head))) == NULL)
 		return -1;
 	memset(head, 0xff, nbucket * sizeof(*head));
-	for (i = 0; i < npost; i++) {
-		b = ix->post[i].key & (nbucket - 1);
-		ix->post[i].next = head[b];
-		head[b] = (uint32_t)i;
-	}
+	for (e = 0; e < ix->n; e++)
+		for (j = 0; j < ix->bands; j++) {
+			b = band_key(sig_of(ix, e), j, ix->rows) & (nbucket - 1);
+			*next_of(ix, e * ix->bands + j) = head[b];
+			head[b] = (uint32_t)(e * ix->bands + j);
+		}
 	free(ix->head);
 	ix->head = head;
 	ix->nbucket = nbucket;
@@ -338,23 +330,26 @@ grow_buckets(struct minhash_index *ix, size_t need)
 int
 minhash_index_add(struct minhash_index *ix, const uint32_t *sig, int64_t id)
 {
-	struct posting *p;
-	size_t j, b, npost = ix->n * ix->bands;
+	size_t j, b, c, npost = ix->n * ix->bands;
+	uint16_t *v;
 
-	if (reserve(ix) != 0)
+	if ((ix->n + 1) * ix->bands > MAX_POSTINGS ||
+	    chunks_reserve(&ix->sig, ix->n + 1) != 0 ||
+	    chunks_reserve(&ix->id, ix->n + 1) != 0 ||
+	    chunks_reserve(&ix->next, ix->n + 1) != 0)
 		return -1;
-	/* At most one posting per bucket on average keeps chains short. */
-	if (npost + ix->bands > ix->nbucket &&
-	    grow_buckets(ix, npost + ix->bands) != 0)
+	/* At most two postings per bucket on average keeps chains short. */
+	if (npost + ix->bands > 2 * ix->nbucket &&
+	    grow_buckets(ix, (npost + ix->bands + 1) / 2) != 0)
 		return -1;
-	memcpy(ix->sig + ix->n * ix->k, sig, ix->k * sizeof(*sig));
-	ix->id[ix->n] = id;
+	v = sig_of(ix, ix->n);
+	low_halves(sig, ix->k, v);
+	*(int64_t *)chunks_at(&ix->id, ix->n) = id;
 	for (j = 0; j < ix->bands; j++) {
-		p = &ix->post[npost + j];
-		p->key = band_key(sig, j, ix->rows);
-		b = p->key & (ix->nbucket - 1);
-		p->next = ix->head[b];
-		ix->head[b] = (uint32_t)(npost + j);
+		c = npost + j;
+		b = band_key(v, j, ix->rows) & (ix->nbucket - 1);
+		*next_of(ix, c) = ix->head[b];
+		ix->head[b] = (uint32_t)c;
 	}
 	ix->n++;
 	return 0;
@@ -364,25 +359,29 @@ void
 minhash_index_pop(struct minhash_index *ix)
 {
 	size_t j, first;
-	struct posting *p;
+	uint16_t *v;
 
 	if (ix->n == 0)
 		return;
 	ix->n--;
 	first = ix->n * ix->bands;
+	v = sig_of(ix, ix->n);
 	/* The newest entry's postings head their chains, last band on top. */
-	for (j = ix->bands; j-- > 0;) {
-		p = &ix->post[first + j];
-		ix->head[p->key & (ix->nbucket - 1)] = p->next;
-	}
+	for (j = ix->bands; j-- > 0;)
+		ix->head[band_key(v, j, ix->rows) & (ix->nbucket - 1)] =
+		    *next_of(ix, first + j);
 }
 
-/* First posting at or after c that carries key. */
+/* First posting at or after c of band j whose values are the query's. */
 static uint32_t
-skip_to_key(const struct minhash_index *ix, uint32_t c, uint32_t key)
+skip_to_band(const struct minhash_index *ix, uint32_t c, size_t j,
+    const uint16_t *q)
 {
-	while (c != NIL && ix->post[c].key != key)
-		c = ix->post[c].next;
+	size_t off = j * ix->rows, bytes = ix->rows * sizeof(*q);
+
+	while (c != NIL && (c % ix->bands != j ||
+	    memcmp(sig_of(ix, c / ix->bands) + off, q + off, bytes) != 0))
+		c = *next_of(ix, c);
 	return c;
 }
 
@@ -405,17 +404,28 @@ needed(size_t k, int threshold)
 	return (k * (size_t)threshold + 99) / 100;
 }
 
-/* Verify entry e against sig; count it in *found and out when it passes. */
+/* Positions where 16-bit a[0..k) and b[0..k) agree. */
+static size_t
+agree16(const uint16_t *a, const uint16_t *b, size_t k)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < k; i++)
+		n += a[i] == b[i];
+	return n;
+}
+
+/* Verify entry e against q; count it in *found and out when it passes. */
 static void
-verify(const struct minhash_index *ix, size_t e, const uint32_t *sig,
+verify(const struct minhash_index *ix, size_t e, const uint16_t *q,
     size_t need, struct minhash_match *out, size_t max, size_t *found)
 {
 	struct minhash_match m;
-	size_t agree = minhash_agree(ix->sig + e * ix->k, sig, ix->k);
+	size_t agree = agree16(sig_of(ix, e), q, ix->k);
 
 	if (agree < need)
 		return;
-	m.id = ix->id[e];
+	m.id = *(const int64_t *)chunks_at(&ix->id, e);
 	m.agree = (int)agree;
 	if (out != NULL && max > 0)
 		topk_insert(out, max, *found, &m, sizeof(m), better);
@@ -426,17 +436,17 @@ size_t
 minhash_index_query(const struct minhash_index *ix, const uint32_t *sig,
     int threshold, struct minhash_match *out, size_t max)
 {
-	uint32_t keys[MINHASH_MAX_PERMS], cur[MINHASH_MAX_PERMS], top;
+	uint32_t cur[MINHASH_MAX_PERMS], top;
+	uint16_t q[MINHASH_MAX_PERMS];
 	size_t j, found = 0, need, best, seen = 0;
 
 	if (threshold > 100 || ix->n == 0)
 		return 0;
 	need = needed(ix->k, threshold);
-	for (j = 0; j < ix->bands; j++) {
-		keys[j] = band_key(sig, j, ix->rows);
-		cur[j] = skip_to_key(
-		    ix, ix->head[keys[j] & (ix->nbucket - 1)], keys[j]);
-	}
+	low_halves(sig, ix->k, q);
+	for (j = 0; j < ix->bands; j++)
+		cur[j] = skip_to_band(ix, ix->head[band_key(q, j, ix->rows) &
+		    (ix->nbucket - 1)], j, q);
 	for (;;) {
 		/* Every band's postings run newest entry first: take the
 		 * newest entry any band still points at (the highest
@@ -450,9 +460,9 @@ minhash_index_query(const struct minhash_index *ix, const uint32_t *sig,
 		best = top / ix->bands;
 		for (j = 0; j < ix->bands; j++)
 			if (cur[j] != NIL && cur[j] / ix->bands == best)
-				cur[j] = skip_to_key(
-				    ix, ix->post[cur[j]].next, keys[j]);
-		verify(ix, best, sig, need, out, max, &found);
+				cur[j] = skip_to_band(ix, *next_of(ix, cur[j]), j,
+				    q);
+		verify(ix, best, q, need, out, max, &found);
 	}
 	return found;
 }
@@ -461,13 +471,15 @@ size_t
 minhash_index_scan(const struct minhash_index *ix, const uint32_t *sig,
     int threshold, struct minhash_match *out, size_t max)
 {
+	uint16_t q[MINHASH_MAX_PERMS];
 	size_t e, found = 0, need;
 
 	if (threshold > 100)
 		return 0;
 	need = needed(ix->k, threshold);
+	low_halves(sig, ix->k, q);
 	for (e = ix->n; e-- > 0;)
-		verify(ix, e, sig, need, out, max, &found);
+		verify(ix, e, q, need, out, max, &found);
 	return found;
 }
 
@@ -475,10 +487,12 @@ size_t
 minhash_index_keys(const struct minhash_index *ix, const uint32_t *sig,
     uint64_t *keys)
 {
+	uint16_t q[MINHASH_MAX_PERMS];
 	size_t j;
 
+	low_halves(sig, ix->k, q);
 	for (j = 0; j < ix->bands; j++)
-		keys[j] = band_key(sig, j, ix->rows);
+		keys[j] = band_key(q, j, ix->rows);
 	return ix->bands;
 }
 
@@ -491,8 +505,6 @@ minhash_index_count(const struct minhash_index *ix)
 size_t
 minhash_index_bytes(const struct minhash_index *ix)
 {
-	return sizeof(*ix) +
-	    ix->cap * (ix->k * sizeof(*ix->sig) + sizeof(*ix->id)) +
-	    ix->post_cap * sizeof(struct posting) +
-	    ix->nbucket * sizeof(*ix->head);
+	return sizeof(*ix) + chunks_bytes(&ix->sig) + chunks_bytes(&ix->id) +
+	    chunks_bytes(&ix->next) + ix->nbucket * sizeof(*ix->head);
 }

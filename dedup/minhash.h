@@ -13,7 +13,9 @@
  * Index (banding): the signature is cut into b bands of r = k / b rows; two
  * signatures that agree on every row of some band land in the same bucket
  * and become candidates, which happens with probability 1 - (1 - J^r)^b.
- * Candidates are verified on the whole signature.
+ * Candidates are verified on the whole signature. The index keeps the low
+ * 16 bits of each minimum (b-bit minwise hashing): it agrees wherever the
+ * full values do, and elsewhere with probability 2^-16.
  *
  * The shingles and hash functions are part of the stored data's meaning:
  * changing them changes MINHASH_FEATURES_VERSION, which the store records.
@@ -82,8 +84,8 @@ struct minhash_index *minhash_index_new(size_t k, size_t bands);
 /* Free the index; NULL is fine. */
 void minhash_index_free(struct minhash_index *ix);
 
-/* Store sig[0..k) under id (a copy is kept). Returns 0, or -1 when out of
- * memory (index unchanged). */
+/* Store sig[0..k) under id (a copy of its values' low 16 bits is kept).
+ * Returns 0, or -1 when out of memory (index unchanged). */
 int minhash_index_add(
     struct minhash_index *ix, const uint32_t *sig, int64_t id);
 
@@ -100,8 +102,8 @@ void minhash_index_pop(struct minhash_index *ix);
 /*
  * Find stored signatures that share a band with sig (the LSH candidates)
  * and whose estimated Jaccard similarity is at least threshold percent
- * (agree * 100 >= threshold * k; below 1 counts as 1, above 100 finds
- * nothing). Writes up to max matches best first (most agreeing positions,
+ * (agree * 100 >= threshold * k, agree counted on the values' low 16
+ * bits; below 1 counts as 1, above 100 finds nothing). Writes up to max matches best first (most agreeing positions,
  * then smallest id) and returns the number found (may exceed max). Every
  * answer is also an answer of minhash_index_scan; a pair of Jaccard J is
  * missed with probability about (1 - J^r)^b. Only the newest
@@ -124,12 +126,12 @@ size_t minhash_index_scan(const struct minhash_index *ix, const uint32_t *sig,
 
 /*
  * The keys sig[0..k) is stored under, which are also the keys a lookup for
- * it probes: one per band, the band's number and values hashed to 32 bits
- * (the index's own band key), widened to 64. The query follows a bucket's
- * postings only where the 32-bit key equals one of its own -- whatever
- * band the posting came from -- so any signature it can report shares a
- * key with the query: keys(a) and keys(b) intersect whenever either can
- * find the other. The keys depend only on sig, k and the band count,
+ * it probes: one per band, the band's number and 16-bit values hashed to
+ * 32 bits (the index's own band key), widened to 64. The query follows a
+ * bucket's postings only where the posting's band is the same band with
+ * the same values, hence the same key, so any signature it can report
+ * shares a key with the query: keys(a) and keys(b) intersect whenever
+ * either can find the other. The keys depend only on sig, k and the band count,
  * never on what is stored. Writes the index's band count (at most
  * MINHASH_MAX_PERMS) keys into keys, some perhaps equal, and returns it.
  * Cannot fail.

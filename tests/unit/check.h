@@ -94,5 +94,6 @@ void unit_make_dir(const char *tag, char *dir, size_t dirsz);
 void unit_remove_dir(const char *dir);
 void suite_cdxj(void);
 void suite_sdb_pg(void);
+void suite_chunks(void);
 
 #endif
