@@ -146,18 +146,15 @@ lower(struct store *s, int i, struct store_item *it)
 	return 0;
 }
 
-/* Read slot i's answer into it and free the slot: 1 with a URL, 0 when
- * the host had none due, -1 on a failure. */
-static int
-read_slot(struct store *s, int i, struct store_item *it)
+int
+store__take_row(struct store *s, struct sdb_stmt *st, struct binder *b,
+    struct store_item *it)
 {
-	struct sdb_stmt *st = s->ahead_st[i];
 	const char *url;
 	int rc;
 
 	memset(it, 0, sizeof(*it));
-	s->ahead[i].host[0] = '\0';
-	if ((rc = store__step_row(s, st, NULL)) == 1) {
+	if ((rc = store__step_row(s, st, b)) == 1) {
 		url = (const char *)sdb_column_text(st, 1);
 		if (url == NULL || (it->url = strdup(url)) == NULL) {
 			rc = store__oom_fail(s);
@@ -170,6 +167,18 @@ read_slot(struct store *s, int i, struct store_item *it)
 		}
 	}
 	store__stmt_done(st);
+	return rc;
+}
+
+/* Read slot i's answer into it and free the slot: 1 with a URL, 0 when
+ * the host had none due, -1 on a failure. */
+static int
+read_slot(struct store *s, int i, struct store_item *it)
+{
+	int rc;
+
+	s->ahead[i].host[0] = '\0';
+	rc = store__take_row(s, s->ahead_st[i], NULL, it);
 	if (rc == 1 && lower(s, i, it) != 0) {
 		item_drop(it);
 		rc = -1;

@@ -139,36 +139,17 @@ store_frontier_known(struct store *s, const char *url)
 	return ret;
 }
 
-/*
- * Step st, a take bound to host and now, and read its row into *it: 1
- * with a URL, 0 when none is due, -1 on a failure.
- */
+/* Step st, a take, for host's URLs due by now: as store__take_row. */
 static int
 take_row(struct store *s, struct sdb_stmt *st, const char *host, double now,
     struct store_item *it)
 {
 	struct binder b;
-	const char *url;
-	int ret;
 
-	memset(it, 0, sizeof(*it));
 	store__bind_start(&b, st);
 	store__bind_text(&b, host);
 	store__bind_double(&b, now);
-	if ((ret = store__step_row(s, st, &b)) == 1) {
-		url = (const char *)sdb_column_text(st, 1);
-		if (url == NULL || (it->url = strdup(url)) == NULL) {
-			ret = store__oom_fail(s);
-		} else {
-			it->id = sdb_column_int64(st, 0);
-			it->depth = sdb_column_int(st, 2);
-			it->parent = sdb_column_int64(st, 3);
-			it->tries = sdb_column_int(st, 4);
-			it->dup_hops = sdb_column_int(st, 5);
-		}
-	}
-	store__stmt_done(st);
-	return ret;
+	return store__take_row(s, st, &b, it);
 }
 
 int

@@ -139,6 +139,7 @@ enum stmt_id {
 #define STORE_AHEADS 64
 
 struct store__ahead;
+struct binder;
 
 struct store {
 	struct sdb *db;              /* the connection */
@@ -174,6 +175,12 @@ struct store {
  * copy of url was lowered, for a held URL of host.
  */
 int store__ahead_init(struct store *s);
+/* Step st, a take's statement (bound through b, or sent ahead with b
+ * NULL), and read its row (id, url, depth, parent_id, tries, dup_hops)
+ * into *it, zeroed first: 1 with a URL, 0 without, -1 on a failure. st is
+ * reset either way. */
+int store__take_row(struct store *s, struct sdb_stmt *st, struct binder *b,
+    struct store_item *it);
 int store__ahead_send(struct store *s, const char *host, double now);
 int store__ahead_take(struct store *s, const char *host, struct store_item *it);
 void store__ahead_lowered(struct store *s, const char *host, const char *url,
