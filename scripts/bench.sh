@@ -1,11 +1,14 @@
 #!/bin/sh
-# Speed benchmark: nearcrawl with its default dedup methods on against
-# wget2, both crawling the same generated CMS-like site on loopback.
+# Speed benchmark: nearcrawl with its default dedup methods on, nearcrawl
+# with MD5 only, wget2, and a plain load generator (wrk), all against the
+# same test server serving a generated CMS-like site on loopback: how
+# nearcrawl compares with wget2, and how much of the server's ceiling the
+# fetch engine reaches.
 #
 #   scripts/bench.sh [--runs N] [--pages P] [--cache] [--nearcrawl BIN]
 #                    [--methods LIST]
 #
-# --runs N: pairs of crawls (default 3); --pages P: size of the site
+# --runs N: rounds of the four (default 3); --pages P: size of the site
 # (default 12000, see scripts/gen-bench-site.sh); --cache: generate the
 # site into build/bench-site (reused by later runs with the same P) instead
 # of a temporary directory; --nearcrawl BIN: the binary (default ./nearcrawl);
@@ -13,23 +16,38 @@
 # its defaults; md5,simhash,ssdeep,minhash,tdw for all five).
 # An existing build/bench-site with the same P is always reused.
 #
-# Each run crawls http://127.0.0.1:PORT/ with both tools, in turn (odd runs
-# nearcrawl first, even runs wget2 first), each from scratch:
-#   nearcrawl crawl -d FRESH.db --quiet --delay-ms 0 --per-host 8
-#       --concurrency 8 --methods LIST
-#   wget2 --no-config -r -l inf --max-threads=8 -nv -P FRESH_DIR
-# Both read robots.txt; wget2 saves every page, nearcrawl stores every page
-# and its fingerprints in SQLite. Wall time is date +%s.%N around the
-# command; peak RSS and CPU time come from /usr/bin/time (package `time`),
-# or, without it, from polling VmHWM in /proc/PID/status every 20 ms (no CPU
-# time then). Requests are counted in the test server's access log, so both
-# tools are counted the same way; pages/s = requests / wall time.
-# Prints a table of the runs, the medians and the median of the per-run
-# time ratios nearcrawl/wget2 (below 1: nearcrawl is faster), then
-# nearcrawl's summary line of the last run and the median of its per-stage
-# times (ms per page, from its end-of-crawl line). No assertion on the figures:
-# exit 0 when it ran, 1 when something failed to run, 2 for bad usage or a
-# missing tool.
+# Each run measures, against http://127.0.0.1:PORT/ and each from scratch,
+# in turn (odd runs in this order, even runs in the reverse order):
+#   nearcrawl  nearcrawl crawl -d FRESH.db --quiet --delay-ms 0 --per-host 8
+#                  --concurrency 8 --methods LIST
+#   nc-md5     the same with --methods md5: fetch, extract, store and the
+#                  exact-duplicate check, no near-duplicate method
+#   wget2      wget2 --no-config --no-hsts -r -l inf --max-threads=8 -nv
+#                  -P FRESH_DIR
+#   wrk        wrk -t1 -c8 -d 300s --timeout 30s -s scripts/wrk-urls.lua
+#                  URL -- PATHS COUNT
+# PATHS are the request-targets of run 1's nearcrawl crawl (robots.txt and
+# every page, in the crawl's order; run 1 starts with nearcrawl), COUNT
+# their number: wrk asks for the same pages over 8 connections on one
+# thread, as many as the crawl asked for, with no parsing, storing or
+# politeness: the ceiling of this server on this machine.
+# The crawlers read robots.txt; wget2 saves every page, nearcrawl stores
+# every page and its fingerprints in SQLite. Wall time is date +%s.%N
+# around the command; peak RSS and CPU time come from /usr/bin/time
+# (package `time`), or, without it, from polling VmHWM in /proc/PID/status
+# every 20 ms (no CPU time then). Requests are counted in the test server's
+# access log, so all four are counted the same way (wrk's count includes
+# the up to 7 requests in flight when it stops); pages/s = requests / wall
+# time.
+# Prints a table of the runs, the medians, and medians of per-run ratios:
+# time nearcrawl/wget2 (below 1: nearcrawl is faster); pages/s of
+# nearcrawl, nc-md5 and wget2 over wrk's requests/s (their share of the
+# ceiling); nearcrawl over nc-md5 (what the near-duplicate methods leave
+# of the MD5-only rate). Then the summary line of the last crawl of each
+# nearcrawl and the median of its per-stage times (ms per page, from its
+# end-of-crawl line). Needs wget2, wrk and sqlite3 (Debian packages of
+# those names). No assertion on the figures: exit 0 when it ran, 1 when
+# something failed to run, 2 for bad usage or a missing tool.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 
@@ -50,7 +68,8 @@ while [ $# -gt 0 ]; do
 	--cache) CACHE=1; shift ;;
 	--nearcrawl) [ $# -ge 2 ] || usage; BIN=$2; shift 2 ;;
 	--methods) [ $# -ge 2 ] || usage; METHODS=$2; shift 2 ;;
-	-h|--help) sed -n '2,33s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	# The header, down to its first line that is not a comment.
+	-h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) usage ;;
 	esac
 done
@@ -65,6 +84,10 @@ for f in "$BIN" "$SERVER"; do
 done
 command -v wget2 >/dev/null 2>&1 || {
 	echo "bench: wget2 missing; install it with: apt-get install -y wget2" >&2
+	exit 2
+}
+command -v wrk >/dev/null 2>&1 || {
+	echo "bench: wrk missing; install it with: apt-get install -y wrk" >&2
 	exit 2
 }
 command -v sqlite3 >/dev/null 2>&1 || {
@@ -104,7 +127,8 @@ else
 	    awk '{printf "%.1f", $2 - $1}') s"
 fi
 echo "bench: site: $(cat "$SITE/www.bench.test.manifest")"
-echo "bench: nearcrawl --methods $METHODS"
+echo "bench: nearcrawl --methods $METHODS; nc-md5: nearcrawl --methods md5"
+echo "bench: load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 LOG=$T/access.log
 : >"$LOG"
@@ -143,23 +167,27 @@ measure() {
 
 requests() { wc -l <"$LOG" | tr -d ' '; }
 
+# run_nearcrawl RUN TOOL METHODS: one crawl, a row for TOOL in results.
 run_nearcrawl() {
-	_db=$T/nc-$1.db
+	_db=$T/$2-$1.db
 	_r0=$(requests)
 	measure "$T/m" "$BIN" crawl -d "$_db" --quiet --delay-ms 0 --per-host 8 \
-	    --concurrency 8 --methods "$METHODS" "$URL" 2>"$T/nc.err" || {
-		echo "bench: nearcrawl failed:" >&2
-		cat "$T/nc.err" >&2
+	    --concurrency 8 --methods "$3" "$URL" 2>"$T/$2.err" || {
+		echo "bench: nearcrawl --methods $3 failed:" >&2
+		cat "$T/$2.err" >&2
 		exit 1
 	}
 	_req=$(($(requests) - _r0))
+	# wrk's list: what the first crawl asked for, in its order.
+	[ -s "$T/paths" ] || tail -n "+$((_r0 + 1))" "$LOG" |
+	    awk '{print $4}' >"$T/paths"
 	_pages=$(sqlite3 "$_db" "SELECT count(*) FROM pages")
-	grep -E '^nearcrawl: (done|stopped|failed|saturated):' "$T/nc.err" |
-	    tail -1 >"$T/nc.summary"
-	grep '^nearcrawl: ms per page:' "$T/nc.err" >>"$T/nc.stages"
+	grep -E '^nearcrawl: (done|stopped|failed|saturated):' "$T/$2.err" |
+	    tail -1 >"$T/$2.summary"
+	grep '^nearcrawl: ms per page:' "$T/$2.err" >>"$T/$2.stages"
 	rm -f "$_db" "$_db-wal" "$_db-shm"
 	read -r _w _m _c <"$T/m"
-	echo "$1 nearcrawl $_w $_req $_pages $_m $_c" >>"$T/results"
+	echo "$1 $2 $_w $_req $_pages $_m $_c" >>"$T/results"
 }
 
 run_wget2() {
@@ -182,18 +210,48 @@ run_wget2() {
 	echo "$1 wget2 $_w $_req $_pages $_m $_c" >>"$T/results"
 }
 
+# run_wrk RUN: wrk asks for what the first crawl asked for, as many times.
+run_wrk() {
+	_r0=$(requests)
+	_n=$(wc -l <"$T/paths" | tr -d ' ')
+	measure "$T/m" wrk -t1 -c8 -d 300s --timeout 30s \
+	    -s scripts/wrk-urls.lua "$URL" -- "$T/paths" "$_n" \
+	    >"$T/wrk.out" 2>&1 || {
+		echo "bench: wrk failed:" >&2
+		cat "$T/wrk.out" >&2
+		exit 1
+	}
+	# wrk-urls.lua ends wrk at the last response, before wrk prints its
+	# summary: a summary means -d ran out first, and the rate is not ours.
+	if grep -q 'requests in' "$T/wrk.out"; then
+		echo "bench: wrk did not get $_n responses in 300 s:" >&2
+		cat "$T/wrk.out" >&2
+		exit 1
+	fi
+	_req=$(($(requests) - _r0))
+	read -r _w _m _c <"$T/m"
+	echo "$1 wrk $_w $_req - $_m $_c" >>"$T/results"
+}
+
 : >"$T/results"
+: >"$T/nearcrawl.stages"
+: >"$T/nc-md5.stages"
 i=1
 while [ "$i" -le "$RUNS" ]; do
 	if [ $((i % 2)) -eq 1 ]; then
-		run_nearcrawl "$i"
+		run_nearcrawl "$i" nearcrawl "$METHODS"
+		run_nearcrawl "$i" nc-md5 md5
 		run_wget2 "$i"
+		run_wrk "$i"
 	else
+		run_wrk "$i"
 		run_wget2 "$i"
-		run_nearcrawl "$i"
+		run_nearcrawl "$i" nc-md5 md5
+		run_nearcrawl "$i" nearcrawl "$METHODS"
 	fi
 	i=$((i + 1))
 done
+echo "bench: load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 echo
 echo "nproc $(nproc), $(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo), \
@@ -206,24 +264,30 @@ function median(a, n,   i, j, t) {
 		}
 	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 }
+# ratio(A, B): median over the runs of A s pages/s over B s.
+function ratio(a, b,   i, q) {
+	for (i = 1; i <= runs; i++)
+		q[i] = P[i, a] / P[i, b]
+	return median(q, runs)
+}
 BEGIN {
 	printf "%-4s %-10s %9s %9s %9s %10s %12s %9s\n", "run", "tool",
 	    "wall s", "requests", "pages", "pages/s", "peak RSS MB", "CPU s"
 }
 {
-	printf "%-4s %-10s %9.2f %9d %9d %10.0f %12.1f %9s\n", $1, $2, $3, $4,
+	printf "%-4s %-10s %9.2f %9d %9s %10.0f %12.1f %9s\n", $1, $2, $3, $4,
 	    $5, $4 / $3, $6 / 1024, $7
 	k = $2; n[k]++
 	W[k, n[k]] = $3; R[k, n[k]] = $4 / $3; M[k, n[k]] = $6 / 1024
-	C[k, n[k]] = $7; T[$1, k] = $3
+	C[k, n[k]] = $7; T[$1, k] = $3; P[$1, k] = $4 / $3
 }
 END {
 	print ""
-	printf "median of %d runs:\n", runs
+	printf "median of %d runs (wrk: requests/s as pages/s):\n", runs
 	printf "%-10s %9s %10s %12s %9s\n", "tool", "wall s", "pages/s",
 	    "peak RSS MB", "CPU s"
-	split("nearcrawl wget2", tools, " ")
-	for (t = 1; t <= 2; t++) {
+	split("nearcrawl nc-md5 wget2 wrk", tools, " ")
+	for (t = 1; t <= 4; t++) {
 		k = tools[t]
 		for (i = 1; i <= n[k]; i++) {
 			w[i] = W[k, i]; r[i] = R[k, i]; m[i] = M[k, i]; c[i] = C[k, i]
@@ -236,30 +300,45 @@ END {
 		q[i] = T[i, "nearcrawl"] / T[i, "wget2"]
 	printf "\ntime ratio nearcrawl/wget2, median of per-run ratios: %.2f", median(q, runs)
 	printf " (%s)\n", median(q, runs) <= 1 ? "nearcrawl faster" : "nearcrawl slower"
+	print "pages/s ratios, median of per-run ratios:"
+	printf "  nearcrawl / wrk (share of the ceiling):     %.2f\n",
+	    ratio("nearcrawl", "wrk")
+	printf "  nc-md5 / wrk (the fetch engine'"'"'s share):    %.2f\n",
+	    ratio("nc-md5", "wrk")
+	printf "  wget2 / wrk:                                %.2f\n",
+	    ratio("wget2", "wrk")
+	printf "  nearcrawl / nc-md5 (near-duplicate methods): %.2f\n",
+	    ratio("nearcrawl", "nc-md5")
 }' "$T/results"
 echo
-echo "last nearcrawl run: $(cat "$T/nc.summary")"
-# Per-stage times, the median of each over the runs: where nearcrawl's
-# time goes (transfers overlap the rest; workers run beside the loop).
-awk '{
-	for (i = 1; i <= NF; i++) {
-		w = $i; sub(/,$/, "", w)
-		if ($(i + 1) ~ /^[0-9.]+,?$/ && w ~ /^(transfer|extract|fingerprints|lookups|queueing)$/) {
-			v = $(i + 1); sub(/,$/, "", v); n[w]++; x[w, n[w]] = v
+echo "last nearcrawl run: $(cat "$T/nearcrawl.summary")"
+echo "last nc-md5 run: $(cat "$T/nc-md5.summary")"
+# stages FILE LABEL: each per-stage time, the median over the runs: where
+# nearcrawl's time goes (transfers overlap the rest; workers run beside the
+# loop).
+stages() {
+	awk -v label="$2" '{
+		for (i = 1; i <= NF; i++) {
+			w = $i; sub(/,$/, "", w)
+			if ($(i + 1) ~ /^[0-9.]+,?$/ && w ~ /^(transfer|extract|fingerprints|lookups|queueing)$/) {
+				v = $(i + 1); sub(/,$/, "", v); n[w]++; x[w, n[w]] = v
+			}
 		}
 	}
+	function med(k,    i, j, t, m) {
+		m = n[k]
+		for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++)
+			if (x[k, j] < x[k, i]) { t = x[k, i]; x[k, i] = x[k, j]; x[k, j] = t }
+		return m % 2 ? x[k, (m + 1) / 2] : (x[k, m / 2] + x[k, m / 2 + 1]) / 2
+	}
+	END {
+		if (n["extract"] == 0) exit
+		printf "%s ms per page, median of %d runs: transfer %.2f (overlapped) | " \
+		    "workers: parse+extract %.3f, hashing %.3f | loop: index lookups %.3f, " \
+		    "SQLite+queueing %.3f\n", label, n["extract"], med("transfer"),
+		    med("extract"), med("fingerprints"), med("lookups"), med("queueing")
+	}' "$1"
 }
-function med(k,    i, j, t, m) {
-	m = n[k]
-	for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++)
-		if (x[k, j] < x[k, i]) { t = x[k, i]; x[k, i] = x[k, j]; x[k, j] = t }
-	return m % 2 ? x[k, (m + 1) / 2] : (x[k, m / 2] + x[k, m / 2 + 1]) / 2
-}
-END {
-	if (n["extract"] == 0) exit
-	printf "nearcrawl ms per page, median of %d runs: transfer %.2f (overlapped) | " \
-	    "workers: parse+extract %.3f, hashing %.3f | loop: index lookups %.3f, " \
-	    "SQLite+queueing %.3f\n", n["extract"], med("transfer"), med("extract"),
-	    med("fingerprints"), med("lookups"), med("queueing")
-}' "$T/nc.stages"
+stages "$T/nearcrawl.stages" nearcrawl
+stages "$T/nc-md5.stages" nc-md5
 exit 0
