@@ -750,7 +750,9 @@ test_frontier_add_and_take_order(void)
 }
 
 /* dup_hops goes in and comes out; a queued URL offered again by a page
- * fewer duplicates behind takes its count and parent, a taken one not. */
+ * fewer duplicates behind takes its count and parent, so does one in
+ * flight (in the table: a URL taken ahead, or asked for again after a
+ * crash, keeps it), a done one not. */
 static void
 test_frontier_dup_hops(void)
 {
@@ -777,10 +779,19 @@ test_frontier_dup_hops(void)
 	store_item_clear(&it);
 	CHECK_INT(store_frontier_add(s, "http://a.example/1", "a.example", 1,
 	    0, 0), 0);
-	CHECK_STR(raw_text("SELECT dup_hops FROM frontier WHERE id = 1"), "1");
+	CHECK_STR(raw_text("SELECT dup_hops FROM frontier WHERE id = 1"), "0");
+	CHECK_INT(store_frontier_done(s, 1), 0);
+	CHECK_INT(store_frontier_add(s, "http://a.example/1", "a.example", 1,
+	    0, 0), 0);
 	CHECK_INT(store_frontier_take(s, "a.example", 0, &it), 1);
 	CHECK_INT(it.dup_hops, 2);
 	store_item_clear(&it);
+	CHECK_INT(store_frontier_add(s, "http://a.example/2", "a.example", 1,
+	    0, 1), 0);
+	CHECK_INT(store_frontier_done(s, 2), 0);
+	CHECK_INT(store_frontier_add(s, "http://a.example/2", "a.example", 1,
+	    0, 0), 0);
+	CHECK_STR(raw_text("SELECT dup_hops FROM frontier WHERE id = 2"), "1");
 	store_close(s);
 	tmp_teardown();
 }
