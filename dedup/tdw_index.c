@@ -8,6 +8,7 @@
  */
 #include "dedup/tdw.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,6 +51,8 @@ struct stored {
 
 struct tdw_index {
 	uint32_t t;            /* threshold, weight units */
+	size_t meets;          /* postings of a token a query walks at most,
+	                          newest first; 0: all */
 	struct slot *slot;     /* token id -> order number, at most half full */
 	size_t nslot;          /* slots, a power of two */
 	uint32_t *head;        /* per order number: newest posting + 1, or 0 */
@@ -129,6 +132,7 @@ tdw_index_new(int percent)
 	if ((ix = calloc(1, sizeof(*ix))) == NULL)
 		return NULL;
 	ix->t = tdw_threshold(percent);
+	ix->meets = TDW_TOKEN_MEETS;
 	for (i = 1; i < 256; i++) {
 		c = (uint32_t)(ix->code[i - 1] * SKETCH_STEP + 0.999);
 		ix->code[i] = c > ix->code[i - 1] ? c : ix->code[i - 1] + 1;
@@ -210,12 +214,16 @@ compact(struct tdw_index *ix)
 			memcpy(cp + at, ix->cpost + ix->coff[k], n * sizeof(*cp));
 			at += n;
 		}
-		for (pr = ix->head[k]; pr != 0; pr = p->next) {
+		/* The chain runs newest first; the group oldest first, so
+		 * that a query can walk it newest first from its end. */
+		for (n = 0, pr = ix->head[k]; pr != 0; pr = p->next, n++)
 			p = &ix->post[pr - 1];
-			cp[at].vec = p->vec;
-			cp[at].pos = p->pos;
-			cp[at].rest = p->rest;
-			at++;
+		at += n;
+		for (n = 1, pr = ix->head[k]; pr != 0; pr = p->next, n++) {
+			p = &ix->post[pr - 1];
+			cp[at - n].vec = p->vec;
+			cp[at - n].pos = p->pos;
+			cp[at - n].rest = p->rest;
 		}
 		ix->head[k] = 0;
 	}
@@ -423,6 +431,10 @@ struct probe {
 	size_t n;               /* how many */
 	size_t i;               /* the position being probed */
 	uint32_t rest;          /* its weight from there on */
+	uint32_t total;         /* the query's whole weight */
+	int cut;                /* an earlier token's postings were cut short
+	                           (tdw_index_limit): a vector met now may
+	                           share a token before this one */
 	struct tdw_match *out;  /* the best so far */
 	size_t max;             /* room in out */
 	size_t found;           /* matches so far */
@@ -451,7 +463,9 @@ meet(struct tdw_index *ix, struct probe *q, uint32_t vec, uint16_t pos,
 		    ix->code[sk[b]];
 	if (bound < ix->t)
 		return;
-	o = verify(ix, q->x, q->n, q->i, q->rest, &ix->vec[vec], pos, rest);
+	o = q->cut ? verify(ix, q->x, q->n, 0, q->total, &ix->vec[vec], 0,
+	    ix->vec[vec].total) :
+	    verify(ix, q->x, q->n, q->i, q->rest, &ix->vec[vec], pos, rest);
 	if (o == 0)
 		return;
 	m.id = ix->vec[vec].id;
@@ -471,7 +485,7 @@ tdw_index_query(struct tdw_index *ix, const struct tdw_vec *v,
 	struct probe q;
 	uint32_t total = 0, ord, pr;
 	uint64_t k;
-	size_t i;
+	size_t i, left;
 
 	if (v->n == 0 || ix->nvec == 0)
 		return 0;
@@ -494,17 +508,29 @@ tdw_index_query(struct tdw_index *ix, const struct tdw_vec *v,
 	q.out = out;
 	q.max = max;
 	q.rest = total;
+	q.total = total;
+	/* Each token's postings newest first, the recent chain, then the
+	 * group from its end, at most TDW_TOKEN_MEETS of them. */
 	for (q.i = 0; q.i < v->n && q.rest >= ix->t; q.rest -= x[q.i++].w) {
 		if ((k = x[q.i].key) > ORD_MAX)
 			continue;
-		if (k + 1 < ix->ncoff)
-			for (c = ix->cpost + ix->coff[k],
-			    end = ix->cpost + ix->coff[k + 1]; c < end; c++)
-				meet(ix, &q, c->vec, c->pos, c->rest);
-		for (pr = ix->head[k]; pr != 0; pr = p->next) {
+		left = ix->meets > 0 ? ix->meets : SIZE_MAX;
+		for (pr = ix->head[k]; pr != 0 && left > 0; pr = p->next) {
 			p = &ix->post[pr - 1];
+			left--;
 			meet(ix, &q, p->vec, p->pos, p->rest);
 		}
+		c = end = NULL;
+		if (k + 1 < ix->ncoff)
+			for (c = ix->cpost + ix->coff[k + 1],
+			    end = ix->cpost + ix->coff[k]; c > end && left > 0;
+			    c--) {
+				left--;
+				meet(ix, &q, c[-1].vec, c[-1].pos, c[-1].rest);
+			}
+		/* Postings left unwalked: later meets merge from the start. */
+		if (pr != 0 || c != end)
+			q.cut = 1;
 	}
 	return q.found;
 }
@@ -542,6 +568,12 @@ tdw_index_keys(const struct tdw_index *ix, const struct tdw_vec *v,
 	for (i = 0; i < v->n && rest >= ix->t; rest -= f[i++].w)
 		keys[n++] = f[i].id;
 	return n;
+}
+
+void
+tdw_index_limit(struct tdw_index *ix, size_t meets)
+{
+	ix->meets = meets;
 }
 
 size_t
