@@ -19,10 +19,15 @@
 # the pages stored (SELECT max(seq) FROM pages, through the sqlite3 shell
 # on the WAL database, read-only); at every N pages it prints
 #   pages, elapsed s, pages/s over the interval, RSS and peak RSS (MiB),
-#   frontier rows (every URL ever queued), queued, database size (MiB)
-# and at the end nearcrawl's summary, its index bytes per page, and how
-# much RSS grew from the first line to the last against how much the
-# frontier and the indexes grew. Needs sqlite3 (package sqlite3). Exit 0
+#   frontier rows (every URL ever queued), queued, database size (MiB),
+#   bytes nearcrawl has written to disk so far (MiB, write_bytes of
+#   /proc/PID/io: the database, its WAL and journal, and logs) and per
+#   page stored
+# and at the end nearcrawl's summary, its index bytes per page, how much
+# RSS grew from the first line to the last against how much the frontier
+# and the indexes grew, and the bytes written against the database's
+# size (write amplification; up to the last sample, so the final
+# checkpoint is not counted). Needs sqlite3 (package sqlite3). Exit 0
 # when it ran, 1 when something failed, 2 for bad usage. Timings are noisy
 # on a shared two-core machine (server and crawler share it).
 set -u
@@ -103,6 +108,11 @@ status_kb() {
 	awk -v k="$2:" '$1 == k { print $2; f = 1 } END { if (!f) print 0 }' \
 	    "/proc/$1/status" 2>/dev/null || echo 0
 }
+# A /proc/PID/io field in bytes, or 0 once the process is gone.
+io_bytes() {
+	awk -v k="$2:" '$1 == k { print $2; f = 1 } END { if (!f) print 0 }' \
+	    "/proc/$1/io" 2>/dev/null || echo 0
+}
 q() { sqlite3 -readonly "$DB" "$1" 2>/dev/null || echo 0; }
 mib() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
 db_mib() {
@@ -125,31 +135,34 @@ start=$(now)
     --resolve "proc.test:$PORT:127.0.0.1" "$URL" 2>"$T/crawl.log" &
 NC_PID=$!
 
-printf '%9s %8s %8s %8s %8s %10s %10s %8s\n' pages elapsed pages/s \
-    RSS_MiB peak_MiB frontier queued DB_MiB
+printf '%9s %8s %8s %8s %8s %10s %10s %8s %9s %8s\n' pages elapsed \
+    pages/s RSS_MiB peak_MiB frontier queued DB_MiB wrote_MiB B/page
 mark=$EVERY
 last_t=$start
 last_p=0
 first_rss="" first_front="" first_p=""
-rss=0 hwm=0 front=0
+rss=0 hwm=0 front=0 wrote=0
 while kill -0 "$NC_PID" 2>/dev/null; do
 	sleep 1
 	r=$(status_kb "$NC_PID" VmRSS)
 	h=$(status_kb "$NC_PID" VmHWM)
 	[ "$r" -gt 0 ] && rss=$r
 	[ "$h" -gt 0 ] && hwm=$h
+	w=$(io_bytes "$NC_PID" write_bytes)
+	[ "$w" -gt 0 ] && wrote=$w
 	p=$(q "SELECT coalesce(max(seq), 0) FROM pages")
 	[ -n "$p" ] || p=0
 	while [ "$p" -ge "$mark" ] || { [ "$p" -ge "$PAGES" ] &&
 	    [ "$last_p" -lt "$PAGES" ]; }; do
 		t=$(now)
 		front=$(q "SELECT coalesce(max(id), 0) FROM frontier")
-		printf '%9d %8.0f %8.0f %8s %8s %10d %10s %8s\n' "$p" \
-		    "$(echo "$t $start" | awk '{ print $1 - $2 }')" \
+		printf '%9d %8.0f %8.0f %8s %8s %10d %10s %8s %9.0f %8.0f\n' \
+		    "$p" "$(echo "$t $start" | awk '{ print $1 - $2 }')" \
 		    "$(echo "$p $last_p $t $last_t" |
 		    awk '{ d = $3 - $4; print (d > 0 ? ($1 - $2) / d : 0) }')" \
 		    "$(mib "$rss")" "$(mib "$hwm")" "$front" "$(queued)" \
-		    "$(db_mib)"
+		    "$(db_mib)" "$(echo "$wrote" | awk '{ print $1 / 1048576 }')" \
+		    "$(echo "$wrote $p" | awk '{ print ($2 > 0 ? $1 / $2 : 0) }')"
 		if [ -z "$first_rss" ]; then
 			first_rss=$rss first_front=$front first_p=$p
 		fi
@@ -177,6 +190,10 @@ echo "$start $end $total $hwm $front $(db_mib)" | awk '{
 	    "frontier %d rows, database %d MiB\n", $3, $2 - $1,
 	    ($2 > $1 ? $3 / ($2 - $1) : 0), $4 / 1024, $5, $6 }'
 [ -n "$bpp" ] && echo "index bytes per page: $bpp"
+echo "$wrote $total $(db_mib)" | awk '{
+	printf "bytes written: %.0f MiB, %.0f per page, %.1f times the " \
+	    "database size (%d MiB)\n", $1 / 1048576,
+	    ($2 > 0 ? $1 / $2 : 0), ($3 > 0 ? $1 / 1048576 / $3 : 0), $3 }' 
 if [ -n "$first_rss" ] && [ "$last_p" -gt "$first_p" ]; then
 	# The indexes grow with the pages judged (exact copies add nothing),
 	# in doubling steps: their share of the interval is an estimate.
