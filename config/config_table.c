@@ -229,7 +229,7 @@ const struct opt config_opts[] = {
 	    "shared crawls serialise verdicts on rows of verdict_keys, not on "
 	    "advisory locks (for distributed PostgreSQL-compatible engines)",
 	    NULL, NULL },
-	{ { "storage", "batch_pages", "batch-pages", "64" }, OPT_INT, F(batch),
+	{ { "storage", "batch_pages", "batch-pages", "512" }, OPT_INT, F(batch),
 	    0, 1, 100000, 0, "N", "pages written per transaction (a crawl shared "
 	    "by several processes writes each page on its own)", NULL,
 	    NULL },

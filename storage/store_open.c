@@ -159,9 +159,16 @@ configure(struct store *s, const char *path, int readonly, char *err,
 {
 	const char *sql;
 
+	/* A checkpoint every 64 MiB of WAL, not SQLite's 4: a B-tree page a
+	 * crawl rewrites many times (an index leaf of the frontier) reaches
+	 * the database once per checkpoint. At 100,000 pages it cut the
+	 * bytes written from 12.7 to 9.7 times the database's size (to 7.2
+	 * with 512-page batches). The WAL file is cut back to 64 MiB after a
+	 * checkpoint, so a reader that held one off leaves no huge file. */
 	sql = readonly ? "PRAGMA foreign_keys = ON" :
 	    "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; "
-	    "PRAGMA foreign_keys = ON";
+	    "PRAGMA wal_autocheckpoint = 16384; "
+	    "PRAGMA journal_size_limit = 67108864; PRAGMA foreign_keys = ON";
 	if (sdb_exec(s->db, sql) != SDB_OK) {
 		open_msg(s->db, path, err, errsz);
 		return -1;
