@@ -494,27 +494,38 @@ keep_result(struct sdb_pgstmt *st)
 	return SDB_OK;
 }
 
-/* Send st with its bound values. 1, or 0 when libpq failed. */
-static int
-send_prepared(struct sdb_pgstmt *st)
+/* st's bound values as libpq takes them. */
+static void
+params_of(const struct sdb_pgstmt *st, const char **vals, int *lens,
+    int *fmts)
 {
-	const char *vals[MAX_PARAMS];
-	int lens[MAX_PARAMS], fmts[MAX_PARAMS], i;
+	int i;
 
 	for (i = 0; i < st->nparams; i++) {
 		vals[i] = st->p[i].val;
 		lens[i] = st->p[i].len;
 		fmts[i] = st->p[i].binary;
 	}
+}
+
+/* Send st with its bound values. 1, or 0 when libpq failed. */
+static int
+send_prepared(struct sdb_pgstmt *st)
+{
+	const char *vals[MAX_PARAMS];
+	int lens[MAX_PARAMS], fmts[MAX_PARAMS];
+
+	params_of(st, vals, lens, fmts);
 	/* libpq copies the values into its buffer: the caller may rebind. */
 	return PQsendQueryPrepared(st->pg->conn, st->name, st->nparams, vals,
 	    lens, fmts, 0) == 1;
 }
 
-/* Forget what st was sent ahead for: its rows are read and dropped, a
- * failure kept for the next caller who waits. */
-static void
-cancel_ahead(struct sdb_pgstmt *st)
+/* What st was sent ahead for, read (with those sent before it) if it was
+ * not yet: SDB_OK with its rows in st->res, or the first failure among
+ * them. Its own failure is then forgotten. */
+static int
+collect_ahead(struct sdb_pgstmt *st)
 {
 	int rc = SDB_OK;
 
@@ -523,6 +534,16 @@ cancel_ahead(struct sdb_pgstmt *st)
 	if (rc == SDB_OK)
 		rc = st->ahead_rc;
 	st->ahead_rc = SDB_OK;
+	return rc;
+}
+
+/* Forget what st was sent ahead for: its rows are read and dropped, a
+ * failure kept for the next caller who waits. */
+static void
+cancel_ahead(struct sdb_pgstmt *st)
+{
+	int rc = collect_ahead(st);
+
 	if (rc != SDB_OK && st->pg->deferred == SDB_OK)
 		st->pg->deferred = rc;
 }
@@ -531,7 +552,7 @@ static int
 run(struct sdb_pgstmt *st)
 {
 	const char *vals[MAX_PARAMS];
-	int lens[MAX_PARAMS], fmts[MAX_PARAMS], i, rc;
+	int lens[MAX_PARAMS], fmts[MAX_PARAMS], rc;
 
 	drop_result(st);
 	if (st->pg->pipeline) {
@@ -545,11 +566,7 @@ run(struct sdb_pgstmt *st)
 		st->pg->pending = 0;
 		rc = read_to_sync(st->pg, &st->res);
 	} else {
-		for (i = 0; i < st->nparams; i++) {
-			vals[i] = st->p[i].val;
-			lens[i] = st->p[i].len;
-			fmts[i] = st->p[i].binary;
-		}
+		params_of(st, vals, lens, fmts);
 		st->res = PQexecPrepared(st->pg->conn, st->name, st->nparams,
 		    vals, lens, fmts, 0);
 		rc = command_rc(st->pg, st->res);
@@ -568,11 +585,7 @@ sdb_pg_step(struct sdb_pgstmt *st)
 
 	if (st->ahead || st->ahead_rc != SDB_OK) {
 		/* Sent ahead: its rows, after those of the ones before it. */
-		rc = read_aheads(st->pg, st);
-		if (rc == SDB_OK)
-			rc = st->ahead_rc;
-		st->ahead_rc = SDB_OK;
-		if (rc != SDB_OK) {
+		if ((rc = collect_ahead(st)) != SDB_OK) {
 			drop_result(st);
 			return rc;
 		}
