@@ -19,17 +19,22 @@
  * (1/sqrt(k), about 9 % at k = 128), and the signature takes half the room
  * of 64-bit minima in memory and in the database.
  *
- * Index: each stored signature keeps the low 16 bits of its minima (b-bit
- * minwise hashing, Li and Koenig, with b = 16): two signatures agree on a
- * position's 16 bits whenever they agree on its 32, and otherwise with
- * probability 2^-16, so the count of agreeing positions can only gain,
- * by 128 / 65536 of a position on average at k = 128 -- no pair the full
- * values would accept is lost, and a threshold moves by far less than a
- * position. Bands are keyed on the same 16-bit values, and every band of
+ * Index: each stored signature keeps the low 8 bits of its minima (b-bit
+ * minwise hashing, Li and Koenig, with b = 8): two signatures agree on a
+ * position's 8 bits whenever they agree on its 32, and otherwise with
+ * probability 1/256, so the count of agreeing positions can only gain --
+ * no pair the full values would accept is lost. The gain is small against
+ * the estimate's own noise: a pair of Jaccard 0.65 at k = 128 disagrees on
+ * about 45 positions and gains 0.18 of a position on average, where the
+ * estimate's standard deviation is 5 positions; and a near verdict is
+ * confirmed on the pages' shingle sets (dedup_confirm), not on these
+ * bits. Bands are keyed on the same 8-bit values (32 bits of a band at
+ * r = 4), and every band of
  * every signature is a posting chained from a bucket picked by the key, a
  * hash of the band's index and values, newest entry first, as in
  * ssdeep.c. A posting is only its link (4 bytes): posting c is band
- * c % bands of entry c / bands, whose values it is checked against. A
+ * c % bands of entry c / bands, whose values it is checked against; the
+ * buckets hold up to POSTINGS_PER_BUCKET postings on average. A
  * query merges its bands' chains in descending entry order, so a
  * candidate met in several bands is verified once, without allocating.
  * Signatures, ids and links grow in chunks (util/chunks.h), never copied.
@@ -45,6 +50,11 @@
 #include "dedup/words.h"
 
 #define NIL UINT32_MAX
+/* Bits of each minimum the index keeps (b of b-bit minwise hashing). */
+typedef uint8_t minv_t;
+/* Postings per bucket on average at most: chains a query walks stay this
+ * short, and the heads cost a byte or two a posting. */
+#define POSTINGS_PER_BUCKET 4
 #define MAX_POSTINGS ((size_t)UINT32_MAX - 1)
 #define FIRST_BUCKETS 64
 #define BATCH 256 /* shingle hashes folded into the minima at once */
@@ -56,7 +66,7 @@ struct minhash_index {
 	size_t k;             /* positions per signature */
 	size_t bands;         /* bands per signature */
 	size_t rows;          /* positions per band: k / bands */
-	struct chunks sig;    /* per entry: k low halves of the minima */
+	struct chunks sig;    /* per entry: the minima's k low bytes */
 	struct chunks id;     /* per entry: the caller's id */
 	struct chunks next;   /* per entry: each band posting's older posting
 	                         in its bucket, or NIL */
@@ -227,11 +237,11 @@ minhash_decode(const void *blob, size_t len, size_t k, uint32_t *sig)
 	return 0;
 }
 
-/* A band's key: its index and 16-bit values, hashed to 32 bits. */
+/* A band's key: its index and low-bit values, hashed to 32 bits. */
 static uint32_t
-band_key(const uint16_t *sig, size_t band, size_t rows)
+band_key(const minv_t *sig, size_t band, size_t rows)
 {
-	const uint16_t *v = sig + band * rows;
+	const minv_t *v = sig + band * rows;
 	uint64_t h = mix64(0x3c6ef372fe94f82bULL + band);
 	size_t i;
 
@@ -240,17 +250,17 @@ band_key(const uint16_t *sig, size_t band, size_t rows)
 	return (uint32_t)h;
 }
 
-/* The low halves of sig[0..k), as the index keeps them. */
+/* The low bits of sig[0..k), as the index keeps them. */
 static void
-low_halves(const uint32_t *sig, size_t k, uint16_t *out)
+low_bits(const uint32_t *sig, size_t k, minv_t *out)
 {
 	size_t i;
 
 	for (i = 0; i < k; i++)
-		out[i] = (uint16_t)sig[i];
+		out[i] = (minv_t)sig[i];
 }
 
-static uint16_t *
+static minv_t *
 sig_of(const struct minhash_index *ix, size_t e)
 {
 	return chunks_at(&ix->sig, e);
@@ -276,7 +286,7 @@ minhash_index_new(size_t k, size_t bands)
 	ix->k = k;
 	ix->bands = bands;
 	ix->rows = k / bands;
-	chunks_init(&ix->sig, k * sizeof(uint16_t), CHUNK_SHIFT);
+	chunks_init(&ix->sig, k * sizeof(minv_t), CHUNK_SHIFT);
 	chunks_init(&ix->id, sizeof(int64_t), CHUNK_SHIFT);
 	chunks_init(&ix->next, bands * sizeof(uint32_t), CHUNK_SHIFT);
 	ix->nbucket = FIRST_BUCKETS;
@@ -331,19 +341,19 @@ int
 minhash_index_add(struct minhash_index *ix, const uint32_t *sig, int64_t id)
 {
 	size_t j, b, c, npost = ix->n * ix->bands;
-	uint16_t *v;
+	minv_t *v;
 
 	if ((ix->n + 1) * ix->bands > MAX_POSTINGS ||
 	    chunks_reserve(&ix->sig, ix->n + 1) != 0 ||
 	    chunks_reserve(&ix->id, ix->n + 1) != 0 ||
 	    chunks_reserve(&ix->next, ix->n + 1) != 0)
 		return -1;
-	/* At most two postings per bucket on average keeps chains short. */
-	if (npost + ix->bands > 2 * ix->nbucket &&
-	    grow_buckets(ix, (npost + ix->bands + 1) / 2) != 0)
+	if (npost + ix->bands > POSTINGS_PER_BUCKET * ix->nbucket &&
+	    grow_buckets(ix, (npost + ix->bands + POSTINGS_PER_BUCKET - 1) /
+	    POSTINGS_PER_BUCKET) != 0)
 		return -1;
 	v = sig_of(ix, ix->n);
-	low_halves(sig, ix->k, v);
+	low_bits(sig, ix->k, v);
 	*(int64_t *)chunks_at(&ix->id, ix->n) = id;
 	for (j = 0; j < ix->bands; j++) {
 		c = npost + j;
@@ -359,7 +369,7 @@ void
 minhash_index_pop(struct minhash_index *ix)
 {
 	size_t j, first;
-	uint16_t *v;
+	minv_t *v;
 
 	if (ix->n == 0)
 		return;
@@ -375,7 +385,7 @@ minhash_index_pop(struct minhash_index *ix)
 /* First posting at or after c of band j whose values are the query's. */
 static uint32_t
 skip_to_band(const struct minhash_index *ix, uint32_t c, size_t j,
-    const uint16_t *q)
+    const minv_t *q)
 {
 	size_t off = j * ix->rows, bytes = ix->rows * sizeof(*q);
 
@@ -404,9 +414,9 @@ needed(size_t k, int threshold)
 	return (k * (size_t)threshold + 99) / 100;
 }
 
-/* Positions where 16-bit a[0..k) and b[0..k) agree. */
+/* Positions where the kept bits of a[0..k) and b[0..k) agree. */
 static size_t
-agree16(const uint16_t *a, const uint16_t *b, size_t k)
+agree_low(const minv_t *a, const minv_t *b, size_t k)
 {
 	size_t i, n = 0;
 
@@ -417,11 +427,11 @@ agree16(const uint16_t *a, const uint16_t *b, size_t k)
 
 /* Verify entry e against q; count it in *found and out when it passes. */
 static void
-verify(const struct minhash_index *ix, size_t e, const uint16_t *q,
+verify(const struct minhash_index *ix, size_t e, const minv_t *q,
     size_t need, struct minhash_match *out, size_t max, size_t *found)
 {
 	struct minhash_match m;
-	size_t agree = agree16(sig_of(ix, e), q, ix->k);
+	size_t agree = agree_low(sig_of(ix, e), q, ix->k);
 
 	if (agree < need)
 		return;
@@ -437,13 +447,13 @@ minhash_index_query(const struct minhash_index *ix, const uint32_t *sig,
     int threshold, struct minhash_match *out, size_t max)
 {
 	uint32_t cur[MINHASH_MAX_PERMS], top;
-	uint16_t q[MINHASH_MAX_PERMS];
+	minv_t q[MINHASH_MAX_PERMS];
 	size_t j, found = 0, need, best, seen = 0;
 
 	if (threshold > 100 || ix->n == 0)
 		return 0;
 	need = needed(ix->k, threshold);
-	low_halves(sig, ix->k, q);
+	low_bits(sig, ix->k, q);
 	for (j = 0; j < ix->bands; j++)
 		cur[j] = skip_to_band(ix, ix->head[band_key(q, j, ix->rows) &
 		    (ix->nbucket - 1)], j, q);
@@ -471,13 +481,13 @@ size_t
 minhash_index_scan(const struct minhash_index *ix, const uint32_t *sig,
     int threshold, struct minhash_match *out, size_t max)
 {
-	uint16_t q[MINHASH_MAX_PERMS];
+	minv_t q[MINHASH_MAX_PERMS];
 	size_t e, found = 0, need;
 
 	if (threshold > 100)
 		return 0;
 	need = needed(ix->k, threshold);
-	low_halves(sig, ix->k, q);
+	low_bits(sig, ix->k, q);
 	for (e = ix->n; e-- > 0;)
 		verify(ix, e, q, need, out, max, &found);
 	return found;
@@ -487,10 +497,10 @@ size_t
 minhash_index_keys(const struct minhash_index *ix, const uint32_t *sig,
     uint64_t *keys)
 {
-	uint16_t q[MINHASH_MAX_PERMS];
+	minv_t q[MINHASH_MAX_PERMS];
 	size_t j;
 
-	low_halves(sig, ix->k, q);
+	low_bits(sig, ix->k, q);
 	for (j = 0; j < ix->bands; j++)
 		keys[j] = band_key(q, j, ix->rows);
 	return ix->bands;

@@ -14,8 +14,8 @@
  * signatures that agree on every row of some band land in the same bucket
  * and become candidates, which happens with probability 1 - (1 - J^r)^b.
  * Candidates are verified on the whole signature. The index keeps the low
- * 16 bits of each minimum (b-bit minwise hashing): it agrees wherever the
- * full values do, and elsewhere with probability 2^-16.
+ * 8 bits of each minimum (b-bit minwise hashing): it agrees wherever the
+ * full values do, and elsewhere with probability 1/256.
  *
  * The shingles and hash functions are part of the stored data's meaning:
  * changing them changes MINHASH_FEATURES_VERSION, which the store records.
@@ -84,7 +84,7 @@ struct minhash_index *minhash_index_new(size_t k, size_t bands);
 /* Free the index; NULL is fine. */
 void minhash_index_free(struct minhash_index *ix);
 
-/* Store sig[0..k) under id (a copy of its values' low 16 bits is kept).
+/* Store sig[0..k) under id (a copy of its values' low 8 bits is kept).
  * Returns 0, or -1 when out of memory (index unchanged). */
 int minhash_index_add(
     struct minhash_index *ix, const uint32_t *sig, int64_t id);
@@ -102,7 +102,7 @@ void minhash_index_pop(struct minhash_index *ix);
 /*
  * Find stored signatures that share a band with sig (the LSH candidates)
  * and whose estimated Jaccard similarity is at least threshold percent
- * (agree * 100 >= threshold * k, agree counted on the values' low 16
+ * (agree * 100 >= threshold * k, agree counted on the values' low 8
  * bits; below 1 counts as 1, above 100 finds nothing). Writes up to max matches best first (most agreeing positions,
  * then smallest id) and returns the number found (may exceed max). Every
  * answer is also an answer of minhash_index_scan; a pair of Jaccard J is
@@ -126,7 +126,7 @@ size_t minhash_index_scan(const struct minhash_index *ix, const uint32_t *sig,
 
 /*
  * The keys sig[0..k) is stored under, which are also the keys a lookup for
- * it probes: one per band, the band's number and 16-bit values hashed to
+ * it probes: one per band, the band's number and 8-bit values hashed to
  * 32 bits (the index's own band key), widened to 64. The query follows a
  * bucket's postings only where the posting's band is the same band with
  * the same values, hence the same key, so any signature it can report
