@@ -110,6 +110,7 @@ print_summary(const struct config *cfg, const struct crawl_summary *sum,
     int rc)
 {
 	const struct store_counts *n = &sum->counts;
+	size_t i;
 
 	fprintf(stderr,
 	    "nearcrawl: %s: %lld pages fetched in %.1f s (%.1f/s); "
@@ -153,6 +154,17 @@ print_summary(const struct config *cfg, const struct crawl_summary *sum,
 		    (unsigned long long)sum->index_bytes,
 		    (long long)sum->indexed,
 		    (double)sum->index_bytes / (double)sum->indexed);
+	if (sum->indexed > 0) {
+		/* Where those bytes are, so a change to one index shows. */
+		fputs("nearcrawl: index bytes/page by method:", stderr);
+		for (i = 0; i < DEDUP_METHODS; i++)
+			if (sum->method_bytes[i] > 0)
+				fprintf(stderr, " %s %.0f",
+				    dedup_method_at(i)->name,
+				    (double)sum->method_bytes[i] /
+				    (double)sum->indexed);
+		putc('\n', stderr);
+	}
 	if (sum->hosts_given_up > 0)
 		fprintf(stderr, "nearcrawl: %lld hosts given up (why: "
 		    "SELECT host, gave_up FROM hosts; another chance: "

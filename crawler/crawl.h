@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "config/config.h"
+#include "dedup/dedup.h"
 #include "storage/store.h"
 
 /*
@@ -55,6 +56,7 @@ struct crawl_summary {
 	int counted;                /* counts could be read */
 	int64_t indexed;            /* pages in the fingerprint indexes */
 	uint64_t index_bytes;       /* memory those indexes hold */
+	uint64_t method_bytes[DEDUP_METHODS]; /* of it, per dedup_method_at */
 	int visit;                  /* the visit: 1 the first crawl, 2 ... */
 	int64_t outcomes[STORE_OUTCOME_NEW + 1]; /* a recrawl's findings */
 	int64_t verdicts_moved;     /* changed pages with another verdict */

@@ -514,6 +514,8 @@ loop_teardown(struct crawl *c)
 static void
 fill_summary(const struct crawl *c, struct crawl_summary *sum)
 {
+	size_t i;
+
 	sum->interrupted = c->stopping != 0 && !c->failed && !c->saturated;
 	sum->saturated = c->saturated;
 	sum->fetched = c->fetched;
@@ -524,6 +526,9 @@ fill_summary(const struct crawl *c, struct crawl_summary *sum)
 	sum->stages = c->stages;
 	sum->indexed = (int64_t)dedup_count(c->dd);
 	sum->index_bytes = dedup_bytes(c->dd);
+	for (i = 0; i < DEDUP_METHODS; i++)
+		sum->method_bytes[i] = dedup_method_bytes(c->dd,
+		    dedup_method_at(i)->method);
 	sum->visit = c->visit;
 	memcpy(sum->outcomes, c->outcomes, sizeof(sum->outcomes));
 	sum->verdicts_moved = c->verdicts_moved;

@@ -2,10 +2,6 @@
  * dedup: MD5 map for exact copies, simindex, ssdeep_index, minhash_index and
  * tdw_index for near ones, and the rule that turns their answers into a
  * verdict.
- *
- * The MD5 map keeps raw 16-byte digests with their first page id in a dense
- * array (24 bytes each) and finds them through an open-addressing table of
- * 4-byte indices kept at most half full.
  */
 #include "dedup/dedup.h"
 
@@ -15,31 +11,17 @@
 
 #include "util/chars.h"
 #include "util/mix64.h"
+#include "dedup/md5map.h"
 #include "dedup/simhash.h"
 #include "dedup/simindex.h"
 
 #define NEAR_METHODS (DEDUP_SIMHASH | DEDUP_SSDEEP | DEDUP_MINHASH | DEDUP_TDW)
 #define KNOWN_METHODS (DEDUP_MD5 | NEAR_METHODS)
-#define MD5_RAW 16
-#define MD5_FIRST_SLOTS 64
-#define MD5_MAX_ENTRIES ((size_t)UINT32_MAX - 1)
-
-struct md5_entry {
-	unsigned char key[MD5_RAW]; /* raw digest */
-	int64_t id;                 /* first page with this text */
-};
-
-struct md5_map {
-	struct md5_entry *entry; /* in add order */
-	size_t n;                /* entries used */
-	size_t cap;              /* entries allocated */
-	uint32_t *slot;          /* entry index + 1, or 0 for a free slot */
-	size_t nslot;            /* slots, a power of two, >= 2 n */
-};
+#define MD5_RAW MD5MAP_RAW
 
 struct dedup {
 	struct dedup_config cfg;   /* copy of the caller's */
-	struct md5_map md5;        /* exact copies */
+	struct md5map md5;         /* exact copies */
 	struct simindex *sim;      /* when cfg.methods has DEDUP_SIMHASH */
 	struct ssdeep_index *ssd;  /* when cfg.methods has DEDUP_SSDEEP */
 	struct minhash_index *mh;  /* when cfg.methods has DEDUP_MINHASH */
@@ -217,74 +199,6 @@ md5_parse(const char *hex, unsigned char raw[MD5_RAW])
 	return hex[2 * MD5_RAW] == '\0' ? 0 : -1;
 }
 
-/* A digest's leading bytes are already uniform: use them as the hash. */
-static size_t
-md5_home(const unsigned char key[MD5_RAW], size_t nslot)
-{
-	uint64_t h;
-
-	memcpy(&h, key, sizeof(h));
-	return (size_t)h & (nslot - 1);
-}
-
-/* Slot holding key, or the free slot where it would go. */
-static uint32_t *
-md5_probe(const struct md5_map *map, const unsigned char key[MD5_RAW])
-{
-	size_t i = md5_home(key, map->nslot);
-
-	while (map->slot[i] != 0 &&
-	    memcmp(map->entry[map->slot[i] - 1].key, key, MD5_RAW) != 0)
-		i = (i + 1) & (map->nslot - 1);
-	return &map->slot[i];
-}
-
-static const int64_t *
-md5_find(const struct md5_map *map, const unsigned char key[MD5_RAW])
-{
-	uint32_t s;
-
-	if (map->nslot == 0)
-		return NULL;
-	s = *md5_probe(map, key);
-	return s == 0 ? NULL : &map->entry[s - 1].id;
-}
-
-/* Room for one more key; -1 with the map unchanged when out of memory. */
-static int
-md5_reserve(struct md5_map *map)
-{
-	struct md5_entry *e;
-	uint32_t *slot, *old;
-	size_t cap, nslot, i, oldn;
-
-	if (map->n >= MD5_MAX_ENTRIES)
-		return -1;
-	if (map->n + 1 > map->cap) {
-		cap = map->cap ? map->cap * 2 : MD5_FIRST_SLOTS / 2;
-		e = realloc(map->entry, cap * sizeof(*e));
-		if (e == NULL)
-			return -1;
-		map->entry = e;
-		map->cap = cap;
-	}
-	if ((map->n + 1) * 2 <= map->nslot)
-		return 0;
-	nslot = map->nslot ? map->nslot * 2 : MD5_FIRST_SLOTS;
-	slot = calloc(nslot, sizeof(*slot));
-	if (slot == NULL)
-		return -1;
-	old = map->slot;
-	oldn = map->nslot;
-	map->slot = slot;
-	map->nslot = nslot;
-	for (i = 0; i < oldn; i++)
-		if (old[i] != 0)
-			*md5_probe(map, map->entry[old[i] - 1].key) = old[i];
-	free(old);
-	return 0;
-}
-
 /* The MinHash settings make sense (checked only when MinHash is on). */
 static int
 minhash_config_ok(const struct dedup_config *cfg)
@@ -330,6 +244,7 @@ dedup_new(const struct dedup_config *cfg)
 	d = calloc(1, sizeof(*d));
 	if (d == NULL)
 		return NULL;
+	md5map_init(&d->md5);
 	d->cfg = *cfg;
 	d->cfg.methods |= DEDUP_MD5;
 	if (cfg->methods & DEDUP_SIMHASH) {
@@ -368,8 +283,7 @@ dedup_free(struct dedup *d)
 	ssdeep_index_free(d->ssd);
 	minhash_index_free(d->mh);
 	tdw_index_free(d->tdw);
-	free(d->md5.entry);
-	free(d->md5.slot);
+	md5map_free(&d->md5);
 	free(d);
 }
 
@@ -496,7 +410,7 @@ dedup_check(const struct dedup *d, const struct dedup_fp *fp,
 	if (nout != NULL)
 		*nout = 0;
 	if (md5_parse(fp->md5, key) == 0 &&
-	    (first = md5_find(&d->md5, key)) != NULL) {
+	    (first = md5map_find(&d->md5, key)) != NULL) {
 		if (out != NULL && max > 0) {
 			out[0].original_id = *first;
 			out[0].method = DEDUP_MD5;
@@ -636,12 +550,11 @@ int
 dedup_add(struct dedup *d, const struct dedup_fp *fp, int64_t id)
 {
 	unsigned char key[MD5_RAW];
-	uint32_t *slot = NULL;
 	int have_md5, added_sim = 0, added_mh = 0, rc;
 
 	have_md5 = md5_parse(fp->md5, key) == 0 &&
-	    md5_find(&d->md5, key) == NULL;
-	if (have_md5 && md5_reserve(&d->md5) != 0)
+	    md5map_find(&d->md5, key) == NULL;
+	if (have_md5 && md5map_reserve(&d->md5) != 0)
 		return -1;
 	/* Reserved first, so the add at the end cannot fail. */
 	if (usable(d, fp, DEDUP_TDW) &&
@@ -668,13 +581,8 @@ dedup_add(struct dedup *d, const struct dedup_fp *fp, int64_t id)
 	 * formed. */
 	if (usable(d, fp, DEDUP_TDW))
 		(void)tdw_index_add(d->tdw, &fp->tdw, id);
-	if (have_md5) {
-		slot = md5_probe(&d->md5, key);
-		memcpy(d->md5.entry[d->md5.n].key, key, MD5_RAW);
-		d->md5.entry[d->md5.n].id = id;
-		d->md5.n++;
-		*slot = (uint32_t)d->md5.n;
-	}
+	if (have_md5)
+		md5map_add(&d->md5, key, id);
 	d->count++;
 	return 0;
 undo:
@@ -790,18 +698,29 @@ dedup_count(const struct dedup *d)
 }
 
 size_t
+dedup_method_bytes(const struct dedup *d, enum dedup_method m)
+{
+	switch (m) {
+	case DEDUP_MD5:
+		return md5map_bytes(&d->md5);
+	case DEDUP_SIMHASH:
+		return d->sim != NULL ? simindex_bytes(d->sim) : 0;
+	case DEDUP_SSDEEP:
+		return d->ssd != NULL ? ssdeep_index_bytes(d->ssd) : 0;
+	case DEDUP_MINHASH:
+		return d->mh != NULL ? minhash_index_bytes(d->mh) : 0;
+	case DEDUP_TDW:
+		return d->tdw != NULL ? tdw_index_bytes(d->tdw) : 0;
+	}
+	return 0;
+}
+
+size_t
 dedup_bytes(const struct dedup *d)
 {
-	size_t b = sizeof(*d) + d->md5.cap * sizeof(struct md5_entry) +
-	    d->md5.nslot * sizeof(uint32_t);
+	size_t b = sizeof(*d), i;
 
-	if (d->sim != NULL)
-		b += simindex_bytes(d->sim);
-	if (d->ssd != NULL)
-		b += ssdeep_index_bytes(d->ssd);
-	if (d->mh != NULL)
-		b += minhash_index_bytes(d->mh);
-	if (d->tdw != NULL)
-		b += tdw_index_bytes(d->tdw);
+	for (i = 0; i < NMETHODS; i++)
+		b += dedup_method_bytes(d, method_names[i].method);
 	return b;
 }

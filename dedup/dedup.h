@@ -87,6 +87,7 @@ struct dedup_match {
 /* Most matches one check reports per method, and over all methods. */
 #define DEDUP_MAX_PER_METHOD 8
 #define DEDUP_NEAR_METHODS 4
+#define DEDUP_METHODS (1 + DEDUP_NEAR_METHODS) /* entries of dedup_method_at */
 #define DEDUP_MAX_MATCHES (DEDUP_NEAR_METHODS * DEDUP_MAX_PER_METHOD)
 
 struct dedup;
@@ -319,5 +320,9 @@ size_t dedup_count(const struct dedup *d);
 
 /* Bytes of memory all indexes hold. */
 size_t dedup_bytes(const struct dedup *d);
+
+/* Bytes of memory method m's index holds (0 when m is off or unknown);
+ * over every method these add up to dedup_bytes but for the struct. */
+size_t dedup_method_bytes(const struct dedup *d, enum dedup_method m);
 
 #endif

@@ -12,13 +12,13 @@
  * table is keyed by one block (the plain pigeonhole index), whose buckets
  * fill up as the store grows.
  *
- * Each table is an open-addressing array with linear probing, at most 75%
- * full, of 5-byte slots: the entry number (4) and an 8-bit tag of the key's
- * hash (1, 0 = free). A key's entries all sit in the run of filled slots
- * from its home slot; a lookup scans that run's tags and reads a stored
- * fingerprint only on a tag match, checking the table's bits exactly. The
- * tables grow by half and are refilled from the stored fingerprints, in
- * place. A stored fingerprint costs 16 bytes plus 5-9 bytes per table.
+ * Each table is a util/tagtab, at most 75% full: one 32-bit word a slot,
+ * the entry number and a 7-bit tag of the key's hash. A key's entries all
+ * sit in the run of filled slots from its home slot; a lookup scans that
+ * run's tags and reads a stored fingerprint only on a tag match, checking
+ * the table's bits exactly. The tables grow by half and are refilled from
+ * the stored fingerprints, in place. A stored fingerprint costs 16 bytes
+ * plus 4-8 bytes per table.
  */
 #include "dedup/simindex.h"
 
@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "util/mix64.h"
+#include "util/tagtab.h"
 #include "dedup/topk.h"
 
 #define PAIR_MAX_K 3
@@ -34,8 +35,8 @@
  * SIMINDEX_MAX_K + 1 single-block ones. */
 #define MAX_TABLES SIMINDEX_MAX_TABLES
 #define FIRST_SLOTS 64
-#define MAX_ENTRIES ((size_t)UINT32_MAX - 1)
-#define MAX_SLOTS ((size_t)UINT32_MAX)
+#define MAX_ENTRIES ((size_t)TAGTAB_MAX_ENTRY + 1)
+#define MAX_SLOTS TAGTAB_MAX_SLOTS
 /* Filled slots at most LOAD_NUM / LOAD_DEN of a table. */
 #define LOAD_NUM 3
 #define LOAD_DEN 4
@@ -52,28 +53,14 @@ struct simindex {
 	struct entry *entry;        /* stored fingerprints, in add order */
 	size_t n;                   /* entries used */
 	size_t cap;                 /* entries allocated */
-	uint8_t *tag[MAX_TABLES];   /* per table and slot: tag, 0 free */
-	uint32_t *slot[MAX_TABLES]; /* per table and slot: entry number */
-	size_t nslot;               /* slots per table in use */
-	size_t slot_cap;            /* slots per table allocated */
+	struct tagtab tab[MAX_TABLES]; /* per table: entry numbers by key */
+	size_t nslot;               /* slots per table */
 };
 
 static uint64_t
 key_hash(const struct simindex *ix, int t, uint64_t fp)
 {
 	return mix64((fp & ix->mask[t]) ^ (uint64_t)t);
-}
-
-static size_t
-home_of(uint64_t hash, size_t nslot)
-{
-	return (size_t)(((hash >> 32) * (uint64_t)nslot) >> 32);
-}
-
-static uint8_t
-tag_of(uint64_t hash)
-{
-	return (hash & 0xff) != 0 ? (uint8_t)(hash & 0xff) : 1;
 }
 
 struct simindex *
@@ -105,13 +92,10 @@ simindex_new(int k)
 		for (b = 0; b < nblocks; b++)
 			ix->mask[ix->ntables++] = block[b];
 	}
-	ix->nslot = ix->slot_cap = FIRST_SLOTS;
-	for (t = 0; t < ix->ntables; t++) {
-		ix->tag[t] = calloc(FIRST_SLOTS, 1);
-		ix->slot[t] = malloc(FIRST_SLOTS * sizeof(uint32_t));
-		if (ix->tag[t] == NULL || ix->slot[t] == NULL)
+	ix->nslot = FIRST_SLOTS;
+	for (t = 0; t < ix->ntables; t++)
+		if (tagtab_reset(&ix->tab[t], FIRST_SLOTS) != 0)
 			goto fail;
-	}
 	return ix;
 fail:
 	simindex_free(ix);
@@ -125,10 +109,8 @@ simindex_free(struct simindex *ix)
 
 	if (ix == NULL)
 		return;
-	for (t = 0; t < ix->ntables; t++) {
-		free(ix->tag[t]);
-		free(ix->slot[t]);
-	}
+	for (t = 0; t < ix->ntables; t++)
+		tagtab_free(&ix->tab[t]);
 	free(ix->entry);
 	free(ix);
 }
@@ -154,49 +136,30 @@ reserve_entry(struct simindex *ix)
 	return 0;
 }
 
-static void
-put(struct simindex *ix, int t, uint64_t fp, uint32_t e)
-{
-	uint64_t h = key_hash(ix, t, fp);
-	size_t i = home_of(h, ix->nslot);
-
-	while (ix->tag[t][i] != 0)
-		i = i + 1 == ix->nslot ? 0 : i + 1;
-	ix->tag[t][i] = tag_of(h);
-	ix->slot[t][i] = e;
-}
-
 /*
- * Grow every table to nslot slots (realloc: large blocks are remapped, not
- * copied) and put the stored fingerprints back, in add order. -1 with the
- * tables as they were when memory runs out.
+ * Make every table nslot slots and put the stored fingerprints back, in
+ * add order. -1 with the tables as they were (same size, same contents)
+ * when memory runs out: a table that cannot grow is refilled at its old
+ * size, which never allocates.
  */
 static int
 grow_tables(struct simindex *ix, size_t nslot)
 {
 	size_t e;
-	void *p;
-	int t;
+	int t, failed = 0;
 
-	if (nslot > ix->slot_cap) {
-		for (t = 0; t < ix->ntables; t++) {
-			if ((p = realloc(ix->tag[t], nslot)) == NULL)
-				return -1;
-			ix->tag[t] = p;
-			if ((p = realloc(ix->slot[t],
-			         nslot * sizeof(uint32_t))) == NULL)
-				return -1;
-			ix->slot[t] = p;
-		}
-		ix->slot_cap = nslot;
+	for (t = 0; t < ix->ntables && !failed; t++)
+		failed = tagtab_reset(&ix->tab[t], nslot) != 0;
+	if (failed)
+		nslot = ix->nslot;
+	for (t = 0; t < ix->ntables; t++) {
+		(void)tagtab_reset(&ix->tab[t], nslot);
+		for (e = 0; e < ix->n; e++)
+			tagtab_put(&ix->tab[t], key_hash(ix, t, ix->entry[e].fp),
+			    (uint32_t)e);
 	}
 	ix->nslot = nslot;
-	for (t = 0; t < ix->ntables; t++) {
-		memset(ix->tag[t], 0, nslot);
-		for (e = 0; e < ix->n; e++)
-			put(ix, t, ix->entry[e].fp, (uint32_t)e);
-	}
-	return 0;
+	return failed ? -1 : 0;
 }
 
 int
@@ -215,7 +178,7 @@ simindex_add(struct simindex *ix, uint64_t fp, int64_t id)
 	ix->entry[ix->n].fp = fp;
 	ix->entry[ix->n].id = id;
 	for (t = 0; t < ix->ntables; t++)
-		put(ix, t, fp, (uint32_t)ix->n);
+		tagtab_put(&ix->tab[t], key_hash(ix, t, fp), (uint32_t)ix->n);
 	ix->n++;
 	return 0;
 }
@@ -223,29 +186,17 @@ simindex_add(struct simindex *ix, uint64_t fp, int64_t id)
 void
 simindex_pop(struct simindex *ix)
 {
-	uint64_t h, fp;
-	uint32_t last;
-	size_t i;
+	uint64_t fp;
 	int t;
 
 	if (ix->n == 0)
 		return;
-	last = (uint32_t)(ix->n - 1);
-	fp = ix->entry[last].fp;
-	/*
-	 * Added last, it sits at the end of its probe run: no slot was
-	 * filled after it, so freeing its slot breaks no other run.
-	 */
-	for (t = 0; t < ix->ntables; t++) {
-		h = key_hash(ix, t, fp);
-		for (i = home_of(h, ix->nslot); ix->tag[t][i] != 0;
-		     i = i + 1 == ix->nslot ? 0 : i + 1)
-			if (ix->slot[t][i] == last) {
-				ix->tag[t][i] = 0;
-				break;
-			}
-	}
 	ix->n--;
+	fp = ix->entry[ix->n].fp;
+	/* Added last, it sits at the end of its probe run in each table. */
+	for (t = 0; t < ix->ntables; t++)
+		(void)tagtab_remove(&ix->tab[t], key_hash(ix, t, fp),
+		    (uint32_t)ix->n);
 }
 
 static int
@@ -263,20 +214,15 @@ simindex_query(const struct simindex *ix, uint64_t fp,
     struct simindex_match *out, size_t max)
 {
 	struct simindex_match m;
-	size_t found = 0, i;
-	uint64_t h, x;
+	struct tagtab_iter it;
+	size_t found = 0;
+	uint64_t x;
 	uint32_t e;
-	uint8_t tag;
 	int t, prev, earlier;
 
 	for (t = 0; t < ix->ntables; t++) {
-		h = key_hash(ix, t, fp);
-		tag = tag_of(h);
-		for (i = home_of(h, ix->nslot); ix->tag[t][i] != 0;
-		     i = i + 1 == ix->nslot ? 0 : i + 1) {
-			if (ix->tag[t][i] != tag)
-				continue;
-			e = ix->slot[t][i];
+		tagtab_find(&ix->tab[t], key_hash(ix, t, fp), &it);
+		while (tagtab_next(&it, &e)) {
 			x = ix->entry[e].fp ^ fp;
 			if ((x & ix->mask[t]) != 0)
 				continue;
@@ -321,6 +267,10 @@ simindex_count(const struct simindex *ix)
 size_t
 simindex_bytes(const struct simindex *ix)
 {
-	return sizeof(*ix) + ix->cap * sizeof(struct entry) +
-	    ix->slot_cap * (size_t)ix->ntables * (1 + sizeof(uint32_t));
+	size_t b = sizeof(*ix) + ix->cap * sizeof(struct entry);
+	int t;
+
+	for (t = 0; t < ix->ntables; t++)
+		b += tagtab_bytes(&ix->tab[t]);
+	return b;
 }

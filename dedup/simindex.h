@@ -8,8 +8,9 @@
  * keys for k = 3), so a lookup meets almost no chance candidates even with
  * millions stored; for larger k, k+1 blocks and one table per block. The
  * tables yield a candidate set that contains every answer; candidates are
- * checked exactly. Memory: 16 bytes per stored fingerprint plus 5-9 per
- * table (about 100 bytes for k = 3).
+ * checked exactly. Memory: 16 bytes per stored fingerprint plus 4-8 per
+ * table (about 80 bytes for k = 3). An index holds at most 2^25
+ * (33,554,432) fingerprints (util/tagtab.h).
  */
 #ifndef NC_SIMINDEX_H
 #define NC_SIMINDEX_H
@@ -36,7 +37,8 @@ struct simindex *simindex_new(int k);
 /* Free the index; NULL is fine. */
 void simindex_free(struct simindex *ix);
 
-/* Store fp under id. Returns 0, or -1 when out of memory (index unchanged). */
+/* Store fp under id. Returns 0, or -1 when out of memory or full (index
+ * unchanged). */
 int simindex_add(struct simindex *ix, uint64_t fp, int64_t id);
 
 /*

@@ -12,16 +12,15 @@
  * with it). A query's keys formed the same way reach every digest it can
  * score with, and fuzzy_compare decides.
  *
- * Layout, chosen for bytes per digest (about 80 keys each): one
- * open-addressing table of slots, linear probing, at most 80% full. A slot
- * is 5 bytes: the entry number (4) and an 8-bit tag from the key's hash
- * (1, 0 = free). The key itself is not stored: a key's occurrences all sit
- * in the run of filled slots that starts at its home slot, a query scans
- * that run's tags, and a slot whose tag matches is checked against the
- * entry's stored digest (does it hold the gram at that block size?), which
- * also throws out other keys that share the tag. The table grows by half
- * and is refilled from the stored digests, in place (realloc), so growing
- * never holds two tables. Each entry keeps its caller's id (8 bytes), the
+ * Layout, chosen for bytes per digest (65-80 keys each): one util/tagtab,
+ * at most 80% full, of 4-byte slots: the entry number and a 7-bit tag from
+ * the key's hash. The key itself is not stored: a key's occurrences all
+ * sit in the run of filled slots that starts at its home slot, a query
+ * scans that run's tags, and a slot whose tag matches is checked against
+ * the entry's stored digest (does it hold the gram at that block size?),
+ * which also throws out other keys that share the tag. The table grows by
+ * half and is refilled from the stored digests, in place (realloc), so
+ * growing never holds two tables. Each entry keeps its caller's id (8 bytes), the
  * offset of its cut digest in one arena (4) and a query mark (4): a query
  * stamps each entry it compared, so an entry reached through several
  * shared grams is compared once, without the query allocating anything.
@@ -35,6 +34,7 @@
 
 #include "util/chars.h"
 #include "util/mix64.h"
+#include "util/tagtab.h"
 #include "dedup/topk.h"
 
 #define GRAM 7                  /* libfuzzy's ROLLING_WINDOW */
@@ -42,8 +42,8 @@
 #define MAX_KEYS (1 + 2 * (PART_MAX - GRAM + 1))
 _Static_assert(MAX_KEYS == SSDEEP_KEYS_MAX, "ssdeep.h counts the keys");
 #define NORM_MAX (24 + 2 * PART_MAX) /* "bs:part1:part2" */
-#define MAX_ITEMS ((size_t)UINT32_MAX - 1)
-#define MAX_SLOTS ((size_t)UINT32_MAX)
+#define MAX_ITEMS ((size_t)TAGTAB_MAX_ENTRY + 1)
+#define MAX_SLOTS TAGTAB_MAX_SLOTS
 #define FIRST_SLOTS 1024
 /* Filled slots at most LOAD_NUM / LOAD_DEN of all: runs stay short. */
 #define LOAD_NUM 4
@@ -76,12 +76,7 @@ struct ssdeep_index {
 	char *arena;      /* NUL-terminated cut digests, back to back */
 	size_t arena_len; /* bytes used */
 	size_t arena_cap; /* bytes allocated */
-	uint8_t *tag;     /* per slot: 8 bits of the key's hash, 0 free */
-	uint32_t *slot;   /* per slot: entry number */
-	size_t nslot;     /* slots in use by the table */
-	size_t tag_cap;   /* slots allocated in tag */
-	size_t slot_cap;  /* slots allocated in slot */
-	size_t filled;    /* slots holding a key */
+	struct tagtab tab; /* entry numbers by key */
 };
 
 int
@@ -261,32 +256,6 @@ keys_of(const struct parsed *p, const char *norm, size_t normlen,
 	return nk;
 }
 
-/* Home slot of a hash: its top 32 bits scaled to the table. */
-static size_t
-home_of(uint64_t hash, size_t nslot)
-{
-	return (size_t)(((hash >> 32) * (uint64_t)nslot) >> 32);
-}
-
-/* Tag of a hash: 8 low bits, never 0 (0 marks a free slot). */
-static uint8_t
-tag_of(uint64_t hash)
-{
-	return (uint8_t)(hash & 0xff) != 0 ? (uint8_t)(hash & 0xff) : 1;
-}
-
-static void
-put_key(struct ssdeep_index *ix, uint64_t hash, uint32_t entry)
-{
-	size_t i = home_of(hash, ix->nslot);
-
-	while (ix->tag[i] != 0)
-		i = i + 1 == ix->nslot ? 0 : i + 1;
-	ix->tag[i] = tag_of(hash);
-	ix->slot[i] = entry;
-	ix->filled++;
-}
-
 /* Split a stored cut digest "bs:p1:p2" (well formed: we wrote it). */
 static void
 split_stored(const char *s, unsigned long *bs, const char **p1, size_t *n1,
@@ -337,12 +306,9 @@ ssdeep_index_new(void)
 
 	if (ix == NULL)
 		return NULL;
-	ix->tag = calloc(FIRST_SLOTS, 1);
-	ix->slot = malloc(FIRST_SLOTS * sizeof(*ix->slot));
 	ix->mark = calloc(1, sizeof(*ix->mark));
-	if (ix->tag == NULL || ix->slot == NULL || ix->mark == NULL)
+	if (ix->mark == NULL || tagtab_reset(&ix->tab, FIRST_SLOTS) != 0)
 		goto fail;
-	ix->nslot = ix->tag_cap = ix->slot_cap = FIRST_SLOTS;
 	return ix;
 fail:
 	ssdeep_index_free(ix);
@@ -358,8 +324,7 @@ ssdeep_index_free(struct ssdeep_index *ix)
 	free(ix->off);
 	free(ix->mark);
 	free(ix->arena);
-	free(ix->tag);
-	free(ix->slot);
+	tagtab_free(&ix->tab);
 	free(ix);
 }
 
@@ -418,23 +383,9 @@ grow_table(struct ssdeep_index *ix, size_t nslot)
 	struct parsed p;
 	const char *s;
 	size_t e, i, nk;
-	void *t;
 
-	if (nslot > ix->tag_cap) {
-		if ((t = realloc(ix->tag, nslot)) == NULL)
-			return -1;
-		ix->tag = t;
-		ix->tag_cap = nslot;
-	}
-	if (nslot > ix->slot_cap) {
-		if ((t = realloc(ix->slot, nslot * sizeof(*ix->slot))) == NULL)
-			return -1;
-		ix->slot = t;
-		ix->slot_cap = nslot;
-	}
-	memset(ix->tag, 0, nslot);
-	ix->nslot = nslot;
-	ix->filled = 0;
+	if (tagtab_reset(&ix->tab, nslot) != 0)
+		return -1;
 	for (e = 0; e < ix->n; e++) {
 		s = ix->arena + ix->off[e];
 		/* Stored digests parsed once already: cannot fail. */
@@ -442,7 +393,7 @@ grow_table(struct ssdeep_index *ix, size_t nslot)
 			continue;
 		nk = keys_of(&p, s, strlen(s), keys);
 		for (i = 0; i < nk; i++)
-			put_key(ix, keys[i].hash, (uint32_t)e);
+			tagtab_put(&ix->tab, keys[i].hash, (uint32_t)e);
 	}
 	return 0;
 }
@@ -465,9 +416,9 @@ ssdeep_index_add(struct ssdeep_index *ix, const char *digest, int64_t id)
 	    reserve((void **)&ix->arena, &ix->arena_cap,
 	        ix->arena_len + normlen + 1, 1, UINT32_MAX) != 0)
 		return -1;
-	if ((ix->filled + nk) * LOAD_DEN > ix->nslot * LOAD_NUM) {
-		want = ix->nslot + ix->nslot / 2;
-		while ((ix->filled + nk) * LOAD_DEN > want * LOAD_NUM)
+	if ((ix->tab.filled + nk) * LOAD_DEN > ix->tab.nslot * LOAD_NUM) {
+		want = ix->tab.nslot + ix->tab.nslot / 2;
+		while ((ix->tab.filled + nk) * LOAD_DEN > want * LOAD_NUM)
 			want += want / 2;
 		if (want > MAX_SLOTS || grow_table(ix, want) != 0)
 			return -1;
@@ -479,7 +430,7 @@ ssdeep_index_add(struct ssdeep_index *ix, const char *digest, int64_t id)
 	memcpy(ix->arena + ix->arena_len, norm, normlen + 1);
 	ix->arena_len += normlen + 1;
 	for (i = 0; i < nk; i++)
-		put_key(ix, keys[i].hash, (uint32_t)ix->n);
+		tagtab_put(&ix->tab, keys[i].hash, (uint32_t)ix->n);
 	ix->n++;
 	return 0;
 }
@@ -513,9 +464,9 @@ ssdeep_index_query(const struct ssdeep_index *ix, const char *digest,
 	struct ssdeep_match m;
 	char norm[NORM_MAX];
 	struct key keys[MAX_KEYS];
-	size_t normlen, nk, k, i, found = 0;
+	struct tagtab_iter it;
+	size_t normlen, nk, k, found = 0;
 	uint32_t stamp, e;
-	uint8_t tag;
 
 	if (parse_digest(digest, &p) != 0 || threshold > 100)
 		return 0;
@@ -526,12 +477,8 @@ ssdeep_index_query(const struct ssdeep_index *ix, const char *digest,
 	nk = keys_of(&p, norm, normlen, keys);
 	stamp = next_stamp(ix);
 	for (k = 0; k < nk; k++) {
-		tag = tag_of(keys[k].hash);
-		for (i = home_of(keys[k].hash, ix->nslot); ix->tag[i] != 0;
-		     i = i + 1 == ix->nslot ? 0 : i + 1) {
-			if (ix->tag[i] != tag)
-				continue;
-			e = ix->slot[i];
+		tagtab_find(&ix->tab, keys[k].hash, &it);
+		while (tagtab_next(&it, &e)) {
 			if (ix->mark[1 + e] == stamp ||
 			    !entry_has_key(ix, e, &keys[k]))
 				continue;
@@ -576,6 +523,6 @@ size_t
 ssdeep_index_bytes(const struct ssdeep_index *ix)
 {
 	return sizeof(*ix) + ix->cap * (sizeof(*ix->id) + sizeof(*ix->off)) +
-	    (ix->cap + 1) * sizeof(*ix->mark) + ix->arena_cap + ix->tag_cap +
-	    ix->slot_cap * sizeof(*ix->slot);
+	    (ix->cap + 1) * sizeof(*ix->mark) + ix->arena_cap +
+	    tagtab_bytes(&ix->tab);
 }

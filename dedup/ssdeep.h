@@ -10,8 +10,9 @@
  * (block size, gram) for its first part and (2 x block size, gram) for its
  * second part; a query looks up its own grams the same way, and candidates
  * are verified with fuzzy_compare, so answers equal a scan of every stored
- * digest. About 80 keys of 5-7 bytes each plus the digest: some 500-750
- * bytes per stored digest (ssdeep.c has the layout).
+ * digest. About 65-80 keys of 4-8 bytes each plus the digest: some
+ * 400-650 bytes per stored digest (ssdeep.c has the layout); at most 2^25
+ * (33,554,432) digests.
  */
 #ifndef NC_SSDEEP_H
 #define NC_SSDEEP_H
@@ -53,8 +54,8 @@ struct ssdeep_index *ssdeep_index_new(void);
 /* Free the index; NULL is fine. */
 void ssdeep_index_free(struct ssdeep_index *ix);
 
-/* Store digest under id. Returns 0, -1 when out of memory, -2 when the
- * digest is malformed (index unchanged on failure). */
+/* Store digest under id. Returns 0, -1 when out of memory or full, -2 when
+ * the digest is malformed (index unchanged on failure). */
 int ssdeep_index_add(struct ssdeep_index *ix, const char *digest, int64_t id);
 
 /*

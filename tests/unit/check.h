@@ -95,5 +95,6 @@ void unit_remove_dir(const char *dir);
 void suite_cdxj(void);
 void suite_sdb_pg(void);
 void suite_chunks(void);
+void suite_tagtab(void);
 
 #endif

@@ -1,0 +1,153 @@
+/* util/tagtab and dedup/md5map: entries filed under hashes are all found
+ * again (also where many share a home run and a tag, and across the end
+ * of the table), taking back the newest puts leaves the rest findable,
+ * and the MD5 map answers like a plain search over what it holds. */
+#include "check.h"
+#include "dedup/md5map.h"
+#include "util/tagtab.h"
+
+#include <stdint.h>
+#include <string.h>
+
+static uint64_t
+rng_next(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* Whether entry e is among those the walk for hash yields. */
+static int
+yields(const struct tagtab *t, uint64_t hash, uint32_t e)
+{
+	struct tagtab_iter it;
+	uint32_t got;
+
+	tagtab_find(t, hash, &it);
+	while (tagtab_next(&it, &got))
+		if (got == e)
+			return 1;
+	return 0;
+}
+
+static void
+test_all_found(void)
+{
+	enum { N = 3000, SLOTS = 4001 };
+	static uint64_t h[N];
+	struct tagtab t;
+	uint64_t s = 1;
+	size_t i, lost = 0, chance = 0;
+
+	tagtab_init(&t);
+	CHECK_INT(tagtab_reset(&t, 0), -1);
+	CHECK_INT(tagtab_reset(&t, SLOTS), 0);
+	for (i = 0; i < N; i++) {
+		h[i] = rng_next(&s);
+		/* Every tenth shares its predecessor's hash: one key, two
+		 * entries. */
+		if (i % 10 == 9)
+			h[i] = h[i - 1];
+		tagtab_put(&t, h[i], (uint32_t)i);
+	}
+	CHECK_INT(t.filled, N);
+	for (i = 0; i < N; i++)
+		lost += !yields(&t, h[i], (uint32_t)i);
+	CHECK_INT(lost, 0);
+	/* A walk yields other keys' entries only when tag and run agree:
+	 * rarely. */
+	for (i = 0; i < N; i++)
+		chance += yields(&t, rng_next(&s), (uint32_t)i);
+	CHECK(chance < 20);
+	CHECK_INT(tagtab_bytes(&t), SLOTS * sizeof(uint32_t));
+	tagtab_free(&t);
+	CHECK_INT(tagtab_bytes(&t), 0);
+}
+
+/* Keys whose home is the last slot wrap to the first; the largest entry
+ * number survives its shift into the slot word. */
+static void
+test_wrap_and_limits(void)
+{
+	struct tagtab t;
+	struct tagtab_iter it;
+	uint64_t last = UINT64_MAX; /* home = the last slot */
+	uint32_t e;
+	int n = 0;
+
+	tagtab_init(&t);
+	CHECK_INT(tagtab_reset(&t, 8), 0);
+	tagtab_put(&t, last, TAGTAB_MAX_ENTRY);
+	tagtab_put(&t, last, 0);
+	tagtab_put(&t, last, 5);
+	CHECK(t.slot[7] != 0 && t.slot[0] != 0 && t.slot[1] != 0);
+	tagtab_find(&t, last, &it);
+	while (tagtab_next(&it, &e))
+		n += e == TAGTAB_MAX_ENTRY || e == 0 || e == 5;
+	CHECK_INT(n, 3);
+	/* Taken back newest first, the others stay. */
+	CHECK_INT(tagtab_remove(&t, last, 5), 1);
+	CHECK_INT(tagtab_remove(&t, last, 5), 0);
+	CHECK(yields(&t, last, 0) && yields(&t, last, TAGTAB_MAX_ENTRY));
+	CHECK_INT(t.filled, 2);
+	/* A reset empties the table, and keeps its room. */
+	CHECK_INT(tagtab_reset(&t, 4), 0);
+	CHECK_INT(t.filled, 0);
+	CHECK(!yields(&t, last, 0));
+	CHECK_INT(tagtab_bytes(&t), 8 * sizeof(uint32_t));
+	tagtab_free(&t);
+}
+
+/* The MD5 map against a linear search: every stored digest finds its
+ * first id, every other finds nothing, across many growths. */
+static void
+test_md5map(void)
+{
+	enum { N = 20000 };
+	static unsigned char keys[N][MD5MAP_RAW];
+	struct md5map m;
+	unsigned char q[MD5MAP_RAW];
+	const int64_t *got;
+	uint64_t s = 7, v;
+	size_t i, wrong = 0, ghosts = 0;
+
+	md5map_init(&m);
+	CHECK(md5map_find(&m, keys[0]) == NULL);
+	for (i = 0; i < N; i++) {
+		v = rng_next(&s);
+		memcpy(keys[i], &v, 8);
+		/* Half the digests share their leading 8 bytes with the one
+		 * before: the map must compare all 16. */
+		if (i % 2 == 1)
+			memcpy(keys[i], keys[i - 1], 8);
+		v = rng_next(&s);
+		memcpy(keys[i] + 8, &v, 8);
+		CHECK_INT(md5map_reserve(&m), 0);
+		md5map_add(&m, keys[i], (int64_t)i * 3 + 1);
+	}
+	for (i = 0; i < N; i++) {
+		got = md5map_find(&m, keys[i]);
+		wrong += got == NULL || *got != (int64_t)i * 3 + 1;
+		memcpy(q, keys[i], MD5MAP_RAW);
+		q[15] ^= 1;
+		ghosts += md5map_find(&m, q) != NULL;
+	}
+	CHECK_INT(wrong, 0);
+	CHECK_INT(ghosts, 0);
+	/* 24 bytes an entry and 4-8 a slot, with a chunk of slack. */
+	CHECK(md5map_bytes(&m) >= N * (24 + 4));
+	CHECK(md5map_bytes(&m) <= N * (24 + 8) + 4096 * 24 + 4096);
+	md5map_free(&m);
+	CHECK_INT(md5map_bytes(&m), 0);
+}
+
+void
+suite_tagtab(void)
+{
+	RUN(test_all_found);
+	RUN(test_wrap_and_limits);
+	RUN(test_md5map);
+}
