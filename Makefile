@@ -92,7 +92,7 @@ $(B)/ncserver: $(call obj,$(B),$(SRV_SRC))
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS)
 
 $(B)/bench_lookup: $(call obj,$(B),tests/bench/bench_lookup.c \
-    dedup/simindex.c dedup/ssdeep.c dedup/topk.c)
+    dedup/simindex.c dedup/ssdeep.c dedup/topk.c util/tagtab.c)
 	$(CC) $(CFLAGS) -o $@ $^ -lfuzzy -lm
 endif
 

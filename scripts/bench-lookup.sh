@@ -37,13 +37,13 @@ if [ -z "$REV" ]; then
 else
 	T=$(mktemp -d "${TMPDIR:-/tmp}/nearcrawl-lookup.XXXXXX")
 	trap 'rm -rf "$T"' EXIT INT TERM
-	mkdir "$T/dedup"
-	for f in simindex.c simindex.h ssdeep.c ssdeep.h topk.c topk.h mix64.h; do
-		git show "$REV:dedup/$f" >"$T/dedup/$f"
-	done
-	cc -O2 -D_GNU_SOURCE -I"$T/dedup" -o "$T/bench_lookup" \
+	# The index modules and what they include, as they were at REV.
+	git archive "$REV" dedup util | tar -x -C "$T" || exit 1
+	extra=""
+	[ -f "$T/util/tagtab.c" ] && extra="$T/util/tagtab.c"
+	cc -O2 -D_GNU_SOURCE -I"$T" -I"$T/dedup" -o "$T/bench_lookup" \
 	    tests/bench/bench_lookup.c "$T/dedup/simindex.c" \
-	    "$T/dedup/ssdeep.c" "$T/dedup/topk.c" -lfuzzy -lm
+	    "$T/dedup/ssdeep.c" "$T/dedup/topk.c" $extra -lfuzzy -lm || exit 1
 	BIN=$T/bench_lookup
 	echo "bench-lookup: indexes of $REV ($(git log -1 --format=%h "$REV"))"
 fi
