@@ -71,6 +71,9 @@ struct cnode {
 	unsigned char anc;   /* A_* bits: what its ancestors are */
 	unsigned char data;  /* inside a data table (this run's content) */
 	unsigned shared;     /* near-top candidates it is an ancestor of */
+	double own_chars;    /* characters of its own text children */
+	double own_commas;   /* and their commas */
+	unsigned char own_known; /* own_chars and own_commas measured */
 };
 
 struct content {
