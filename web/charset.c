@@ -77,7 +77,7 @@ static unsigned char *
 sanitize(const unsigned char *s, size_t n, size_t *outlen)
 {
 	unsigned char *out, enc[4];
-	size_t i = 0, o = 0;
+	size_t i = 0, o = 0, k;
 	uint32_t cp;
 
 	if (n > (SIZE_MAX - 1) / 3)
@@ -99,12 +99,16 @@ sanitize(const unsigned char *s, size_t n, size_t *outlen)
 	i = o = 0;
 	while (i < n) {
 		/* Most of a page is printable ASCII or HTML white space, which
-		 * passes through unchanged. */
-		if ((s[i] >= 0x20 && s[i] < 0x7f) || s[i] == '\t' ||
-		    s[i] == '\n' || s[i] == '\f' || s[i] == '\r') {
-			out[o++] = s[i++];
-			continue;
-		}
+		 * passes through unchanged: found a run at a time, copied at
+		 * once. */
+		for (k = i; k < n && ((unsigned char)(s[k] - 0x20) < 0x5f ||
+		     s[k] == '\n' || s[k] == '\t' || s[k] == '\r' ||
+		     s[k] == '\f'); k++)
+			;
+		memcpy(out + o, s + i, k - i);
+		o += k - i;
+		if ((i = k) == n)
+			break;
 		i += chars_utf8_decode(s + i, n - i, &cp);
 		o += chars_utf8_encode(clean_cp(cp), out + o);
 	}
