@@ -9,19 +9,12 @@
 
 #include "util/chars.h"
 #include "util/mix64.h"
+#include "util/radix.h"
 #include "dedup/words.h"
 
 #define SHINGLE_WORDS 3
 #define SHINGLE_SEED 0x2545f4914f6cdd1dULL
 #define FIRST_CAP 256
-
-static int
-cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 static int
 push(struct shingles *s, size_t *cap, uint32_t h)
@@ -49,14 +42,21 @@ top32(const uint64_t *ring, size_t first, size_t n)
 static int
 make_set(struct shingles *s)
 {
+	uint32_t *tmp;
 	size_t i, k = 0;
 
 	if (s->n == 0)
 		return 0;
 	if ((s->set = malloc(s->n * sizeof(*s->set))) == NULL)
 		return -1;
+	if ((tmp = malloc(s->n * sizeof(*tmp))) == NULL) {
+		free(s->set);
+		s->set = NULL;
+		return -1;
+	}
 	memcpy(s->set, s->seq, s->n * sizeof(*s->set));
-	qsort(s->set, s->n, sizeof(*s->set), cmp_u32);
+	radix_sort_u32(s->set, tmp, s->n);
+	free(tmp);
 	for (i = 0; i < s->n; i++)
 		if (k == 0 || s->set[k - 1] != s->set[i])
 			s->set[k++] = s->set[i];

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "util/mix64.h"
+#include "util/radix.h"
 
 #define FIRST_SLOTS 64   /* a host's first table */
 #define FIRST_HOSTS 16   /* the first host table */
@@ -175,14 +176,6 @@ add_host(struct tmpl *t, uint64_t key)
 	return h;
 }
 
-static int
-cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 int
 tmpl_learn(struct tmpl *t, const char *host, const uint32_t *blocks,
     size_t n)
@@ -196,10 +189,12 @@ tmpl_learn(struct tmpl *t, const char *host, const uint32_t *blocks,
 
 	if (n == 0)
 		return 0;
-	if ((sorted = malloc(n * sizeof(*sorted))) == NULL)
+	/* The copy to sort, and as much scratch after it. */
+	if (n > SIZE_MAX / 2 / sizeof(*sorted) ||
+	    (sorted = malloc(2 * n * sizeof(*sorted))) == NULL)
 		return -1;
 	memcpy(sorted, blocks, n * sizeof(*sorted));
-	qsort(sorted, n, sizeof(*sorted), cmp_u32);
+	radix_sort_u32(sorted, sorted + n, n);
 	if (h->key == 0 && (h = add_host(t, key)) == NULL) {
 		rc = -1;
 		goto out;

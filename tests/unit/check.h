@@ -96,5 +96,6 @@ void suite_cdxj(void);
 void suite_sdb_pg(void);
 void suite_chunks(void);
 void suite_tagtab(void);
+void suite_radix(void);
 
 #endif

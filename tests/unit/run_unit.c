@@ -26,7 +26,7 @@ main(void)
 		SUITE(robotscache), SUITE(workpool), SUITE(seen), SUITE(esc),
 		SUITE(oom), SUITE(pagerank), SUITE(tdw), SUITE(shingles),
 		SUITE(canonical), SUITE(dedup_keys), SUITE(warc), SUITE(decode),
-		SUITE(cdxj), SUITE(sdb_pg), SUITE(chunks), SUITE(tagtab),
+		SUITE(cdxj), SUITE(sdb_pg), SUITE(chunks), SUITE(tagtab), SUITE(radix),
 	};
 	const char *only = getenv("NC_UNIT_ONLY");
 	size_t i, ran = 0;
