@@ -440,28 +440,41 @@ struct probe {
 	size_t found;           /* matches so far */
 };
 
-/* The query meets stored vector vec, whose token at pos (weighing rest
- * from there on) is the probed one. */
+/* The sum over buckets of the smaller of the query's weight and the
+ * stored code's value: every vector met pays it, so it runs on vector
+ * lanes (a gather of the code values) where the machine has AVX2. */
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("O3"), target_clones("avx2", "default")))
+#endif
+static uint32_t
+sketch_bound(const uint32_t *q, const uint8_t *sk, const uint32_t *code)
+{
+	uint32_t bound = 0, c;
+	size_t b;
+
+	for (b = 0; b < SKETCH; b++) {
+		c = code[sk[b]];
+		bound += q[b] < c ? q[b] : c;
+	}
+	return bound;
+}
+
+/* The query meets stored vector vec for the first time (the caller checks
+ * the stamp: most postings walked are of vectors met already), at its
+ * token at pos (weighing rest from there on), the probed one. */
 static void
 meet(struct tdw_index *ix, struct probe *q, uint32_t vec, uint16_t pos,
     uint16_t rest)
 {
 	struct tdw_match m;
 	const uint8_t *sk;
-	uint32_t o, bound;
-	size_t b;
+	uint32_t o;
 
-	/* Met first here: this is their first token in common. */
-	if (ix->stamp[vec] == ix->query)
-		return;
 	ix->stamp[vec] = ix->query;
 	/* Tokens sharing a bucket can share at most the smaller of the two
 	 * bucket weights: a bound read from 64 bytes, not from the vector. */
 	sk = ix->sketch + (size_t)vec * SKETCH;
-	for (b = 0, bound = 0; b < SKETCH; b++)
-		bound += q->sketch[b] < ix->code[sk[b]] ? q->sketch[b] :
-		    ix->code[sk[b]];
-	if (bound < ix->t)
+	if (sketch_bound(q->sketch, sk, ix->code) < ix->t)
 		return;
 	o = q->cut ? verify(ix, q->x, q->n, 0, q->total, &ix->vec[vec], 0,
 	    ix->vec[vec].total) :
@@ -518,7 +531,8 @@ tdw_index_query(struct tdw_index *ix, const struct tdw_vec *v,
 		for (pr = ix->head[k]; pr != 0 && left > 0; pr = p->next) {
 			p = &ix->post[pr - 1];
 			left--;
-			meet(ix, &q, p->vec, p->pos, p->rest);
+			if (ix->stamp[p->vec] != ix->query)
+				meet(ix, &q, p->vec, p->pos, p->rest);
 		}
 		c = end = NULL;
 		if (k + 1 < ix->ncoff)
@@ -526,7 +540,9 @@ tdw_index_query(struct tdw_index *ix, const struct tdw_vec *v,
 			    end = ix->cpost + ix->coff[k]; c > end && left > 0;
 			    c--) {
 				left--;
-				meet(ix, &q, c[-1].vec, c[-1].pos, c[-1].rest);
+				if (ix->stamp[c[-1].vec] != ix->query)
+					meet(ix, &q, c[-1].vec, c[-1].pos,
+					    c[-1].rest);
 			}
 		/* Postings left unwalked: later meets merge from the start. */
 		if (pr != 0 || c != end)
