@@ -235,6 +235,14 @@ each_token(const char *s, size_t len, const struct tdw_opts *o,
 			c = lower_cp(c);
 			ascii &= c < 0x80;
 			digits &= c >= '0' && c <= '9';
+			if (c < 0x80) {
+				/* Most words: a byte each, nothing to encode. */
+				if (n + 1 > TDW_WORD_MAX)
+					over = 1;
+				else
+					w[n++] = (char)c;
+				continue;
+			}
 			e = chars_utf8_encode(c, enc);
 			if (n + e > TDW_WORD_MAX) {
 				over = 1;
