@@ -62,12 +62,12 @@
  * the bound at z itself says no more than prefix membership). What
  * survives is the exact MWO, and the answers are those of a full scan.
  *
- * Before the merge, a cheaper bound: each stored vector keeps a 64-byte
+ * Before the merge, a cheaper bound: each stored vector keeps a 128-byte
  * sketch, the weight of its tokens in each of 64 buckets (token id hashed),
- * each rounded up to one of 256 codes (0, 1, 2 ... then 3.5 % apart).
- * Tokens in one bucket share at most the smaller bucket weight, so the sum
- * over buckets of the smaller weight bounds MWO from above. It reads one
- * cache line where the merge reads ten; on a site whose pages share most of
+ * 16 bits each (the weights sum to TDW_SCALE). Tokens in one bucket share
+ * at most the smaller bucket weight, so the sum over buckets of the smaller
+ * weight bounds MWO from above. It reads two cache lines where the merge
+ * reads ten, and runs on vector lanes; on a site whose pages share most of
  * their vocabulary it discards most candidates. Postings are chained per
  * token as they come, and moved into one array grouped by token once the
  * chained ones are a fifth of all, so a walk reads memory in order.
@@ -78,7 +78,7 @@
  * index, so a query walks each token's newest postings only (below).
  * docs/dedup.md has figures.
  *
- * Memory: 24 bytes per stored vector, 64 of sketch and 4 of mark, 6 per
+ * Memory: 24 bytes per stored vector, 128 of sketch and 4 of mark, 6 per
  * kept token (order number and weight), 8 to 12 per prefix token
  * (posting), about 20 per distinct token.
  */

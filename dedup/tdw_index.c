@@ -20,7 +20,6 @@
 #define FIRST_SLOTS 1024
 #define COMPACT_MIN 4096    /* recent postings worth compacting */
 #define SKETCH 64           /* buckets of a vector's sketch */
-#define SKETCH_STEP 1.035   /* a sketch code's value over the one before */
 
 /* A stored vector's token at a prefix position, added lately. */
 struct posting {
@@ -71,11 +70,9 @@ struct tdw_index {
 	struct stored *vec;    /* stored vectors, in add order */
 	size_t nvec;
 	size_t avec;
-	uint8_t *sketch;       /* per stored vector, SKETCH codes: the weight
-	                          of its tokens in each bucket, rounded up */
+	uint16_t *sketch;      /* per stored vector, SKETCH weights: of its
+	                          tokens in each bucket (at most TDW_SCALE) */
 	size_t asketch;        /* vectors' room in sketch */
-	uint32_t code[256];    /* a code's value: 0, 1, 2 ... then growing
-	                          by SKETCH_STEP, past TDW_SCALE at 255 */
 	uint32_t *stamp;       /* per stored vector: the last query that met
 	                          it, so a query verifies it once */
 	size_t astamp;
@@ -124,8 +121,6 @@ struct tdw_index *
 tdw_index_new(int percent)
 {
 	struct tdw_index *ix;
-	uint32_t c;
-	size_t i;
 
 	if (percent < 1 || percent > 100)
 		return NULL;
@@ -133,10 +128,6 @@ tdw_index_new(int percent)
 		return NULL;
 	ix->t = tdw_threshold(percent);
 	ix->meets = TDW_TOKEN_MEETS;
-	for (i = 1; i < 256; i++) {
-		c = (uint32_t)(ix->code[i - 1] * SKETCH_STEP + 0.999);
-		ix->code[i] = c > ix->code[i - 1] ? c : ix->code[i - 1] + 1;
-	}
 	ix->nslot = FIRST_SLOTS;
 	if ((ix->slot = calloc(ix->nslot, sizeof(*ix->slot))) == NULL) {
 		free(ix);
@@ -258,7 +249,8 @@ tdw_index_reserve(struct tdw_index *ix, const struct tdw_vec *v)
 	    sizeof(*ix->vec))) == NULL)
 		return -1;
 	ix->vec = p;
-	if ((p = grow(ix->sketch, &ix->asketch, ix->nvec + 1, SKETCH)) == NULL)
+	if ((p = grow(ix->sketch, &ix->asketch, ix->nvec + 1,
+	    SKETCH * sizeof(*ix->sketch))) == NULL)
 		return -1;
 	ix->sketch = p;
 	if ((p = grow(ix->stamp, &ix->astamp, ix->nvec + 1,
@@ -308,25 +300,17 @@ sketch_of(const struct tdw_vec *v, uint32_t sum[SKETCH])
 		sum[(v->t[i].id * 0x9e3779b1u) >> 26] += v->t[i].w;
 }
 
-/* The sketch as stored: each sum's code, the least not under it. */
+/* The sketch as stored: each bucket's weight, which the weights' sum
+ * (TDW_SCALE) keeps within 16 bits. */
 static void
-sketch_codes(const struct tdw_index *ix, const struct tdw_vec *v,
-    uint8_t *out)
+sketch_store(const struct tdw_vec *v, uint16_t *out)
 {
 	uint32_t sum[SKETCH];
-	size_t b, lo, hi, mid;
+	size_t b;
 
 	sketch_of(v, sum);
-	for (b = 0; b < SKETCH; b++) {
-		for (lo = 0, hi = 255; lo < hi; ) {
-			mid = (lo + hi) / 2;
-			if (ix->code[mid] >= sum[b])
-				hi = mid;
-			else
-				lo = mid + 1;
-		}
-		out[b] = (uint8_t)lo;
-	}
+	for (b = 0; b < SKETCH; b++)
+		out[b] = (uint16_t)(sum[b] < UINT16_MAX ? sum[b] : UINT16_MAX);
 }
 
 int
@@ -364,7 +348,7 @@ tdw_index_add(struct tdw_index *ix, const struct tdw_vec *v, int64_t id)
 	s->total = rest;
 	s->n = v->n;
 	ix->stamp[ix->nvec] = 0;
-	sketch_codes(ix, v, ix->sketch + ix->nvec * SKETCH);
+	sketch_store(v, ix->sketch + ix->nvec * SKETCH);
 	for (i = 0; i < v->n; i++) {
 		ix->ord[ix->nterm + i] = (uint32_t)r[i].key;
 		ix->w[ix->nterm + i] = r[i].w;
@@ -426,7 +410,7 @@ better(const void *pa, const void *pb)
 
 /* What a query carries from posting to posting. */
 struct probe {
-	uint32_t sketch[SKETCH]; /* the query's bucket weights */
+	uint16_t sketch[SKETCH]; /* the query's bucket weights */
 	const struct ranked *x; /* the query's tokens, in the global order */
 	size_t n;               /* how many */
 	size_t i;               /* the position being probed */
@@ -441,21 +425,19 @@ struct probe {
 };
 
 /* The sum over buckets of the smaller of the query's weight and the
- * stored code's value: every vector met pays it, so it runs on vector
- * lanes (a gather of the code values) where the machine has AVX2. */
+ * stored one: every vector met pays it, so it runs on vector lanes (GCC
+ * vectorises at -O3 only), with AVX2 where the machine has it. */
 #if defined(__GNUC__) && !defined(__clang__)
 __attribute__((optimize("O3"), target_clones("avx2", "default")))
 #endif
 static uint32_t
-sketch_bound(const uint32_t *q, const uint8_t *sk, const uint32_t *code)
+sketch_bound(const uint16_t *q, const uint16_t *sk)
 {
-	uint32_t bound = 0, c;
+	uint32_t bound = 0;
 	size_t b;
 
-	for (b = 0; b < SKETCH; b++) {
-		c = code[sk[b]];
-		bound += q[b] < c ? q[b] : c;
-	}
+	for (b = 0; b < SKETCH; b++)
+		bound += q[b] < sk[b] ? q[b] : sk[b];
 	return bound;
 }
 
@@ -467,14 +449,14 @@ meet(struct tdw_index *ix, struct probe *q, uint32_t vec, uint16_t pos,
     uint16_t rest)
 {
 	struct tdw_match m;
-	const uint8_t *sk;
+	const uint16_t *sk;
 	uint32_t o;
 
 	ix->stamp[vec] = ix->query;
 	/* Tokens sharing a bucket can share at most the smaller of the two
-	 * bucket weights: a bound read from 64 bytes, not from the vector. */
+	 * bucket weights: a bound read from 128 bytes, not from the vector. */
 	sk = ix->sketch + (size_t)vec * SKETCH;
-	if (sketch_bound(q->sketch, sk, ix->code) < ix->t)
+	if (sketch_bound(q->sketch, sk) < ix->t)
 		return;
 	o = q->cut ? verify(ix, q->x, q->n, 0, q->total, &ix->vec[vec], 0,
 	    ix->vec[vec].total) :
@@ -515,7 +497,7 @@ tdw_index_query(struct tdw_index *ix, const struct tdw_vec *v,
 		ix->query = 1;
 	}
 	memset(&q, 0, sizeof(q));
-	sketch_of(v, q.sketch);
+	sketch_store(v, q.sketch);
 	q.x = x;
 	q.n = v->n;
 	q.out = out;
@@ -605,7 +587,7 @@ tdw_index_bytes(const struct tdw_index *ix)
 	    ix->ahead * sizeof(*ix->head) + ix->apost * sizeof(*ix->post) +
 	    ix->ncpost * sizeof(*ix->cpost) + ix->ncoff * sizeof(*ix->coff) +
 	    ix->avec * sizeof(*ix->vec) + ix->astamp * sizeof(*ix->stamp) +
-	    ix->asketch * SKETCH +
+	    ix->asketch * SKETCH * sizeof(*ix->sketch) +
 	    ix->aord * sizeof(*ix->ord) +
 	    ix->aw * sizeof(*ix->w);
 }
