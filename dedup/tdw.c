@@ -397,6 +397,65 @@ by_weight(const void *pa, const void *pb)
 	return a->id < b->id ? -1 : a->id > b->id;
 }
 
+/* Whether a comes before b in by_weight's order (heavier, then lower id). */
+static int
+heavier(const struct acc_slot *a, const struct acc_slot *b)
+{
+	return a->w != b->w ? a->w > b->w : a->id < b->id;
+}
+
+static void
+swap_slots(struct acc_slot *a, struct acc_slot *b)
+{
+	struct acc_slot t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+/*
+ * Move the k first of slot[0..n) in by_weight's order to the front, in
+ * no particular order (the caller needs the set only): quickselect, a
+ * linear pass or two where sorting every counted token was a good part of
+ * a vector's cost. Past 64 rounds (an unlucky run of pivots) it sorts.
+ */
+static void
+select_heaviest(struct acc_slot *slot, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n, i, store, mid, rounds = 0;
+	struct acc_slot *a, *b, *c;
+
+	if (k == 0 || k >= n)
+		return;
+	while (hi - lo > 1) {
+		if (++rounds > 64) {
+			qsort(slot + lo, hi - lo, sizeof(*slot), by_weight);
+			return;
+		}
+		/* The median of three as pivot, moved to the end. */
+		mid = lo + (hi - lo) / 2;
+		a = &slot[lo], b = &slot[mid], c = &slot[hi - 1];
+		if (heavier(b, a))
+			swap_slots(a, b);
+		if (heavier(c, a))
+			swap_slots(a, c);
+		if (heavier(c, b))
+			swap_slots(b, c);
+		swap_slots(b, c); /* the median at hi - 1 */
+		for (i = store = lo; i < hi - 1; i++)
+			if (heavier(&slot[i], &slot[hi - 1]))
+				swap_slots(&slot[i], &slot[store++]);
+		swap_slots(&slot[store], &slot[hi - 1]);
+		/* slot[store] is in its final place. */
+		if (store == k || store + 1 == k)
+			return;
+		if (store > k)
+			hi = store;
+		else
+			lo = store + 1;
+	}
+}
+
 struct share {
 	uint32_t id;   /* token id */
 	uint64_t q;    /* its scaled weight, rounded down */
@@ -432,9 +491,9 @@ scale(struct acc_slot *slot, size_t n, size_t k, struct tdw_vec *v)
 	uint64_t total = 0, given = 0;
 	size_t i;
 
-	qsort(slot, n, sizeof(*slot), by_weight);
 	if (k > n)
 		k = n;
+	select_heaviest(slot, n, k);
 	for (i = 0; i < k; i++)
 		total += slot[i].w;
 	for (i = 0; i < k; i++) {
