@@ -229,10 +229,10 @@ const struct opt config_opts[] = {
 	    "shared crawls serialise verdicts on rows of verdict_keys, not on "
 	    "advisory locks (for distributed PostgreSQL-compatible engines)",
 	    NULL, NULL },
-	{ { "storage", "batch_pages", "batch-pages", "512" }, OPT_INT, F(batch),
-	    0, 1, 100000, 0, "N", "pages written per transaction (a crawl shared "
-	    "by several processes writes each page on its own)", NULL,
-	    NULL },
+	{ { "storage", "batch_pages", "batch-pages", "2048" }, OPT_INT,
+	    F(batch), 0, 1, 100000, 0, "N", "pages written per transaction, "
+	    "or 2 seconds' worth if fewer (a crawl shared by several "
+	    "processes writes each page on its own)", NULL, NULL },
 	{ { "storage", "force_settings", "force-settings", "false" },
 	    OPT_BOOL, F(force_settings), 0, 0, 1, 0, NULL,
 	    "resume even if dedup settings or scope changed", NULL, NULL },

@@ -152,6 +152,29 @@ check_file(struct store *s, const char *path, int *fresh, char *err,
 	return 0;
 }
 
+/* Bytes of WAL between two automatic checkpoints. */
+#define WAL_CHECKPOINT_BYTES (256 << 20)
+
+/* Checkpoint after bytes of WAL, whatever the page size. SDB_OK or an
+ * SQLite error code. */
+static int
+checkpoint_every(struct sdb *db, long bytes)
+{
+	struct sdb_stmt *st;
+	char sql[64];
+	long page = 4096;
+	int rc;
+
+	if ((rc = sdb_prepare(db, "PRAGMA page_size", &st)) != SDB_OK)
+		return rc;
+	if (sdb_step(st) == SDB_ROW && sdb_column_int64(st, 0) > 0)
+		page = (long)sdb_column_int64(st, 0);
+	sdb_finalize(st);
+	snprintf(sql, sizeof(sql), "PRAGMA wal_autocheckpoint = %ld",
+	    bytes / page);
+	return sdb_exec(db, sql);
+}
+
 /* The connection settings; only a writer may change the journal mode. */
 static int
 configure(struct store *s, const char *path, int readonly, char *err,
@@ -159,17 +182,26 @@ configure(struct store *s, const char *path, int readonly, char *err,
 {
 	const char *sql;
 
-	/* A checkpoint every 64 MiB of WAL, not SQLite's 4: a B-tree page a
-	 * crawl rewrites many times (an index leaf of the frontier) reaches
-	 * the database once per checkpoint. At 100,000 pages it cut the
-	 * bytes written from 12.7 to 9.7 times the database's size (to 7.2
-	 * with 512-page batches). The WAL file is cut back to 64 MiB after a
-	 * checkpoint, so a reader that held one off leaves no huge file. */
+	/*
+	 * New databases get 1 KiB pages, not 4: most bytes a crawl writes
+	 * are B-tree leaves of the URL indexes (the frontier's alone took 64%
+	 * of the WAL at 100,000 pages), each insert at a random key
+	 * rewriting a whole leaf into the WAL, so a smaller page writes less
+	 * for the same insert (512-byte pages wrote more again). A
+	 * checkpoint every 256 MiB of WAL, not SQLite's 4 MiB: a page a crawl
+	 * rewrites many times reaches the database once per checkpoint (the
+	 * interval is set in pages below, once the page size is known; an
+	 * older database keeps its page size). With 2048-page batches the
+	 * bytes written at 100,000 pages fell from 41 to 21 KB a page
+	 * (docs/performance.md). The WAL file is cut back to 64 MiB after a
+	 * checkpoint, so a reader that held one off leaves no huge file.
+	 */
 	sql = readonly ? "PRAGMA foreign_keys = ON" :
+	    "PRAGMA page_size = 1024; "
 	    "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; "
-	    "PRAGMA wal_autocheckpoint = 16384; "
 	    "PRAGMA journal_size_limit = 67108864; PRAGMA foreign_keys = ON";
-	if (sdb_exec(s->db, sql) != SDB_OK) {
+	if (sdb_exec(s->db, sql) != SDB_OK ||
+	    (!readonly && checkpoint_every(s->db, WAL_CHECKPOINT_BYTES) != 0)) {
 		open_msg(s->db, path, err, errsz);
 		return -1;
 	}

@@ -123,7 +123,7 @@ test_defaults(void)
 	CHECK_STR(c.near_rule, "any");
 	CHECK_INT(c.min_text, 0);
 	CHECK_STR(c.db, "nearcrawl.db");
-	CHECK_INT(c.batch, 512);
+	CHECK_INT(c.batch, 2048);
 	CHECK_INT(c.store_text, 0);
 	CHECK_STR(c.strip_params, "none");
 	CHECK_INT(c.max_query_variants, 0);
