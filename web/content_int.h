@@ -91,11 +91,15 @@ cn(const xmlNode *n)
 	    (struct cnode *)n->_private : NULL;
 }
 
-/* Whether n is a <name> element (libxml2 keeps HTML names lower-case). */
+/* Whether n is a <name> element (libxml2 keeps HTML names lower-case).
+ * The first letters are compared here: most tests fail on them, and the
+ * analysis asks this millions of times a crawl. */
 static inline int
 is(const xmlNode *n, const char *name)
 {
-	return n->name != NULL && strcmp((const char *)n->name, name) == 0;
+	const char *s = (const char *)n->name;
+
+	return s != NULL && s[0] == name[0] && strcmp(s, name) == 0;
 }
 
 static inline int
