@@ -70,7 +70,10 @@
  * reads ten, and runs on vector lanes; on a site whose pages share most of
  * their vocabulary it discards most candidates. Postings are chained per
  * token as they come, and moved into one array grouped by token once the
- * chained ones are a fifth of all, so a walk reads memory in order.
+ * chained ones are a fifth of all, so a walk reads memory in order; a
+ * token with 256 postings gets an array of its own, appended to, since
+ * the newest postings a query walks of a frequent token were nearly all
+ * in the chains.
  *
  * A query's cost grows with the postings of its prefix tokens: on a site
  * whose pages draw on a small vocabulary (generated text; menus) every

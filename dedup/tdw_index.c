@@ -19,6 +19,9 @@
 #define ORD_MAX (UINT32_MAX - 1)
 #define FIRST_SLOTS 1024
 #define COMPACT_MIN 4096    /* recent postings worth compacting */
+#define OWN_FROM 256        /* postings after which a token gets an array
+                               of its own (TDW_TOKEN_MEETS: a query walks
+                               that many of a frequent token's) */
 #define SKETCH 64           /* buckets of a vector's sketch */
 
 /* A stored vector's token at a prefix position, added lately. */
@@ -34,6 +37,15 @@ struct cposting {
 	uint32_t vec;
 	uint16_t pos;
 	uint16_t rest;
+};
+
+/* A frequent token's postings, oldest first: a query walks them newest
+ * first from the end, in order, where a chain of recent postings would
+ * miss the cache at every step. */
+struct own {
+	struct cposting *p; /* the postings */
+	uint32_t n;         /* used */
+	uint32_t cap;       /* allocated */
 };
 
 struct slot {
@@ -57,6 +69,14 @@ struct tdw_index {
 	uint32_t *head;        /* per order number: newest posting + 1, or 0 */
 	size_t ntok;           /* order numbers given */
 	size_t ahead;          /* head entries allocated */
+	uint32_t *cnt;         /* per order number: its postings so far */
+	size_t acnt;
+	uint32_t *own1;        /* per order number: its entry in own + 1, or
+	                          0 while its postings are chained and grouped */
+	size_t aown1;
+	struct own *own;       /* the frequent tokens' arrays */
+	size_t nown;
+	size_t aown;
 	struct posting *post;  /* postings since the last compaction, in add
 	                          order, chained per token from head */
 	size_t npost;
@@ -139,8 +159,15 @@ tdw_index_new(int percent)
 void
 tdw_index_free(struct tdw_index *ix)
 {
+	size_t i;
+
 	if (ix == NULL)
 		return;
+	for (i = 0; i < ix->nown; i++)
+		free(ix->own[i].p);
+	free(ix->own);
+	free(ix->own1);
+	free(ix->cnt);
 	free(ix->slot);
 	free(ix->head);
 	free(ix->post);
@@ -200,6 +227,9 @@ compact(struct tdw_index *ix)
 	}
 	for (k = 0; k < ix->ntok; k++) {
 		off[k] = (uint32_t)at;
+		/* A token with an array of its own has no group, no chain. */
+		if (ix->own1[k] != 0)
+			continue;
 		if (k + 1 < ix->ncoff) {
 			n = ix->coff[k + 1] - ix->coff[k];
 			memcpy(cp + at, ix->cpost + ix->coff[k], n * sizeof(*cp));
@@ -229,11 +259,80 @@ compact(struct tdw_index *ix)
 	return 0;
 }
 
+/* Move token k's postings, its group's and then its chain's, oldest
+ * first, into an array of its own. -1 when out of memory (nothing
+ * changed). */
+static int
+own_make(struct tdw_index *ix, size_t k)
+{
+	const struct posting *p = NULL;
+	struct own *o;
+	size_t g = 0, n = 0, i, cap;
+	uint32_t pr;
+	void *q;
+
+	if (k + 1 < ix->ncoff)
+		g = ix->coff[k + 1] - ix->coff[k];
+	for (pr = ix->head[k]; pr != 0; pr = p->next, n++)
+		p = &ix->post[pr - 1];
+	n += g;
+	cap = n + n / 2 + 16;
+	if (cap > UINT32_MAX || ix->nown >= UINT32_MAX - 1 ||
+	    (q = grow(ix->own, &ix->aown, ix->nown + 1,
+	    sizeof(*ix->own))) == NULL)
+		return -1;
+	ix->own = q;
+	o = &ix->own[ix->nown];
+	if ((o->p = malloc(cap * sizeof(*o->p))) == NULL)
+		return -1;
+	o->cap = (uint32_t)cap;
+	o->n = (uint32_t)n;
+	if (g > 0)
+		memcpy(o->p, ix->cpost + ix->coff[k], g * sizeof(*o->p));
+	/* The chain runs newest first: fill from the end. */
+	for (i = n, pr = ix->head[k]; pr != 0; pr = p->next) {
+		p = &ix->post[pr - 1];
+		i--;
+		o->p[i].vec = p->vec;
+		o->p[i].pos = p->pos;
+		o->p[i].rest = p->rest;
+	}
+	/* The group and chain are left to the next compaction, which
+	 * skips the token. */
+	ix->head[k] = 0;
+	ix->own1[k] = (uint32_t)++ix->nown;
+	return 0;
+}
+
+/* Room for one more posting of token k: in its own array, made now if
+ * the posting would be its OWN_FROM-th. -1 when out of memory. */
+static int
+own_reserve(struct tdw_index *ix, size_t k)
+{
+	struct own *o;
+	size_t cap;
+	void *p;
+
+	if (ix->own1[k] == 0)
+		return ix->cnt[k] + 1 < OWN_FROM ? 0 : own_make(ix, k);
+	o = &ix->own[ix->own1[k] - 1];
+	if (o->n < o->cap)
+		return 0;
+	cap = (size_t)o->cap + o->cap / 2;
+	if (cap > UINT32_MAX ||
+	    (p = realloc(o->p, cap * sizeof(*o->p))) == NULL)
+		return -1;
+	o->p = p;
+	o->cap = (uint32_t)cap;
+	return 0;
+}
+
 int
 tdw_index_reserve(struct tdw_index *ix, const struct tdw_vec *v)
 {
 	struct slot *n;
 	size_t want, size, i;
+	uint32_t ord;
 	void *p;
 
 	if (v->n == 0)
@@ -265,6 +364,18 @@ tdw_index_reserve(struct tdw_index *ix, const struct tdw_vec *v)
 	    sizeof(*ix->head))) == NULL)
 		return -1;
 	ix->head = p;
+	if ((p = grow(ix->cnt, &ix->acnt, ix->ntok + v->n,
+	    sizeof(*ix->cnt))) == NULL)
+		return -1;
+	ix->cnt = p;
+	if ((p = grow(ix->own1, &ix->aown1, ix->ntok + v->n,
+	    sizeof(*ix->own1))) == NULL)
+		return -1;
+	ix->own1 = p;
+	for (i = 0; i < v->n; i++)
+		if ((ord = order_of(ix, v->t[i].id)) != NO_ORD &&
+		    own_reserve(ix, ord) != 0)
+			return -1;
 	if ((p = grow(ix->ord, &ix->aord, ix->nterm + v->n,
 	    sizeof(*ix->ord))) == NULL)
 		return -1;
@@ -319,6 +430,7 @@ tdw_index_add(struct tdw_index *ix, const struct tdw_vec *v, int64_t id)
 	struct ranked r[TDW_TOKENS_MAX];
 	struct stored *s;
 	struct posting *p;
+	struct own *o;
 	struct slot *sl;
 	uint32_t rest = 0;
 	size_t i;
@@ -337,6 +449,8 @@ tdw_index_add(struct tdw_index *ix, const struct tdw_vec *v, int64_t id)
 			sl->id = v->t[i].id;
 			sl->ord1 = (uint32_t)++ix->ntok;
 			ix->head[sl->ord1 - 1] = 0;
+			ix->cnt[sl->ord1 - 1] = 0;
+			ix->own1[sl->ord1 - 1] = 0;
 		}
 		r[i].key = sl->ord1 - 1;
 		r[i].w = v->t[i].w;
@@ -352,13 +466,22 @@ tdw_index_add(struct tdw_index *ix, const struct tdw_vec *v, int64_t id)
 	for (i = 0; i < v->n; i++) {
 		ix->ord[ix->nterm + i] = (uint32_t)r[i].key;
 		ix->w[ix->nterm + i] = r[i].w;
-		if (rest >= ix->t) {
+		if (rest >= ix->t && ix->own1[r[i].key] != 0) {
+			/* Room made by tdw_index_reserve. */
+			o = &ix->own[ix->own1[r[i].key] - 1];
+			o->p[o->n].vec = (uint32_t)ix->nvec;
+			o->p[o->n].pos = (uint16_t)i;
+			o->p[o->n].rest = (uint16_t)rest;
+			o->n++;
+			ix->cnt[r[i].key]++;
+		} else if (rest >= ix->t) {
 			p = &ix->post[ix->npost++];
 			p->vec = (uint32_t)ix->nvec;
 			p->pos = (uint16_t)i;
 			p->rest = (uint16_t)rest;
 			p->next = ix->head[r[i].key];
 			ix->head[r[i].key] = (uint32_t)ix->npost;
+			ix->cnt[r[i].key]++;
 		}
 		rest -= r[i].w;
 	}
@@ -477,10 +600,11 @@ tdw_index_query(struct tdw_index *ix, const struct tdw_vec *v,
 	struct ranked x[TDW_TOKENS_MAX];
 	const struct cposting *c, *end;
 	const struct posting *p;
+	const struct own *o;
 	struct probe q;
 	uint32_t total = 0, ord, pr;
 	uint64_t k;
-	size_t i, left;
+	size_t i, j, left;
 
 	if (v->n == 0 || ix->nvec == 0)
 		return 0;
@@ -510,6 +634,19 @@ tdw_index_query(struct tdw_index *ix, const struct tdw_vec *v,
 		if ((k = x[q.i].key) > ORD_MAX)
 			continue;
 		left = ix->meets > 0 ? ix->meets : SIZE_MAX;
+		if (ix->own1[k] != 0) {
+			/* A frequent token: its own array, from its end. */
+			o = &ix->own[ix->own1[k] - 1];
+			for (j = o->n; j > 0 && left > 0; j--) {
+				left--;
+				if (ix->stamp[o->p[j - 1].vec] != ix->query)
+					meet(ix, &q, o->p[j - 1].vec,
+					    o->p[j - 1].pos, o->p[j - 1].rest);
+			}
+			if (j > 0)
+				q.cut = 1;
+			continue;
+		}
 		for (pr = ix->head[k]; pr != 0 && left > 0; pr = p->next) {
 			p = &ix->post[pr - 1];
 			left--;
@@ -580,11 +717,24 @@ tdw_index_count(const struct tdw_index *ix)
 	return ix->nvec;
 }
 
+/* Bytes the frequent tokens' arrays hold. */
+static size_t
+own_bytes(const struct tdw_index *ix)
+{
+	size_t i, b = 0;
+
+	for (i = 0; i < ix->nown; i++)
+		b += ix->own[i].cap * sizeof(*ix->own[i].p);
+	return b;
+}
+
 size_t
 tdw_index_bytes(const struct tdw_index *ix)
 {
 	return sizeof(*ix) + ix->nslot * sizeof(*ix->slot) +
 	    ix->ahead * sizeof(*ix->head) + ix->apost * sizeof(*ix->post) +
+	    ix->acnt * sizeof(*ix->cnt) + ix->aown1 * sizeof(*ix->own1) +
+	    ix->aown * sizeof(*ix->own) + own_bytes(ix) +
 	    ix->ncpost * sizeof(*ix->cpost) + ix->ncoff * sizeof(*ix->coff) +
 	    ix->avec * sizeof(*ix->vec) + ix->astamp * sizeof(*ix->stamp) +
 	    ix->asketch * SKETCH * sizeof(*ix->sketch) +
