@@ -1,8 +1,8 @@
 /*
  * chars: character helpers shared by the HTML extraction (crawler/) and
- * the token reader of TDW (dedup/): hex digit values and UTF-8 decoding
- * and encoding. Header only: both sides and their fuzz targets build it
- * without another object file.
+ * the token reader of TDW (dedup/): white space, hex digit values, and
+ * UTF-8 decoding and encoding. Header only: both sides and their fuzz
+ * targets build it without another object file.
  */
 #ifndef NC_CHARS_H
 #define NC_CHARS_H
@@ -15,6 +15,19 @@ static inline int
 chars_html_space(int c)
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
+}
+
+/* Whether code point c reads as a blank between words: ASCII controls
+ * and space, DEL, the C1 controls, no-break space, and Unicode's spaces.
+ * ASCII, most of any text, is settled by the first test. */
+static inline int
+chars_space_cp(uint32_t c)
+{
+	if (c < 0x7f)
+		return c <= 0x20;
+	return c <= 0xa0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200a) ||
+	    c == 0x2028 || c == 0x2029 || c == 0x202f || c == 0x205f ||
+	    c == 0x3000;
 }
 
 /* The value of hex digit c, or -1. */

@@ -22,19 +22,12 @@
 /* ---- text measures ---- */
 
 static int
-is_space_cp(uint32_t c)
-{
-	return c <= 0x20 || (c >= 0x7f && c <= 0xa0) || c == 0x1680 ||
-	    (c >= 0x2000 && c <= 0x200a) || c == 0x2028 || c == 0x2029 ||
-	    c == 0x202f || c == 0x205f || c == 0x3000;
-}
-
-static int
 is_comma_cp(uint32_t c)
 {
-	return c == ',' || c == 0x060c || c == 0xfe50 || c == 0xfe10 ||
-	    c == 0xfe11 || c == 0x2e41 || c == 0x2e34 || c == 0x2e32 ||
-	    c == 0xff0c;
+	if (c < 0x80)
+		return c == ',';
+	return c == 0x060c || c == 0xfe50 || c == 0xfe10 || c == 0xfe11 ||
+	    c == 0x2e41 || c == 0x2e34 || c == 0x2e32 || c == 0xff0c;
 }
 
 void
@@ -43,7 +36,7 @@ content_measure(const char *str, double *chars, double *commas)
 	const unsigned char *s = (const unsigned char *)str;
 	size_t i = 0, n, nchars = 0, ncommas = 0;
 	uint32_t cp;
-	int gap = 0, begun = 0, space, comma;
+	int gap = 0, begun = 0;
 
 	if (s == NULL)
 		return;
@@ -52,24 +45,15 @@ content_measure(const char *str, double *chars, double *commas)
 	 * and a double added through a pointer every character was the
 	 * extraction's costliest loop. */
 	while (i < n) {
-		if (s[i] < 0x80) {
-			/* ASCII: the same tests, without the decoding. */
-			cp = s[i++];
-			space = cp <= 0x20 || cp == 0x7f;
-			comma = cp == ',';
-		} else {
-			i += chars_utf8_decode(s + i, n - i, &cp);
-			space = is_space_cp(cp);
-			comma = is_comma_cp(cp);
-		}
-		if (space) {
+		i += chars_utf8_decode(s + i, n - i, &cp);
+		if (chars_space_cp(cp)) {
 			gap = 1;
 			continue;
 		}
 		nchars += 1 + (gap && begun);
 		gap = 0;
 		begun = 1;
-		ncommas += comma;
+		ncommas += is_comma_cp(cp);
 	}
 	*chars += (double)nchars;
 	*commas += (double)ncommas;

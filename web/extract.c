@@ -124,15 +124,6 @@ tout_init(struct tout *t, size_t cap, int lines)
 	t->lines = lines;
 }
 
-/* White space, and controls: a character reference can still make one. */
-static int
-is_space_cp(uint32_t c)
-{
-	return c <= 0x20 || (c >= 0x7f && c <= 0x9f) || c == 0xa0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200a) ||
-	    c == 0x2028 || c == 0x2029 || c == 0x202f || c == 0x205f ||
-	    c == 0x3000;
-}
-
 /*
  * Append n bytes of characters with no white space between them: only the
  * first can need a separator, and the run is one word or the rest of one.
@@ -214,7 +205,9 @@ tout_text(struct tout *t, const char *str)
 			cp = charset_c1_cp1252(cp);
 			remap = 1;
 		}
-		if (is_space_cp(cp))
+		/* White space, and controls: a character reference can
+		 * still make one. */
+		if (chars_space_cp(cp))
 			t->space = 1;
 		else if (remap)
 			tout_run(t, enc, chars_utf8_encode(cp, enc), 0);
