@@ -182,27 +182,65 @@ tdw_index_free(struct tdw_index *ix)
 }
 
 /*
- * Room for need elements of size bytes in array p of *cap, doubling.
- * Returns the array (moved, and *cap raised, if it had to grow), or NULL
- * when out of memory (p and *cap unchanged).
+ * Room for need elements of size bytes in the array whose pointer is at
+ * arrp (any object pointer), of *cap elements, doubling. Returns 0 (the
+ * array moved, and *cap raised, if it had to grow), or -1 when out of
+ * memory (array and *cap unchanged).
  */
-static void *
-grow(void *p, size_t *cap, size_t need, size_t size)
+static int
+grow(void *arrp, size_t *cap, size_t need, size_t size)
 {
 	size_t c = *cap ? *cap : 64;
-	void *n;
+	void *p, *n;
 
 	if (need <= *cap)
-		return p;
+		return 0;
 	while (c < need) {
 		if (c > SIZE_MAX / 2 / size)
-			return NULL;
+			return -1;
 		c *= 2;
 	}
+	memcpy(&p, arrp, sizeof(p));
 	if ((n = realloc(p, c * size)) == NULL)
-		return NULL;
+		return -1;
+	memcpy(arrp, &n, sizeof(n));
 	*cap = c;
+	return 0;
+}
+
+/* How many postings token k has in its group and its chain. */
+static size_t
+postings_of(const struct tdw_index *ix, size_t k)
+{
+	const struct posting *p;
+	size_t n = k + 1 < ix->ncoff ? ix->coff[k + 1] - ix->coff[k] : 0;
+	uint32_t pr;
+
+	for (pr = ix->head[k]; pr != 0; pr = p->next, n++)
+		p = &ix->post[pr - 1];
 	return n;
+}
+
+/* Copy token k's n postings (postings_of) into dst, oldest first: its
+ * group as it is, then its chain, which runs newest first, from the
+ * end. */
+static void
+copy_postings(const struct tdw_index *ix, size_t k, struct cposting *dst,
+    size_t n)
+{
+	const struct posting *p;
+	size_t g = k + 1 < ix->ncoff ? ix->coff[k + 1] - ix->coff[k] : 0;
+	uint32_t pr;
+
+	if (g > 0)
+		memcpy(dst, ix->cpost + ix->coff[k], g * sizeof(*dst));
+	for (pr = ix->head[k]; pr != 0; pr = p->next) {
+		p = &ix->post[pr - 1];
+		n--;
+		dst[n].vec = p->vec;
+		dst[n].pos = p->pos;
+		dst[n].rest = p->rest;
+	}
 }
 
 /*
@@ -214,8 +252,7 @@ static int
 compact(struct tdw_index *ix)
 {
 	struct cposting *cp;
-	struct posting *p;
-	uint32_t *off, pr;
+	uint32_t *off;
 	size_t k, at = 0, n;
 
 	off = malloc((ix->ntok + 1) * sizeof(*off));
@@ -230,22 +267,11 @@ compact(struct tdw_index *ix)
 		/* A token with an array of its own has no group, no chain. */
 		if (ix->own1[k] != 0)
 			continue;
-		if (k + 1 < ix->ncoff) {
-			n = ix->coff[k + 1] - ix->coff[k];
-			memcpy(cp + at, ix->cpost + ix->coff[k], n * sizeof(*cp));
-			at += n;
-		}
-		/* The chain runs newest first; the group oldest first, so
-		 * that a query can walk it newest first from its end. */
-		for (n = 0, pr = ix->head[k]; pr != 0; pr = p->next, n++)
-			p = &ix->post[pr - 1];
+		/* Oldest first, so that a query can walk the group newest
+		 * first from its end. */
+		n = postings_of(ix, k);
+		copy_postings(ix, k, cp + at, n);
 		at += n;
-		for (n = 1, pr = ix->head[k]; pr != 0; pr = p->next, n++) {
-			p = &ix->post[pr - 1];
-			cp[at - n].vec = p->vec;
-			cp[at - n].pos = p->pos;
-			cp[at - n].rest = p->rest;
-		}
 		ix->head[k] = 0;
 	}
 	off[ix->ntok] = (uint32_t)at;
@@ -265,38 +291,18 @@ compact(struct tdw_index *ix)
 static int
 own_make(struct tdw_index *ix, size_t k)
 {
-	const struct posting *p = NULL;
 	struct own *o;
-	size_t g = 0, n = 0, i, cap;
-	uint32_t pr;
-	void *q;
+	size_t n = postings_of(ix, k), cap = n + n / 2 + 16;
 
-	if (k + 1 < ix->ncoff)
-		g = ix->coff[k + 1] - ix->coff[k];
-	for (pr = ix->head[k]; pr != 0; pr = p->next, n++)
-		p = &ix->post[pr - 1];
-	n += g;
-	cap = n + n / 2 + 16;
 	if (cap > UINT32_MAX || ix->nown >= UINT32_MAX - 1 ||
-	    (q = grow(ix->own, &ix->aown, ix->nown + 1,
-	    sizeof(*ix->own))) == NULL)
+	    grow(&ix->own, &ix->aown, ix->nown + 1, sizeof(*ix->own)) != 0)
 		return -1;
-	ix->own = q;
 	o = &ix->own[ix->nown];
 	if ((o->p = malloc(cap * sizeof(*o->p))) == NULL)
 		return -1;
 	o->cap = (uint32_t)cap;
 	o->n = (uint32_t)n;
-	if (g > 0)
-		memcpy(o->p, ix->cpost + ix->coff[k], g * sizeof(*o->p));
-	/* The chain runs newest first: fill from the end. */
-	for (i = n, pr = ix->head[k]; pr != 0; pr = p->next) {
-		p = &ix->post[pr - 1];
-		i--;
-		o->p[i].vec = p->vec;
-		o->p[i].pos = p->pos;
-		o->p[i].rest = p->rest;
-	}
+	copy_postings(ix, k, o->p, n);
 	/* The group and chain are left to the next compaction, which
 	 * skips the token. */
 	ix->head[k] = 0;
@@ -333,7 +339,6 @@ tdw_index_reserve(struct tdw_index *ix, const struct tdw_vec *v)
 	struct slot *n;
 	size_t want, size, i;
 	uint32_t ord;
-	void *p;
 
 	if (v->n == 0)
 		return 0;
@@ -344,46 +349,26 @@ tdw_index_reserve(struct tdw_index *ix, const struct tdw_vec *v)
 	if (ix->npost >= COMPACT_MIN && ix->npost * 4 >= ix->ncpost)
 		(void)compact(ix);
 	/* Each array keeps what it got even if a later one fails. */
-	if ((p = grow(ix->vec, &ix->avec, ix->nvec + 1,
-	    sizeof(*ix->vec))) == NULL)
+	if (grow(&ix->vec, &ix->avec, ix->nvec + 1, sizeof(*ix->vec)) != 0 ||
+	    grow(&ix->sketch, &ix->asketch, ix->nvec + 1,
+	    SKETCH * sizeof(*ix->sketch)) != 0 ||
+	    grow(&ix->stamp, &ix->astamp, ix->nvec + 1,
+	    sizeof(*ix->stamp)) != 0 ||
+	    grow(&ix->post, &ix->apost, ix->npost + v->n,
+	    sizeof(*ix->post)) != 0 ||
+	    grow(&ix->head, &ix->ahead, ix->ntok + v->n,
+	    sizeof(*ix->head)) != 0 ||
+	    grow(&ix->cnt, &ix->acnt, ix->ntok + v->n, sizeof(*ix->cnt)) != 0 ||
+	    grow(&ix->own1, &ix->aown1, ix->ntok + v->n,
+	    sizeof(*ix->own1)) != 0 ||
+	    grow(&ix->ord, &ix->aord, ix->nterm + v->n,
+	    sizeof(*ix->ord)) != 0 ||
+	    grow(&ix->w, &ix->aw, ix->nterm + v->n, sizeof(*ix->w)) != 0)
 		return -1;
-	ix->vec = p;
-	if ((p = grow(ix->sketch, &ix->asketch, ix->nvec + 1,
-	    SKETCH * sizeof(*ix->sketch))) == NULL)
-		return -1;
-	ix->sketch = p;
-	if ((p = grow(ix->stamp, &ix->astamp, ix->nvec + 1,
-	    sizeof(*ix->stamp))) == NULL)
-		return -1;
-	ix->stamp = p;
-	if ((p = grow(ix->post, &ix->apost, ix->npost + v->n,
-	    sizeof(*ix->post))) == NULL)
-		return -1;
-	ix->post = p;
-	if ((p = grow(ix->head, &ix->ahead, ix->ntok + v->n,
-	    sizeof(*ix->head))) == NULL)
-		return -1;
-	ix->head = p;
-	if ((p = grow(ix->cnt, &ix->acnt, ix->ntok + v->n,
-	    sizeof(*ix->cnt))) == NULL)
-		return -1;
-	ix->cnt = p;
-	if ((p = grow(ix->own1, &ix->aown1, ix->ntok + v->n,
-	    sizeof(*ix->own1))) == NULL)
-		return -1;
-	ix->own1 = p;
 	for (i = 0; i < v->n; i++)
 		if ((ord = order_of(ix, v->t[i].id)) != NO_ORD &&
 		    own_reserve(ix, ord) != 0)
 			return -1;
-	if ((p = grow(ix->ord, &ix->aord, ix->nterm + v->n,
-	    sizeof(*ix->ord))) == NULL)
-		return -1;
-	ix->ord = p;
-	if ((p = grow(ix->w, &ix->aw, ix->nterm + v->n,
-	    sizeof(*ix->w))) == NULL)
-		return -1;
-	ix->w = p;
 	want = (ix->ntok + v->n) * 2;
 	if (want <= ix->nslot)
 		return 0;
@@ -430,10 +415,11 @@ tdw_index_add(struct tdw_index *ix, const struct tdw_vec *v, int64_t id)
 	struct ranked r[TDW_TOKENS_MAX];
 	struct stored *s;
 	struct posting *p;
+	struct cposting cp;
 	struct own *o;
 	struct slot *sl;
 	uint32_t rest = 0;
-	size_t i;
+	size_t i, k;
 
 	if (v->n == 0)
 		return 0;
@@ -466,22 +452,24 @@ tdw_index_add(struct tdw_index *ix, const struct tdw_vec *v, int64_t id)
 	for (i = 0; i < v->n; i++) {
 		ix->ord[ix->nterm + i] = (uint32_t)r[i].key;
 		ix->w[ix->nterm + i] = r[i].w;
-		if (rest >= ix->t && ix->own1[r[i].key] != 0) {
-			/* Room made by tdw_index_reserve. */
-			o = &ix->own[ix->own1[r[i].key] - 1];
-			o->p[o->n].vec = (uint32_t)ix->nvec;
-			o->p[o->n].pos = (uint16_t)i;
-			o->p[o->n].rest = (uint16_t)rest;
-			o->n++;
-			ix->cnt[r[i].key]++;
-		} else if (rest >= ix->t) {
-			p = &ix->post[ix->npost++];
-			p->vec = (uint32_t)ix->nvec;
-			p->pos = (uint16_t)i;
-			p->rest = (uint16_t)rest;
-			p->next = ix->head[r[i].key];
-			ix->head[r[i].key] = (uint32_t)ix->npost;
-			ix->cnt[r[i].key]++;
+		if (rest >= ix->t) {
+			k = r[i].key;
+			cp.vec = (uint32_t)ix->nvec;
+			cp.pos = (uint16_t)i;
+			cp.rest = (uint16_t)rest;
+			if (ix->own1[k] != 0) {
+				/* Room made by tdw_index_reserve. */
+				o = &ix->own[ix->own1[k] - 1];
+				o->p[o->n++] = cp;
+			} else {
+				p = &ix->post[ix->npost++];
+				p->vec = cp.vec;
+				p->pos = cp.pos;
+				p->rest = cp.rest;
+				p->next = ix->head[k];
+				ix->head[k] = (uint32_t)ix->npost;
+			}
+			ix->cnt[k]++;
 		}
 		rest -= r[i].w;
 	}
