@@ -29,10 +29,9 @@
  * estimate's standard deviation is 5 positions; and a near verdict is
  * confirmed on the pages' shingle sets (dedup_confirm), not on these
  * bits. Bands are keyed on the same 8-bit values (32 bits of a band at
- * r = 4), and every band of
- * every signature is a posting chained from a bucket picked by the key, a
- * hash of the band's index and values, newest entry first, as in
- * ssdeep.c. A posting is only its link (4 bytes): posting c is band
+ * r = 4), and every band of every signature is a posting chained from a
+ * bucket picked by the key, a hash of the band's index and values, newest
+ * entry first, as in ssdeep.c. A posting is only its link (4 bytes): posting c is band
  * c % bands of entry c / bands, whose values it is checked against; the
  * buckets hold up to POSTINGS_PER_BUCKET postings on average. A
  * query merges its bands' chains in descending entry order, so a

@@ -53,8 +53,8 @@ struct simindex {
 	struct entry *entry;        /* stored fingerprints, in add order */
 	size_t n;                   /* entries used */
 	size_t cap;                 /* entries allocated */
-	struct tagtab tab[MAX_TABLES]; /* per table: entry numbers by key */
-	size_t nslot;               /* slots per table */
+	struct tagtab tab[MAX_TABLES]; /* per table: entry numbers by key,
+	                                  every table the same size */
 };
 
 static uint64_t
@@ -92,7 +92,6 @@ simindex_new(int k)
 		for (b = 0; b < nblocks; b++)
 			ix->mask[ix->ntables++] = block[b];
 	}
-	ix->nslot = FIRST_SLOTS;
 	for (t = 0; t < ix->ntables; t++)
 		if (tagtab_reset(&ix->tab[t], FIRST_SLOTS) != 0)
 			goto fail;
@@ -145,20 +144,19 @@ reserve_entry(struct simindex *ix)
 static int
 grow_tables(struct simindex *ix, size_t nslot)
 {
-	size_t e;
+	size_t e, old = ix->tab[0].nslot;
 	int t, failed = 0;
 
 	for (t = 0; t < ix->ntables && !failed; t++)
 		failed = tagtab_reset(&ix->tab[t], nslot) != 0;
 	if (failed)
-		nslot = ix->nslot;
+		nslot = old;
 	for (t = 0; t < ix->ntables; t++) {
 		(void)tagtab_reset(&ix->tab[t], nslot);
 		for (e = 0; e < ix->n; e++)
 			tagtab_put(&ix->tab[t], key_hash(ix, t, ix->entry[e].fp),
 			    (uint32_t)e);
 	}
-	ix->nslot = nslot;
 	return failed ? -1 : 0;
 }
 
@@ -170,8 +168,8 @@ simindex_add(struct simindex *ix, uint64_t fp, int64_t id)
 
 	if (reserve_entry(ix) != 0)
 		return -1;
-	if ((ix->n + 1) * LOAD_DEN > ix->nslot * LOAD_NUM) {
-		want = ix->nslot + ix->nslot / 2;
+	if ((ix->n + 1) * LOAD_DEN > ix->tab[0].nslot * LOAD_NUM) {
+		want = ix->tab[0].nslot + ix->tab[0].nslot / 2;
 		if (want > MAX_SLOTS || grow_tables(ix, want) != 0)
 			return -1;
 	}

@@ -20,10 +20,11 @@
  * the entry's stored digest (does it hold the gram at that block size?),
  * which also throws out other keys that share the tag. The table grows by
  * half and is refilled from the stored digests, in place (realloc), so
- * growing never holds two tables. Each entry keeps its caller's id (8 bytes), the
- * offset of its cut digest in one arena (4) and a query mark (4): a query
- * stamps each entry it compared, so an entry reached through several
- * shared grams is compared once, without the query allocating anything.
+ * growing never holds two tables. Each entry keeps its caller's id (8
+ * bytes), the offset of its cut digest in one arena (4) and a query mark
+ * (4): a query stamps each entry it compared, so an entry reached
+ * through several shared grams is compared once, without the query
+ * allocating anything.
  */
 #include "dedup/ssdeep.h"
 
