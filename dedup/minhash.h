@@ -85,7 +85,8 @@ struct minhash_index *minhash_index_new(size_t k, size_t bands);
 void minhash_index_free(struct minhash_index *ix);
 
 /* Store sig[0..k) under id (a copy of its values' low 8 bits is kept).
- * Returns 0, or -1 when out of memory (index unchanged). */
+ * Returns 0, or -1 when out of memory or full (2^25 - 1 signatures; index
+ * unchanged). */
 int minhash_index_add(
     struct minhash_index *ix, const uint32_t *sig, int64_t id);
 
@@ -128,8 +129,8 @@ size_t minhash_index_scan(const struct minhash_index *ix, const uint32_t *sig,
  * The keys sig[0..k) is stored under, which are also the keys a lookup for
  * it probes: one per band, the band's number and 8-bit values hashed to
  * 32 bits (the index's own band key), widened to 64. The query follows a
- * bucket's postings only where the posting's band is the same band with
- * the same values, hence the same key, so any signature it can report
+ * band's bucket only to entries with the same values in that band, hence
+ * the same key, so any signature it can report
  * shares a key with the query: keys(a) and keys(b) intersect whenever
  * either can find the other. The keys depend only on sig, k and the band count,
  * never on what is stored. Writes the index's band count (at most

@@ -582,10 +582,11 @@ test_pop_after_growth(void)
 }
 
 /*
- * Memory: k 8-bit minima and an 8-byte id per page, one 4-byte link per
- * band, and a 4-byte bucket head per two to four postings; the chunks
- * leave at most one chunk (4,096 pages) unused, a fifth of 20,000. At
- * k = 128, b = 32 that is 296 to 328 bytes per page, plus that slack.
+ * Memory: k 8-bit minima and an 8-byte id per page, one 25-bit link per
+ * band (100 bytes for 32), and per band a 4-byte bucket head per four to
+ * eight pages; the chunks leave at most one chunk (1,024 pages) unused,
+ * a twentieth of 20,000. At k = 128, b = 32 that is 252 to 268 bytes per
+ * page, plus that slack.
  */
 static void
 test_bytes_per_page(void)
@@ -606,8 +607,8 @@ test_bytes_per_page(void)
 	per = minhash_index_bytes(ix) / minhash_index_count(ix);
 	fprintf(stderr, "minhash index: %zu bytes per page at k=%d, b=32\n",
 	    per, K);
-	CHECK(per >= K + 8 + 4 * 32 + 1 * 32);
-	CHECK(per <= (K + 8 + 4 * 32 + 2 * 32) * 6 / 5 + 64);
+	CHECK(per >= K + 8 + 100 + 4 * 32 / 8);
+	CHECK(per <= (K + 8 + 100 + 4 * 32 / 4) * 21 / 20 + 1);
 	minhash_index_free(ix);
 }
 
