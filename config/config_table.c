@@ -156,7 +156,7 @@ const struct opt config_opts[] = {
 	    0, "URL", "send every request through this proxy",
 	    "http://proxy.example.edu:3128", NULL },
 
-	{ { "dedup", "methods", "methods", "md5,simhash,ssdeep,minhash" }, OPT_METHODS,
+	{ { "dedup", "methods", "methods", "md5,simhash,minhash" }, OPT_METHODS,
 	    F(methods), 0, 0, 0, 0, "LIST",
 	    "any of md5,simhash,ssdeep,minhash,tdw; md5 always on", NULL,
 	    NULL },

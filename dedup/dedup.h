@@ -296,8 +296,8 @@ int dedup_add_tdw(struct dedup *d, const struct tdw_vec *v, int64_t id);
 #define DEDUP_LOCK_KEYS_MAX (1 + SIMINDEX_MAX_TABLES + SSDEEP_KEYS_MAX + \
     MINHASH_MAX_PERMS + TDW_TOKENS_MAX)
 
-/* Most lock keys a page fingerprinted by d has under d's settings (160
- * for the default md5,simhash,ssdeep,minhash with k 3 and 32 bands;
+/* Most lock keys a page fingerprinted by d has under d's settings (43
+ * for the default md5,simhash,minhash with k 3 and 32 bands;
  * TDW adds tdw.max_tokens), never more than DEDUP_LOCK_KEYS_MAX. */
 size_t dedup_lock_keys_max(const struct dedup *d);
 

@@ -13,7 +13,7 @@
 # 1. Throughput: the bench site of scripts/bench.sh (one host,
 #    http://127.0.0.1:PORT/) crawled with bench.sh's options
 #      --quiet --delay-ms 0 --per-host 8 --concurrency 8
-#      --methods md5,simhash,ssdeep,minhash
+#      --methods md5,simhash,minhash
 #    by 1 process on SQLite, then 1, 2 and 3 processes on PostgreSQL
 #    (advisory verdict locks, the default), then 1 and 3 with --row-locks
 #    (rows of verdict_keys); every
@@ -40,7 +40,7 @@ BIN=./nearcrawl
 RUNS=1
 QUICK=""
 PAGES=12000
-METHODS=md5,simhash,ssdeep,minhash
+METHODS=md5,simhash,minhash
 usage() {
 	echo "usage: $0 [--runs N] [--quick] [--nearcrawl BIN] [--pages P]" >&2
 	exit 2

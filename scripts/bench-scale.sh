@@ -8,7 +8,7 @@
 #                          [--methods LIST] [PAGES]
 #
 # PAGES defaults to 1000000, --every to 100000 (a line every N pages),
-# --nearcrawl to ./nearcrawl, --methods to md5,simhash,ssdeep,minhash.
+# --nearcrawl to ./nearcrawl, --methods to md5,simhash,minhash (the defaults).
 # --keep DIR puts the database and logs in DIR and leaves them there
 # (default: a temporary directory, removed). The crawl is
 #   nearcrawl crawl -d DB --delay-ms 0 --per-host 8 --concurrency 8
@@ -38,7 +38,7 @@ SRV=build/plain/ncserver
 EVERY=100000
 PAGES=1000000
 KEEP=""
-METHODS=md5,simhash,ssdeep,minhash
+METHODS=md5,simhash,minhash
 usage() {
 	echo "usage: $0 [--every N] [--keep DIR] [--nearcrawl BIN]" \
 	    "[--methods LIST] [PAGES]" >&2

@@ -12,7 +12,7 @@
 # (default 12000, see scripts/gen-bench-site.sh); --cache: generate the
 # site into build/bench-site (reused by later runs with the same P) instead
 # of a temporary directory; --nearcrawl BIN: the binary (default ./nearcrawl);
-# --methods LIST: nearcrawl's --methods (default md5,simhash,ssdeep,minhash,
+# --methods LIST: nearcrawl's --methods (default md5,simhash,minhash,
 # its defaults; md5,simhash,ssdeep,minhash,tdw for all five).
 # An existing build/bench-site with the same P is always reused.
 #
@@ -55,7 +55,7 @@ BIN=./nearcrawl
 RUNS=3
 PAGES=12000
 CACHE=""
-METHODS=md5,simhash,ssdeep,minhash
+METHODS=md5,simhash,minhash
 usage() {
 	echo "usage: $0 [--runs N] [--pages P] [--cache] [--nearcrawl BIN]" \
 	    "[--methods LIST]" >&2

@@ -27,7 +27,8 @@ score() { # SCRIPT OPTIONS...: "P R C" from the script's last line
 
 echo "| methods | text | lab P / R / C | uni P / R / C | real P / R / C | worst P / R / C |"
 echo "|---|---|---|---|---|---|"
-for set in "defaults" "md5,simhash" "md5,ssdeep" "md5,minhash" "md5,tdw" \
+for set in "defaults" "md5,simhash,ssdeep,minhash" "md5,simhash" "md5,ssdeep" \
+    "md5,minhash" "md5,tdw" \
     "md5,simhash,ssdeep,minhash,tdw"; do
 	if [ "$set" = defaults ]; then m=""; else m="--methods $set"; fi
 	for text in main body; do

@@ -116,8 +116,7 @@ test_defaults(void)
 	CHECK_INT(c.timeout_ms, 30000);
 	CHECK_INT(c.low_speed_bytes, 100);
 	CHECK_INT(c.low_speed_secs, 10);
-	CHECK_INT(c.methods, DEDUP_MD5 | DEDUP_SIMHASH | DEDUP_SSDEEP |
-	    DEDUP_MINHASH);
+	CHECK_INT(c.methods, DEDUP_MD5 | DEDUP_SIMHASH | DEDUP_MINHASH);
 	CHECK_INT(c.simhash_k, 3);
 	CHECK_INT(c.ssdeep_threshold, 90);
 	CHECK_STR(c.near_rule, "any");
@@ -605,8 +604,7 @@ test_near_rule(void)
 	CHECK_INT(config_init(&c), 0);
 	config_dedup(&c, &d);
 	CHECK_INT(d.rule, DEDUP_RULE_ANY);
-	CHECK_INT(d.methods, DEDUP_MD5 | DEDUP_SIMHASH | DEDUP_SSDEEP |
-	    DEDUP_MINHASH);
+	CHECK_INT(d.methods, DEDUP_MD5 | DEDUP_SIMHASH | DEDUP_MINHASH);
 	CHECK_INT(d.simhash_k, 3);
 	CHECK_INT(d.ssdeep_threshold, 90);
 	CHECK_INT(parse(&c, ARGS("--near-rule", "most")), -1);
@@ -617,8 +615,11 @@ test_near_rule(void)
 	config_dedup(&c, &d);
 	CHECK_INT(d.rule, DEDUP_RULE_ALL);
 	CHECK_INT(d.min_text, 50);
-	CHECK_INT(parse(&c, ARGS("--near-rule", "ssdeep", "--simhash-k",
-	    "5")), 0);
+	/* ssdeep is not among the default methods. */
+	CHECK_INT(parse(&c, ARGS("--near-rule", "ssdeep")), -1);
+	CHECK_STR(err, "near_rule ssdeep needs ssdeep in methods");
+	CHECK_INT(parse(&c, ARGS("--near-rule", "ssdeep", "--methods",
+	    "md5,ssdeep", "--simhash-k", "5")), 0);
 	config_dedup(&c, &d);
 	CHECK_INT(d.rule, DEDUP_RULE_ONE);
 	CHECK_INT(d.rule_method, DEDUP_SSDEEP);
