@@ -1,11 +1,12 @@
 -- nearcrawl database, schema version 1 (PRAGMA user_version).
 -- The only copy: the build turns this file into a C string
--- (scripts/schema-to-c.awk), which storage/store_schema.c runs. Two marks
+-- (scripts/schema-to-c.awk), which storage/store_schema.c runs. Three marks
 -- are read there: "-- [later]" starts the tables added after the first
 -- schema-1 databases existed, which every writer open runs again (so they
 -- say IF NOT EXISTS); a column whose comment starts "[added]" came later
 -- too, and a writer open adds it to a table that lacks it (ALTER TABLE ...
--- ADD COLUMN, so it must stay last in its table, in order of addition).
+-- ADD COLUMN, so it must stay last in its table, in order of addition);
+-- a line "-- [pg] STATEMENT" is run by PostgreSQL alone.
 
 -- Settings and counters that define and continue a crawl.
 CREATE TABLE meta (
@@ -63,10 +64,13 @@ CREATE TABLE duplicates (
 CREATE INDEX duplicates_page ON duplicates (page_id);
 CREATE INDEX duplicates_original ON duplicates (original_id);
 
--- The crawl's queue. Every URL ever queued stays, so a URL is queued once.
+-- The crawl's queue. Every URL ever queued stays, so a URL is queued once:
+-- SQLite keeps the URLs in memory for that (storage/store_urls.c), so the
+-- table is only appended to; PostgreSQL, shared by several processes,
+-- keeps the index below. (Older SQLite files have url UNIQUE.)
 CREATE TABLE frontier (
 	id INTEGER PRIMARY KEY, -- queue order
-	url TEXT NOT NULL UNIQUE, -- normalised
+	url TEXT NOT NULL, -- normalised
 	host TEXT NOT NULL,
 	depth INTEGER NOT NULL,
 	state INTEGER NOT NULL DEFAULT 0, -- 0 queued, 1 in flight, 2 done
@@ -80,6 +84,7 @@ CREATE TABLE frontier (
 CREATE INDEX frontier_take ON frontier (host, state);
 -- Per-host summaries and state counts read only this index.
 CREATE INDEX frontier_queued ON frontier (state, host, not_before);
+-- [pg] CREATE UNIQUE INDEX frontier_url ON frontier (url);
 
 -- [later] Everything below came after the first databases were made, with
 -- no version change: store_open runs it again on every writer open.

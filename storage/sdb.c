@@ -316,6 +316,12 @@ sdb_changes(struct sdb *db)
 	return sdb_pg_changes(db->pg);
 }
 
+int64_t
+sdb_last_insert_id(struct sdb *db)
+{
+	return db->lite != NULL ? sqlite3_last_insert_rowid(db->lite) : 0;
+}
+
 int
 sdb_autocommit(struct sdb *db)
 {

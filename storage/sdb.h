@@ -133,6 +133,10 @@ int sdb_column_bytes(struct sdb_stmt *st, int col);
 /* Rows the last INSERT, UPDATE or DELETE changed. */
 int64_t sdb_changes(struct sdb *db);
 
+/* The rowid of the last row inserted through db on SQLite; 0 on
+ * PostgreSQL, whose statements say RETURNING instead. */
+int64_t sdb_last_insert_id(struct sdb *db);
+
 /* Whether no transaction is open. */
 int sdb_autocommit(struct sdb *db);
 

@@ -48,21 +48,32 @@ out:
 	return value;
 }
 
+/* Bind the insert of a frontier row. */
+static void
+bind_add(struct binder *b, struct store *s, const char *url, const char *host,
+    int depth, int64_t parent, int dup_hops)
+{
+	store__bind_start(b, s->st[ST_FRONTIER_ADD]);
+	store__bind_text(b, url);
+	store__bind_text(b, host);
+	store__bind_int(b, depth);
+	store__bind_ref(b, parent);
+	store__bind_int(b, dup_hops);
+}
+
 int
 store_frontier_add(struct store *s, const char *url, const char *host,
     int depth, int64_t parent, int dup_hops)
 {
 	struct binder b;
+	int64_t id;
+	int known;
 
-	if (s->st[ST_FRONTIER_ADD] == NULL || s->st[ST_FRONTIER_LOWER] == NULL)
+	if (s->st[ST_FRONTIER_ADD] == NULL || s->st[ST_FRONTIER_LOWER] == NULL ||
+	    s->st[ST_FRONTIER_LOWER_ID] == NULL)
 		return store__no_column(s, ST_FRONTIER_ADD);
-	store__bind_start(&b, s->st[ST_FRONTIER_ADD]);
-	store__bind_text(&b, url);
-	store__bind_text(&b, host);
-	store__bind_int(&b, depth);
-	store__bind_ref(&b, parent);
-	store__bind_int(&b, dup_hops);
 	if (store_shared(s)) {
+		bind_add(&b, s, url, host, depth, parent, dup_hops);
 		/* Both sent without waiting: the lowering finds nothing to
 		 * lower in a row just queued with the same count. */
 		if (store__exec_later(s, b.st, &b) == -1)
@@ -74,14 +85,26 @@ store_frontier_add(struct store *s, const char *url, const char *host,
 		store__ahead_lowered(s, host, url, dup_hops, parent);
 		return store__exec_later(s, b.st, &b) == -1 ? -1 : 2;
 	}
-	if (store__exec_stmt(s, b.st, &b) == -1)
+	/* Not shared: whether it is known is asked of memory, so the table
+	 * needs no index on url (store_urls.c). */
+	if ((known = store__urls_find(s, url, &id)) < 0)
 		return -1;
-	if (sdb_changes(s->db) == 1)
-		return 1;
-	store__bind_start(&b, s->st[ST_FRONTIER_LOWER]);
+	if (known == 0) {
+		bind_add(&b, s, url, host, depth, parent, dup_hops);
+		if (store__exec_stmt(s, b.st, &b) == -1)
+			return -1;
+		/* An older database's UNIQUE index agrees with memory, so
+		 * the row is new. */
+		if (sdb_changes(s->db) == 1)
+			return store__urls_note(s, url,
+			    sdb_last_insert_id(s->db)) == -1 ? -1 : 1;
+		return store__fail(s, "frontier: %s queued but not in memory",
+		    url);
+	}
+	store__bind_start(&b, s->st[ST_FRONTIER_LOWER_ID]);
 	store__bind_int(&b, dup_hops);
 	store__bind_ref(&b, parent);
-	store__bind_text(&b, url);
+	store__bind_int(&b, id);
 	return store__exec_stmt(s, b.st, &b) == -1 ? -1 : 0;
 }
 
@@ -98,6 +121,8 @@ store_frontier_variants(struct store *s, const char *url, int64_t cap)
 
 	if (q == NULL || cap <= 0)
 		return 0;
+	if (!store_shared(s))
+		return store__urls_variants(s, url, cap);
 	n = (size_t)(q - url) + 1;
 	if (n > INT_MAX)
 		return store__fail(s, "URL too long");
@@ -130,8 +155,11 @@ store_frontier_known(struct store *s, const char *url)
 {
 	struct sdb_stmt *st = s->st[ST_FRONTIER_KNOWN];
 	struct binder b;
+	int64_t id;
 	int ret;
 
+	if (!store_shared(s))
+		return store__urls_find(s, url, &id);
 	store__bind_start(&b, st);
 	store__bind_text(&b, url);
 	ret = store__step_row(s, st, &b);

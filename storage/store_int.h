@@ -132,6 +132,9 @@ enum stmt_id {
 	ST_PAGE_VALIDATORS,
 	ST_FRONTIER_HOPS,
 	ST_AHEAD_RETURN,
+	ST_FRONTIER_URLS,
+	ST_FRONTIER_URL_OF,
+	ST_FRONTIER_LOWER_ID,
 	ST_NUM
 };
 
@@ -162,6 +165,9 @@ struct store {
 	struct sdb_stmt *ahead_st[STORE_AHEADS]; /* ... each slot's take */
 	uint64_t ahead_sent;         /* ... takes sent ahead so far */
 	int ahead_depth;             /* ... most held for one host */
+	struct store__urls *urls;    /* not shared: the frontier's URLs in
+	                                memory (store_urls.c), NULL until
+	                                first used */
 };
 
 /*
@@ -185,6 +191,21 @@ int store__ahead_send(struct store *s, const char *host, double now);
 int store__ahead_take(struct store *s, const char *host, struct store_item *it);
 void store__ahead_lowered(struct store *s, const char *host, const char *url,
     int dup_hops, int64_t parent);
+
+/*
+ * The frontier's URLs in memory, for a store that is not shared
+ * (store_urls.c); built from the frontier table at the first call.
+ * _find: whether url is queued (any state), 1 with *id its row, 0, or
+ * -1. _note: url was just queued as row id (call _find first, so the set
+ * is built before the insert): 0, or -1 when out of memory. _variants:
+ * queued URLs sharing url's part up to its '?', at most cap; -1 on a
+ * failure. _drop: forget them all (after a rollback, at release); the next
+ * call builds them again from the file.
+ */
+int store__urls_find(struct store *s, const char *url, int64_t *id);
+int store__urls_note(struct store *s, const char *url, int64_t id);
+int64_t store__urls_variants(struct store *s, const char *url, int64_t cap);
+void store__urls_drop(struct store *s);
 
 /* Binds parameters left to right and remembers the first failure. */
 struct binder {

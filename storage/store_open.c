@@ -425,6 +425,7 @@ store_close(struct store *s)
 			*pp = s->next_writer;
 			break;
 		}
+	store__urls_drop(s);
 	store__release(s);
 }
 
@@ -480,5 +481,7 @@ store_renew(struct store *s)
 int
 store_rollback(struct store *s)
 {
+	/* What memory knew of the frontier may be gone from the file. */
+	store__urls_drop(s);
 	return store__exec_stmt(s, s->st[ST_ROLLBACK], NULL);
 }

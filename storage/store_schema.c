@@ -21,6 +21,8 @@
 
 /* The line that starts the later tables. */
 #define LATER_MARK "\n-- [later]"
+/* A comment to SQLite, a statement to PostgreSQL. */
+#define PG_MARK "-- [pg] "
 
 /*
  * Run the SQL scripts a and b (b may be NULL) in one transaction: all of
@@ -212,7 +214,9 @@ is_word(int c)
 }
 
 /*
- * sql (schema.sql's dialect) in PostgreSQL's types: comments dropped,
+ * sql (schema.sql's dialect) in PostgreSQL's types: comments dropped, but
+ * a line "-- [pg] STATEMENT" is PostgreSQL's alone and kept without its
+ * mark,
  * "id INTEGER PRIMARY KEY" an identity column, INTEGER a BIGINT (SimHash
  * needs 64 bits), REAL a DOUBLE PRECISION, BLOB a BYTEA. Returns a malloc'd
  * string, or NULL when out of memory.
@@ -235,6 +239,8 @@ store__schema_pg(const char *sql)
 			memcpy(out + o, p, n);
 			o += n;
 			p += n;
+		} else if (strncmp(p, PG_MARK, sizeof(PG_MARK) - 1) == 0) {
+			p += sizeof(PG_MARK) - 1;
 		} else if (p[0] == '-' && p[1] == '-') {
 			while (*p != '\0' && *p != '\n')
 				p++;

@@ -289,6 +289,17 @@ const struct store__stmt_def store__stmt_def[ST_NUM] = {
 	    "INSERT INTO visits (visit, page_id, fetched_at, status, outcome, "
 	    "md5, verdict, was, location, reason) "
 	    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", "visits" },
+	/* The frontier's URLs held in memory (store_urls.c): all of them
+	 * at the first use, one by id to check a hash's match, and a known
+	 * one lowered by id. */
+	[ST_FRONTIER_URLS] = { "frontier_urls",
+	    "SELECT id, url FROM frontier" },
+	[ST_FRONTIER_URL_OF] = { "frontier_url_of",
+	    "SELECT url FROM frontier WHERE id = ?" },
+	[ST_FRONTIER_LOWER_ID] = { "frontier_lower_id",
+	    "UPDATE frontier SET dup_hops = ?1, parent_id = ?2 "
+	    "WHERE id = ?3 AND state < 2 AND dup_hops > ?1", NULL,
+	    "dup_hops" },
 };
 
 /* err = "PATH: " and why s's database failed. */

@@ -97,5 +97,6 @@ void suite_sdb_pg(void);
 void suite_chunks(void);
 void suite_tagtab(void);
 void suite_radix(void);
+void suite_keymap(void);
 
 #endif
