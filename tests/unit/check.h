@@ -6,8 +6,31 @@
 #ifndef NC_CHECK_H
 #define NC_CHECK_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+
+/* Test data: xorshift64, a fast sequence from any seed but 0. */
+static inline uint64_t
+check_xorshift(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* Test data: splitmix64, from any seed; its outputs are distinct for
+ * 2^64 calls, and every bit of them is mixed. */
+static inline uint64_t
+check_splitmix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
 
 extern int check_tests_passed;  /* tests whose CHECKs all held */
 extern int check_tests_failed;  /* tests with at least one failed CHECK */

@@ -8,15 +8,6 @@
 
 #define TEXT_CAP 16384
 
-static uint64_t
-rng_next(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
-
 /* n pseudo-random words from seed; words in [from, to) come from alt. */
 static size_t
 make_text(char *out, uint64_t seed, size_t n, size_t from, size_t to)
@@ -26,14 +17,14 @@ make_text(char *out, uint64_t seed, size_t n, size_t from, size_t to)
 	size_t i, j, wl, len = 0;
 
 	for (i = 0; i < n; i++) {
-		wl = 3 + rng_next(&s) % 7;
+		wl = 3 + check_xorshift(&s) % 7;
 		for (j = 0; j < wl; j++)
-			w[j] = (char)('a' + rng_next(&s) % 26);
+			w[j] = (char)('a' + check_xorshift(&s) % 26);
 		if (i >= from && i < to) {
 			/* Replace the word; the main stream stays in step. */
-			wl = 3 + rng_next(&alt) % 7;
+			wl = 3 + check_xorshift(&alt) % 7;
 			for (j = 0; j < wl; j++)
-				other[j] = (char)('a' + rng_next(&alt) % 26);
+				other[j] = (char)('a' + check_xorshift(&alt) % 26);
 			memcpy(w, other, wl);
 		}
 		if (len + wl + 2 >= TEXT_CAP)

@@ -8,16 +8,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-static uint64_t
-rng_next(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 /* How many times the walk for hash yields id, and how many ids it yields. */
 static size_t
 yields(const struct keymap *m, uint64_t hash, int64_t id, size_t *all)
@@ -52,7 +42,7 @@ test_all_found(void)
 	CHECK_INT(yields(&m, 42, 0, &all), 0);
 	CHECK_INT(all, 0);
 	for (i = 0; i < N; i++) {
-		h[i] = rng_next(&s);
+		h[i] = check_splitmix(&s);
 		/* Every eighth shares its predecessor's top bits, not its
 		 * low ones: two keys the map cannot tell apart. */
 		if (i % 8 == 7)
@@ -98,10 +88,10 @@ test_walk_exact(void)
 
 	keymap_init(&m);
 	for (i = 0; i < 2000; i++)
-		CHECK_INT(keymap_put(&m, rng_next(&s), (int64_t)i + 100000), 0);
+		CHECK_INT(keymap_put(&m, check_splitmix(&s), (int64_t)i + 100000), 0);
 	/* Ten keys under one tag: a run of ten at one home. */
 	for (i = 0; i < 10; i++)
-		CHECK_INT(keymap_put(&m, top | rng_next(&s) >> KEYMAP_TAG_BITS,
+		CHECK_INT(keymap_put(&m, top | check_splitmix(&s) >> KEYMAP_TAG_BITS,
 		    (int64_t)i), 0);
 	keymap_find(&m, top | 99, &it);
 	while (keymap_next(&it, &got)) {

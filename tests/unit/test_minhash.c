@@ -9,23 +9,14 @@
 #define K 128
 #define OUT_MAX 64
 
-static uint64_t
-rng_next(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
-
 /* One pseudo-random lower-case word of 3..9 letters into w (NUL ended). */
 static void
 random_word(uint64_t *s, char *w)
 {
-	size_t i, n = 3 + rng_next(s) % 7;
+	size_t i, n = 3 + check_xorshift(s) % 7;
 
 	for (i = 0; i < n; i++)
-		w[i] = (char)('a' + rng_next(s) % 26);
+		w[i] = (char)('a' + check_xorshift(s) % 26);
 	w[n] = '\0';
 }
 
@@ -183,9 +174,9 @@ test_estimate_vs_exact(void)
 	uint32_t next = 1;
 
 	for (pair = 0; pair < PAIRS; pair++) {
-		common = 1 + rng_next(&s) % 400;
-		na = common + 1 + rng_next(&s) % 400;
-		nb = common + rng_next(&s) % 400;
+		common = 1 + check_xorshift(&s) % 400;
+		na = common + 1 + check_xorshift(&s) % 400;
+		nb = common + check_xorshift(&s) % 400;
 		for (i = 0; i < common; i++)
 			ma[i] = mb[i] = next++;
 		for (i = common; i < na; i++)
@@ -322,7 +313,7 @@ random_set_sig(uint64_t *s, uint32_t *members, size_t n, uint32_t vocab,
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		members[i] = (uint32_t)(rng_next(s) % vocab);
+		members[i] = (uint32_t)(check_xorshift(s) % vocab);
 	set_sig(members, n, k, sig);
 }
 
@@ -333,9 +324,9 @@ mutate(uint64_t *s, const uint32_t *from, uint32_t *to, size_t n, unsigned rate)
 	size_t j;
 
 	for (j = 0; j < n; j++)
-		to[j] = rng_next(s) % 100 >= rate
+		to[j] = check_xorshift(s) % 100 >= rate
 		    ? from[j]
-		    : (uint32_t)(rng_next(s) % 1000000);
+		    : (uint32_t)(check_xorshift(s) % 1000000);
 }
 
 /*
@@ -372,10 +363,10 @@ check_against_scan(size_t k, size_t bands, int threshold, uint64_t seed)
 		return;
 	for (i = 0; i < STORED; i++) {
 		/* A third are near copies of earlier ones: clusters. */
-		if (i > 0 && rng_next(&s) % 3 == 0) {
-			from = rng_next(&s) % i;
+		if (i > 0 && check_xorshift(&s) % 3 == 0) {
+			from = check_xorshift(&s) % i;
 			mutate(&s, members[from], members[i], SET,
-			    (unsigned)(rng_next(&s) % 31));
+			    (unsigned)(check_xorshift(&s) % 31));
 			set_sig(members[i], SET, k, sigs[i]);
 		} else
 			random_set_sig(
@@ -388,9 +379,9 @@ check_against_scan(size_t k, size_t bands, int threshold, uint64_t seed)
 		if (i % 4 == 0) {
 			random_set_sig(&s, qm, SET, 1000000, k, q);
 		} else {
-			from = rng_next(&s) % STORED;
+			from = check_xorshift(&s) % STORED;
 			mutate(&s, members[from], qm, SET,
-			    (unsigned)(rng_next(&s) % 31));
+			    (unsigned)(check_xorshift(&s) % 31));
 			set_sig(qm, SET, k, q);
 			planted++;
 		}
@@ -567,7 +558,7 @@ test_pop_after_growth(void)
 		return;
 	for (i = 0; i < 300; i++) {
 		for (j = 0; j < K; j++)
-			sig[j] = (uint32_t)rng_next(&s);
+			sig[j] = (uint32_t)check_xorshift(&s);
 		CHECK_INT(minhash_index_add(ix, sig, (int64_t)i), 0);
 	}
 	CHECK_INT(minhash_index_query(ix, sig, 100, &m, 1), 1);
@@ -601,7 +592,7 @@ test_bytes_per_page(void)
 		return;
 	for (i = 0; i < 20000; i++) {
 		for (j = 0; j < K; j++)
-			sig[j] = (uint32_t)rng_next(&s);
+			sig[j] = (uint32_t)check_xorshift(&s);
 		CHECK_INT(minhash_index_add(ix, sig, (int64_t)i), 0);
 	}
 	per = minhash_index_bytes(ix) / minhash_index_count(ix);

@@ -16,15 +16,6 @@ cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static uint64_t
-rng_next(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
-
 /* Sort n values drawn with mask (and a few duplicates) both ways. */
 static int
 agrees(size_t n, uint32_t mask, uint64_t seed)
@@ -34,7 +25,7 @@ agrees(size_t n, uint32_t mask, uint64_t seed)
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		a[i] = (uint32_t)rng_next(&s) & mask;
+		a[i] = (uint32_t)check_xorshift(&s) & mask;
 		if (i > 0 && i % 7 == 0)
 			a[i] = a[i - 1];
 	}

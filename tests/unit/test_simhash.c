@@ -6,23 +6,14 @@
 
 #define TEXT_CAP 8192
 
-static uint64_t
-rng_next(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
-
 /* One pseudo-random lower-case word of 3..9 letters into w (NUL ended). */
 static void
 random_word(uint64_t *s, char *w)
 {
-	size_t i, n = 3 + rng_next(s) % 7;
+	size_t i, n = 3 + check_xorshift(s) % 7;
 
 	for (i = 0; i < n; i++)
-		w[i] = (char)('a' + rng_next(s) % 26);
+		w[i] = (char)('a' + check_xorshift(s) % 26);
 	w[n] = '\0';
 }
 

@@ -8,15 +8,6 @@
 #define QUERIES 1500
 #define OUT_MAX 64
 
-static uint64_t
-rng_next(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
-
 /* fp with n distinct random bits flipped. */
 static uint64_t
 flip_bits(uint64_t *s, uint64_t fp, int n)
@@ -24,7 +15,7 @@ flip_bits(uint64_t *s, uint64_t fp, int n)
 	uint64_t done = 0, bit;
 
 	while (n > 0) {
-		bit = (uint64_t)1 << (rng_next(s) % 64);
+		bit = (uint64_t)1 << (check_xorshift(s) % 64);
 		if (done & bit)
 			continue;
 		done |= bit;
@@ -83,11 +74,11 @@ check_against_brute_force(int k, uint64_t seed)
 		return;
 	for (i = 0; i < STORED; i++) {
 		/* A third are near copies of earlier ones: clusters. */
-		if (i > 0 && rng_next(&s) % 3 == 0)
-			fp[i] = flip_bits(&s, fp[rng_next(&s) % i],
-			    (int)(rng_next(&s) % (unsigned)(k + 3)));
+		if (i > 0 && check_xorshift(&s) % 3 == 0)
+			fp[i] = flip_bits(&s, fp[check_xorshift(&s) % i],
+			    (int)(check_xorshift(&s) % (unsigned)(k + 3)));
 		else
-			fp[i] = rng_next(&s) * 0x9e3779b97f4a7c15ULL;
+			fp[i] = check_xorshift(&s) * 0x9e3779b97f4a7c15ULL;
 		/* Ids out of add order, so ties by id are really tested. */
 		id[i] = (int64_t)((i * 7919) % STORED) - 1000;
 		CHECK_INT(simindex_add(ix, fp[i], id[i]), 0);
@@ -95,10 +86,10 @@ check_against_brute_force(int k, uint64_t seed)
 	CHECK_INT(simindex_count(ix), STORED);
 	for (i = 0; i < QUERIES; i++) {
 		if (i % 4 == 0)
-			q = rng_next(&s);
+			q = check_xorshift(&s);
 		else
-			q = flip_bits(&s, fp[rng_next(&s) % STORED],
-			    (int)(rng_next(&s) % (unsigned)(k + 3)));
+			q = flip_bits(&s, fp[check_xorshift(&s) % STORED],
+			    (int)(check_xorshift(&s) % (unsigned)(k + 3)));
 		n_want = brute_force(fp, id, STORED, q, k, want);
 		n_got = simindex_query(ix, q, got, OUT_MAX);
 		if (n_want > 0)
@@ -216,7 +207,7 @@ test_count_bytes_pop(void)
 	empty_bytes = simindex_bytes(ix);
 	CHECK(empty_bytes > 0);
 	for (i = 0; i < 10000; i++)
-		CHECK_INT(simindex_add(ix, rng_next(&s), (int64_t)i), 0);
+		CHECK_INT(simindex_add(ix, check_xorshift(&s), (int64_t)i), 0);
 	CHECK_INT(simindex_count(ix), 10000);
 	/* Compact: 16 bytes + 10 pair tables x 5-byte slots at 50-75%
 	 * load per entry, arrays up to half again what they hold. */
@@ -229,7 +220,7 @@ test_count_bytes_pop(void)
 	CHECK_INT(simindex_query(ix, 42, m, 4), 0);
 	/* The others are still there. */
 	s = 5;
-	CHECK_INT(simindex_query(ix, rng_next(&s), m, 4), 1);
+	CHECK_INT(simindex_query(ix, check_xorshift(&s), m, 4), 1);
 	CHECK_INT(m[0].id, 0);
 	simindex_free(ix);
 	ix = simindex_new(0);

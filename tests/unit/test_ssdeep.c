@@ -10,15 +10,6 @@
 #define OUT_MAX 32
 #define POOL_MAX ((size_t)32 << 20)
 
-static uint64_t
-rng_next(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
-
 /* Random words of 2..9 letters, about len bytes. */
 static size_t
 random_text(uint64_t *s, char *out, size_t len)
@@ -26,9 +17,9 @@ random_text(uint64_t *s, char *out, size_t len)
 	size_t n = 0, w;
 
 	while (n < len) {
-		w = 2 + rng_next(s) % 8;
+		w = 2 + check_xorshift(s) % 8;
 		while (w-- > 0 && n < len)
-			out[n++] = (char)('a' + rng_next(s) % 26);
+			out[n++] = (char)('a' + check_xorshift(s) % 26);
 		if (n < len)
 			out[n++] = ' ';
 	}
@@ -43,13 +34,13 @@ mutate(uint64_t *s, const char *src, size_t len, char *out)
 	char piece[256];
 
 	memcpy(out, src, len);
-	edits = 1 + rng_next(s) % 4;
+	edits = 1 + check_xorshift(s) % 4;
 	while (edits-- > 0 && n > 20) {
-		pos = rng_next(s) % n;
-		span = 1 + rng_next(s) % (n / 20 + 1);
+		pos = check_xorshift(s) % n;
+		span = 1 + check_xorshift(s) % (n / 20 + 1);
 		if (span > sizeof(piece))
 			span = sizeof(piece);
-		switch (rng_next(s) % 4) {
+		switch (check_xorshift(s) % 4) {
 		case 0: /* replace */
 			if (pos + span > n)
 				span = n - pos;
@@ -70,7 +61,7 @@ mutate(uint64_t *s, const char *src, size_t len, char *out)
 			n -= span;
 			break;
 		default: /* truncate by up to a fifth */
-			i = rng_next(s) % (n / 5 + 1);
+			i = check_xorshift(s) % (n / 5 + 1);
 			n -= i;
 			break;
 		}
@@ -113,20 +104,20 @@ test_index_equals_brute_force(void)
 	if (ix == NULL || var == NULL || pool == NULL)
 		goto out;
 	for (i = 0; i < NTEXTS; i++) {
-		j = i > 0 ? rng_next(&s) % i : 0;
-		if (rng_next(&s) % 20 == 0) {
+		j = i > 0 ? check_xorshift(&s) % i : 0;
+		if (check_xorshift(&s) % 20 == 0) {
 			/* Tiny texts from a few seeds repeat exactly: digests
 			 * with parts shorter than a gram. */
-			tiny = 1 + rng_next(&s) % 8;
+			tiny = 1 + check_xorshift(&s) % 8;
 			n = random_text(&tiny, var, 4 + (size_t)(tiny % 3) * 6);
-		} else if (i > 0 && rng_next(&s) % 2 == 0 &&
+		} else if (i > 0 && check_xorshift(&s) % 2 == 0 &&
 		    len[j] != SIZE_MAX) {
 			n = mutate(&s, pool + off[j], len[j], var);
 			mutated++;
 		} else {
 			/* Log-uniform length, 50 B .. 50 KB. */
 			n = 50;
-			t = rng_next(&s) % 1000;
+			t = check_xorshift(&s) % 1000;
 			while (t-- > 0 && n < 50000)
 				n += n / 144 + 1;
 			n = random_text(&s, var, n);
@@ -273,10 +264,10 @@ test_bytes_per_digest(void)
 	for (i = 0; i < 50000; i++) {
 		memcpy(d, "192:", 4);
 		for (j = 0; j < 64; j++)
-			d[4 + j] = b64[rng_next(&s) % 64];
+			d[4 + j] = b64[check_xorshift(&s) % 64];
 		d[68] = ':';
 		for (j = 0; j < 32; j++)
-			d[69 + j] = b64[rng_next(&s) % 64];
+			d[69 + j] = b64[check_xorshift(&s) % 64];
 		d[101] = '\0';
 		CHECK_INT(ssdeep_index_add(ix, d, (int64_t)i), 0);
 	}

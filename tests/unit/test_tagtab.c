@@ -9,16 +9,6 @@
 #include <stdint.h>
 #include <string.h>
 
-static uint64_t
-rng_next(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 /* Whether entry e is among those the walk for hash yields. */
 static int
 yields(const struct tagtab *t, uint64_t hash, uint32_t e)
@@ -46,7 +36,7 @@ test_all_found(void)
 	CHECK_INT(tagtab_reset(&t, 0), -1);
 	CHECK_INT(tagtab_reset(&t, SLOTS), 0);
 	for (i = 0; i < N; i++) {
-		h[i] = rng_next(&s);
+		h[i] = check_splitmix(&s);
 		/* Every tenth shares its predecessor's hash: one key, two
 		 * entries. */
 		if (i % 10 == 9)
@@ -60,7 +50,7 @@ test_all_found(void)
 	/* A walk yields other keys' entries only when tag and run agree:
 	 * rarely. */
 	for (i = 0; i < N; i++)
-		chance += yields(&t, rng_next(&s), (uint32_t)i);
+		chance += yields(&t, check_splitmix(&s), (uint32_t)i);
 	CHECK(chance < 20);
 	CHECK_INT(tagtab_bytes(&t), SLOTS * sizeof(uint32_t));
 	tagtab_free(&t);
@@ -117,13 +107,13 @@ test_md5map(void)
 	md5map_init(&m);
 	CHECK(md5map_find(&m, keys[0]) == NULL);
 	for (i = 0; i < N; i++) {
-		v = rng_next(&s);
+		v = check_splitmix(&s);
 		memcpy(keys[i], &v, 8);
 		/* Half the digests share their leading 8 bytes with the one
 		 * before: the map must compare all 16. */
 		if (i % 2 == 1)
 			memcpy(keys[i], keys[i - 1], 8);
-		v = rng_next(&s);
+		v = check_splitmix(&s);
 		memcpy(keys[i] + 8, &v, 8);
 		CHECK_INT(md5map_reserve(&m), 0);
 		md5map_add(&m, keys[i], (int64_t)i * 3 + 1);

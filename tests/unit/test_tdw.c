@@ -10,15 +10,6 @@
 
 static const struct tdw_opts plain = { 0, 0, TDW_TOKENS_MAX };
 
-static uint64_t
-rng_next(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
-
 /* The tokens of s under o must be exactly want. */
 static void
 tokens_are(const char *s, const struct tdw_opts *o, const char *want)
@@ -154,10 +145,10 @@ test_field_weights(void)
 static size_t
 random_word(uint64_t *s, char *w)
 {
-	size_t j, wl = 3 + rng_next(s) % 6;
+	size_t j, wl = 3 + check_xorshift(s) % 6;
 
 	for (j = 0; j < wl; j++)
-		w[j] = (char)('a' + rng_next(s) % 26);
+		w[j] = (char)('a' + check_xorshift(s) % 26);
 	return wl;
 }
 
@@ -332,7 +323,7 @@ zipf_text(uint64_t *s, char *out, size_t words)
 
 	for (i = 0; i < words && len + 16 < TEXT_CAP; i++) {
 		/* Squaring a uniform draw favours small word numbers. */
-		r = (size_t)(rng_next(s) % VOCAB);
+		r = (size_t)(check_xorshift(s) % VOCAB);
 		r = r * r / VOCAB;
 		len += (size_t)snprintf(out + len, TEXT_CAP - len, "w%zu ", r);
 	}
@@ -349,18 +340,18 @@ family_vector(uint64_t family, uint64_t *s, struct tdw_vec *v,
 	uint64_t fs = family * 7919 + 1;
 	size_t words = 20 + family % 7 * 40, changed, len = 0, i, r;
 
-	changed = (size_t)(rng_next(s) % 5) * words / 8;
+	changed = (size_t)(check_xorshift(s) % 5) * words / 8;
 	for (i = 0; i < words && len + 16 < TEXT_CAP; i++) {
-		r = (size_t)(rng_next(&fs) % VOCAB);
+		r = (size_t)(check_xorshift(&fs) % VOCAB);
 		if (i < changed)
-			r = (size_t)(rng_next(s) % VOCAB);
+			r = (size_t)(check_xorshift(s) % VOCAB);
 		r = r * r / VOCAB;
 		len += (size_t)snprintf(text + len, TEXT_CAP - len, "w%zu ", r);
 	}
 	memset(&f, 0, sizeof(f));
 	f.text = text;
 	f.text_len = len;
-	if (rng_next(s) % 4 == 0) {
+	if (check_xorshift(s) % 4 == 0) {
 		f.title = "heavy title words";
 		f.keywords = "w1 w2 w3";
 	}
@@ -450,7 +441,7 @@ index_vs_brute_limit(int percent, const struct tdw_opts *o, uint64_t seed,
 		stored[i] = malloc(sizeof(*stored[i]));
 		if (stored[i] == NULL)
 			break;
-		family_vector(rng_next(&s) % FAMILIES, &s, stored[i], o);
+		family_vector(check_xorshift(&s) % FAMILIES, &s, stored[i], o);
 		/* Query as the crawl does, before adding: the index so far
 		 * against a scan of what was added so far. */
 		nw = brute_force(stored, i, stored[i], percent, want);
@@ -473,7 +464,7 @@ index_vs_brute_limit(int percent, const struct tdw_opts *o, uint64_t seed,
 			memcpy(text, "zzunseen zzother ", 17);
 			text_vector(text, len, &q);
 		} else {
-			family_vector(rng_next(&s) % (FAMILIES + 5), &s, &q, o);
+			family_vector(check_xorshift(&s) % (FAMILIES + 5), &s, &q, o);
 		}
 		nw = brute_force(stored, STORED, &q, percent, want);
 		ng = tdw_index_query(ix, &q, got, STORED);
@@ -595,7 +586,7 @@ test_index_rebuilt(void)
 
 	CHECK(a != NULL && b != NULL);
 	for (i = 0; a != NULL && b != NULL && i < 200; i++) {
-		family_vector(rng_next(&s) % 20, &s, &v[i], &o);
+		family_vector(check_xorshift(&s) % 20, &s, &v[i], &o);
 		CHECK_INT(tdw_index_add(a, &v[i], (int64_t)i), 0);
 		n = tdw_pack(&v[i], buf);
 		CHECK_INT(tdw_unpack(buf, n, &w), 0);
