@@ -581,18 +581,34 @@ meet(struct tdw_index *ix, struct probe *q, uint32_t vec, uint16_t pos,
 	q->found++;
 }
 
+/* Meet the vectors of the grouped postings [lo, hi), newest (highest)
+ * first, at most *left of them (counted down). Returns how many were left
+ * unwalked. */
+static size_t
+walk_group(struct tdw_index *ix, struct probe *q, const struct cposting *lo,
+    const struct cposting *hi, size_t *left)
+{
+	const struct cposting *c;
+
+	for (c = hi; c > lo && *left > 0; c--) {
+		(*left)--;
+		if (ix->stamp[c[-1].vec] != ix->query)
+			meet(ix, q, c[-1].vec, c[-1].pos, c[-1].rest);
+	}
+	return (size_t)(c - lo);
+}
+
 size_t
 tdw_index_query(struct tdw_index *ix, const struct tdw_vec *v,
     struct tdw_match *out, size_t max)
 {
 	struct ranked x[TDW_TOKENS_MAX];
-	const struct cposting *c, *end;
 	const struct posting *p;
 	const struct own *o;
 	struct probe q;
 	uint32_t total = 0, ord, pr;
 	uint64_t k;
-	size_t i, j, left;
+	size_t i, left, unwalked;
 
 	if (v->n == 0 || ix->nvec == 0)
 		return 0;
@@ -625,13 +641,7 @@ tdw_index_query(struct tdw_index *ix, const struct tdw_vec *v,
 		if (ix->own1[k] != 0) {
 			/* A frequent token: its own array, from its end. */
 			o = &ix->own[ix->own1[k] - 1];
-			for (j = o->n; j > 0 && left > 0; j--) {
-				left--;
-				if (ix->stamp[o->p[j - 1].vec] != ix->query)
-					meet(ix, &q, o->p[j - 1].vec,
-					    o->p[j - 1].pos, o->p[j - 1].rest);
-			}
-			if (j > 0)
+			if (walk_group(ix, &q, o->p, o->p + o->n, &left) > 0)
 				q.cut = 1;
 			continue;
 		}
@@ -641,18 +651,11 @@ tdw_index_query(struct tdw_index *ix, const struct tdw_vec *v,
 			if (ix->stamp[p->vec] != ix->query)
 				meet(ix, &q, p->vec, p->pos, p->rest);
 		}
-		c = end = NULL;
-		if (k + 1 < ix->ncoff)
-			for (c = ix->cpost + ix->coff[k + 1],
-			    end = ix->cpost + ix->coff[k]; c > end && left > 0;
-			    c--) {
-				left--;
-				if (ix->stamp[c[-1].vec] != ix->query)
-					meet(ix, &q, c[-1].vec, c[-1].pos,
-					    c[-1].rest);
-			}
+		unwalked = k + 1 < ix->ncoff ? walk_group(ix, &q,
+		    ix->cpost + ix->coff[k], ix->cpost + ix->coff[k + 1],
+		    &left) : 0;
 		/* Postings left unwalked: later meets merge from the start. */
-		if (pr != 0 || c != end)
+		if (pr != 0 || unwalked > 0)
 			q.cut = 1;
 	}
 	return q.found;
