@@ -36,7 +36,11 @@
 #include <stdint.h>
 
 #define STORE_APPLICATION_ID 0x4e43524c /* "NCRL" */
-#define STORE_SCHEMA_VERSION 1
+/* Schema 2: the frontier's url is no longer UNIQUE on SQLite (the URLs
+ * are kept in memory, storage/store_urls.c), so a nearcrawl that knows
+ * only schema 1, and would queue a URL twice there, refuses the file.
+ * Schema-1 files are opened as they are (their index does no harm). */
+#define STORE_SCHEMA_VERSION 2
 
 struct store;
 

@@ -297,7 +297,7 @@ test_create_and_reopen(void)
 	CHECK_INT(store_meta_set(s, "seeds", "http://a.example/"), 0);
 	store_close(s);
 	CHECK_STR(raw_text("PRAGMA application_id"), "1313034828");
-	CHECK_STR(raw_text("PRAGMA user_version"), "1");
+	CHECK_STR(raw_text("PRAGMA user_version"), "2");
 	CHECK_STR(raw_text("PRAGMA journal_mode"), "wal");
 	CHECK_STR(raw_text("SELECT count(*) FROM sqlite_master "
 	    "WHERE type = 'table'"), "17");
@@ -418,7 +418,7 @@ test_empty_file(void)
 	s = open_new();
 	CHECK(s != NULL);
 	store_close(s);
-	CHECK_STR(raw_text("PRAGMA user_version"), "1");
+	CHECK_STR(raw_text("PRAGMA user_version"), "2");
 	tmp_teardown();
 }
 
@@ -1723,6 +1723,9 @@ make_old_db(void)
 	*tail = '\0';
 	replace_in(sql, sizeof(sql), now, then);
 	replace_in(sql, sizeof(sql), fnow, fthen);
+	/* Schema 1 kept the frontier's URLs unique by an index. */
+	replace_in(sql, sizeof(sql), "\turl TEXT NOT NULL, -- normalised",
+	    "\turl TEXT NOT NULL UNIQUE, -- normalised");
 	CHECK_INT(raw_exec(sql), SQLITE_OK);
 	CHECK_INT(raw_exec("PRAGMA application_id = 1313034828; "
 	    "PRAGMA user_version = 1; "
@@ -1941,6 +1944,11 @@ test_old_db_upgraded(void)
 		store_item_clear(&it);
 		CHECK_INT(store_frontier_add(s, "http://a.example/3",
 		    "a.example", 1, 2, 1), 1);
+		/* Known from memory, which agrees with the file's index. */
+		CHECK_INT(store_frontier_add(s, "http://a.example/",
+		    "a.example", 1, 2, 1), 0);
+		CHECK_INT(store_frontier_add(s, "http://a.example/3",
+		    "a.example", 1, 2, 1), 0);
 		CHECK_INT(store_fruitful_add(s, 2), 0);
 	}
 	store_close(s);
@@ -1955,7 +1963,10 @@ test_old_db_upgraded(void)
 	CHECK_STR(raw_text("SELECT group_concat(dup_hops, ' ') FROM frontier"),
 	    "0 1");
 	CHECK_STR(raw_text("SELECT backoff_ms FROM hosts"), "500");
+	/* A schema-1 file stays one: its url index stays too. */
 	CHECK_STR(raw_text("PRAGMA user_version"), "1");
+	CHECK_STR(raw_text("SELECT count(*) FROM pragma_index_list('frontier') "
+	    "WHERE \"unique\""), "1");
 	/* The next open finds them and leaves them be. */
 	s = store_open(tpath, 0, err, sizeof(err));
 	CHECK(s != NULL);
