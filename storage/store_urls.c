@@ -83,7 +83,20 @@ base_count(struct store__urls *u, uint64_t hash)
 	return 0;
 }
 
-/* File url as row id. 0, or -1 (out of memory). */
+/* Most URLs the set holds: its table at most 3/4 full. */
+#define MAX_URLS (KEYMAP_MAX_SLOTS / 4 * 3)
+
+/* Why note failed, into s->err; -1. */
+static int
+note_fail(struct store *s)
+{
+	if (s->urls != NULL && keymap_count(&s->urls->ids) >= MAX_URLS)
+		return store__fail(s, "frontier: more than %zu URLs queued, "
+		    "more than memory keeps track of", (size_t)MAX_URLS);
+	return store__oom_fail(s);
+}
+
+/* File url as row id. 0, or -1 (out of memory, or full). */
 static int
 note(struct store__urls *u, const char *url, int64_t id)
 {
@@ -120,9 +133,12 @@ ready(struct store *s)
 	keymap_init(&s->urls->ids);
 	while ((rc = sdb_step(st)) == SDB_ROW) {
 		/* url is NOT NULL: a NULL here is SQLite out of memory. */
-		if ((url = sdb_column_text(st, 1)) == NULL ||
-		    note(s->urls, url, sdb_column_int64(st, 0)) != 0) {
+		if ((url = sdb_column_text(st, 1)) == NULL) {
 			ret = store__oom_fail(s);
+			break;
+		}
+		if (note(s->urls, url, sdb_column_int64(st, 0)) != 0) {
+			ret = note_fail(s);
 			break;
 		}
 	}
@@ -169,9 +185,10 @@ store__urls_note(struct store *s, const char *url, int64_t id)
 	if (s->urls == NULL)
 		return 0;
 	if (note(s->urls, url, id) != 0) {
+		note_fail(s);
 		/* Half noted is worse than not at all: build it again. */
 		store__urls_drop(s);
-		return store__oom_fail(s);
+		return -1;
 	}
 	return 0;
 }
