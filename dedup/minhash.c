@@ -47,6 +47,7 @@
 #include <string.h>
 
 #include "util/chunks.h"
+#include "util/le.h"
 #include "util/mix64.h"
 #include "dedup/topk.h"
 #include "dedup/words.h"
@@ -217,10 +218,7 @@ minhash_encode(const uint32_t *sig, size_t k, unsigned char *out)
 	size_t i;
 
 	for (i = 0; i < k; i++) {
-		out[4 * i] = (unsigned char)sig[i];
-		out[4 * i + 1] = (unsigned char)(sig[i] >> 8);
-		out[4 * i + 2] = (unsigned char)(sig[i] >> 16);
-		out[4 * i + 3] = (unsigned char)(sig[i] >> 24);
+		le32_put(out + 4 * i, sig[i]);
 	}
 	return 4 * k;
 }
@@ -235,8 +233,7 @@ minhash_decode(const void *blob, size_t len, size_t k, uint32_t *sig)
 	    len != 4 * k)
 		return -1;
 	for (i = 0; i < k; i++)
-		sig[i] = (uint32_t)p[4 * i] | (uint32_t)p[4 * i + 1] << 8 |
-		    (uint32_t)p[4 * i + 2] << 16 | (uint32_t)p[4 * i + 3] << 24;
+		sig[i] = le32_get(p + 4 * i);
 	return 0;
 }
 
@@ -292,13 +289,6 @@ link_row_bytes(size_t bands)
 	return (bands * LINK_BITS + 7) / 8;
 }
 
-static uint32_t
-load32(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	    (uint32_t)p[3] << 24;
-}
-
 /* The entry before e in band j's bucket, or NIL. */
 static uint32_t
 link_get(const struct minhash_index *ix, size_t e, size_t j)
@@ -306,7 +296,7 @@ link_get(const struct minhash_index *ix, size_t e, size_t j)
 	unsigned shift;
 	const unsigned char *p = link_at(ix, e, j, &shift);
 
-	return (load32(p) >> shift) & NIL;
+	return (le32_get(p) >> shift) & NIL;
 }
 
 static void
@@ -314,13 +304,9 @@ link_set(const struct minhash_index *ix, size_t e, size_t j, uint32_t to)
 {
 	unsigned shift;
 	unsigned char *p = link_at(ix, e, j, &shift);
-	uint32_t w = load32(p);
+	uint32_t w = le32_get(p);
 
-	w = (w & ~(NIL << shift)) | to << shift;
-	p[0] = (unsigned char)w;
-	p[1] = (unsigned char)(w >> 8);
-	p[2] = (unsigned char)(w >> 16);
-	p[3] = (unsigned char)(w >> 24);
+	le32_put(p, (w & ~(NIL << shift)) | to << shift);
 }
 
 /* Band j's bucket for the band key of sig. */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "util/chars.h"
+#include "util/le.h"
 #include "util/mix64.h"
 #include "util/radix.h"
 #include "dedup/words.h"
@@ -297,10 +298,8 @@ shingles_encode(const struct shingles *s, size_t *len)
 	}
 	o = put_varint(o, (uint32_t)s->nblocks);
 	for (i = 0; i < s->nblocks; i++) {
-		*o++ = (unsigned char)s->block[i];
-		*o++ = (unsigned char)(s->block[i] >> 8);
-		*o++ = (unsigned char)(s->block[i] >> 16);
-		*o++ = (unsigned char)(s->block[i] >> 24);
+		le32_put(o, s->block[i]);
+		o += 4;
 	}
 	*len = (size_t)(o - blob);
 	return blob;
@@ -372,8 +371,5 @@ shingles_blocks(const void *blob, size_t len, const unsigned char **blocks,
 uint32_t
 shingles_block_at(const unsigned char *blocks, size_t i)
 {
-	const unsigned char *b = blocks + i * 4;
-
-	return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
-	    (uint32_t)b[3] << 24;
+	return le32_get(blocks + i * 4);
 }

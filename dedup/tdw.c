@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "util/chars.h"
+#include "util/le.h"
 #include "util/mix64.h"
 
 /* Field weights in half units, so that the research's 0.5 is an integer. */
@@ -653,10 +654,8 @@ tdw_pack(const struct tdw_vec *v, unsigned char *out)
 
 	out[n++] = PACK_VERSION;
 	for (i = 0; i < v->n && i < TDW_TOKENS_MAX; i++) {
-		out[n++] = (unsigned char)v->t[i].id;
-		out[n++] = (unsigned char)(v->t[i].id >> 8);
-		out[n++] = (unsigned char)(v->t[i].id >> 16);
-		out[n++] = (unsigned char)(v->t[i].id >> 24);
+		le32_put(out + n, v->t[i].id);
+		n += 4;
 		out[n++] = (unsigned char)v->t[i].w;
 		out[n++] = (unsigned char)(v->t[i].w >> 8);
 	}
@@ -677,8 +676,7 @@ tdw_unpack(const void *p, size_t len, struct tdw_vec *v)
 	if (n > TDW_TOKENS_MAX)
 		return -1;
 	for (i = 0, b++; i < n; i++, b += 6) {
-		v->t[i].id = (uint32_t)b[0] | (uint32_t)b[1] << 8 |
-		    (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+		v->t[i].id = le32_get(b);
 		v->t[i].w = (uint16_t)(b[4] | b[5] << 8);
 		if (v->t[i].w == 0 || (i > 0 && v->t[i].id <= v->t[i - 1].id))
 			return -1;
