@@ -69,8 +69,8 @@ store_frontier_add(struct store *s, const char *url, const char *host,
 	int64_t id;
 	int known;
 
-	if (s->st[ST_FRONTIER_ADD] == NULL || s->st[ST_FRONTIER_LOWER] == NULL ||
-	    s->st[ST_FRONTIER_LOWER_ID] == NULL)
+	if (s->st[ST_FRONTIER_ADD] == NULL || s->st[store_shared(s) ?
+	    ST_FRONTIER_LOWER : ST_FRONTIER_LOWER_ID] == NULL)
 		return store__no_column(s, ST_FRONTIER_ADD);
 	if (store_shared(s)) {
 		bind_add(&b, s, url, host, depth, parent, dup_hops);

@@ -133,17 +133,18 @@ const struct store__stmt_def store__stmt_def[ST_NUM] = {
 	    "WHERE p.verdict = 'redirect' AND up.n < ?2) "
 	    "SELECT coalesce(max(n), 0), "
 	    "coalesce(max(CASE WHEN url = ?3 THEN 1 ELSE 0 END), 0) FROM up" },
-	/* A range of the url index, read no further than the cap: the
-	 * URLs that start with "...path?" lie between it and "...path@". */
-	[ST_FRONTIER_VARIANTS] = { "frontier_variants",
-	    "SELECT count(*) FROM (SELECT 1 FROM frontier "
-	    "WHERE url >= ? AND url < ? LIMIT ?) AS v",
-	    /* The range is one of bytes, whatever the database's locale. */
+	/* These two (and frontier_lower) look a URL up by the url index,
+	 * which only a shared crawl's frontier has: SQLite's are answered
+	 * from memory (store_urls.c), its file having no such index. Here a
+	 * range of the index, read no further than the cap: the URLs that
+	 * start with "...path?" lie between it and "...path@", bytes
+	 * compared whatever the database's locale. */
+	[ST_FRONTIER_VARIANTS] = { "frontier_variants", NULL,
 	    .pg = "SELECT count(*) FROM (SELECT 1 FROM frontier "
 	    "WHERE url COLLATE \"C\" >= ? AND url COLLATE \"C\" < ? "
 	    "LIMIT ?) AS v" },
-	[ST_FRONTIER_KNOWN] = { "frontier_known",
-	    "SELECT 1 FROM frontier WHERE url = ?" },
+	[ST_FRONTIER_KNOWN] = { "frontier_known", NULL,
+	    .pg = "SELECT 1 FROM frontier WHERE url = ?" },
 	/* REPLACE: a page's links are written with its row, once; a replay
 	 * after a crash must not fail on the key. */
 	[ST_LINKS_PUT] = { "links_put",
@@ -174,10 +175,9 @@ const struct store__stmt_def store__stmt_def[ST_NUM] = {
 	    "ORDER BY p.seq", "page_shingles", "worker" },
 	/* A queued URL offered again by a page fewer duplicates behind
 	 * takes that page's count and becomes its child. */
-	[ST_FRONTIER_LOWER] = { "frontier_lower",
-	    "UPDATE frontier SET dup_hops = ?1, parent_id = ?2 "
-	    "WHERE url = ?3 AND state < 2 AND dup_hops > ?1", NULL,
-	    "dup_hops" },
+	[ST_FRONTIER_LOWER] = { "frontier_lower", NULL, NULL, "dup_hops",
+	    .pg = "UPDATE frontier SET dup_hops = ?1, parent_id = ?2 "
+	    "WHERE url = ?3 AND state < 2 AND dup_hops > ?1" },
 	[ST_FRUITFUL_ADD] = { "fruitful_add",
 	    "INSERT INTO fruitful (page_id) VALUES (?) ON CONFLICT DO NOTHING",
 	    "fruitful" },
