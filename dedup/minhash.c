@@ -317,11 +317,23 @@ head_of(const struct minhash_index *ix, const minv_t *sig, size_t j)
 	    (band_key(sig, j, ix->rows) & (ix->nbucket - 1))];
 }
 
+/* Bucket heads for bands x nbucket buckets, every one empty (NIL), or
+ * NULL when out of memory. */
+static uint32_t *
+empty_heads(size_t bands, size_t nbucket)
+{
+	uint32_t *head = malloc(bands * nbucket * sizeof(*head));
+	size_t i;
+
+	for (i = 0; head != NULL && i < bands * nbucket; i++)
+		head[i] = NIL;
+	return head;
+}
+
 struct minhash_index *
 minhash_index_new(size_t k, size_t bands)
 {
 	struct minhash_index *ix;
-	size_t i;
 
 	if (k < MINHASH_MIN_PERMS || k > MINHASH_MAX_PERMS || bands < 1 ||
 	    bands > k || k % bands != 0)
@@ -335,11 +347,8 @@ minhash_index_new(size_t k, size_t bands)
 	chunks_init(&ix->id, sizeof(int64_t), CHUNK_SHIFT);
 	chunks_init(&ix->link, link_row_bytes(bands), CHUNK_SHIFT);
 	ix->nbucket = FIRST_BUCKETS;
-	ix->head = malloc(bands * ix->nbucket * sizeof(*ix->head));
-	if (ix->head == NULL)
+	if ((ix->head = empty_heads(bands, ix->nbucket)) == NULL)
 		goto fail;
-	for (i = 0; i < bands * ix->nbucket; i++)
-		ix->head[i] = NIL;
 	return ix;
 fail:
 	minhash_index_free(ix);
@@ -378,13 +387,11 @@ link_entry(struct minhash_index *ix, size_t e)
 static int
 grow_buckets(struct minhash_index *ix)
 {
-	size_t nbucket = 2 * ix->nbucket, i, e;
+	size_t nbucket = 2 * ix->nbucket, e;
 	uint32_t *head;
 
-	if ((head = malloc(ix->bands * nbucket * sizeof(*head))) == NULL)
+	if ((head = empty_heads(ix->bands, nbucket)) == NULL)
 		return -1;
-	for (i = 0; i < ix->bands * nbucket; i++)
-		head[i] = NIL;
 	free(ix->head);
 	ix->head = head;
 	ix->nbucket = nbucket;
