@@ -20,10 +20,13 @@
  * scope that holds the page's host (the servers of one university share
  * one CMS template), else the host.
  *
- * Memory is bounded: each site keeps at most TMPL_HOST_MAX blocks; when
- * its table is full, the blocks seen on one page only are dropped (a
- * count that is too low errs toward "not template", the safe side). Sites
- * are told apart by a 64-bit hash of their name.
+ * Memory is bounded: each site's table has at most TMPL_HOST_MAX slots,
+ * at most half of them used; when it is full, the blocks seen on the
+ * fewest pages are dropped until a quarter of that room is free (a count
+ * that is too low errs toward "not template", the safe side), so a
+ * clean-up, which reads the whole table, comes at most once every
+ * TMPL_HOST_MAX / 8 new blocks. Sites are told apart by a 64-bit hash of
+ * their name.
  */
 #ifndef NC_TEMPLATE_H
 #define NC_TEMPLATE_H
@@ -34,7 +37,7 @@
 /* Earlier pages a block must be on to be template. The functions below
  * name the site "host". */
 #define TMPL_PAGES 2
-/* Blocks remembered per host at most (8 bytes each). */
+/* Slots of a host's table at most (8 bytes each; at most half are used). */
 #define TMPL_HOST_MAX 16384
 
 struct tmpl;
@@ -59,6 +62,9 @@ void tmpl_mark(const struct tmpl *t, const char *host, const uint32_t *blocks,
  */
 int tmpl_learn(struct tmpl *t, const char *host, const uint32_t *blocks,
     size_t n);
+
+/* How many times a full table of t was cleaned up (see above). */
+size_t tmpl_cleanups(const struct tmpl *t);
 
 /* Bytes of memory t holds. */
 size_t tmpl_bytes(const struct tmpl *t);

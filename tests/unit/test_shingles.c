@@ -154,6 +154,56 @@ test_template_bounded(void)
 	tmpl_free(t);
 }
 
+/*
+ * A large site where most blocks recur on a second page (a listing and the
+ * item it links to): a full table must not be cleaned up on every page.
+ * Each clean-up frees a quarter of the table's load, so learning B new
+ * blocks may clean it up at most B / (TMPL_HOST_MAX / 8) + 1 times; and
+ * the blocks seen on the most pages are the ones kept.
+ */
+static void
+test_template_cleanup_amortized(void)
+{
+	struct tmpl *t = tmpl_new();
+	uint32_t page[21], often = 0xabcdef01u;
+	unsigned char f;
+	size_t p, i, blocks = 0, before;
+
+	CHECK(t != NULL);
+	/* Fill the table: block b on pages b / 20 and b / 20 + 1. */
+	for (p = 0; p < 2 * TMPL_HOST_MAX / 20; p++) {
+		for (i = 0; i < 20; i++)
+			page[i] = (uint32_t)((p * 20 + i) * 2654435761u) | 1;
+		CHECK(tmpl_learn(t, "big", page, 20) == 0);
+		if (p > 0) {
+			for (i = 0; i < 20; i++)
+				page[i] = (uint32_t)(((p - 1) * 20 + i) *
+				    2654435761u) | 1;
+			CHECK(tmpl_learn(t, "big", page, 20) == 0);
+		}
+		if (p % 4 == 0)
+			CHECK(tmpl_learn(t, "big", &often, 1) == 0);
+	}
+	before = tmpl_cleanups(t);
+	CHECK(before >= 1);
+	for (; p < 8 * TMPL_HOST_MAX / 20; p++) {
+		for (i = 0; i < 20; i++)
+			page[i] = (uint32_t)((p * 20 + i) * 2654435761u) | 1;
+		page[20] = often;
+		CHECK(tmpl_learn(t, "big", page, 21) == 0);
+		for (i = 0; i < 20; i++)
+			page[i] = (uint32_t)(((p - 1) * 20 + i) * 2654435761u) |
+			    1;
+		CHECK(tmpl_learn(t, "big", page, 20) == 0);
+		blocks += 20;
+	}
+	CHECK(tmpl_cleanups(t) - before <= blocks / (TMPL_HOST_MAX / 8) + 1);
+	tmpl_mark(t, "big", &often, 1, &f);
+	CHECK(f == 1);
+	CHECK(tmpl_bytes(t) <= 2 * TMPL_HOST_MAX * 8 + 4096);
+	tmpl_free(t);
+}
+
 static void
 test_encode_decode(void)
 {
@@ -299,6 +349,7 @@ suite_shingles(void)
 	RUN(test_unspaced_scripts);
 	RUN(test_blocks_and_template);
 	RUN(test_template_bounded);
+	RUN(test_template_cleanup_amortized);
 	RUN(test_encode_decode);
 	RUN(test_confirm);
 }
