@@ -17,7 +17,7 @@ set -eu
 
 PKGS="build-essential pkg-config
 libcurl4-openssl-dev libevent-dev libxml2-dev libsqlite3-dev
-libfuzzy-dev libinih-dev libssl-dev zlib1g-dev libpq-dev
+libfuzzy-dev libinih-dev libssl-dev zlib1g-dev libpq-dev libjemalloc-dev
 sqlite3 postgresql curl gnuplot-nox valgrind python3 openssl
 chromium wrk"
 
