@@ -125,10 +125,13 @@ tout_init(struct tout *t, size_t cap, int lines)
 }
 
 /*
- * Append n bytes of characters with no white space between them: only the
- * first can need a separator, and the run is one word or the rest of one.
- * A run that does not fit is cut where the room ends when each byte is a
- * character (ascii), else dropped whole; either way the text is then full.
+ * Append n bytes of characters: only the first can need a separator, and
+ * the run is one word or the rest of one, or (ascii) plain words with one
+ * space between each, as the text writes them. A run that does not fit is
+ * cut where the room ends when each byte is a character (ascii), else
+ * dropped whole; either way the text is then full. A cut run ends on a
+ * character, never on a space: written a word at a time, the text would
+ * have stopped before the word that space leads.
  */
 static void
 tout_run(struct tout *t, const unsigned char *bytes, size_t n, int ascii)
@@ -155,6 +158,8 @@ tout_run(struct tout *t, const unsigned char *bytes, size_t n, int ascii)
 			return;
 		}
 		n = room - pl;
+		while (n > 0 && bytes[n - 1] == ' ')
+			n--;
 		cut = 1;
 	}
 	if (buf_append(&t->b, pre, pl) != BUF_OK ||
@@ -189,9 +194,14 @@ tout_text(struct tout *t, const char *str)
 	n = strlen(str);
 	while (i < n && !t->full) {
 		if (is_word_ascii(s[i])) {
-			/* The common case, a run of plain ASCII at once. */
-			for (k = 1; i + k < n && is_word_ascii(s[i + k]); k++)
-				;
+			/* The common case, plain ASCII words at once, with
+			 * the single spaces between them: the text writes
+			 * those as they are. */
+			for (k = 1; i + k < n; k++)
+				if (!is_word_ascii(s[i + k]) && (s[i + k] !=
+				    ' ' || i + k + 1 == n ||
+				    !is_word_ascii(s[i + k + 1])))
+					break;
 			tout_run(t, s + i, k, 1);
 			i += k;
 			continue;

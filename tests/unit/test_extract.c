@@ -661,6 +661,41 @@ test_max_text_boundary(void)
 	}
 }
 
+/* Plain ASCII words are written a stretch at a time; a cut must still
+ * fall as it would a word at a time: inside a word, the part that fits;
+ * right after a space, before it. */
+static void
+test_max_text_words(void)
+{
+	struct extract_opts o = { NULL, 9, 0 };
+	struct extract_result r;
+	static const char html[] = "<p>alpha beta gamma</p>";
+
+	if (run(html, sizeof(html) - 1, &o, &r) == 0) {
+		CHECK_STR(r.text, "alpha bet");
+		CHECK_INT(r.truncated, 1);
+		extract_result_free(&r);
+	}
+	o.max_text = 6; /* room ends just after the space */
+	if (run(html, sizeof(html) - 1, &o, &r) == 0) {
+		CHECK_STR(r.text, "alpha");
+		CHECK_INT(r.truncated, 1);
+		extract_result_free(&r);
+	}
+	o.max_text = 16; /* and at a word's end */
+	if (run(html, sizeof(html) - 1, &o, &r) == 0) {
+		CHECK_STR(r.text, "alpha beta gamma");
+		CHECK_INT(r.truncated, 0);
+		extract_result_free(&r);
+	}
+	o.max_text = 11;
+	if (run(html, sizeof(html) - 1, &o, &r) == 0) {
+		CHECK_STR(r.text, "alpha beta");
+		CHECK_INT(r.truncated, 1);
+		extract_result_free(&r);
+	}
+}
+
 static void
 test_result_free_zeroed(void)
 {
@@ -1369,6 +1404,7 @@ suite_extract(void)
 	RUN(test_not_nul_terminated);
 	RUN(test_deep_nesting);
 	RUN(test_max_text_boundary);
+	RUN(test_max_text_words);
 	RUN(test_result_free_zeroed);
 	RUN(test_no_page_url);
 	RUN(test_main_landmarks_dropped);
