@@ -69,13 +69,36 @@ static const char *const template_roles[] = {
 
 static const char *const share_word[] = { "share", "sharedaddy", NULL };
 
-/* Case-insensitive substring test over a NULL-ended list. */
+static unsigned char
+fold(unsigned char c)
+{
+	return c >= 'A' && c <= 'Z' ? (unsigned char)(c + ('a' - 'A')) : c;
+}
+
+/*
+ * Case-insensitive substring test over a NULL-ended list of lower-case
+ * ASCII words. The values are short (class, id, src) and most are empty,
+ * so a plain scan beats strcasestr, which prepares each word afresh.
+ */
 int
 content_has_sub(const char *s, const char *const *list)
 {
-	for (; s != NULL && *list != NULL; list++)
-		if (strcasestr(s, *list) != NULL)
-			return 1;
+	const unsigned char *h, *w;
+	size_t k;
+
+	if (s == NULL || s[0] == '\0')
+		return 0;
+	for (; *list != NULL; list++) {
+		w = (const unsigned char *)*list;
+		for (h = (const unsigned char *)s; *h != '\0'; h++) {
+			if (fold(*h) != w[0])
+				continue;
+			for (k = 1; w[k] != '\0' && fold(h[k]) == w[k]; k++)
+				;
+			if (w[k] == '\0')
+				return 1;
+		}
+	}
 	return 0;
 }
 

@@ -1,5 +1,6 @@
 /* Unit tests for extract: purification, fields, links, charsets, limits. */
 #include "check.h"
+#include "web/content_int.h"
 #include "web/extract.h"
 
 #include <stdint.h>
@@ -694,6 +695,23 @@ test_max_text_words(void)
 		CHECK_INT(r.truncated, 1);
 		extract_result_free(&r);
 	}
+}
+
+/* The class/id word test: any case in the value, a word that runs past
+ * the value's end does not match. */
+static void
+test_has_sub(void)
+{
+	static const char *const words[] = { "sidebar", "-ad-", NULL };
+
+	CHECK_INT(content_has_sub("Main-SideBar", words), 1);
+	CHECK_INT(content_has_sub("x-AD-y", words), 1);
+	CHECK_INT(content_has_sub("sidebar", words), 1);
+	CHECK_INT(content_has_sub("side", words), 0);
+	CHECK_INT(content_has_sub("x-ad", words), 0);
+	CHECK_INT(content_has_sub("sidebaR-", words), 1);
+	CHECK_INT(content_has_sub("", words), 0);
+	CHECK_INT(content_has_sub(NULL, words), 0);
 }
 
 static void
@@ -1405,6 +1423,7 @@ suite_extract(void)
 	RUN(test_deep_nesting);
 	RUN(test_max_text_boundary);
 	RUN(test_max_text_words);
+	RUN(test_has_sub);
 	RUN(test_result_free_zeroed);
 	RUN(test_no_page_url);
 	RUN(test_main_landmarks_dropped);
