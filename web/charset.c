@@ -72,6 +72,32 @@ clean_cp(uint32_t c)
 	return c;
 }
 
+#define ONES 0x0101010101010101ULL
+#define HIGHS 0x8080808080808080ULL
+
+/* The 8 bytes at s as one word (the tests below look at every byte alike,
+ * so byte order does not matter). */
+static uint64_t
+word_at(const unsigned char *s)
+{
+	uint64_t w;
+
+	memcpy(&w, s, sizeof(w));
+	return w;
+}
+
+/* Whether each byte of w is printable ASCII (0x20-0x7e): none below 0x20
+ * (a borrow sets its top bit), none at 0x7f (one more sets it) or above
+ * (its top bit is set). */
+static int
+all_printable(uint64_t w)
+{
+	uint64_t below = (w - ONES * 0x20) & ~w & HIGHS;
+	uint64_t above = ((w + ONES) | w) & HIGHS;
+
+	return (below | above) == 0;
+}
+
 /* Copy UTF-8 (maybe invalid) to a fresh buffer, repaired; NULL on no memory. */
 static unsigned char *
 sanitize(const unsigned char *s, size_t n, size_t *outlen)
@@ -85,6 +111,12 @@ sanitize(const unsigned char *s, size_t n, size_t *outlen)
 	/* Size the copy first: allocating three times the input (the worst
 	 * case) made every large page a fresh mapping of the kernel's. */
 	while (i < n) {
+		/* ASCII, eight bytes at a time. */
+		if (i + 8 <= n && (word_at(s + i) & HIGHS) == 0) {
+			o += 8;
+			i += 8;
+			continue;
+		}
 		if (s[i] < 0x80) {
 			o++;
 			i++;
@@ -101,10 +133,16 @@ sanitize(const unsigned char *s, size_t n, size_t *outlen)
 		/* Most of a page is printable ASCII or HTML white space, which
 		 * passes through unchanged: found a run at a time, copied at
 		 * once. */
-		for (k = i; k < n && ((unsigned char)(s[k] - 0x20) < 0x5f ||
-		     s[k] == '\n' || s[k] == '\t' || s[k] == '\r' ||
-		     s[k] == '\f'); k++)
-			;
+		for (k = i; k < n;) {
+			if (k + 8 <= n && all_printable(word_at(s + k)))
+				k += 8;
+			else if ((unsigned char)(s[k] - 0x20) < 0x5f ||
+			    s[k] == '\n' || s[k] == '\t' || s[k] == '\r' ||
+			    s[k] == '\f')
+				k++;
+			else
+				break;
+		}
 		memcpy(out + o, s + i, k - i);
 		o += k - i;
 		if ((i = k) == n)

@@ -1,5 +1,6 @@
 /* Unit tests for extract: purification, fields, links, charsets, limits. */
 #include "check.h"
+#include "web/charset.h"
 #include "web/content_int.h"
 #include "web/extract.h"
 
@@ -695,6 +696,47 @@ test_max_text_words(void)
 		CHECK_INT(r.truncated, 1);
 		extract_result_free(&r);
 	}
+}
+
+/*
+ * Decoding repairs bytes a word at a time where it can: one byte that
+ * needs repair, at every offset against those words, and at the end.
+ */
+static void
+test_decode_every_offset(void)
+{
+	static const struct {
+		const char *in, *out;
+	} odd[] = {
+		{ "\x01", " " }, { "\x7f", " " }, { "\n", "\n" }, { "\t", "\t" },
+		{ "\x80", "\xef\xbf\xbd" }, { "\xc3\xa9", "\xc3\xa9" },
+		{ "\x1f", " " }, { "~", "~" },
+	};
+	char in[64], want[64], cs[32];
+	unsigned char *got;
+	size_t i, p, n, len;
+
+	for (i = 0; i < sizeof(odd) / sizeof(odd[0]); i++)
+		for (p = 0; p <= 20; p++) {
+			memset(in, 'a', p);
+			strcpy(in + p, odd[i].in);
+			n = strlen(in);
+			memset(in + n, 'b', 20 - p);
+			n += 20 - p;
+			memset(want, 'a', p);
+			strcpy(want + p, odd[i].out);
+			len = strlen(want);
+			memset(want + len, 'b', 20 - p);
+			want[len + 20 - p] = '\0';
+			got = charset_decode((const unsigned char *)in, n,
+			    "utf-8", cs, sizeof(cs), &len);
+			CHECK(got != NULL);
+			if (got != NULL) {
+				CHECK_STR((char *)got, want);
+				CHECK_INT(len, strlen(want));
+			}
+			free(got);
+		}
 }
 
 /* The class/id word test: any case in the value, a word that runs past
@@ -1424,6 +1466,7 @@ suite_extract(void)
 	RUN(test_max_text_boundary);
 	RUN(test_max_text_words);
 	RUN(test_has_sub);
+	RUN(test_decode_every_offset);
 	RUN(test_result_free_zeroed);
 	RUN(test_no_page_url);
 	RUN(test_main_landmarks_dropped);
