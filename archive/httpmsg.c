@@ -29,11 +29,6 @@ httpmsg_tchar(char c)
 	    httpmsg_digit(c) || (c != '\0' && strchr("!#$%&'*+-.^_`|~", c));
 }
 
-static char
-httpmsg_lower(char c)
-{
-	return (c >= 'A' && c <= 'Z') ? (char)(c + ('a' - 'A')) : c;
-}
 
 /*
  * The line at p (n bytes left): sets *len to its length without the line
@@ -149,7 +144,8 @@ httpmsg_header(
 		if (len <= nlen || httpmsg_blank(line[0]))
 			continue;
 		for (i = 0; i < nlen; i++)
-			if (httpmsg_lower(line[i]) != httpmsg_lower(name[i]))
+			if (chars_ascii_lower((unsigned char)line[i]) !=
+			    chars_ascii_lower((unsigned char)name[i]))
 				break;
 		if (i < nlen)
 			continue;

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/chars.h"
 #include "util/mix64.h"
 
 /* Word hashes a shingle ring holds: the longest shingle, in words. */
@@ -57,11 +58,7 @@ words_hash(const unsigned char *w, size_t n, int fold_digits)
 		}
 	}
 	for (i = 0; i < n; i++) {
-		unsigned char c = w[i];
-
-		if (c >= 'A' && c <= 'Z')
-			c += 'a' - 'A';
-		h ^= c;
+		h ^= chars_ascii_lower(w[i]);
 		h *= 0x100000001b3ULL;
 	}
 	return h;

@@ -1,20 +1,46 @@
 /*
  * chars: character helpers shared by the HTML extraction (crawler/) and
- * the token reader of TDW (dedup/): white space, hex digit values, and
- * UTF-8 decoding and encoding. Header only: both sides and their fuzz
- * targets build it without another object file.
+ * the token readers (dedup/): white space, ASCII lower case and search,
+ * hex digit values, and UTF-8 decoding and encoding. Header only: both
+ * sides and their fuzz targets build it without another object file.
  */
 #ifndef NC_CHARS_H
 #define NC_CHARS_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Whether c is HTML white space (space, tab, LF, CR, FF). */
 static inline int
 chars_html_space(int c)
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
+}
+
+/* c in lower case if it is an ASCII capital, else c: the locale cannot
+ * change what a name or key means. */
+static inline unsigned char
+chars_ascii_lower(unsigned char c)
+{
+	return c >= 'A' && c <= 'Z' ? (unsigned char)(c + ('a' - 'A')) : c;
+}
+
+/* The first place needle (lower-case ASCII) stands in s[0..n), any case;
+ * NULL when it does not. */
+static inline const char *
+chars_find_lower(const char *s, size_t n, const char *needle)
+{
+	size_t k = strlen(needle), i, j;
+
+	for (i = 0; i + k <= n; i++) {
+		for (j = 0; j < k && chars_ascii_lower((unsigned char)s[i + j]) ==
+		    (unsigned char)needle[j]; j++)
+			;
+		if (j == k)
+			return s + i;
+	}
+	return NULL;
 }
 
 /* Whether code point c reads as a blank between words: ASCII controls

@@ -287,10 +287,8 @@ charset_from_label(const char *label, size_t n, int from_meta, char *out,
 	if (n == 0 || n >= sizeof(name))
 		return CS_NONE;
 	for (i = 0; i < n; i++) {
-		char c = label[i];
+		char c = (char)chars_ascii_lower((unsigned char)label[i]);
 
-		if (c >= 'A' && c <= 'Z')
-			c = (char)(c - 'A' + 'a');
 		if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
 		    c == '-' || c == '_' || c == '.' || c == ':'))
 			return CS_NONE;
@@ -317,28 +315,6 @@ charset_from_label(const char *label, size_t n, int from_meta, char *out,
 	iconv_close(cd);
 	snprintf(out, outsz, "%s", name);
 	return CS_ICONV;
-}
-
-static int
-lc(int c)
-{
-	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
-}
-
-/* Case-insensitive search for needle (lower-case) in s[0..n). */
-static const char *
-memcasestr(const char *s, size_t n, const char *needle)
-{
-	size_t k = strlen(needle), i, j;
-
-	for (i = 0; i + k <= n; i++) {
-		for (j = 0; j < k && lc((unsigned char)s[i + j]) == needle[j];
-		    j++)
-			;
-		if (j == k)
-			return s + i;
-	}
-	return NULL;
 }
 
 /*
@@ -418,7 +394,7 @@ charset_from_meta(const char *s, size_t n, char *out, size_t outsz)
 		n = META_SCAN_MAX;
 	while (i < n) {
 		if (n - i >= 4 && memcmp(s + i, "<!--", 4) == 0) {
-			p = memcasestr(s + i + 4, n - i - 4, "-->");
+			p = chars_find_lower(s + i + 4, n - i - 4, "-->");
 			if (p == NULL)
 				return CS_NONE;
 			i = (size_t)(p - s) + 3;
@@ -440,7 +416,7 @@ charset_from_meta(const char *s, size_t n, char *out, size_t outsz)
 				return kind;
 		} else if (he != NULL && ct != NULL && hel == 12 &&
 		    strncasecmp(he, "content-type", 12) == 0 &&
-		    (p = memcasestr(ct, ctl, "charset")) != NULL) {
+		    (p = chars_find_lower(ct, ctl, "charset")) != NULL) {
 			k = (size_t)(p - ct) + 7;
 			while (k < ctl && chars_html_space((unsigned char)ct[k]))
 				k++;

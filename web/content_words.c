@@ -8,6 +8,8 @@
 
 #include "web/htmlattr.h"
 
+#include "util/chars.h"
+
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -69,12 +71,6 @@ static const char *const template_roles[] = {
 
 static const char *const share_word[] = { "share", "sharedaddy", NULL };
 
-static unsigned char
-fold(unsigned char c)
-{
-	return c >= 'A' && c <= 'Z' ? (unsigned char)(c + ('a' - 'A')) : c;
-}
-
 /*
  * Case-insensitive substring test over a NULL-ended list of lower-case
  * ASCII words. The values are short (class, id, src) and most are empty,
@@ -83,22 +79,15 @@ fold(unsigned char c)
 int
 content_has_sub(const char *s, const char *const *list)
 {
-	const unsigned char *h, *w;
-	size_t k;
+	size_t n;
 
+	/* Most values are empty: no word to look for then. */
 	if (s == NULL || s[0] == '\0')
 		return 0;
-	for (; *list != NULL; list++) {
-		w = (const unsigned char *)*list;
-		for (h = (const unsigned char *)s; *h != '\0'; h++) {
-			if (fold(*h) != w[0])
-				continue;
-			for (k = 1; w[k] != '\0' && fold(h[k]) == w[k]; k++)
-				;
-			if (w[k] == '\0')
-				return 1;
-		}
-	}
+	n = strlen(s);
+	for (; *list != NULL; list++)
+		if (chars_find_lower(s, n, *list) != NULL)
+			return 1;
 	return 0;
 }
 

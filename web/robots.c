@@ -63,12 +63,6 @@ robots_blank(unsigned char c)
 	return c == ' ' || c == '\t';
 }
 
-static unsigned char
-robots_lower(unsigned char c)
-{
-	return (c >= 'A' && c <= 'Z') ? (unsigned char)(c + ('a' - 'A')) : c;
-}
-
 /* ASCII-only, so the locale cannot change what a key means. */
 static int
 robots_caseeq(const char *a, size_t alen, const char *b, size_t blen)
@@ -78,8 +72,8 @@ robots_caseeq(const char *a, size_t alen, const char *b, size_t blen)
 	if (alen != blen)
 		return 0;
 	for (i = 0; i < alen; i++)
-		if (robots_lower((unsigned char)a[i]) !=
-		    robots_lower((unsigned char)b[i]))
+		if (chars_ascii_lower((unsigned char)a[i]) !=
+		    chars_ascii_lower((unsigned char)b[i]))
 			return 0;
 	return 1;
 }
@@ -631,7 +625,7 @@ robots_product_token(const char *user_agent, char *out, size_t outsz)
 			break;
 		if (n + 1 >= outsz)
 			return -1;
-		out[n] = (char)robots_lower(c);
+		out[n] = (char)chars_ascii_lower(c);
 	}
 	if (n == 0)
 		return -1;

@@ -1,5 +1,7 @@
 #include "web/url.h"
 
+#include "util/chars.h"
+
 #include <curl/curl.h>
 
 #include <stdlib.h>
@@ -18,11 +20,6 @@ static const char WHY_MALFORMED[] = "malformed";
 static const char WHY_NOMEM[] = "out of memory";
 static const char WHY_HOST[] = "host not a plain name or address";
 
-static int
-lower(int c)
-{
-	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
-}
 
 static int
 upper(int c)
@@ -197,9 +194,9 @@ settle(char *u, const char **why)
 		return -1;
 	}
 	for (p = u; *p != '\0' && *p != '/'; p++)
-		*p = (char)lower((unsigned char)*p);
+		*p = (char)chars_ascii_lower((unsigned char)*p);
 	for (p += 2; *p != '\0' && *p != '/'; p++) {
-		*p = (char)lower((unsigned char)*p);
+		*p = (char)chars_ascii_lower((unsigned char)*p);
 		/* Hosts are kept to plain DNS names, IPv4 and IPv6 literals
 		 * without zone: curl would hand back escapes decoded to raw
 		 * bytes, which it then refuses to parse again. */
@@ -610,7 +607,7 @@ copy_lower(char *out, size_t outsz, const char *src, size_t n)
 	if (outsz == 0 || n >= outsz)
 		return -1;
 	for (i = 0; i < n; i++)
-		out[i] = (char)lower((unsigned char)src[i]);
+		out[i] = (char)chars_ascii_lower((unsigned char)src[i]);
 	out[n] = '\0';
 	return 0;
 }

@@ -10,11 +10,6 @@
 #include <string.h>
 #include <strings.h>
 
-static int
-lower(int c)
-{
-	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
-}
 
 /* Length of s without one trailing dot: "a.org." names the same host. */
 static size_t
@@ -108,7 +103,8 @@ name_matches(const char *s, size_t n, const char *e, size_t m, int prefix)
 		} else {
 			i++;
 		}
-		if (lower(c) != lower((unsigned char)e[j]))
+		if (chars_ascii_lower((unsigned char)c) !=
+		    chars_ascii_lower((unsigned char)e[j]))
 			return 0;
 		j++;
 	}
