@@ -640,27 +640,28 @@ test_deep_nesting(void)
 	free(html);
 }
 
+/* The text of html cut to max bytes is want, and truncated says so. */
+static void
+cut_is(const char *html, size_t max, const char *want, int truncated)
+{
+	struct extract_opts o = { NULL, max, 0 };
+	struct extract_result r;
+
+	if (run(html, strlen(html), &o, &r) != 0)
+		return;
+	CHECK_STR(r.text, want);
+	CHECK_INT(r.text_len, strlen(want));
+	CHECK_INT(r.truncated, truncated);
+	extract_result_free(&r);
+}
+
 static void
 test_max_text_boundary(void)
 {
-	struct extract_opts o = { NULL, 6, 0 };
-	struct extract_result r;
 	/* "ab é" is 5 bytes; the euro sign (3 bytes) does not fit in 6. */
-	static const char html[] = "<p>ab \xc3\xa9\xe2\x82\xac tail</p>";
-	static const char fits[] = "<p>ab  \xc3\xa9\xe2\x82\xac</p>";
-
-	if (run(html, sizeof(html) - 1, &o, &r) == 0) {
-		CHECK_STR(r.text, "ab \xc3\xa9");
-		CHECK_INT(r.text_len, 5);
-		CHECK_INT(r.truncated, 1);
-		extract_result_free(&r);
-	}
-	o.max_text = 8;
-	if (run(fits, sizeof(fits) - 1, &o, &r) == 0) {
-		CHECK_STR(r.text, "ab \xc3\xa9\xe2\x82\xac");
-		CHECK_INT(r.truncated, 0);
-		extract_result_free(&r);
-	}
+	cut_is("<p>ab \xc3\xa9\xe2\x82\xac tail</p>", 6, "ab \xc3\xa9", 1);
+	cut_is("<p>ab  \xc3\xa9\xe2\x82\xac</p>", 8, "ab \xc3\xa9\xe2\x82\xac",
+	    0);
 }
 
 /* Plain ASCII words are written a stretch at a time; a cut must still
@@ -669,33 +670,12 @@ test_max_text_boundary(void)
 static void
 test_max_text_words(void)
 {
-	struct extract_opts o = { NULL, 9, 0 };
-	struct extract_result r;
 	static const char html[] = "<p>alpha beta gamma</p>";
 
-	if (run(html, sizeof(html) - 1, &o, &r) == 0) {
-		CHECK_STR(r.text, "alpha bet");
-		CHECK_INT(r.truncated, 1);
-		extract_result_free(&r);
-	}
-	o.max_text = 6; /* room ends just after the space */
-	if (run(html, sizeof(html) - 1, &o, &r) == 0) {
-		CHECK_STR(r.text, "alpha");
-		CHECK_INT(r.truncated, 1);
-		extract_result_free(&r);
-	}
-	o.max_text = 16; /* and at a word's end */
-	if (run(html, sizeof(html) - 1, &o, &r) == 0) {
-		CHECK_STR(r.text, "alpha beta gamma");
-		CHECK_INT(r.truncated, 0);
-		extract_result_free(&r);
-	}
-	o.max_text = 11;
-	if (run(html, sizeof(html) - 1, &o, &r) == 0) {
-		CHECK_STR(r.text, "alpha beta");
-		CHECK_INT(r.truncated, 1);
-		extract_result_free(&r);
-	}
+	cut_is(html, 9, "alpha bet", 1);
+	cut_is(html, 6, "alpha", 1); /* room ends just after the space */
+	cut_is(html, 16, "alpha beta gamma", 0); /* and at a word's end */
+	cut_is(html, 11, "alpha beta", 1);
 }
 
 /*

@@ -154,6 +154,16 @@ test_template_bounded(void)
 	tmpl_free(t);
 }
 
+/* Blocks 20 * p to 20 * p + 19, the new ones of page p, into page[]. */
+static void
+page_blocks(size_t p, uint32_t *page)
+{
+	size_t i;
+
+	for (i = 0; i < 20; i++)
+		page[i] = (uint32_t)((p * 20 + i) * 2654435761u) | 1;
+}
+
 /*
  * A large site where most blocks recur on a second page (a listing and the
  * item it links to): a full table must not be cleaned up on every page.
@@ -167,18 +177,15 @@ test_template_cleanup_amortized(void)
 	struct tmpl *t = tmpl_new();
 	uint32_t page[21], often = 0xabcdef01u;
 	unsigned char f;
-	size_t p, i, blocks = 0, before;
+	size_t p, blocks = 0, before;
 
 	CHECK(t != NULL);
-	/* Fill the table: block b on pages b / 20 and b / 20 + 1. */
+	/* Fill the table: each page's new blocks come again on the next. */
 	for (p = 0; p < 2 * TMPL_HOST_MAX / 20; p++) {
-		for (i = 0; i < 20; i++)
-			page[i] = (uint32_t)((p * 20 + i) * 2654435761u) | 1;
+		page_blocks(p, page);
 		CHECK(tmpl_learn(t, "big", page, 20) == 0);
 		if (p > 0) {
-			for (i = 0; i < 20; i++)
-				page[i] = (uint32_t)(((p - 1) * 20 + i) *
-				    2654435761u) | 1;
+			page_blocks(p - 1, page);
 			CHECK(tmpl_learn(t, "big", page, 20) == 0);
 		}
 		if (p % 4 == 0)
@@ -187,13 +194,10 @@ test_template_cleanup_amortized(void)
 	before = tmpl_cleanups(t);
 	CHECK(before >= 1);
 	for (; p < 8 * TMPL_HOST_MAX / 20; p++) {
-		for (i = 0; i < 20; i++)
-			page[i] = (uint32_t)((p * 20 + i) * 2654435761u) | 1;
+		page_blocks(p, page);
 		page[20] = often;
 		CHECK(tmpl_learn(t, "big", page, 21) == 0);
-		for (i = 0; i < 20; i++)
-			page[i] = (uint32_t)(((p - 1) * 20 + i) * 2654435761u) |
-			    1;
+		page_blocks(p - 1, page);
 		CHECK(tmpl_learn(t, "big", page, 20) == 0);
 		blocks += 20;
 	}
