@@ -137,8 +137,7 @@ sanitize(const unsigned char *s, size_t n, size_t *outlen)
 			if (k + 8 <= n && all_printable(word_at(s + k)))
 				k += 8;
 			else if ((unsigned char)(s[k] - 0x20) < 0x5f ||
-			    s[k] == '\n' || s[k] == '\t' || s[k] == '\r' ||
-			    s[k] == '\f')
+			    chars_html_space(s[k]))
 				k++;
 			else
 				break;
