@@ -16,9 +16,10 @@
  * a stream of teasers beside the article, not the article's ancestor.
  */
 static int
-protected_from_words(const struct content *ct, const struct cnode *c)
+protected_from_words(const struct content *ct, const xmlNode *n,
+    const struct cnode *c)
 {
-	return content_protected(ct, c) &&
+	return !content_furniture(n, c) && content_protected(ct, c) &&
 	    ct->body_plain - (c->t.chars - c->t.link) < CONTENT_MIN_CHARS;
 }
 
@@ -34,7 +35,7 @@ strip_unlikely(struct content *ct)
 		c = cn(n);
 		skip = c == NULL || c->state != 0;
 		if (!skip && n != ct->body && !is(n, "a") &&
-		    !protected_from_words(ct, c) &&
+		    !protected_from_words(ct, n, c) &&
 		    ((content_unlikely_named(n) &&
 		    !(c->anc & (A_TABLE | A_CODE))) ||
 		    content_unlikely_role(n))) {
@@ -45,11 +46,54 @@ strip_unlikely(struct content *ct)
 	}
 }
 
+/*
+ * Whether a run chose mostly the page's furniture (content_furniture):
+ * half of the chosen text or more inside it. A short
+ * page whose only long text is its footer has no main content there, and
+ * taking the footer would make every thin page of a site read alike. The
+ * relaxed runs are for an article whose ancestor carries a template
+ * word, which a footer never is.
+ */
+static int
+chose_furniture(const struct content *ct)
+{
+	const xmlNode *p;
+	xmlNode *k, *root;
+	const struct cnode *c;
+	double all = 0, in = 0;
+	size_t i;
+	int skip;
+
+	for (i = 0; i < ct->count; i++) {
+		if (ct->n[i].mark != CONTENT_IN)
+			continue;
+		root = ct->n[i].node;
+		all += ct->n[i].t.chars;
+		for (p = root; p != NULL && p != ct->body; p = p->parent)
+			if (cn(p) != NULL && content_furniture(p, cn(p)))
+				break;
+		if (p != NULL && p != ct->body) {
+			in += ct->n[i].t.chars;
+			continue;
+		}
+		for (k = root; k != NULL; k = next_node(k, root, skip)) {
+			c = cn(k);
+			skip = c == NULL || c->state != 0;
+			if (!skip && k != root && content_furniture(k, c)) {
+				in += c->t.chars;
+				skip = 1;
+			}
+		}
+	}
+	return all > 0 && in * 2 >= all;
+}
+
 /* One selection run; returns the characters of the content it marked. */
 static double
 run(struct content *ct, int flags)
 {
 	xmlNode *top;
+	double chars;
 
 	content_reset_run(ct);
 	if (flags & F_STRIP) {
@@ -63,7 +107,10 @@ run(struct content *ct, int flags)
 	if (top == NULL || top->parent == NULL ||
 	    top->parent->type != XML_ELEMENT_NODE)
 		return 0;
-	return content_select(ct, top, flags);
+	chars = content_select(ct, top, flags);
+	if (chars > 0 && chose_furniture(ct))
+		return 0;
+	return chars;
 }
 
 /* ---- entry points ---- */
@@ -125,6 +172,9 @@ content_analyze(xmlDoc *doc, content_silent_fn silent, int *found)
 			if (is(n->parent, "article") || is(n->parent, "main"))
 				c->anc |= A_CONTENT;
 		}
+		if (is(n, "article") || is(n, "main"))
+			for (p = cn(n->parent); p != NULL; p = cn(p->node->parent))
+				p->holds = 1;
 		if (silent(n))
 			c->state = S_SILENT;
 		else if (content_is_hidden(n))

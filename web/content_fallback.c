@@ -66,7 +66,8 @@ content_degrade(struct content *ct)
 	while (n != NULL) {
 		c = cn(n);
 		skip = c == NULL || c->state != 0;
-		if (!skip && n != ct->body && !content_protected(ct, c)) {
+		if (!skip && n != ct->body && (content_furniture(n, c) ||
+		    !content_protected(ct, c))) {
 			in_content = (c->anc & A_CONTENT) != 0;
 			if (is_template(ct, n, c, in_content)) {
 				c->state |= S_CLEAN;

@@ -69,6 +69,7 @@ struct cnode {
 	unsigned char mark;  /* enum content_mark */
 	unsigned char wrap;  /* a div around a single p: not an ancestor */
 	unsigned char anc;   /* A_* bits: what its ancestors are */
+	unsigned char holds; /* an article or main element is inside it */
 	unsigned char data;  /* inside a data table (this run's content) */
 	unsigned shared;     /* near-top candidates it is an ancestor of */
 	double own_chars;    /* characters of its own text children */
@@ -213,5 +214,17 @@ int content_page_part_named(const xmlNode *n);
 
 /* Whether n's class or id names sharing buttons. */
 int content_share_named(const xmlNode *n);
+
+/*
+ * Whether element n (tallied as c) is the page's own furniture: a header,
+ * footer, navigation or aside outside article and main, by tag, by a
+ * template role, or by the word footer in its class or id when no
+ * article or main element is inside it. Such a
+ * part is never the article nor its ancestor, however long its text (on
+ * a thin page the footer's disclaimer is the longest block): it is never
+ * protected from removal, and a run that chooses text inside it finds no
+ * main content.
+ */
+int content_furniture(const xmlNode *n, const struct cnode *c);
 
 #endif

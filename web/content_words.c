@@ -63,6 +63,7 @@ static const char *const template_word[] = {
 /* ... and those that do outside article and main (inside, the article's
  * own header and footer). */
 static const char *const page_part_word[] = { "header", "footer", NULL };
+static const char *const footer_word[] = { "footer", NULL };
 
 static const char *const template_roles[] = {
 	"navigation", "banner", "contentinfo", "complementary", "search",
@@ -217,4 +218,19 @@ content_share_named(const xmlNode *n)
 {
 	return has_word(htmlattr_get(n, "class"), share_word) ||
 	    has_word(htmlattr_get(n, "id"), share_word);
+}
+
+int
+content_furniture(const xmlNode *n, const struct cnode *c)
+{
+	if (c->anc & A_CONTENT)
+		return 0;
+	if (is(n, "footer") || is(n, "header") || is(n, "nav") ||
+	    is(n, "aside") || content_template_role(n))
+		return 1;
+	/* A class word is weaker evidence: "site_header" may wrap the
+	 * article itself, and a page's only paragraph may sit in a div
+	 * named header; a footer is named for what comes after content. */
+	return !c->holds && (has_word(htmlattr_get(n, "class"), footer_word) ||
+	    has_word(htmlattr_get(n, "id"), footer_word));
 }

@@ -824,6 +824,52 @@ test_main_header_in_article_kept(void)
 	    "Story. After", "Story.");
 }
 
+/* A thin page: its main element holds one line, its footer a long
+ * disclaimer. The footer must not become its main text (every thin page
+ * of the site would then read the same), in an HTML5 layout or in a
+ * table layout whose footer cell is named by its class. */
+#define LEGAL_TEXT "The University is a charity registered under number " \
+	"SC000000 and a company limited by guarantee. Information on this " \
+	"page is correct at the time of publication; the university " \
+	"reserves the right to change courses, services and facilities. " \
+	"We use cookies to make this site work and to understand how it is " \
+	"used; you can change your cookie settings at any time, and we " \
+	"keep a record of every change made to these terms and conditions."
+
+static void
+test_main_short_main_not_footer(void)
+{
+	static const char html5[] = "<body><header><a href=/>Uni</a></header>"
+	    "<nav><a href=/a>Study</a> <a href=/b>News</a></nav>"
+	    "<main><h1>Registry</h1><p>Registry: open Monday to Thursday, "
+	    "08:30 to 17:00, Room A2.09.</p></main><footer><p>1 University "
+	    "Avenue, Uni City.</p><p class=legal>" LEGAL_TEXT "</p></footer>"
+	    "</body>";
+	static const char table[] = "<body><table><tr><td colspan=2 "
+	    "class=banner>Department of Biology</td></tr><tr><td class=leftnav>"
+	    "<a href=/a>Courses</a><br><a href=/b>News</a></td><td class=content>"
+	    "<b>Ms Ana Ruiz</b><p>Ms Ana Ruiz, Lecturer in Genetics. Office "
+	    "D1.05.</p></td></tr><tr><td colspan=2 class=footer>Darwin "
+	    "Building. " LEGAL_TEXT "</td></tr></table></body>";
+	struct extract_result r;
+
+	if (run(html5, sizeof(html5) - 1, NULL, &r) == 0) {
+		CHECK(strstr(r.main_text, "Registry: open Monday") != NULL);
+		CHECK(strstr(r.main_text, "charity") == NULL);
+		extract_result_free(&r);
+	}
+	if (run(table, sizeof(table) - 1, NULL, &r) == 0) {
+		CHECK(strstr(r.main_text, "Lecturer in Genetics") != NULL);
+		CHECK(strstr(r.main_text, "charity") == NULL);
+		extract_result_free(&r);
+	}
+	/* A long article still wins inside an element whose class says
+	 * header (a layout row named site_header around the article). */
+	main_is("<div class=site_header><article><p>" LEGAL_TEXT "</p>"
+	    "</article></div><footer>Foot</footer>", LEGAL_TEXT " Foot",
+	    LEGAL_TEXT);
+}
+
 static void
 test_main_class_id_tokens(void)
 {
@@ -1451,6 +1497,7 @@ suite_extract(void)
 	RUN(test_no_page_url);
 	RUN(test_main_landmarks_dropped);
 	RUN(test_main_header_in_article_kept);
+	RUN(test_main_short_main_not_footer);
 	RUN(test_main_class_id_tokens);
 	RUN(test_main_page_wide_classes_ignored);
 	RUN(test_main_roles);
