@@ -122,6 +122,45 @@ print_methods(FILE *out, const struct config *cfg, const struct doc *da,
 }
 
 /*
+ * The figures that decide whether B is near A (docs/dedup.md, "What near
+ * means"): B's words, its own words (a pair has no site template: all of
+ * them), the new ones, and the shares against the setting. Returns 0, or
+ * -1 when out of memory.
+ */
+static int
+print_novelty(FILE *out, const struct config *cfg, const struct doc *da,
+    const struct doc *db)
+{
+	struct shingles_novelty nv;
+	struct shingles_ref q;
+	int own = strcmp(cfg->novelty, "own") == 0;
+
+	if (shingles_ref_of(&da->dg.sh, &q) != 0)
+		return -1;
+	if (!own)
+		q.nterms = 0;
+	shingles_measure(&db->dg.sh, &q, NULL, &nv);
+	shingles_ref_free(&q);
+	fprintf(out, "new:     %zu of B's %zu words are not in A (%.1f %%); "
+	    "B's own words (outside a site template; a pair has none): %zu, "
+	    "new %zu (%.1f %%)\n", nv.new_all, nv.words,
+	    nv.words > 0 ? 100.0 * (double)nv.new_all / (double)nv.words : 0,
+	    nv.own, nv.new_own,
+	    nv.own > 0 ? 100.0 * (double)nv.new_own / (double)nv.own : 0);
+	fprintf(out, "rule:    near when at most %d %% of %s are new",
+	    cfg->max_novel_percent, own ? (nv.own < DEDUP_OWN_MIN_WORDS ?
+	    "all its words (fewer than " DEDUP_OWN_MIN_WORDS_S " of its own)" :
+	    "its own words and of all its words") : "all its words, template "
+	    "words not new");
+	if (cfg->max_novel_words >= 0)
+		fprintf(out, ", at most %d new words", cfg->max_novel_words);
+	fprintf(out, ", and %d distinct shingles on each side "
+	    "(B has %zu, A %zu)\n", cfg->min_shingles, db->dg.sh.distinct,
+	    da->dg.sh.distinct);
+	return 0;
+}
+
+/*
  * B's verdict after A, as a crawl that fetched A then B would give it:
  * A indexed and its template counted, B judged and confirmed against A's
  * shingles. Returns 0, or -1 when out of memory.
@@ -136,7 +175,7 @@ judge_pair(struct dedup *dd, struct doc *da, struct doc *db,
 	int fail = 0;
 
 	if ((site = tmpl_new()) == NULL ||
-	    digest_add(dd, site, "", &da->dg, 1) != 0) {
+	    digest_add(dd, site, "", &da->dg, DEDUP_UNIQUE, 1) != 0) {
 		tmpl_free(site);
 		return -1;
 	}
@@ -186,18 +225,18 @@ compare_run(const struct config *cfg, const char *a, const char *b,
 	    !da.dg.near_main && !db.dg.near_main ? "body" : "main or body",
 	    cfg->near_text);
 	print_methods(out, cfg, &da, &db);
-	fprintf(out, "novel:   %zu of B's %zu words are not in A (near "
-	    "needs at most %d and %d %% of them, and %d distinct shingles on "
-	    "each side)\n",
-	    shingles_novel_words(&db.dg.sh, da.dg.sh.set, da.dg.sh.distinct,
-	    NULL), db.dg.sh.words, cfg->max_novel_words,
-	    cfg->max_novel_percent, cfg->min_shingles);
+	if (print_novelty(out, cfg, &da, &db) != 0) {
+		snprintf(err, errsz, "out of memory");
+		goto out;
+	}
 	fprintf(out, "verdict: %s (B after A, rule %s)", dedup_verdict_name(v),
 	    cfg->near_rule);
 	if (v == DEDUP_UNIQUE && veto.floor)
 		fprintf(out, ": too little text to judge near");
 	else if (v == DEDUP_UNIQUE && veto.original_id > 0)
-		fprintf(out, ": B has %zu words A lacks", veto.novel);
+		fprintf(out, ": %zu of B's words are new", veto.nv.new_all);
+	else if (v == DEDUP_UNIQUE)
+		fprintf(out, ": no method proposed A as a candidate");
 	fprintf(out, "\n");
 	rc = 0;
 out:

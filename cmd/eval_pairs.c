@@ -570,7 +570,7 @@ eval_crawl(struct ev *e, struct eval_table *t, int mode)
 		b = &e->doc[e->pair[i].b].dg[mode];
 		site = tmpl_new();
 		if ((d = dedup_new(&e->o->dc)) == NULL || site == NULL ||
-		    digest_add(d, site, "", a, 1) != 0) {
+		    digest_add(d, site, "", a, DEDUP_UNIQUE, 1) != 0) {
 			dedup_free(d);
 			tmpl_free(site);
 			return oom(e);

@@ -66,6 +66,13 @@ textcmd_run(const struct config *cfg, const char *name,
 		    "distinct shingles, under the evidence floor of %d "
 		    "(--min-shingles): the near methods read the body text, "
 		    "printed here\n", g.main_shingles, cfg->min_shingles);
+	else if (which == TEXTCMD_MAIN && g.near_main &&
+	    g.sh.distinct < (size_t)cfg->min_shingles)
+		fprintf(stderr, "nearcrawl: text: the main text has %zu "
+		    "distinct shingles, under the evidence floor of %d "
+		    "(--min-shingles): too little to judge near; the page can "
+		    "only be exact or unique\n", g.sh.distinct,
+		    cfg->min_shingles);
 	if (textcmd_print(out, which == TEXTCMD_MAIN ? g.near : g.text,
 	    which == TEXTCMD_MAIN ? g.near_len : g.text_len) != 0) {
 		snprintf(err, errsz, "cannot write the text");

@@ -102,8 +102,12 @@ struct config {
 	int min_shingles;     /* evidence floor: distinct word shingles both
 	                         pages of a near verdict need */
 	int max_novel_words;  /* words a near page may hold that its original
-	                         lacks; -1 = no such check */
+	                         lacks; -1 = no such cap */
 	int max_novel_percent; /* ... and at most this share of its words */
+	char *novelty;        /* what the share is of: "own" (the page's
+	                         words outside its site's template, and all
+	                         its words) or "all" (all its words, before
+	                         issue 26) */
 	int tdw_threshold;    /* near when the TDW overlap is >= this % */
 	int tdw_stopwords;    /* TDW drops English stop words */
 	int tdw_stem;         /* TDW strips English suffixes */

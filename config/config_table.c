@@ -23,6 +23,7 @@ static const char *check_resolve(const char *v);
 static const char *check_near_rule(const char *v);
 static const char *check_near_text(const char *v);
 static const char *check_numbers(const char *v);
+static const char *check_novelty(const char *v);
 static const char *check_saturation(const char *v);
 static const char *check_strip_params(const char *v);
 
@@ -197,13 +198,17 @@ const struct opt config_opts[] = {
 	    F(min_shingles), 0, 0, 1000000, 0, "N",
 	    "near needs N distinct word 3-shingles on both pages", NULL,
 	    NULL },
-	{ { "dedup", "max_novel_words", "max-novel-words", "12" }, OPT_INT,
-	    F(max_novel_words), 0, -1, 1000000, 0, "N",
-	    "near page has at most N words its original lacks; -1 = off",
-	    NULL, NULL },
 	{ { "dedup", "max_novel_percent", "max-novel-percent", "15" },
 	    OPT_INT, F(max_novel_percent), 0, 0, 100, 0, "P",
-	    "... and they are at most P % of its words", NULL, NULL },
+	    "near page has at most P % new words against its original "
+	    "(docs/dedup.md)", NULL, NULL },
+	{ { "dedup", "novelty", "novelty", "own" }, OPT_STR, F(novelty), 0,
+	    0, 0, 0, "own|all",
+	    "P % of its own words (outside the site template) and of all; "
+	    "or of all words only (older crawls)", NULL, check_novelty },
+	{ { "dedup", "max_novel_words", "max-novel-words", "-1" }, OPT_INT,
+	    F(max_novel_words), 0, -1, 1000000, 0, "N",
+	    "... and at most N new words; -1 = no such cap", NULL, NULL },
 	{ { "dedup", "tdw_threshold", "tdw-threshold", "75" }, OPT_INT,
 	    F(tdw_threshold), 0, 1, 100, 0, "T",
 	    "near when the TDW weighted overlap is at least T %", NULL,
@@ -332,6 +337,14 @@ check_numbers(const char *v)
 	if (strcmp(v, "keep") == 0 || strcmp(v, "fold") == 0)
 		return NULL;
 	return "must be keep or fold";
+}
+
+static const char *
+check_novelty(const char *v)
+{
+	if (strcmp(v, "own") == 0 || strcmp(v, "all") == 0)
+		return NULL;
+	return "must be own or all";
 }
 
 static const char *
@@ -689,6 +702,7 @@ config_dedup(const struct config *c, struct dedup_config *out)
 	out->fold_numbers = strcmp(c->numbers, "fold") == 0;
 	out->max_novel_words = c->max_novel_words;
 	out->max_novel_percent = c->max_novel_percent;
+	out->own_novelty = strcmp(c->novelty, "own") == 0;
 	out->minhash_perms = c->minhash_perms;
 	out->minhash_bands = c->minhash_bands;
 	out->minhash_shingle = c->minhash_shingle;

@@ -47,7 +47,8 @@ load_one(const struct store_fingerprints *f, void *arg)
 /* A page's blocks back into its site's template, in fetch order; a
  * malformed set is skipped, like a malformed ssdeep digest. */
 static int
-load_blocks(const char *host, const void *blob, size_t len, void *arg)
+load_blocks(const char *host, const char *verdict, const void *blob,
+    size_t len, void *arg)
 {
 	struct crawl *c = arg;
 	const unsigned char *b;
@@ -55,7 +56,8 @@ load_blocks(const char *host, const void *blob, size_t len, void *arg)
 	size_t n, i;
 	int rc;
 
-	if (shingles_blocks(blob, len, &b, &n) != 0 || n == 0)
+	if (!dedup_learns_template(c->dd, dedup_verdict_of(verdict)) ||
+	    shingles_blocks(blob, len, &b, &n) != 0 || n == 0)
 		return 0;
 	if ((blocks = malloc(n * sizeof(*blocks))) == NULL)
 		return -1;

@@ -156,19 +156,18 @@ nomem:
 
 /* dedup_set_fn over the crawl's database. */
 static int
-stored_set(void *ctx, int64_t id, uint32_t **set, size_t *n)
+stored_set(void *ctx, int64_t id, struct shingles_ref *q)
 {
 	struct crawl *c = ctx;
 	void *blob;
 	size_t len;
 
-	*set = NULL;
-	*n = 0;
+	memset(q, 0, sizeof(*q));
 	if (store_shingles_get(c->st, id, &blob, &len) != 0)
 		return -1;
 	/* A malformed set confirms nothing, as a missing one. */
-	if (blob != NULL && shingles_decode(blob, len, set, n) != 0)
-		*n = 0;
+	if (blob != NULL)
+		(void)shingles_ref_decode(blob, len, q);
 	free(blob);
 	return 0;
 }
@@ -203,15 +202,16 @@ judge(struct crawl *c, const struct job *j, const char *site,
 
 	*v = digest_judge(c->dd, c->site, site, &w->dg, stored_set, c, m,
 	    DEDUP_MAX_MATCHES, nm, &why, &err);
-	if (err)
+	if (err || digest_own_terms(c->dd, c->site, site, &w->dg) != 0)
 		return -1;
 	veto[0] = '\0';
 	if (*v == DEDUP_UNIQUE && why.floor)
 		snprintf(veto, vetosz, "too little text to judge near (%zu "
 		    "shingles)", w->dg.sh.distinct);
 	else if (*v == DEDUP_UNIQUE && why.original_id > 0)
-		snprintf(veto, vetosz, "not near page %lld: %zu words it "
-		    "lacks", (long long)why.original_id, why.novel);
+		snprintf(veto, vetosz, "not near page %lld: %zu of its %zu own "
+		    "words new, %zu of all %zu", (long long)why.original_id,
+		    why.nv.new_own, why.nv.own, why.nv.new_all, why.nv.words);
 	return 0;
 }
 
@@ -502,7 +502,7 @@ page_record_work(struct crawl *c, struct job *j)
 	    warcout_verdict(c, j, v, m, nm) != 0 || note_new(c, id, &p) != 0)
 		return -1;
 	t0 = clock_mono_ms();
-	if (v != DEDUP_EXACT && digest_add(c->dd, c->site, site, &w->dg, id) != 0)
+	if (v != DEDUP_EXACT && digest_add(c->dd, c->site, site, &w->dg, v, id) != 0)
 		return -1;
 	c->stages.lookup_ms += clock_mono_ms() - t0;
 	note_saturation(c, v == DEDUP_UNIQUE);

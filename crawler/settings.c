@@ -134,6 +134,9 @@ static const struct {
 	{ "min_shingles", 0, 0, NULL, "0" },
 	{ "max_novel_words", 0, 0, NULL, "-1" },
 	{ "max_novel_percent", 0, 0, NULL, "100" },
+	/* Crawls from before issue 26 measured new words over all of a
+	 * page's words and learnt the template from every judged page. */
+	{ "novelty", 0, 0, NULL, "all" },
 	{ "text", 0, 0, NULL, NULL },
 	{ "near_rule", 0, 0, NULL, NULL },
 	/* Processes sharing a crawl must all lock the same way, or two could

@@ -183,6 +183,16 @@ dedup_verdict_name(enum dedup_verdict v)
 	return "unknown";
 }
 
+enum dedup_verdict
+dedup_verdict_of(const char *s)
+{
+	if (strcmp(s, "unique") == 0)
+		return DEDUP_UNIQUE;
+	if (strcmp(s, "near") == 0)
+		return DEDUP_NEAR;
+	return DEDUP_EXACT;
+}
+
 /* 32 hex digits to 16 bytes; -1 for anything else. */
 static int
 md5_parse(const char *hex, unsigned char raw[MD5_RAW])
@@ -475,17 +485,43 @@ dedup_check(const struct dedup *d, const struct dedup_fp *fp,
 	return DEDUP_NEAR;
 }
 
-/* Whether page p holds up as a near copy of the page with set q. */
+/* Whether new words are at most the configured share of words. */
+static int
+within_share(const struct dedup *d, size_t fresh, size_t words)
+{
+	return fresh * 100 <= (size_t)d->cfg.max_novel_percent * words;
+}
+
+int
+dedup_novelty_holds(const struct dedup *d, const struct shingles_novelty *nv)
+{
+	if (d->cfg.max_novel_words >= 0 &&
+	    nv->new_own > (size_t)d->cfg.max_novel_words)
+		return 0;
+	if (!d->cfg.own_novelty)
+		return within_share(d, nv->new_own, nv->words);
+	/* Too few words of its own to measure a share of: the page is
+	 * judged on its whole text, template included. */
+	if (nv->own < DEDUP_OWN_MIN_WORDS)
+		return within_share(d, nv->new_all, nv->words);
+	return within_share(d, nv->new_own, nv->own) &&
+	    within_share(d, nv->new_all, nv->words);
+}
+
+/* Whether page p holds up as a near copy of the page q. Before
+ * own_novelty, words were covered by shingles alone: q's terms are not
+ * looked at then, so an older crawl resumes judging as it did. */
 static int
 confirmed(const struct dedup *d, const struct shingles *p,
-    const unsigned char *tmpl, const uint32_t *q, size_t nq, size_t *novel)
+    const unsigned char *tmpl, struct shingles_ref *q,
+    struct shingles_novelty *nv)
 {
-	if (nq < d->cfg.min_shingles)
+	if (q->n < d->cfg.min_shingles)
 		return 0;
-	*novel = shingles_novel_words(p, q, nq, tmpl);
-	return d->cfg.max_novel_words < 0 ||
-	    (*novel <= (size_t)d->cfg.max_novel_words &&
-	    *novel * 100 <= (size_t)d->cfg.max_novel_percent * p->words);
+	if (!d->cfg.own_novelty)
+		q->nterms = 0;
+	shingles_measure(p, q, tmpl, nv);
+	return dedup_novelty_holds(d, nv);
 }
 
 enum dedup_verdict
@@ -495,15 +531,16 @@ dedup_confirm(const struct dedup *d, const struct shingles *p,
     int *err)
 {
 	int64_t seen[DEDUP_CONFIRM_MAX], ok[DEDUP_CONFIRM_MAX];
-	size_t nseen = 0, nok = 0, i, j, k, nq, novel, best = SIZE_MAX;
+	size_t nseen = 0, nok = 0, i, j, k, best = SIZE_MAX;
+	struct shingles_novelty nv;
+	struct shingles_ref q;
 	unsigned kept = 0;
-	uint32_t *q;
 	int is_seen, is_ok;
 
 	if (veto != NULL)
 		memset(veto, 0, sizeof(*veto));
-	if (v != DEDUP_NEAR ||
-	    (d->cfg.min_shingles == 0 && d->cfg.max_novel_words < 0))
+	if (v != DEDUP_NEAR || (d->cfg.min_shingles == 0 &&
+	    d->cfg.max_novel_words < 0 && d->cfg.max_novel_percent >= 100))
 		return v;
 	if (p->distinct < d->cfg.min_shingles) {
 		if (veto != NULL)
@@ -517,19 +554,27 @@ dedup_confirm(const struct dedup *d, const struct shingles *p,
 		if (is_seen)
 			continue;
 		seen[nseen++] = m[i].original_id;
-		if (fn(ctx, m[i].original_id, &q, &nq) != 0) {
+		if (fn(ctx, m[i].original_id, &q) != 0) {
 			*err = 1;
 			return v;
 		}
-		novel = SIZE_MAX;
-		if (confirmed(d, p, tmpl, q, nq, &novel))
+		memset(&nv, 0, sizeof(nv));
+		nv.new_own = SIZE_MAX;
+		if (confirmed(d, p, tmpl, &q, &nv)) {
+			if (veto != NULL && (nok == 0 ||
+			    nv.new_all < veto->near_nv.new_all)) {
+				veto->near_id = m[i].original_id;
+				veto->near_nv = nv;
+			}
 			ok[nok++] = m[i].original_id;
-		else if (veto != NULL && novel < best) {
-			best = novel;
-			veto->original_id = m[i].original_id;
-			veto->novel = novel;
 		}
-		free(q);
+		else if (veto != NULL && nv.new_own < best) {
+			best = nv.new_own;
+			veto->original_id = m[i].original_id;
+			veto->novel = nv.new_own;
+			veto->nv = nv;
+		}
+		shingles_ref_free(&q);
 	}
 	for (i = 0, k = 0; i < *nm; i++) {
 		for (j = 0, is_ok = 0; j < nok; j++)
@@ -683,6 +728,18 @@ dedup_lock_keys(const struct dedup *d, const struct dedup_fp *fp,
 	if (cap > 0)
 		memcpy(keys, raw, (out < cap ? out : cap) * sizeof(raw[0]));
 	return out;
+}
+
+int
+dedup_own_novelty(const struct dedup *d)
+{
+	return d->cfg.own_novelty;
+}
+
+int
+dedup_learns_template(const struct dedup *d, enum dedup_verdict v)
+{
+	return d->cfg.own_novelty ? v == DEDUP_UNIQUE : v != DEDUP_EXACT;
 }
 
 size_t

@@ -61,9 +61,13 @@ struct dedup_config {
 	size_t min_shingles;    /* evidence floor: a near verdict needs this
 	                           many distinct shingles on both pages */
 	long max_novel_words;   /* a near page may hold at most this many
-	                           words its original lacks; -1: no check */
+	                           words its original lacks; -1: no cap */
 	int max_novel_percent;  /* ... and no more than this share of its
-	                           words (0..100), when max_novel_words >= 0 */
+	                           words (0..100; 100: no limit) */
+	int own_novelty;        /* 1: the share is of the page's own words
+	                           (outside template blocks) and of all its
+	                           words, and the template is learnt from
+	                           unique pages only; 0: of all its words */
 };
 
 struct dedup_fp {
@@ -143,6 +147,11 @@ int dedup_pair_value(enum dedup_method m, const struct dedup_fp *a,
 /* Verdict name ("unique", "exact", "near"). */
 const char *dedup_verdict_name(enum dedup_verdict v);
 
+/* The verdict named s ("unique", "exact", "near"); any other name, as a
+ * stored redirect or error row has, reads as DEDUP_EXACT (no page to
+ * learn from). */
+enum dedup_verdict dedup_verdict_of(const char *s);
+
 /* New empty state for cfg (copied). NULL on bad config or out of memory;
  * the minhash_* fields are only looked at when DEDUP_MINHASH is on. */
 struct dedup *dedup_new(const struct dedup_config *cfg);
@@ -202,20 +211,40 @@ enum dedup_verdict dedup_check(const struct dedup *d, const struct dedup_fp *fp,
     struct dedup_match *out, size_t max, size_t *nout);
 
 /*
- * Where dedup_confirm finds an earlier page's shingle set: sets *set to a
- * malloc'd sorted array of *n values (the caller of fn frees it), or to
- * NULL with *n 0 when none is stored for id. Returns 0, or -1 on a failure
- * (database, memory) that must stop the caller.
+ * Where dedup_confirm finds an earlier page's shingle set and terms:
+ * fills *q (the caller of fn frees it with shingles_ref_free), zeroed
+ * when none is stored for id. Returns 0, or -1 on a failure (database,
+ * memory) that must stop the caller.
  */
-typedef int (*dedup_set_fn)(void *ctx, int64_t id, uint32_t **set,
-    size_t *n);
+typedef int (*dedup_set_fn)(void *ctx, int64_t id, struct shingles_ref *q);
 
-/* Why dedup_confirm turned a near verdict into unique. */
+/* Why dedup_confirm turned a near verdict into unique, or what made it
+ * near. */
 struct dedup_veto {
 	int floor;           /* 1: too few shingles on this page to judge */
 	int64_t original_id; /* else the best candidate looked at, or 0 */
-	size_t novel;        /* and this page's words it lacks */
+	size_t novel;        /* and this page's own words it lacks */
+	struct shingles_novelty nv; /* the figures against it */
+	int64_t near_id;     /* a near verdict's closest original, or 0 */
+	struct shingles_novelty near_nv; /* the figures against it */
 };
+
+/* A page with fewer words of its own (outside its site's template) is
+ * judged on all its words: too few to measure a share of. */
+#define DEDUP_OWN_MIN_WORDS 10
+#define DEDUP_OWN_MIN_WORDS_S "10"
+
+/*
+ * Whether figures nv of a page against an earlier one (shingles_measure)
+ * make it a near copy under d's settings (docs/dedup.md, "What near
+ * means"): at most max_novel_percent % of its own words new and at most
+ * that share of all its words (own_novelty; all words only when it has
+ * fewer than DEDUP_OWN_MIN_WORDS own words), or of all its words counting
+ * template words as not new (the rule before own_novelty); and at most
+ * max_novel_words new own words when that is >= 0. Cannot fail.
+ */
+int dedup_novelty_holds(const struct dedup *d,
+    const struct shingles_novelty *nv);
 
 /* Candidates dedup_confirm loads at most (best first). */
 #define DEDUP_CONFIRM_MAX 4
@@ -311,6 +340,17 @@ size_t dedup_lock_keys_max(const struct dedup *d);
  */
 size_t dedup_lock_keys(const struct dedup *d, const struct dedup_fp *fp,
     uint64_t *keys, size_t cap);
+
+/* Whether d's settings measure novelty by own words (own_novelty). */
+int dedup_own_novelty(const struct dedup *d);
+
+/*
+ * Whether a page judged v teaches its site's template (template.h): with
+ * own_novelty only unique pages do, so that blocks repeated by copies of
+ * one document (old revisions, print views) never become template; else
+ * every page that is not an exact copy.
+ */
+int dedup_learns_template(const struct dedup *d, enum dedup_verdict v);
 
 /* The evidence floor of d's settings (dedup_config.min_shingles). */
 size_t dedup_min_shingles(const struct dedup *d);

@@ -15,6 +15,7 @@
 
 #define SHINGLE_WORDS 3
 #define SHINGLE_SEED 0x2545f4914f6cdd1dULL
+#define TERM_SEED 0x9fb21c651e98df25ULL
 #define FIRST_CAP 256
 
 static int
@@ -39,35 +40,54 @@ top32(const uint64_t *ring, size_t first, size_t n)
 	    32);
 }
 
-/* set = seq sorted, duplicates dropped. */
+/* *out = the n values of in sorted, each once, zeros dropped when
+ * skip_zero; their number in *nout. 0, or -1 when out of memory. */
 static int
-make_set(struct shingles *s)
+sorted_once(const uint32_t *in, size_t n, int skip_zero, uint32_t **out,
+    size_t *nout)
 {
 	uint32_t *tmp;
 	size_t i, k = 0;
 
-	if (s->n == 0)
+	*out = NULL;
+	*nout = 0;
+	if (n == 0)
 		return 0;
-	if ((s->set = malloc(s->n * sizeof(*s->set))) == NULL)
+	if ((*out = malloc(n * sizeof(**out))) == NULL)
 		return -1;
-	if ((tmp = malloc(s->n * sizeof(*tmp))) == NULL) {
-		free(s->set);
-		s->set = NULL;
+	if ((tmp = malloc(n * sizeof(*tmp))) == NULL) {
+		free(*out);
+		*out = NULL;
 		return -1;
 	}
-	memcpy(s->set, s->seq, s->n * sizeof(*s->set));
-	radix_sort_u32(s->set, tmp, s->n);
+	memcpy(*out, in, n * sizeof(**out));
+	radix_sort_u32(*out, tmp, n);
 	free(tmp);
-	for (i = 0; i < s->n; i++)
-		if (k == 0 || s->set[k - 1] != s->set[i])
-			s->set[k++] = s->set[i];
-	s->distinct = k;
+	for (i = 0; i < n; i++)
+		if ((!skip_zero || (*out)[i] != 0) &&
+		    (k == 0 || (*out)[k - 1] != (*out)[i]))
+			(*out)[k++] = (*out)[i];
+	*nout = k;
+	if (k == 0) {
+		free(*out);
+		*out = NULL;
+	}
 	return 0;
 }
 
-/* Append one word's info, growing the per-word array like seq. */
+/* set = seq sorted, duplicates dropped; terms likewise, without zeros. */
 static int
-push_word(struct shingles *s, size_t *cap, uint32_t info)
+make_set(struct shingles *s)
+{
+	if (sorted_once(s->seq, s->n, 0, &s->set, &s->distinct) != 0)
+		return -1;
+	return sorted_once(s->term, s->words, 1, &s->terms, &s->nterms);
+}
+
+/* Append one word's block and term, growing the per-word arrays like
+ * seq. */
+static int
+push_word(struct shingles *s, size_t *cap, uint32_t blk, uint32_t term)
 {
 	uint32_t *grown;
 
@@ -76,9 +96,28 @@ push_word(struct shingles *s, size_t *cap, uint32_t info)
 		if ((grown = realloc(s->word, *cap * sizeof(*grown))) == NULL)
 			return -1;
 		s->word = grown;
+		if ((grown = realloc(s->term, *cap * sizeof(*grown))) == NULL)
+			return -1;
+		s->term = grown;
 	}
-	s->word[s->words] = info;
+	s->word[s->words] = blk;
+	s->term[s->words] = term;
 	return 0;
+}
+
+/* The term of word w[0..n) with hash wh: 0 for digits only. */
+static uint32_t
+term_of(const unsigned char *w, size_t n, uint64_t wh)
+{
+	uint32_t t;
+	size_t i;
+
+	for (i = 0; i < n && w[i] >= '0' && w[i] <= '9'; i++)
+		;
+	if (i == n)
+		return 0;
+	t = (uint32_t)(mix64(wh ^ TERM_SEED) >> 32);
+	return t != 0 ? t : 1;
 }
 
 static int
@@ -109,11 +148,12 @@ unspaced(uint32_t c)
 
 /*
  * The next piece of the word w[*at..n): a run of characters of spaced
- * scripts, or one character of an unspaced one. Returns its length and
- * moves *at past it; 0 at the end.
+ * scripts, or one character of an unspaced one (then *single is set, else
+ * left as it was). Returns its length and moves *at past it; 0 at the
+ * end.
  */
 static size_t
-next_piece(const unsigned char *w, size_t n, size_t *at)
+next_piece(const unsigned char *w, size_t n, size_t *at, int *single)
 {
 	size_t start = *at, len;
 	uint32_t c;
@@ -121,8 +161,10 @@ next_piece(const unsigned char *w, size_t n, size_t *at)
 	while (*at < n) {
 		len = chars_utf8_decode(w + *at, n - *at, &c);
 		if (unspaced(c)) {
-			if (*at == start)
+			if (*at == start) {
 				*at += len;
+				*single = 1;
+			}
 			break;
 		}
 		*at += len;
@@ -130,12 +172,12 @@ next_piece(const unsigned char *w, size_t n, size_t *at)
 	return *at - start;
 }
 
-/* Count one word (its hash wh, in block blk) into s. */
+/* Count one word (its hash wh and term, in block blk) into s. */
 static int
-add_word(struct shingles *s, uint64_t *ring, uint64_t wh, size_t blk,
-    size_t *cap, size_t *wcap)
+add_word(struct shingles *s, uint64_t *ring, uint64_t wh, uint32_t term,
+    size_t blk, size_t *cap, size_t *wcap)
 {
-	if (push_word(s, wcap, (uint32_t)blk) != 0)
+	if (push_word(s, wcap, (uint32_t)blk, term) != 0)
 		return -1;
 	ring[s->words % WORDS_RING] = wh;
 	s->words++;
@@ -152,7 +194,7 @@ shingles_of_text(const char *text, size_t len, struct shingles *s)
 	const unsigned char *p = (const unsigned char *)text;
 	uint64_t ring[WORDS_RING], wh, bh = 0;
 	size_t i = 0, start, cap = 0, wcap = 0, bcap = 0, gap, blk = 0, at, n;
-	int open = 0;
+	int open = 0, single;
 
 	memset(s, 0, sizeof(*s));
 	while (p != NULL && i < len && s->n < SHINGLES_MAX) {
@@ -167,11 +209,14 @@ shingles_of_text(const char *text, size_t len, struct shingles *s)
 			bh = 0;
 		}
 		open = 1;
-		for (at = start; (n = next_piece(p, i, &at)) > 0 &&
-		    s->n < SHINGLES_MAX;) {
+		for (at = start, single = 0;
+		    (n = next_piece(p, i, &at, &single)) > 0 &&
+		    s->n < SHINGLES_MAX; single = 0) {
 			wh = words_hash(p + at - n, n, 0);
 			bh = mix64(bh ^ wh);
-			if (add_word(s, ring, wh, blk, &cap, &wcap) != 0)
+			if (add_word(s, ring, wh,
+			    single ? 0 : term_of(p + at - n, n, wh), blk, &cap,
+			    &wcap) != 0)
 				goto fail;
 		}
 	}
@@ -195,7 +240,68 @@ shingles_free(struct shingles *s)
 	free(s->set);
 	free(s->word);
 	free(s->block);
+	free(s->term);
+	free(s->terms);
 	memset(s, 0, sizeof(*s));
+}
+
+int
+shingles_keep_own_terms(struct shingles *s, const unsigned char *tmpl)
+{
+	uint32_t *own, *terms;
+	size_t j, k = 0, n;
+
+	if (s->words == 0)
+		return 0;
+	if ((own = malloc(s->words * sizeof(*own))) == NULL)
+		return -1;
+	for (j = 0; j < s->words; j++)
+		if (!tmpl[s->word[j]])
+			own[k++] = s->term[j];
+	if (sorted_once(own, k, 1, &terms, &n) != 0) {
+		free(own);
+		return -1;
+	}
+	free(own);
+	free(s->terms);
+	s->terms = terms;
+	s->nterms = n;
+	return 0;
+}
+
+void
+shingles_ref_free(struct shingles_ref *r)
+{
+	free(r->set);
+	free(r->terms);
+	memset(r, 0, sizeof(*r));
+}
+
+/* *out = a copy of in[0..n); 0, or -1 when out of memory. */
+static int
+copy_u32(const uint32_t *in, size_t n, uint32_t **out)
+{
+	*out = NULL;
+	if (n == 0)
+		return 0;
+	if ((*out = malloc(n * sizeof(**out))) == NULL)
+		return -1;
+	memcpy(*out, in, n * sizeof(**out));
+	return 0;
+}
+
+int
+shingles_ref_of(const struct shingles *s, struct shingles_ref *r)
+{
+	memset(r, 0, sizeof(*r));
+	if (copy_u32(s->set, s->distinct, &r->set) != 0 ||
+	    copy_u32(s->terms, s->nterms, &r->terms) != 0) {
+		shingles_ref_free(r);
+		return -1;
+	}
+	r->n = s->distinct;
+	r->nterms = s->nterms;
+	return 0;
 }
 
 static int
@@ -223,28 +329,33 @@ shared(const struct shingles *p, size_t i, const uint32_t *qset, size_t nq)
 	return i < p->n && in_set(qset, nq, p->seq[i]);
 }
 
-size_t
-shingles_novel_words(const struct shingles *p, const uint32_t *qset,
-    size_t nq, const unsigned char *tmpl)
+void
+shingles_measure(const struct shingles *p, const struct shingles_ref *q,
+    const unsigned char *tmpl, struct shingles_novelty *out)
 {
 	/* Shingle i holds words i .. i + span - 1, so word j is covered by
 	 * shingles j - span + 1 .. j: a window of the last span answers. */
 	int win[SHINGLE_WORDS] = { 0 };
-	size_t j, k, span, novel = 0;
-	int covered;
+	size_t j, k, span;
+	int covered, own;
 
+	memset(out, 0, sizeof(*out));
+	out->words = p->words;
 	span = p->words < SHINGLE_WORDS ? p->words : SHINGLE_WORDS;
 	for (j = 0; j < p->words; j++) {
 		win[j % SHINGLE_WORDS] = p->words < SHINGLE_WORDS ?
-		    shared(p, 0, qset, nq) : shared(p, j, qset, nq);
+		    shared(p, 0, q->set, q->n) : shared(p, j, q->set, q->n);
 		for (k = 0, covered = 0; k < span && k <= j; k++)
 			covered |= win[(j - k) % SHINGLE_WORDS];
-		if (tmpl != NULL && tmpl[p->word[j]])
-			covered = 1;
-		novel += !covered;
+		if (!covered && p->term[j] != 0)
+			covered = in_set(q->terms, q->nterms, p->term[j]);
+		own = tmpl == NULL || !tmpl[p->word[j]];
+		out->own += own;
+		out->new_all += !covered;
+		out->new_own += own && !covered;
 	}
-	return novel;
 }
+
 
 static unsigned char *
 put_varint(unsigned char *o, uint32_t v)
@@ -285,9 +396,10 @@ shingles_encode(const struct shingles *s, size_t *len)
 	uint32_t prev = 0;
 	size_t i;
 
-	/* Version, count, at most five bytes a value, then the blocks. */
-	if ((blob = malloc(1 + 5 + s->distinct * 5 + 5 + s->nblocks * 4)) ==
-	    NULL)
+	/* Version, count, at most five bytes a value, the blocks, then the
+	 * terms as the values. */
+	if ((blob = malloc(1 + 5 + s->distinct * 5 + 5 + s->nblocks * 4 + 5 +
+	    s->nterms * 5)) == NULL)
 		return NULL;
 	o = blob;
 	*o++ = SHINGLES_BLOB_VERSION;
@@ -301,69 +413,140 @@ shingles_encode(const struct shingles *s, size_t *len)
 		le32_put(o, s->block[i]);
 		o += 4;
 	}
+	o = put_varint(o, (uint32_t)s->nterms);
+	for (i = 0, prev = 0; i < s->nterms; i++) {
+		o = put_varint(o, s->terms[i] - prev);
+		prev = s->terms[i];
+	}
 	*len = (size_t)(o - blob);
 	return blob;
 }
 
-/* Past the set: *p at the block count. 0, or -1 when malformed. */
+/* Past the version byte and the set's count: *p at its first value;
+ * *version set. 0, or -1 when malformed. */
 static int
-skip_set(const unsigned char **p, const unsigned char *end, uint32_t *count)
+skip_head(const unsigned char **p, const unsigned char *end, int *version,
+    uint32_t *count)
 {
-	if (end - *p < 2 || *(*p)++ != SHINGLES_BLOB_VERSION ||
+	if (end - *p < 2)
+		return -1;
+	*version = *(*p)++;
+	if ((*version != 1 && *version != SHINGLES_BLOB_VERSION) ||
 	    get_varint(p, end, count) != 0 || *count > SHINGLES_MAX)
 		return -1;
 	return 0;
 }
 
-int
-shingles_decode(const void *blob, size_t len, uint32_t **set, size_t *n)
+/*
+ * count increasing varint differences at *p into a malloc'd *out (NULL
+ * for none), or only past them when out is NULL. 0, or -1 when malformed
+ * or out of memory.
+ */
+static int
+get_sorted(const unsigned char **p, const unsigned char *end, uint32_t count,
+    uint32_t **out)
 {
-	const unsigned char *p = blob, *end = p + len, *blocks;
-	uint32_t count, d, v = 0;
-	size_t i, nb;
+	uint32_t d, v = 0;
+	size_t i;
 
-	*set = NULL;
-	*n = 0;
-	if (skip_set(&p, end, &count) != 0 ||
-	    shingles_blocks(blob, len, &blocks, &nb) != 0)
-		return -1;
-	if (count == 0)
-		return 0;
-	if ((*set = malloc(count * sizeof(**set))) == NULL)
-		return -1;
+	if (out != NULL) {
+		*out = NULL;
+		if (count > 0 && (*out = malloc(count * sizeof(**out))) == NULL)
+			return -1;
+	}
 	for (i = 0; i < count; i++) {
-		if (get_varint(&p, end, &d) != 0 || (i > 0 && d == 0) ||
+		if (get_varint(p, end, &d) != 0 || (i > 0 && d == 0) ||
 		    (uint64_t)v + d > UINT32_MAX)
 			goto fail;
 		v += d;
-		(*set)[i] = v;
+		if (out != NULL)
+			(*out)[i] = v;
 	}
-	*n = count;
 	return 0;
 fail:
-	free(*set);
-	*set = NULL;
+	if (out != NULL) {
+		free(*out);
+		*out = NULL;
+	}
 	return -1;
+}
+
+/*
+ * Walk a whole blob: the set (into *set when set is not NULL), the
+ * blocks (*blocks, *nb) and the terms (into *terms when not NULL; none in
+ * version 1). 0, or -1 when malformed or out of memory, with nothing
+ * allocated.
+ */
+static int
+walk_blob(const void *blob, size_t len, struct shingles_ref *r,
+    const unsigned char **blocks, uint32_t *nb)
+{
+	const unsigned char *p = blob, *end = p + len;
+	uint32_t count, nterms = 0;
+	int version;
+
+	if (r != NULL)
+		memset(r, 0, sizeof(*r));
+	if (skip_head(&p, end, &version, &count) != 0 ||
+	    get_sorted(&p, end, count, r != NULL ? &r->set : NULL) != 0)
+		return -1;
+	if (get_varint(&p, end, nb) != 0 || (size_t)(end - p) / 4 < *nb)
+		goto fail;
+	*blocks = p;
+	p += (size_t)*nb * 4;
+	if (version > 1 && (get_varint(&p, end, &nterms) != 0 ||
+	    nterms > SHINGLES_MAX ||
+	    get_sorted(&p, end, nterms, r != NULL ? &r->terms : NULL) != 0))
+		goto fail;
+	if (p != end)
+		goto fail;
+	if (r != NULL) {
+		r->n = count;
+		r->nterms = nterms;
+	}
+	return 0;
+fail:
+	if (r != NULL)
+		shingles_ref_free(r);
+	return -1;
+}
+
+int
+shingles_ref_decode(const void *blob, size_t len, struct shingles_ref *r)
+{
+	const unsigned char *blocks;
+	uint32_t nb;
+
+	return walk_blob(blob, len, r, &blocks, &nb);
+}
+
+int
+shingles_decode(const void *blob, size_t len, uint32_t **set, size_t *n)
+{
+	struct shingles_ref r;
+
+	*set = NULL;
+	*n = 0;
+	if (shingles_ref_decode(blob, len, &r) != 0)
+		return -1;
+	free(r.terms);
+	*set = r.set;
+	*n = r.n;
+	return 0;
 }
 
 int
 shingles_blocks(const void *blob, size_t len, const unsigned char **blocks,
     size_t *n)
 {
-	const unsigned char *p = blob, *end = p + len;
-	uint32_t count, d, nb;
-	size_t i;
+	uint32_t nb;
 
 	*blocks = NULL;
 	*n = 0;
-	if (skip_set(&p, end, &count) != 0)
+	if (walk_blob(blob, len, NULL, blocks, &nb) != 0) {
+		*blocks = NULL;
 		return -1;
-	for (i = 0; i < count; i++)
-		if (get_varint(&p, end, &d) != 0)
-			return -1;
-	if (get_varint(&p, end, &nb) != 0 || (size_t)(end - p) != (size_t)nb * 4)
-		return -1;
-	*blocks = p;
+	}
 	*n = nb;
 	return 0;
 }

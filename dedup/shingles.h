@@ -30,8 +30,8 @@
 /* Most shingles read from one text; the rest of a longer text is left
  * out of both the sequence and the set (about 1.5 MB of prose). */
 #define SHINGLES_MAX 262144
-/* The first byte of an encoded set. */
-#define SHINGLES_BLOB_VERSION 1
+/* The first byte of an encoded set (version 1: no terms). */
+#define SHINGLES_BLOB_VERSION 2
 
 struct shingles {
 	uint32_t *seq;   /* shingle hashes in text order, n of them; NULL
@@ -44,7 +44,39 @@ struct shingles {
 	uint32_t *block; /* per block (line with words), a 32-bit hash of
 	                    its words */
 	size_t nblocks;  /* entries in block */
+	uint32_t *term;  /* per word read: its 32-bit term hash, or 0 for a
+	                    number (digits only) or a character of a script
+	                    written without spaces, which count only in
+	                    their shingles */
+	uint32_t *terms; /* the non-zero terms, sorted, each once */
+	size_t nterms;   /* entries in terms */
 };
+
+/* What the measure needs of an earlier page: its shingle set and its
+ * terms (both sorted ascending), as shingles or a stored blob give them.
+ * Whoever fills one owns the arrays (shingles_ref_free). */
+struct shingles_ref {
+	uint32_t *set;    /* shingle hashes; NULL when n is 0 */
+	size_t n;
+	uint32_t *terms;  /* term hashes; NULL when nterms is 0 (a set
+	                     stored before terms were) */
+	size_t nterms;
+};
+
+/* Free what r owns and zero it. Safe on a zeroed r. */
+void shingles_ref_free(struct shingles_ref *r);
+
+/*
+ * r filled with copies of s's set and terms. Returns 0, or -1 when out of
+ * memory (r zeroed).
+ */
+int shingles_ref_of(const struct shingles *s, struct shingles_ref *r);
+
+/*
+ * r filled from a blob of shingles_encode (either version). Returns 0, or
+ * -1 on a malformed blob or when out of memory (r zeroed).
+ */
+int shingles_ref_decode(const void *blob, size_t len, struct shingles_ref *r);
 
 /*
  * Read text[0..len) into s (which need not be initialised). Returns 0, or
@@ -56,20 +88,43 @@ int shingles_of_text(const char *text, size_t len, struct shingles *s);
 void shingles_free(struct shingles *s);
 
 /*
- * Novel words of p against q's set (qset sorted ascending, nq values, as
- * shingles.set or shingles_decode gives): words of p that no shingle of p
- * found in qset holds, nor a block whose tmpl flag is set (tmpl: one byte
- * per block of p, or NULL). Cannot fail. A p with no words has none.
+ * Keep in s->terms only the terms of words whose block's tmpl flag is
+ * clear (tmpl: one byte per block of s): a page is remembered with the
+ * words of its own content, so that a later page's words are not found
+ * "in" it through its menus and footer. Returns 0, or -1 when out of
+ * memory (s unchanged).
  */
-size_t shingles_novel_words(const struct shingles *p, const uint32_t *qset,
-    size_t nq, const unsigned char *tmpl);
+int shingles_keep_own_terms(struct shingles *s, const unsigned char *tmpl);
+
+/* What shingles_measure finds of page p against an earlier page q. */
+struct shingles_novelty {
+	size_t words;   /* p's words */
+	size_t own;     /* of them outside template blocks */
+	size_t new_all; /* p's words that no shingle shared with q holds */
+	size_t new_own; /* of them outside template blocks */
+};
+
+/*
+ * Measure p against q: a word of p is new when no shingle of p found in
+ * q's set holds it, and, unless it is a number (or a character of an
+ * unspaced script), q's terms lack it too (so a page that shows another's
+ * words in another order or layout, a citation or an export of a
+ * record, is measured by what it adds, while a table of other figures
+ * is new figure by figure); own when its block's tmpl flag is clear
+ * (tmpl: one byte per block of p, or NULL: every word is own). Cannot
+ * fail.
+ */
+void shingles_measure(const struct shingles *p, const struct shingles_ref *q,
+    const unsigned char *tmpl, struct shingles_novelty *out);
+
 
 /*
  * s's set as a blob for the database: the version byte, the count, then
  * the sorted values as differences, each an unsigned LEB128 varint (about
  * 3.5 bytes a shingle); then the number of blocks and each block hash as
  * four bytes, little-endian, in text order (for rebuilding the site
- * template on resume). Returns a malloc'd blob with its length in *len
+ * template on resume); then the count of terms and the sorted terms as
+ * differences, varints as the set. Returns a malloc'd blob with its length in *len
  * (the caller frees it), or NULL when out of memory. An empty set encodes
  * to two bytes.
  */

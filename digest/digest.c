@@ -12,7 +12,10 @@
 static const char WHY_FP[] = "cannot fingerprint";
 static const char WHY_NOMEM[] = "out of memory";
 
-/* Take the main text as the near text when it holds enough to judge. */
+/* Take the main text as the near text: always when it measures novelty
+ * by own words (a thin main text is then too little to judge near, as
+ * dedup_confirm's floor says), else when it holds enough to judge (the
+ * rule before, kept for crawls made with it). */
 static int
 choose_near(const struct dedup *d, const struct digest_opts *o,
     struct digest *g)
@@ -26,7 +29,8 @@ choose_near(const struct dedup *d, const struct digest_opts *o,
 		    0)
 			return -1;
 		g->main_shingles = g->sh.distinct;
-		if (g->sh.distinct >= dedup_min_shingles(d)) {
+		if (dedup_own_novelty(d) ||
+		    g->sh.distinct >= dedup_min_shingles(d)) {
 			g->near = g->ex.main_text;
 			g->near_len = g->ex.main_len;
 			g->near_main = 1;
@@ -128,6 +132,23 @@ digest_judge(const struct dedup *d, const struct tmpl *t, const char *host,
 	return v;
 }
 
+int
+digest_own_terms(const struct dedup *d, const struct tmpl *t,
+    const char *host, struct digest *g)
+{
+	unsigned char *flags;
+	int rc;
+
+	if (t == NULL || g->sh.nblocks == 0 || !dedup_own_novelty(d))
+		return 0;
+	if ((flags = malloc(g->sh.nblocks)) == NULL)
+		return -1;
+	tmpl_mark(t, host, g->sh.block, g->sh.nblocks, flags);
+	rc = shingles_keep_own_terms(&g->sh, flags);
+	free(flags);
+	return rc;
+}
+
 void
 digest_shed_texts(struct digest *g)
 {
@@ -139,26 +160,22 @@ digest_shed_texts(struct digest *g)
 }
 
 int
-digest_set_of_first(void *ctx, int64_t id, uint32_t **set, size_t *n)
+digest_set_of_first(void *ctx, int64_t id, struct shingles_ref *q)
 {
 	const struct shingles *sh = ctx;
 
-	*set = NULL;
-	*n = 0;
+	memset(q, 0, sizeof(*q));
 	if (id != 1 || sh->distinct == 0)
 		return 0;
-	if ((*set = malloc(sh->distinct * sizeof(**set))) == NULL)
-		return -1;
-	memcpy(*set, sh->set, sh->distinct * sizeof(**set));
-	*n = sh->distinct;
-	return 0;
+	return shingles_ref_of(sh, q);
 }
 
 int
 digest_add(struct dedup *d, struct tmpl *t, const char *host,
-    const struct digest *g, int64_t id)
+    const struct digest *g, enum dedup_verdict v, int64_t id)
 {
-	if (t != NULL && tmpl_learn(t, host, g->sh.block, g->sh.nblocks) != 0)
+	if (t != NULL && dedup_learns_template(d, v) &&
+	    tmpl_learn(t, host, g->sh.block, g->sh.nblocks) != 0)
 		return -1;
 	return dedup_add(d, &g->fp, id);
 }

@@ -5,11 +5,13 @@
  * through here, so that they cannot disagree about a page.
  *
  * Which text the near methods read ("near text"): the main content when
- * the settings ask for it (--text main), the extractor found some, and it
- * holds at least the evidence floor (dedup_config.min_shingles distinct
- * shingles); otherwise the body text. A thin main text thus falls back to
- * the whole body, never to a stray block. MD5 reads the body text with
- * its paragraph breaks turned into spaces (the research's purified text).
+ * the settings ask for it (--text main) and the extractor found some;
+ * otherwise the body text. A main text under the evidence floor
+ * (dedup_config.min_shingles distinct shingles) is too little to judge
+ * near: the page can then only be exact or unique. (Crawls made before
+ * own_novelty fell back to the body text there instead, and still do.)
+ * MD5 reads the body text with its paragraph breaks turned into spaces
+ * (the research's purified text).
  */
 #ifndef NC_DIGEST_H
 #define NC_DIGEST_H
@@ -94,20 +96,30 @@ enum dedup_verdict digest_judge(const struct dedup *d, const struct tmpl *t,
     int *err);
 
 /*
+ * Before g, a page of host, is remembered: with own_novelty, keep only
+ * the terms of its own blocks (outside the template t knows now; t may be
+ * NULL: all are own), so that it lends a later page only its own words
+ * (shingles_keep_own_terms). Returns 0, or -1 when out of memory.
+ */
+int digest_own_terms(const struct dedup *d, const struct tmpl *t,
+    const char *host, struct digest *g);
+
+/*
  * A dedup_set_fn for judging one page against another held in memory (as
  * compare and eval do): page id 1 is the one whose shingles ctx points at
  * (a const struct shingles *), every other id has none stored. Returns 0,
  * or -1 when out of memory.
  */
-int digest_set_of_first(void *ctx, int64_t id, uint32_t **set, size_t *n);
+int digest_set_of_first(void *ctx, int64_t id, struct shingles_ref *q);
 
 /*
- * Remember g as page id of host in d, and its blocks in t (may be NULL):
- * what a crawl does after judging a page that is not an exact copy.
- * Returns 0, or -1 when out of memory.
+ * Remember g, judged v, as page id of host in d, and its blocks in t (may
+ * be NULL) when dedup_learns_template says so: what a crawl does after
+ * judging a page that is not an exact copy. Returns 0, or -1 when out of
+ * memory.
  */
 int digest_add(struct dedup *d, struct tmpl *t, const char *host,
-    const struct digest *g, int64_t id);
+    const struct digest *g, enum dedup_verdict v, int64_t id);
 
 /*
  * The options a crawl with cfg digests a page with, served with

@@ -451,18 +451,21 @@ int store_shingles_get(struct store *s, int64_t page_id, void **blob,
     size_t *len);
 
 /*
- * Resume: call fn(host, blob, len, arg) for every stored shingle set, with
- * its page's host, in fetch order; blob is valid during the call only. fn
+ * Resume: call fn(host, verdict, blob, len, arg) for every stored shingle
+ * set, with its page's host and verdict, in fetch order; blob is valid
+ * during the call only. fn
  * returns 0 to go on, non-zero to stop (which is then returned). A
  * database without the table finds none. Returns 0 or -1 on error.
  */
 int store_load_blocks(struct store *s,
-    int (*fn)(const char *host, const void *blob, size_t len, void *arg),
+    int (*fn)(const char *host, const char *verdict, const void *blob,
+    size_t len, void *arg),
     void *arg);
 
 /* The same for the pages in sp only (a shared crawl's catch-up). */
 int store_load_blocks_in(struct store *s, const struct store_span *sp,
-    int (*fn)(const char *host, const void *blob, size_t len, void *arg),
+    int (*fn)(const char *host, const char *verdict, const void *blob,
+    size_t len, void *arg),
     void *arg);
 
 /*

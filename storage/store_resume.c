@@ -192,11 +192,12 @@ out:
 
 int
 store_load_blocks_in(struct store *s, const struct store_span *sp,
-    int (*fn)(const char *host, const void *blob, size_t len, void *arg),
+    int (*fn)(const char *host, const char *verdict, const void *blob,
+    size_t len, void *arg),
     void *arg)
 {
 	struct sdb_stmt *st = s->st[ST_SHINGLES_LOAD];
-	const unsigned char *host;
+	const unsigned char *host, *verdict;
 	const void *blob;
 	size_t len;
 	int rc, ret = 0;
@@ -209,11 +210,13 @@ store_load_blocks_in(struct store *s, const struct store_span *sp,
 		host = (const unsigned char *)sdb_column_text(st, 0);
 		blob = sdb_column_blob(st, 1);
 		len = (size_t)sdb_column_bytes(st, 1);
+		verdict = (const unsigned char *)sdb_column_text(st, 2);
 		if (blob == NULL && len > 0) {
 			ret = store__oom_fail(s);
 			goto out;
 		}
-		ret = fn(host != NULL ? (const char *)host : "", blob, len,
+		ret = fn(host != NULL ? (const char *)host : "",
+		    verdict != NULL ? (const char *)verdict : "", blob, len,
 		    arg);
 		if (ret != 0)
 			goto out;
@@ -241,7 +244,8 @@ store_load_tdw(struct store *s,
 
 int
 store_load_blocks(struct store *s,
-    int (*fn)(const char *host, const void *blob, size_t len, void *arg),
+    int (*fn)(const char *host, const char *verdict, const void *blob,
+    size_t len, void *arg),
     void *arg)
 {
 	return store_load_blocks_in(s, &store_span_all, fn, arg);

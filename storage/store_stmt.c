@@ -169,7 +169,7 @@ const struct store__stmt_def store__stmt_def[ST_NUM] = {
 	    "SELECT shingles FROM page_shingles WHERE page_id = ?",
 	    "page_shingles" },
 	[ST_SHINGLES_LOAD] = { "shingles_load",
-	    "SELECT p.host, s.shingles FROM page_shingles s "
+	    "SELECT p.host, s.shingles, p.verdict FROM page_shingles s "
 	    "JOIN pages p ON p.id = s.page_id WHERE p.seq > ?1 AND "
 	    "p.seq <= ?2 AND (p.worker IS NULL OR p.worker <> ?3) "
 	    "ORDER BY p.seq", "page_shingles", "worker" },

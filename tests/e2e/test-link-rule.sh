@@ -17,7 +17,7 @@ e2e_start_server tests/fixtures/sites
 H=www.pages.test
 B="http://$H:$PORT"
 R="--resolve $H:$PORT:127.0.0.1"
-WRONG="--methods md5,tdw --tdw-threshold 58 --max-novel-words -1"
+WRONG="--methods md5,tdw --tdw-threshold 58 --max-novel-percent 100"
 
 # crawl NAME [OPTIONS...] [SEED]: crawl into NAME.db, stderr in NAME.err;
 # the crawl must end with status 0. Without a URL among the options the

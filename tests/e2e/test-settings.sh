@@ -131,4 +131,21 @@ eq "--retry-given-up: the mark cleared" \
     "$(q "$G" "SELECT count(*) FROM hosts WHERE gave_up IS NOT NULL")" 0
 eq "--retry-given-up is per run: not stored" \
     "$(q "$G" "SELECT count(*) FROM meta WHERE key = 'retry_given_up'")" 0
+# A crawl from before --novelty (issue 26) measured new words over all of
+# a page's words, with the absolute cap it was crawled with: resumed, it
+# keeps judging so, and a new crawl measures own words.
+eq "a new crawl: novelty own" \
+    "$(q "$DB" "SELECT value FROM meta WHERE key = 'novelty'")" own
+OLD="$E2E_TMP/old.db"
+cp "$DB" "$OLD"
+q "$OLD" "DELETE FROM meta WHERE key = 'novelty'" >/dev/null
+q "$OLD" "UPDATE meta SET value = '12' WHERE key = 'max_novel_words'" >/dev/null
+"$NEARCRAWL" crawl -d "$OLD" --max-pages 5 2>"$E2E_TMP/old.err"
+eq "an older crawl resumes: exits 0" "$?" 0
+eq "... with novelty all" \
+    "$(q "$OLD" "SELECT value FROM meta WHERE key = 'novelty'")" all
+eq "... and its cap of 12 new words" \
+    "$(q "$OLD" "SELECT value FROM meta WHERE key = 'max_novel_words'")" 12
+"$NEARCRAWL" crawl -d "$OLD" --max-pages 6 --novelty own 2>"$E2E_TMP/old2.err"
+eq "--novelty own on an older crawl: refused, it would mix verdicts" "$?" 2
 e2e_finish

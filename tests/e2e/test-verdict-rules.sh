@@ -63,16 +63,30 @@ ok "evidence floor: below it a page is not near" \
 eq "evidence floor and share off: the same pages are near" \
     "$(verdict --methods md5,tdw --min-shingles 0 --max-novel-percent 100 \
     "$T/1.html" "$T/2.html")" near
-eq "floor off, share on: 3 new words of 13 are too many for a copy" \
-    "$(verdict --methods md5,tdw --min-shingles 0 "$T/1.html" "$T/2.html")" unique
-# The novel-words check: a page with one new sentence of its own.
-{ cat "$L/print/$A" | sed 's|</body>|<p>This edition adds a closing paragraph of twelve words written for it alone.</p></body>|'; } \
-    >"$E2E_TMP/plus.html"
-eq "a print view plus a sentence of its own: not near" \
-    "$(verdict "$L/print/$A" "$E2E_TMP/plus.html")" unique
-"$NEARCRAWL" compare "$L/print/$A" "$E2E_TMP/plus.html" >"$E2E_TMP/plus.out"
-ok "compare says how many words B has that A lacks" \
-    grep -q '^novel:   1[0-9] of B' "$E2E_TMP/plus.out"
-eq "--max-novel-words -1 turns the check off" \
-    "$(verdict --max-novel-words -1 "$L/print/$A" "$E2E_TMP/plus.html")" near
+eq "floor off, share on: one new word (the page number) of 13 is a copy" \
+    "$(verdict --methods md5,tdw --min-shingles 0 "$T/1.html" "$T/2.html")" near
+eq "... but not with a share of 5 %" "$(verdict --methods md5,tdw \
+    --min-shingles 0 --max-novel-percent 5 "$T/1.html" "$T/2.html")" unique
+# The share of new words (docs/dedup.md, "What near means"): the print
+# view of an article of about 850 words, plus a sentence of its own, is
+# a copy; plus a paragraph of its own as long as a fifth of it, it is not.
+sed 's|</body>|<p>This edition adds a closing paragraph of twelve words written for it alone.</p></body>|' \
+    "$L/print/$A" >"$E2E_TMP/plus.html"
+eq "a print view plus a sentence of its own: near" \
+    "$(verdict "$L/print/$A" "$E2E_TMP/plus.html")" near
+P="Quokkas wander between eucalyptus saplings while kookaburras cackle"
+P="$P overhead; wombats excavate burrows beneath sandstone ledges."
+EXTRA=""
+for i in 1 2 3 4 5 6 7 8 9 10 11 12; do EXTRA="$EXTRA $P Variant$i zebra$i."; done
+sed "s|</body>|<p>$EXTRA</p></body>|" "$L/print/$A" >"$E2E_TMP/para.html"
+eq "a print view plus a paragraph of its own a fifth as long: not near" \
+    "$(verdict "$L/print/$A" "$E2E_TMP/para.html")" unique
+"$NEARCRAWL" compare "$L/print/$A" "$E2E_TMP/para.html" >"$E2E_TMP/para.out"
+ok "compare says how many of B's words are new, and the rule" sh -c \
+    "grep -q '^new:     [0-9]* of B.s [0-9]* words are not in A' '$E2E_TMP/para.out' &&
+    grep -q '^rule:    near when at most 15 % of its own words' '$E2E_TMP/para.out'"
+eq "--max-novel-percent 30 lets the paragraph pass" \
+    "$(verdict --max-novel-percent 30 "$L/print/$A" "$E2E_TMP/para.html")" near
+eq "--max-novel-words 5 refuses the sentence" \
+    "$(verdict --max-novel-words 5 "$L/print/$A" "$E2E_TMP/plus.html")" unique
 e2e_finish

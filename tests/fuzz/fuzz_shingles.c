@@ -14,6 +14,23 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* New words of p against q's set and terms. */
+static size_t
+new_words(const struct shingles *p, const struct shingles *q)
+{
+	struct shingles_novelty nv;
+	struct shingles_ref r;
+
+	memset(&r, 0, sizeof(r));
+	if (q != NULL)
+		FUZZ_CHECK(shingles_ref_of(q, &r) == 0, "oom");
+	shingles_measure(p, &r, NULL, &nv);
+	FUZZ_CHECK(nv.own == nv.words && nv.new_own == nv.new_all &&
+	    nv.new_all <= nv.words, "measure out of range");
+	shingles_ref_free(&r);
+	return nv.new_all;
+}
+
 static void
 check_text(const uint8_t *data, size_t size)
 {
@@ -27,9 +44,10 @@ check_text(const uint8_t *data, size_t size)
 	FUZZ_CHECK(shingles_of_text((const char *)data, size, &s) == 0, "oom");
 	for (i = 1; i < s.distinct; i++)
 		FUZZ_CHECK(s.set[i - 1] < s.set[i], "set not sorted at %zu", i);
-	FUZZ_CHECK(shingles_novel_words(&s, s.set, s.distinct, NULL) == 0,
-	    "novel words against itself");
-	FUZZ_CHECK(shingles_novel_words(&s, NULL, 0, NULL) <= s.words,
+	for (i = 1; i < s.nterms; i++)
+		FUZZ_CHECK(s.terms[i - 1] < s.terms[i], "terms not sorted");
+	FUZZ_CHECK(new_words(&s, &s) == 0, "novel words against itself");
+	FUZZ_CHECK(new_words(&s, NULL) <= s.words,
 	    "more novel words than words");
 	/* The text twice, a line apart, contains it. */
 	doubled = malloc(2 * size + 1);
@@ -42,8 +60,8 @@ check_text(const uint8_t *data, size_t size)
 	/* (A text of one or two words is one shingle of its own length,
 	 * which a longer text does not have.) */
 	if (twice.n < SHINGLES_MAX && s.words >= 3)
-		FUZZ_CHECK(shingles_novel_words(&s, twice.set, twice.distinct,
-		    NULL) == 0, "novel words against a text holding it");
+		FUZZ_CHECK(new_words(&s, &twice) == 0,
+		    "novel words against a text holding it");
 	free(doubled);
 	shingles_free(&twice);
 	FUZZ_CHECK((blob = shingles_encode(&s, &len)) != NULL, "oom");

@@ -648,7 +648,8 @@ test_minhash_settings(void)
 	CHECK_INT(d.minhash_bands, 32);
 	CHECK_INT(d.minhash_shingle, 3);
 	CHECK_INT(d.minhash_threshold, 70);
-	CHECK_INT(d.max_novel_words, 12);
+	CHECK_INT(d.max_novel_words, -1);
+	CHECK_INT(d.own_novelty, 1);
 	CHECK_INT(d.max_novel_percent, 15);
 	CHECK_INT(d.min_shingles, 20);
 	CHECK_INT(d.fold_numbers, 0);

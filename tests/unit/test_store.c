@@ -1816,18 +1816,22 @@ test_tdw_round_trip(void)
 
 struct blocks_seen {
 	char host[4][16]; /* hosts in call order */
+	char verdict[4][8]; /* their pages' verdicts */
 	size_t len[4];    /* blob lengths */
 	int n;            /* calls */
 };
 
 static int
-blocks_cb(const char *host, const void *blob, size_t len, void *arg)
+blocks_cb(const char *host, const char *verdict, const void *blob,
+    size_t len, void *arg)
 {
 	struct blocks_seen *b = arg;
 
 	(void)blob;
 	if (b->n < 4) {
 		snprintf(b->host[b->n], sizeof(b->host[0]), "%s", host);
+		snprintf(b->verdict[b->n], sizeof(b->verdict[0]), "%s",
+		    verdict);
 		b->len[b->n] = len;
 	}
 	b->n++;
@@ -1864,8 +1868,10 @@ test_shingles_round_trip(void)
 	CHECK_INT(store_load_blocks(s, blocks_cb, &b), 0);
 	CHECK_INT(b.n, 2);
 	CHECK_STR(b.host[0], "b.example"); /* seq 1 first */
+	CHECK_STR(b.verdict[0], "near");
 	CHECK_INT(b.len[0], 4);
 	CHECK_STR(b.host[1], "a.example");
+	CHECK_STR(b.verdict[1], "unique");
 	store_close(s);
 	tmp_teardown();
 }
