@@ -1,10 +1,11 @@
 /*
  * minhash: signatures over word shingles and an LSH banding index.
  *
- * Features (MINHASH_FEATURES_VERSION 1): words are what simhash.c calls
- * words (maximal runs of ASCII letters/digits and bytes >= 0x80, ASCII
- * lower-cased, every all-digit word the same word, so dates and counters do
- * not tell pages apart); a shingle is a run of `shingle` words, hashed
+ * Features (MINHASH_FEATURES_VERSION 2): words are what simhash.c calls
+ * words (words.h: maximal runs of ASCII letters/digits and bytes >= 0x80,
+ * ASCII lower-cased, each Han or kana character a word alone -- version 1
+ * read a CJK sentence as one word -- and with --numbers fold every
+ * all-digit word the same word); a shingle is a run of `shingle` words, hashed
  * through mix64 to 64 bits of which the top 32 are kept.
  *
  * Hash functions: h_i(x) = (a_i x + b_i) mod 2^64, top 32 bits, with a_i

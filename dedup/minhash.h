@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MINHASH_FEATURES_VERSION 1
+#define MINHASH_FEATURES_VERSION 2
 #define MINHASH_MAX_PERMS 512 /* longest signature */
 #define MINHASH_MIN_PERMS 8   /* shortest: fewer cannot tell 90 % from 100 % */
 #define MINHASH_MAX_SHINGLE 8 /* longest shingle, in words */

@@ -135,43 +135,6 @@ push_block(struct shingles *s, size_t *cap, uint64_t h)
 	return 0;
 }
 
-/* Scripts written without spaces between words: each character is a
- * word of its own (CJK radicals and punctuation, kana, Han, compatibility
- * ideographs, fullwidth forms, the supplementary ideographs). */
-static int
-unspaced(uint32_t c)
-{
-	return (c >= 0x2e80 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff) ||
-	    (c >= 0xff00 && c <= 0xffef) ||
-	    (c >= 0x20000 && c <= 0x3ffff);
-}
-
-/*
- * The next piece of the word w[*at..n): a run of characters of spaced
- * scripts, or one character of an unspaced one (then *single is set, else
- * left as it was). Returns its length and moves *at past it; 0 at the
- * end.
- */
-static size_t
-next_piece(const unsigned char *w, size_t n, size_t *at, int *single)
-{
-	size_t start = *at, len;
-	uint32_t c;
-
-	while (*at < n) {
-		len = chars_utf8_decode(w + *at, n - *at, &c);
-		if (unspaced(c)) {
-			if (*at == start) {
-				*at += len;
-				*single = 1;
-			}
-			break;
-		}
-		*at += len;
-	}
-	return *at - start;
-}
-
 /* Count one word (its hash wh and term, in block blk) into s. */
 static int
 add_word(struct shingles *s, uint64_t *ring, uint64_t wh, uint32_t term,
@@ -193,7 +156,7 @@ shingles_of_text(const char *text, size_t len, struct shingles *s)
 {
 	const unsigned char *p = (const unsigned char *)text;
 	uint64_t ring[WORDS_RING], wh, bh = 0;
-	size_t i = 0, start, cap = 0, wcap = 0, bcap = 0, gap, blk = 0, at, n;
+	size_t i = 0, start, cap = 0, wcap = 0, bcap = 0, gap, blk = 0, n;
 	int open = 0, single;
 
 	memset(s, 0, sizeof(*s));
@@ -209,16 +172,13 @@ shingles_of_text(const char *text, size_t len, struct shingles *s)
 			bh = 0;
 		}
 		open = 1;
-		for (at = start, single = 0;
-		    (n = next_piece(p, i, &at, &single)) > 0 &&
-		    s->n < SHINGLES_MAX; single = 0) {
-			wh = words_hash(p + at - n, n, 0);
-			bh = mix64(bh ^ wh);
-			if (add_word(s, ring, wh,
-			    single ? 0 : term_of(p + at - n, n, wh), blk, &cap,
-			    &wcap) != 0)
-				goto fail;
-		}
+		n = i - start;
+		single = words_unspaced_at(p + start, n) == n;
+		wh = words_hash(p + start, n, 0);
+		bh = mix64(bh ^ wh);
+		if (add_word(s, ring, wh, single ? 0 : term_of(p + start, n,
+		    wh), blk, &cap, &wcap) != 0)
+			goto fail;
 	}
 	if (open && push_block(s, &bcap, bh) != 0)
 		goto fail;

@@ -1,8 +1,10 @@
 /*
  * simhash: Charikar's SimHash over word features of extracted text.
  *
- * Features (SIMHASH_FEATURES_VERSION 2): words are maximal runs of ASCII
- * letters/digits and of bytes >= 0x80, ASCII lower-cased; a feature is a run
+ * Features (SIMHASH_FEATURES_VERSION 3): words are maximal runs of ASCII
+ * letters/digits and of bytes >= 0x80, ASCII lower-cased, each character
+ * of an unspaced script (Han, kana) a word alone (words.h; version 2 read
+ * a whole CJK sentence as one word); a feature is a run
  * of `shingle` consecutive words (default 3). Shingles rather than single
  * words make word order count, so pages that share a vocabulary (every page
  * of one site) do not collapse onto one fingerprint, while one edited word

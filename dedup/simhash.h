@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SIMHASH_FEATURES_VERSION 2
+#define SIMHASH_FEATURES_VERSION 3
 
 enum simhash_weighting {
 	SIMHASH_WEIGHT_TF,     /* a feature counts as often as it occurs */

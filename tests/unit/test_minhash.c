@@ -224,6 +224,44 @@ test_words_and_shingles(void)
 	CHECK(similarity("two words", 9, "two other", 9, 5) < 10.0);
 }
 
+/*
+ * A Chinese paragraph and the same with one character changed, and with
+ * a clause added: each Han character is a word (words.h), so the pair is
+ * as alike as an English one with a word changed, not 0 % (a whole
+ * paragraph read as one word, as MinHash features version 1 did).
+ */
+static void
+test_cjk_pair(void)
+{
+	/* "The university library will extend its opening hours during the
+	 * examination period; students may borrow up to ten books ..." */
+	static const char a[] = "\u5927\u5b66\u56fe\u4e66\u9986\u5728"
+	    "\u8003\u8bd5\u671f\u95f4\u5ef6\u957f\u5f00\u653e\u65f6"
+	    "\u95f4\uff0c\u5b66\u751f\u6bcf\u6b21\u6700\u591a\u53ef"
+	    "\u4ee5\u501f\u9605\u5341\u672c\u4e66\uff0c\u501f\u671f"
+	    "\u4e3a\u4e09\u5341\u5929\uff0c\u903e\u671f\u5c06\u6536"
+	    "\u53d6\u5c11\u91cf\u7f5a\u6b3e\u3002\u65b0\u7684\u9605"
+	    "\u89c8\u5ba4\u4f4d\u4e8e\u4e8c\u697c\uff0c\u63d0\u4f9b"
+	    "\u4e00\u767e\u4e2a\u5ea7\u4f4d\u548c\u65e0\u7ebf\u7f51"
+	    "\u7edc\u3002";
+	char b[sizeof(a)], c[sizeof(a) + 64];
+	char *p;
+
+	memcpy(b, a, sizeof(a));
+	/* "ten books" -> "five books": one character. */
+	p = strstr(b, "\u5341\u672c");
+	CHECK(p != NULL);
+	if (p == NULL)
+		return;
+	memcpy(p, "\u4e94", strlen("\u4e94"));
+	CHECK(similarity(a, strlen(a), b, strlen(b), 3) >= 80.0);
+	snprintf(c, sizeof(c), "%s\u8be6\u60c5\u8bf7\u54a8\u8be2\u670d"
+	    "\u52a1\u53f0\u3002", a);
+	CHECK(similarity(a, strlen(a), c, strlen(c), 3) >= 80.0);
+	/* Two different sentences are not alike. */
+	CHECK(similarity(a, 30, a + 60, 30, 3) < 20.0);
+}
+
 static void
 test_prefix_and_stable_value(void)
 {
@@ -640,6 +678,7 @@ suite_minhash(void)
 	RUN(test_estimate_vs_exact);
 	RUN(test_words_and_shingles);
 	RUN(test_prefix_and_stable_value);
+	RUN(test_cjk_pair);
 	RUN(test_bad_arguments);
 	RUN(test_encode_decode);
 	RUN(test_index_vs_scan);

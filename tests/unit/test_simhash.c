@@ -223,7 +223,15 @@ test_stable_value(void)
 	CHECK(simhash_of_text(t, strlen(t)) == 0x77813218d0cea960ULL);
 	CHECK(simhash_of_text_opts(t, strlen(t), &one) ==
 	    0x1cdd8ac90c665440ULL);
-	CHECK_INT(SIMHASH_FEATURES_VERSION, 2);
+	CHECK_INT(SIMHASH_FEATURES_VERSION, 3);
+	/* Version 3: each Han character a word; pinned likewise. */
+	{
+		const char *cjk = "\u5927\u5b66\u56fe\u4e66\u9986\u5ef6"
+		    "\u957f\u5f00\u653e\u65f6\u95f4 library";
+
+		CHECK(simhash_of_text(cjk, strlen(cjk)) ==
+		    0x3e4fe1e92b686a5eULL);
+	}
 }
 
 /*
