@@ -181,17 +181,14 @@ is_word_ascii(unsigned char c)
 }
 
 static void
-tout_text(struct tout *t, const char *str)
+tout_text_n(struct tout *t, const char *str, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	unsigned char enc[4];
-	size_t n, i = 0, k;
+	size_t i = 0, k;
 	uint32_t cp;
 	int remap;
 
-	if (s == NULL)
-		return;
-	n = strlen(str);
 	while (i < n && !t->full) {
 		if (is_word_ascii(s[i])) {
 			/* The common case, plain ASCII words at once, with
@@ -227,6 +224,13 @@ tout_text(struct tout *t, const char *str)
 	}
 }
 
+static void
+tout_text(struct tout *t, const char *str)
+{
+	if (str != NULL)
+		tout_text_n(t, str, strlen(str));
+}
+
 /* A block boundary: the next character is preceded by a space, or by a
  * line break when the text keeps lines. */
 static void
@@ -255,6 +259,7 @@ struct walk {
 	struct tout desc;     /* meta description */
 	struct tout keys;     /* meta keywords */
 	struct tout anchors;  /* text of links with an href, in order */
+	xmlNode *pre;         /* the outermost <pre> being walked, or NULL */
 	struct anchor *anch;  /* those links, in document order */
 	size_t nanch;         /* entries in anch */
 	size_t aanch;         /* entries allocated */
@@ -455,6 +460,39 @@ anchor_close(struct walk *w)
 		w->nanch--;
 }
 
+/*
+ * Text inside <pre>: each of its lines is a block of the body and main
+ * texts (a header line of a mail, a line of code), so a line repeated
+ * across a site's pages can be template while the rest is not. Headings,
+ * anchors and the rest read it as any text.
+ */
+static void
+pre_lines(struct walk *w, const char *s)
+{
+	const char *nl;
+	size_t n;
+
+	if (s == NULL)
+		return;
+	if (w->heading != NULL)
+		tout_text(&w->heads, s);
+	if (w->in_anchor)
+		tout_text(&w->anchors, s);
+	for (;;) {
+		nl = strchr(s, '\n');
+		n = nl != NULL ? (size_t)(nl - s) : strlen(s);
+		tout_text_n(&w->text, s, n);
+		if (main_active(w))
+			tout_text_n(&w->main, s, n);
+		if (nl == NULL)
+			break;
+		tout_break(&w->text);
+		if (main_active(w))
+			tout_break(&w->main);
+		s = nl + 1;
+	}
+}
+
 /* Entering node n; returns whether to walk into its children. */
 static int
 enter(struct walk *w, xmlNode *n)
@@ -463,7 +501,9 @@ enter(struct walk *w, xmlNode *n)
 	unsigned f;
 
 	if (n->type == XML_TEXT_NODE || n->type == XML_CDATA_SECTION_NODE) {
-		if (text_active(w)) {
+		if (text_active(w) && w->pre != NULL) {
+			pre_lines(w, (const char *)n->content);
+		} else if (text_active(w)) {
 			tout_text(&w->text, (const char *)n->content);
 			if (main_active(w))
 				tout_text(&w->main, (const char *)n->content);
@@ -531,6 +571,8 @@ enter(struct walk *w, xmlNode *n)
 		add_candidate(w, htmlattr_get(n, "src"));
 	if ((f & E_DROP) && w->drop == NULL)
 		w->drop = n;
+	if (w->pre == NULL && strcmp(name, "pre") == 0)
+		w->pre = n;
 	return 1;
 }
 
@@ -541,6 +583,8 @@ leave(struct walk *w, xmlNode *n)
 		return;
 	if (w->drop == n)
 		w->drop = NULL;
+	if (w->pre == n)
+		w->pre = NULL;
 	if (w->title_node == n) {
 		w->title_node = NULL;
 		w->title_done = 1;

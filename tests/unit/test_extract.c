@@ -139,6 +139,30 @@ test_block_separation(void)
 	    "Head s t");
 }
 
+/* Each line of a <pre> is a block of its own (a mail header line, a line
+ * of code), in the body and the main text; the flat text is the same. */
+static void
+test_pre_lines_are_blocks(void)
+{
+	static const char html[] = "<body><main><p>A message of the list "
+	    "archive, with its headers as sent.</p><pre>From: Ann Smith\n"
+	    "Date: 3 May 2024\nSubject: the <b>library</b> wing\n\n"
+	    "The committee met on Tuesday.</pre><p>Next message</p></main>"
+	    "</body>";
+	struct extract_result r;
+
+	text_is(html, "A message of the list archive, with its headers as "
+	    "sent. From: Ann Smith Date: 3 May 2024 Subject: the library wing "
+	    "The committee met on Tuesday. Next message");
+	if (run(html, sizeof(html) - 1, NULL, &r) != 0)
+		return;
+	CHECK(strstr(r.text, "\nFrom: Ann Smith\nDate: 3 May 2024\n"
+	    "Subject: the library wing\nThe committee met on Tuesday.\n"
+	    "Next message") != NULL);
+	CHECK(strstr(r.main_text, "\nDate: 3 May 2024\n") != NULL);
+	extract_result_free(&r);
+}
+
 static void
 test_inline_no_separation(void)
 {
@@ -1464,6 +1488,7 @@ suite_extract(void)
 	RUN(test_drop_nontext);
 	RUN(test_anchor_text_kept);
 	RUN(test_block_separation);
+	RUN(test_pre_lines_are_blocks);
 	RUN(test_inline_no_separation);
 	RUN(test_whitespace_entities);
 	RUN(test_body_only_and_fragment);
