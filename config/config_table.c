@@ -198,7 +198,7 @@ const struct opt config_opts[] = {
 	    F(min_shingles), 0, 0, 1000000, 0, "N",
 	    "near needs N distinct word 3-shingles on both pages", NULL,
 	    NULL },
-	{ { "dedup", "max_novel_percent", "max-novel-percent", "15" },
+	{ { "dedup", "max_novel_percent", "max-novel-percent", "20" },
 	    OPT_INT, F(max_novel_percent), 0, 0, 100, 0, "P",
 	    "near page has at most P % new words against its original "
 	    "(docs/dedup.md)", NULL, NULL },

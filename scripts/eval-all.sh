@@ -5,11 +5,13 @@
 #   scripts/eval-all.sh [--nearcrawl BIN] [EXTRA CRAWL OPTIONS...]
 #
 # Fixtures: www.lab.test (scripts/eval-fixture.sh), the five uni.test hosts
-# (scripts/eval-uni.sh) and the site built from the real pages of
-# ../shared/corpus (scripts/eval-real.sh). Prints one Markdown row per
-# method set and text: precision / recall / coverage on each fixture, and
-# the worst of each over the three. EXTRA options go to every crawl
-# (e.g. --max-novel-words 16). About 40 crawls: a few minutes.
+# (scripts/eval-uni.sh), labelled site uni2 of ../shared/sites
+# (scripts/eval-uni2.sh, another generator's) and the site built from the
+# real pages of ../shared/corpus (scripts/eval-real.sh). Prints one
+# Markdown row per method set and text: precision / recall / coverage on
+# each fixture, and the worst of each over the four. EXTRA options go to
+# every crawl (e.g. --max-novel-percent 20). About 60 crawls: a few
+# minutes.
 set -u
 cd "$(dirname "$0")/.."
 BIN=./nearcrawl
@@ -25,8 +27,8 @@ score() { # SCRIPT OPTIONS...: "P R C" from the script's last line
 	    sed -n 's/^precision=\([0-9.]*\) recall=\([0-9.]*\) coverage=\([0-9.]*\).*/\1 \2 \3/p'
 }
 
-echo "| methods | text | lab P / R / C | uni P / R / C | real P / R / C | worst P / R / C |"
-echo "|---|---|---|---|---|---|"
+echo "| methods | text | lab P / R / C | uni P / R / C | uni2 P / R / C | real P / R / C | worst P / R / C |"
+echo "|---|---|---|---|---|---|---|"
 for set in "defaults" "md5,simhash,ssdeep,minhash" "md5,simhash" "md5,ssdeep" \
     "md5,minhash" "md5,tdw" \
     "md5,simhash,ssdeep,minhash,tdw"; do
@@ -37,14 +39,17 @@ for set in "defaults" "md5,simhash,ssdeep,minhash" "md5,simhash" "md5,ssdeep" \
 		# shellcheck disable=SC2086
 		uni=$(score scripts/eval-uni.sh $m --text "$text" "$@")
 		# shellcheck disable=SC2086
+		uni2=$(score scripts/eval-uni2.sh $m --text "$text" "$@")
+		# shellcheck disable=SC2086
 		real=$(score scripts/eval-real.sh $m --text "$text" "$@")
-		echo "$set $text ${lab:-? ? ?} ${uni:-? ? ?} ${real:-? ? ?}" | awk '
+		echo "$set $text ${lab:-? ? ?} ${uni:-? ? ?} ${uni2:-? ? ?} ${real:-? ? ?}" | awk '
 		function min(a, b) { return (a == "?" || b + 0 < a + 0) ? b : a }
 		{
-			wp = min(min($3, $6), $9); wr = min(min($4, $7), $10)
-			wc = min(min($5, $8), $11)
-			printf "| %s | %s | %s / %s / %s | %s / %s / %s | %s / %s / %s | %s / %s / %s |\n",
-			    $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, wp, wr, wc
+			wp = min(min(min($3, $6), $9), $12)
+			wr = min(min(min($4, $7), $10), $13)
+			wc = min(min(min($5, $8), $11), $14)
+			printf "| %s | %s | %s / %s / %s | %s / %s / %s | %s / %s / %s | %s / %s / %s | %s / %s / %s |\n",
+			    $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, wp, wr, wc
 		}'
 	done
 done

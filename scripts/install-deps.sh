@@ -4,7 +4,9 @@
 # index.html in headless Chromium; postgresql is the throwaway server that
 # scripts/pg-server.sh starts for the scale-out tests, libpq-dev the client
 # library of the PostgreSQL backend; wrk is the load generator that
-# scripts/bench.sh measures the test server's ceiling with.)
+# scripts/bench.sh measures the test server's ceiling with; nginx-light and
+# python3-doc serve and make labelled site uni2, ../shared/sites/uni2,
+# for scripts/eval-uni2.sh and tests/e2e/test-labelled-uni2.sh.)
 # The WARC tests also need GNU wget (it writes WARC files of its own with
 # --warc-file), node and npm, and warcio.js from npm in tests/tools (an
 # independent WARC reader, tests/tools/warc-check.mjs). nodejs and npm are
@@ -19,7 +21,7 @@ PKGS="build-essential pkg-config
 libcurl4-openssl-dev libevent-dev libxml2-dev libsqlite3-dev
 libfuzzy-dev libinih-dev libssl-dev zlib1g-dev libpq-dev libjemalloc-dev
 sqlite3 postgresql curl gnuplot-nox valgrind python3 openssl
-chromium wrk"
+chromium wrk nginx-light python3-doc"
 
 TOOLS="$(cd "$(dirname "$0")/.." && pwd)/tests/tools"
 NPM_OPTS="--no-audit --no-fund --loglevel=error"

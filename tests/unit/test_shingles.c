@@ -414,9 +414,9 @@ test_confirm(void)
 
 /*
  * The definition of docs/dedup.md ("What near means"), case by case, with
- * the defaults' share (15 %) and floors: B, a page after A, is near when
- * at most 15 % of its own words (outside the site template) and of all
- * its words are new.
+ * a share of 15 % (the default is 20) and the default floors: B, a page
+ * after A, is near when at most 15 % of its own words (outside the site
+ * template) and of all its words are new.
  */
 static struct dedup *
 definition_dedup(void)
