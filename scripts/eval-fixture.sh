@@ -10,15 +10,9 @@
 set -u
 cd "$(dirname "$0")/.."
 
-BIN=./nearcrawl
-KEEP=""
-while [ $# -gt 0 ]; do
-	case $1 in
-	--nearcrawl) BIN=$2; shift 2 ;;
-	--keep) KEEP=$2; shift 2 ;;
-	*) break ;;
-	esac
-done
+. scripts/eval-opts.sh
+eval_opts "$@"
+shift "$EVAL_SHIFT"
 SERVER=${NCSERVER:-build/plain/ncserver}
 for f in "$BIN" "$SERVER"; do
 	[ -x "$f" ] || { echo "eval-fixture: $f missing: run make first" >&2; exit 2; }

@@ -18,18 +18,9 @@
 set -u
 cd "$(dirname "$0")/.." || exit 2
 
-BIN=./nearcrawl
-KEEP=""
-n=$#
-while [ "$n" -gt 0 ]; do
-	case $1 in
-	--nearcrawl | --keep)
-		[ "$n" -ge 2 ] || { echo "eval-uni2: $1 needs a value" >&2; exit 2; }
-		if [ "$1" = --keep ]; then KEEP=$2; else BIN=$2; fi
-		shift 2; n=$((n - 2)) ;;
-	*) set -- "$@" "$1"; shift; n=$((n - 1)) ;;
-	esac
-done
+. scripts/eval-opts.sh
+eval_opts "$@"
+shift "$EVAL_SHIFT"
 SITE=${UNI2_DIR:-../shared/sites/uni2}
 [ -x "$BIN" ] || { echo "eval-uni2: $BIN missing: run make first" >&2; exit 2; }
 [ -f "$SITE/up2.sh" ] || { echo "eval-uni2: $SITE/up2.sh missing" >&2; exit 2; }
