@@ -174,8 +174,10 @@ judge_pair(struct dedup *dd, struct doc *da, struct doc *db,
 	size_t nm;
 	int fail = 0;
 
+	/* A, the first page, is unique: it teaches the template. */
+	da->dg.sh.teaches = 1;
 	if ((site = tmpl_new()) == NULL ||
-	    digest_add(dd, site, "", &da->dg, DEDUP_UNIQUE, 1) != 0) {
+	    digest_add(dd, site, "", &da->dg, 1) != 0) {
 		tmpl_free(site);
 		return -1;
 	}

@@ -569,8 +569,9 @@ eval_crawl(struct ev *e, struct eval_table *t, int mode)
 		a = &e->doc[e->pair[i].a].dg[mode];
 		b = &e->doc[e->pair[i].b].dg[mode];
 		site = tmpl_new();
+		a->sh.teaches = 1; /* A comes first: unique */
 		if ((d = dedup_new(&e->o->dc)) == NULL || site == NULL ||
-		    digest_add(d, site, "", a, DEDUP_UNIQUE, 1) != 0) {
+		    digest_add(d, site, "", a, 1) != 0) {
 			dedup_free(d);
 			tmpl_free(site);
 			return oom(e);

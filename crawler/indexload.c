@@ -54,9 +54,11 @@ load_blocks(const char *host, const char *verdict, const void *blob,
 	const unsigned char *b;
 	uint32_t *blocks;
 	size_t n, i;
-	int rc;
+	int rc, teaches;
 
-	if (!dedup_learns_template(c->dd, dedup_verdict_of(verdict)) ||
+	if (shingles_blob_teaches(blob, len, &teaches) != 0 ||
+	    (teaches < 0 ? !dedup_learns_template(c->dd,
+	    dedup_verdict_of(verdict), NULL) : !teaches) ||
 	    shingles_blocks(blob, len, &b, &n) != 0 || n == 0)
 		return 0;
 	if ((blocks = malloc(n * sizeof(*blocks))) == NULL)

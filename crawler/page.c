@@ -204,6 +204,9 @@ judge(struct crawl *c, const struct job *j, const char *site,
 	    DEDUP_MAX_MATCHES, nm, &why, &err);
 	if (err || digest_own_terms(c->dd, c->site, site, &w->dg) != 0)
 		return -1;
+	/* Stored with the set, so that a resume learns the same template. */
+	w->dg.sh.teaches = dedup_learns_template(c->dd, *v,
+	    *v == DEDUP_NEAR ? &why.near_nv : NULL);
 	veto[0] = '\0';
 	if (*v == DEDUP_UNIQUE && why.floor)
 		snprintf(veto, vetosz, "too little text to judge near (%zu "
@@ -502,7 +505,7 @@ page_record_work(struct crawl *c, struct job *j)
 	    warcout_verdict(c, j, v, m, nm) != 0 || note_new(c, id, &p) != 0)
 		return -1;
 	t0 = clock_mono_ms();
-	if (v != DEDUP_EXACT && digest_add(c->dd, c->site, site, &w->dg, v, id) != 0)
+	if (v != DEDUP_EXACT && digest_add(c->dd, c->site, site, &w->dg, id) != 0)
 		return -1;
 	c->stages.lookup_ms += clock_mono_ms() - t0;
 	note_saturation(c, v == DEDUP_UNIQUE);

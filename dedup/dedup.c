@@ -737,9 +737,15 @@ dedup_own_novelty(const struct dedup *d)
 }
 
 int
-dedup_learns_template(const struct dedup *d, enum dedup_verdict v)
+dedup_learns_template(const struct dedup *d, enum dedup_verdict v,
+    const struct shingles_novelty *nv)
 {
-	return d->cfg.own_novelty ? v == DEDUP_UNIQUE : v != DEDUP_EXACT;
+	if (!d->cfg.own_novelty)
+		return v != DEDUP_EXACT;
+	if (v == DEDUP_UNIQUE)
+		return 1;
+	return v == DEDUP_NEAR && nv != NULL && nv->words > 0 &&
+	    nv->new_all * 200 >= (size_t)d->cfg.max_novel_percent * nv->words;
 }
 
 size_t

@@ -345,12 +345,19 @@ size_t dedup_lock_keys(const struct dedup *d, const struct dedup_fp *fp,
 int dedup_own_novelty(const struct dedup *d);
 
 /*
- * Whether a page judged v teaches its site's template (template.h): with
- * own_novelty only unique pages do, so that blocks repeated by copies of
- * one document (old revisions, print views) never become template; else
- * every page that is not an exact copy.
+ * Whether a page judged v teaches its site's template (template.h), nv
+ * being the figures that made it near (the veto's near_nv; NULL: not
+ * known). With own_novelty, pages of other documents teach: a unique
+ * page, and a near page whose new words are at least half the allowed
+ * share of all its words -- a page that adds that much of its own is as
+ * likely another document on the same boilerplate (the second course
+ * page of a catalogue) as a copy, and a false near verdict is the worse
+ * error; copies that add less (print views, revision boxes, changed
+ * dates) never turn the text of one document into template. Without
+ * own_novelty, every page that is not an exact copy teaches.
  */
-int dedup_learns_template(const struct dedup *d, enum dedup_verdict v);
+int dedup_learns_template(const struct dedup *d, enum dedup_verdict v,
+    const struct shingles_novelty *nv);
 
 /* The evidence floor of d's settings (dedup_config.min_shingles). */
 size_t dedup_min_shingles(const struct dedup *d);

@@ -16,6 +16,8 @@
 #define SHINGLE_WORDS 3
 #define SHINGLE_SEED 0x2545f4914f6cdd1dULL
 #define TERM_SEED 0x9fb21c651e98df25ULL
+/* The flags byte that ends a version-2 blob. */
+#define BLOB_TEACHES 1
 #define FIRST_CAP 256
 
 static int
@@ -84,11 +86,13 @@ make_set(struct shingles *s)
 	return sorted_once(s->term, s->words, 1, &s->terms, &s->nterms);
 }
 
-/* Append one word's block and term, growing the per-word arrays like
- * seq. */
+/* Append one word's block, pair and kind, growing the per-word arrays
+ * like seq. */
 static int
-push_word(struct shingles *s, size_t *cap, uint32_t blk, uint32_t term)
+push_word(struct shingles *s, size_t *cap, uint32_t blk, uint32_t term,
+    int number)
 {
+	unsigned char *grown_n;
 	uint32_t *grown;
 
 	if (s->words == *cap) {
@@ -99,24 +103,33 @@ push_word(struct shingles *s, size_t *cap, uint32_t blk, uint32_t term)
 		if ((grown = realloc(s->term, *cap * sizeof(*grown))) == NULL)
 			return -1;
 		s->term = grown;
+		if ((grown_n = realloc(s->number, *cap)) == NULL)
+			return -1;
+		s->number = grown_n;
 	}
 	s->word[s->words] = blk;
 	s->term[s->words] = term;
+	s->number[s->words] = (unsigned char)number;
 	return 0;
 }
 
-/* The term of word w[0..n) with hash wh: 0 for digits only. */
-static uint32_t
-term_of(const unsigned char *w, size_t n, uint64_t wh)
+/* Whether word w[0..n) is a number: digits only. */
+static int
+is_number(const unsigned char *w, size_t n)
 {
-	uint32_t t;
 	size_t i;
 
 	for (i = 0; i < n && w[i] >= '0' && w[i] <= '9'; i++)
 		;
-	if (i == n)
-		return 0;
-	t = (uint32_t)(mix64(wh ^ TERM_SEED) >> 32);
+	return i == n;
+}
+
+/* The term of the pair of words with hashes a then b: never 0. */
+static uint32_t
+pair_of(uint64_t a, uint64_t b)
+{
+	uint32_t t = (uint32_t)(mix64(mix64(a ^ TERM_SEED) ^ b) >> 32);
+
 	return t != 0 ? t : 1;
 }
 
@@ -135,12 +148,13 @@ push_block(struct shingles *s, size_t *cap, uint64_t h)
 	return 0;
 }
 
-/* Count one word (its hash wh and term, in block blk) into s. */
+/* Count one word (its hash wh, its pair term with the word before it,
+ * in block blk) into s. */
 static int
 add_word(struct shingles *s, uint64_t *ring, uint64_t wh, uint32_t term,
-    size_t blk, size_t *cap, size_t *wcap)
+    int number, size_t blk, size_t *cap, size_t *wcap)
 {
-	if (push_word(s, wcap, (uint32_t)blk, term) != 0)
+	if (push_word(s, wcap, (uint32_t)blk, term, number) != 0)
 		return -1;
 	ring[s->words % WORDS_RING] = wh;
 	s->words++;
@@ -155,9 +169,9 @@ int
 shingles_of_text(const char *text, size_t len, struct shingles *s)
 {
 	const unsigned char *p = (const unsigned char *)text;
-	uint64_t ring[WORDS_RING], wh, bh = 0;
+	uint64_t ring[WORDS_RING], wh, bh = 0, prev = 0;
 	size_t i = 0, start, cap = 0, wcap = 0, bcap = 0, gap, blk = 0, n;
-	int open = 0, single;
+	int open = 0, first = 1;
 
 	memset(s, 0, sizeof(*s));
 	while (p != NULL && i < len && s->n < SHINGLES_MAX) {
@@ -170,15 +184,17 @@ shingles_of_text(const char *text, size_t len, struct shingles *s)
 				goto fail;
 			blk++;
 			bh = 0;
+			first = 1;
 		}
 		open = 1;
 		n = i - start;
-		single = words_unspaced_at(p + start, n) == n;
 		wh = words_hash(p + start, n, 0);
 		bh = mix64(bh ^ wh);
-		if (add_word(s, ring, wh, single ? 0 : term_of(p + start, n,
-		    wh), blk, &cap, &wcap) != 0)
+		if (add_word(s, ring, wh, first ? 0 : pair_of(prev, wh),
+		    is_number(p + start, n), blk, &cap, &wcap) != 0)
 			goto fail;
+		prev = wh;
+		first = 0;
 	}
 	if (open && push_block(s, &bcap, bh) != 0)
 		goto fail;
@@ -202,6 +218,7 @@ shingles_free(struct shingles *s)
 	free(s->block);
 	free(s->term);
 	free(s->terms);
+	free(s->number);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -296,7 +313,7 @@ shingles_measure(const struct shingles *p, const struct shingles_ref *q,
 	/* Shingle i holds words i .. i + span - 1, so word j is covered by
 	 * shingles j - span + 1 .. j: a window of the last span answers. */
 	int win[SHINGLE_WORDS] = { 0 };
-	size_t j, k, span;
+	size_t j, k, span, run = 0;
 	int covered, own;
 
 	memset(out, 0, sizeof(*out));
@@ -307,12 +324,20 @@ shingles_measure(const struct shingles *p, const struct shingles_ref *q,
 		    shared(p, 0, q->set, q->n) : shared(p, j, q->set, q->n);
 		for (k = 0, covered = 0; k < span && k <= j; k++)
 			covered |= win[(j - k) % SHINGLE_WORDS];
-		if (!covered && p->term[j] != 0)
-			covered = in_set(q->terms, q->nterms, p->term[j]);
+		/* A word but a number is also in q when one of its pairs
+		 * (with the word before or after it on its line) is. */
+		if (!covered && !p->number[j])
+			covered = (p->term[j] != 0 && in_set(q->terms,
+			    q->nterms, p->term[j])) || (j + 1 < p->words &&
+			    p->term[j + 1] != 0 && in_set(q->terms, q->nterms,
+			    p->term[j + 1]));
 		own = tmpl == NULL || !tmpl[p->word[j]];
 		out->own += own;
 		out->new_all += !covered;
 		out->new_own += own && !covered;
+		run = own && !covered ? run + 1 : 0;
+		if (run > out->new_run)
+			out->new_run = run;
 	}
 }
 
@@ -356,10 +381,10 @@ shingles_encode(const struct shingles *s, size_t *len)
 	uint32_t prev = 0;
 	size_t i;
 
-	/* Version, count, at most five bytes a value, the blocks, then the
-	 * terms as the values. */
+	/* Version, count, at most five bytes a value, the blocks, the terms
+	 * as the values, then the flags. */
 	if ((blob = malloc(1 + 5 + s->distinct * 5 + 5 + s->nblocks * 4 + 5 +
-	    s->nterms * 5)) == NULL)
+	    s->nterms * 5 + 1)) == NULL)
 		return NULL;
 	o = blob;
 	*o++ = SHINGLES_BLOB_VERSION;
@@ -378,6 +403,7 @@ shingles_encode(const struct shingles *s, size_t *len)
 		o = put_varint(o, s->terms[i] - prev);
 		prev = s->terms[i];
 	}
+	*o++ = s->teaches ? BLOB_TEACHES : 0;
 	*len = (size_t)(o - blob);
 	return blob;
 }
@@ -439,12 +465,13 @@ fail:
  */
 static int
 walk_blob(const void *blob, size_t len, struct shingles_ref *r,
-    const unsigned char **blocks, uint32_t *nb)
+    const unsigned char **blocks, uint32_t *nb, int *teaches)
 {
 	const unsigned char *p = blob, *end = p + len;
 	uint32_t count, nterms = 0;
 	int version;
 
+	*teaches = -1;
 	if (r != NULL)
 		memset(r, 0, sizeof(*r));
 	if (skip_head(&p, end, &version, &count) != 0 ||
@@ -456,8 +483,11 @@ walk_blob(const void *blob, size_t len, struct shingles_ref *r,
 	p += (size_t)*nb * 4;
 	if (version > 1 && (get_varint(&p, end, &nterms) != 0 ||
 	    nterms > SHINGLES_MAX ||
-	    get_sorted(&p, end, nterms, r != NULL ? &r->terms : NULL) != 0))
+	    get_sorted(&p, end, nterms, r != NULL ? &r->terms : NULL) != 0 ||
+	    end - p != 1 || (*p & ~BLOB_TEACHES) != 0))
 		goto fail;
+	if (version > 1)
+		*teaches = *p++ & BLOB_TEACHES;
 	if (p != end)
 		goto fail;
 	if (r != NULL) {
@@ -476,8 +506,18 @@ shingles_ref_decode(const void *blob, size_t len, struct shingles_ref *r)
 {
 	const unsigned char *blocks;
 	uint32_t nb;
+	int teaches;
 
-	return walk_blob(blob, len, r, &blocks, &nb);
+	return walk_blob(blob, len, r, &blocks, &nb, &teaches);
+}
+
+int
+shingles_blob_teaches(const void *blob, size_t len, int *teaches)
+{
+	const unsigned char *blocks;
+	uint32_t nb;
+
+	return walk_blob(blob, len, NULL, &blocks, &nb, teaches);
 }
 
 int
@@ -500,10 +540,11 @@ shingles_blocks(const void *blob, size_t len, const unsigned char **blocks,
     size_t *n)
 {
 	uint32_t nb;
+	int teaches;
 
 	*blocks = NULL;
 	*n = 0;
-	if (walk_blob(blob, len, NULL, blocks, &nb) != 0) {
+	if (walk_blob(blob, len, NULL, blocks, &nb, &teaches) != 0) {
 		*blocks = NULL;
 		return -1;
 	}

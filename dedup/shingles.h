@@ -44,12 +44,16 @@ struct shingles {
 	uint32_t *block; /* per block (line with words), a 32-bit hash of
 	                    its words */
 	size_t nblocks;  /* entries in block */
-	uint32_t *term;  /* per word read: its 32-bit term hash, or 0 for a
-	                    number (digits only) or a character of a script
-	                    written without spaces, which count only in
-	                    their shingles */
-	uint32_t *terms; /* the non-zero terms, sorted, each once */
+	uint32_t *term;  /* per word read: a 32-bit hash of the pair it
+	                    ends (the word before it on its line, then it),
+	                    or 0 for the first word of a line */
+	unsigned char *number; /* per word read: 1 for a number (digits
+	                    only), which is shared only in its shingles */
+	uint32_t *terms; /* the non-zero pairs, sorted, each once */
 	size_t nterms;   /* entries in terms */
+	int teaches;     /* the page teaches its site's template: set by the
+	                    caller (dedup_learns_template), stored in the
+	                    blob */
 };
 
 /* What the measure needs of an earlier page: its shingle set and its
@@ -88,11 +92,11 @@ int shingles_of_text(const char *text, size_t len, struct shingles *s);
 void shingles_free(struct shingles *s);
 
 /*
- * Keep in s->terms only the terms of words whose block's tmpl flag is
- * clear (tmpl: one byte per block of s): a page is remembered with the
- * words of its own content, so that a later page's words are not found
- * "in" it through its menus and footer. Returns 0, or -1 when out of
- * memory (s unchanged).
+ * Keep in s->terms only the pairs of lines whose tmpl flag is clear
+ * (tmpl: one byte per block of s): a page is remembered with the pairs
+ * of its own content, so that a later page's words are not found "in" it
+ * through its menus and footer. Returns 0, or -1 when out of memory (s
+ * unchanged).
  */
 int shingles_keep_own_terms(struct shingles *s, const unsigned char *tmpl);
 
@@ -102,17 +106,20 @@ struct shingles_novelty {
 	size_t own;     /* of them outside template blocks */
 	size_t new_all; /* p's words that no shingle shared with q holds */
 	size_t new_own; /* of them outside template blocks */
+	size_t new_run; /* the longest run of consecutive new own words */
 };
 
 /*
  * Measure p against q: a word of p is new when no shingle of p found in
- * q's set holds it, and, unless it is a number (or a character of an
- * unspaced script), q's terms lack it too (so a page that shows another's
- * words in another order or layout, a citation or an export of a
- * record, is measured by what it adds, while a table of other figures
- * is new figure by figure); own when its block's tmpl flag is clear
- * (tmpl: one byte per block of p, or NULL: every word is own). Cannot
- * fail.
+ * q's set holds it, and, unless it is a number, neither of its pairs
+ * (with the word before or after it on its line) is among q's terms, the
+ * pairs of q's own lines wherever they stand. So a page that shows
+ * another's lines in another order or layout (a citation or an export of
+ * a record, a listing sorted otherwise) is measured by what it adds,
+ * while other prose stays new (its pairs are other pairs, though its
+ * words are common) and a table of other figures is new figure by
+ * figure. A word is own when its block's tmpl flag is clear (tmpl: one
+ * byte per block of p, or NULL: every word is own). Cannot fail.
  */
 void shingles_measure(const struct shingles *p, const struct shingles_ref *q,
     const unsigned char *tmpl, struct shingles_novelty *out);
@@ -124,7 +131,7 @@ void shingles_measure(const struct shingles *p, const struct shingles_ref *q,
  * 3.5 bytes a shingle); then the number of blocks and each block hash as
  * four bytes, little-endian, in text order (for rebuilding the site
  * template on resume); then the count of terms and the sorted terms as
- * differences, varints as the set. Returns a malloc'd blob with its length in *len
+ * differences, varints as the set; then a flags byte (1: s->teaches). Returns a malloc'd blob with its length in *len
  * (the caller frees it), or NULL when out of memory. An empty set encodes
  * to two bytes.
  */
@@ -137,6 +144,14 @@ unsigned char *shingles_encode(const struct shingles *s, size_t *len);
  * past SHINGLES_MAX) or when out of memory; then *set is NULL.
  */
 int shingles_decode(const void *blob, size_t len, uint32_t **set, size_t *n);
+
+/*
+ * Whether the page of a blob of shingles_encode teaches its site's
+ * template: *teaches 1 or 0, or -1 for a version-1 blob, which does not
+ * say (the caller decides by the page's verdict). Returns 0, or -1 on a
+ * malformed blob.
+ */
+int shingles_blob_teaches(const void *blob, size_t len, int *teaches);
 
 /*
  * The block hashes of a blob of shingles_encode: *blocks points into blob

@@ -172,9 +172,9 @@ digest_set_of_first(void *ctx, int64_t id, struct shingles_ref *q)
 
 int
 digest_add(struct dedup *d, struct tmpl *t, const char *host,
-    const struct digest *g, enum dedup_verdict v, int64_t id)
+    const struct digest *g, int64_t id)
 {
-	if (t != NULL && dedup_learns_template(d, v) &&
+	if (t != NULL && g->sh.teaches &&
 	    tmpl_learn(t, host, g->sh.block, g->sh.nblocks) != 0)
 		return -1;
 	return dedup_add(d, &g->fp, id);

@@ -113,13 +113,13 @@ int digest_own_terms(const struct dedup *d, const struct tmpl *t,
 int digest_set_of_first(void *ctx, int64_t id, struct shingles_ref *q);
 
 /*
- * Remember g, judged v, as page id of host in d, and its blocks in t (may
- * be NULL) when dedup_learns_template says so: what a crawl does after
- * judging a page that is not an exact copy. Returns 0, or -1 when out of
- * memory.
+ * Remember g as page id of host in d, and its blocks in t (may be NULL)
+ * when g->sh.teaches (dedup_learns_template, which the caller sets before
+ * the set is stored): what a crawl does after judging a page that is not
+ * an exact copy. Returns 0, or -1 when out of memory.
  */
 int digest_add(struct dedup *d, struct tmpl *t, const char *host,
-    const struct digest *g, enum dedup_verdict v, int64_t id);
+    const struct digest *g, int64_t id);
 
 /*
  * The options a crawl with cfg digests a page with, served with

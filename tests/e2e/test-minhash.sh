@@ -43,7 +43,7 @@ eq "no signature on pages without text" \
 eq "settings recorded" \
     "$(q "$W" "SELECT group_concat(key || '=' || value, ' ') FROM (SELECT * FROM meta
         WHERE key LIKE 'minhash%' ORDER BY key)")" \
-    "minhash_bands=32 minhash_features=2 minhash_perms=128 minhash_shingle=3 minhash_threshold=70"
+    "minhash_bands=32 minhash_features=2 minhash_perms=128 minhash_shingle=3 minhash_threshold=60"
 
 for limit in 50 200 400; do
 	"$NEARCRAWL" crawl -d "$E2E_TMP/parts.db" --quiet --delay-ms 0 $M \

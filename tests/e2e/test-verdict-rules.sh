@@ -39,8 +39,31 @@ pair() {
 
 pair "print view of an article" "$L/news/$A" "$L/print/$A" near
 pair "mobile copy of an article" "$L/news/$A" "$L/m/$A" near
-pair "two courses sharing a regulations paragraph" \
-    "$U/cs.uni.test/courses/cs112.html" "$U/cs.uni.test/courses/cs115.html" unique
+# Two courses sharing a long regulations paragraph, each with a short
+# description of its own. Alone, nothing says the regulations are the
+# site's boilerplate, and 18 % of the second's words are new, under the
+# share (docs/dedup.md, limit (a)): near. Crawled in a row, the second is
+# near the first for the same reason, but it adds more than half the
+# share of its own, so it teaches the site's template: the regulations
+# are template from then on, and the third and fourth courses, whose own
+# words are their descriptions, are new content.
+C=$U/cs.uni.test/courses
+eq "two courses sharing a regulations paragraph, alone: compare" \
+    "$(verdict "$C/cs112.html" "$C/cs115.html")" near
+mkdir -p "$ROOT/$H/courses"
+set --
+for f in cs119 cs123 cs112 cs115; do
+	cp "$C/$f.html" "$ROOT/$H/courses/$f.html"
+	set -- "$@" "http://$H:$PORT/courses/$f.html"
+done
+db=$E2E_TMP/courses.db
+"$NEARCRAWL" crawl -d "$db" --quiet --delay-ms 0 --per-host 1 \
+    --concurrency 1 --max-depth 0 --resolve "$H:$PORT:127.0.0.1" "$@" \
+    2>/dev/null
+eq "four courses in a row: the second near, then the regulations are template" \
+    "$(sqlite3 "$db" "SELECT group_concat(verdict, ' ') FROM (SELECT verdict
+        FROM pages WHERE url LIKE '%/courses/cs1%' ORDER BY seq)")" \
+    "unique near unique unique"
 pair "two branch libraries' opening hours" \
     "$U/lib.uni.test/hours/main-week-47.html" \
     "$U/lib.uni.test/hours/science-week-47.html" unique
@@ -84,7 +107,7 @@ eq "a print view plus a paragraph of its own a third as long: not near" \
 "$NEARCRAWL" compare "$L/print/$A" "$E2E_TMP/para.html" >"$E2E_TMP/para.out"
 ok "compare says how many of B's words are new, and the rule" sh -c \
     "grep -q '^new:     [0-9]* of B.s [0-9]* words are not in A' '$E2E_TMP/para.out' &&
-    grep -q '^rule:    near when at most 20 % of its own words' '$E2E_TMP/para.out'"
+    grep -q '^rule:    near when at most 25 % of its own words' '$E2E_TMP/para.out'"
 eq "--max-novel-percent 30 lets the paragraph pass" \
     "$(verdict --max-novel-percent 30 "$L/print/$A" "$E2E_TMP/para.html")" near
 eq "--max-novel-words 5 refuses the sentence" \

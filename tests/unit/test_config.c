@@ -647,10 +647,10 @@ test_minhash_settings(void)
 	CHECK_INT(d.minhash_perms, 128);
 	CHECK_INT(d.minhash_bands, 32);
 	CHECK_INT(d.minhash_shingle, 3);
-	CHECK_INT(d.minhash_threshold, 70);
+	CHECK_INT(d.minhash_threshold, 60);
 	CHECK_INT(d.max_novel_words, -1);
 	CHECK_INT(d.own_novelty, 1);
-	CHECK_INT(d.max_novel_percent, 20);
+	CHECK_INT(d.max_novel_percent, 25);
 	CHECK_INT(d.min_shingles, 20);
 	CHECK_INT(d.fold_numbers, 0);
 	CHECK_INT(parse(&c, ARGS("--methods", "md5,minhash", "--minhash-perms",

@@ -54,26 +54,33 @@ test_novel_words(void)
 	snprintf(buf, sizeof(buf), "%s", ARTICLE);
 	memcpy(strstr(buf, "budget"), "gadget", 6);
 	CHECK_INT(novel(ARTICLE, buf, NULL), 1);
-	/* A new sentence of eleven words: the ten the other page lacks
-	 * (it has "of"). */
+	/* A new sentence of eleven words: eleven, though the other page has
+	 * "of" (not in these pairs). */
 	snprintf(buf, sizeof(buf), "%s\nEvery course page repeats this "
 	    "line of ten fresh words here.", ARTICLE);
-	CHECK_INT(novel(ARTICLE, buf, NULL), 10);
+	CHECK_INT(novel(ARTICLE, buf, NULL), 11);
 	/* The page's text contained in a longer one: nothing new. */
 	CHECK_INT(novel(buf, ARTICLE, NULL), 0);
 	/* Numbers are words, shared only in their shingles: a changed date
-	 * and time is five new words; the "at" between them, which no
-	 * shared shingle holds, is a word the other page has. */
+	 * and time is five new words, and the "at" between them, which no
+	 * shared shingle or pair holds. */
 	CHECK_INT(novel("Page footer. Last updated 2026 11 24 at 10 32 by the "
 	    "web team", "Page footer. Last updated 2025 03 07 at 09 15 by the "
-	    "web team", NULL), 5);
+	    "web team", NULL), 6);
+	/* At the very start a change also takes the words before it. */
 	CHECK_INT(novel("Updated 2026 11 24 by the web team",
-	    "Updated 2025 03 07 by the web team", NULL), 3);
-	/* The same words in another order are not new; numbers are. */
+	    "Updated 2025 03 07 by the web team", NULL), 4);
+	/* Lines in another order are not new (their pairs are the other
+	 * page's wherever its lines stand); words in another order within a
+	 * line are, but for pairs kept. */
+	CHECK_INT(novel("Lindqvist, Ana\nPublished\nLondon: Harbour Books, 2019",
+	    "Harbour Books, 2019\nLindqvist, Ana", NULL), 0);
 	CHECK_INT(novel("Lindqvist, Ana. Published London: Harbour Books.",
-	    "Harbour Books, London. By Ana Lindqvist.", NULL), 1);
+	    "Harbour Books, London. By Ana Lindqvist.", NULL), 4);
+	/* A filled-in line is new where it is filled in: the figures and
+	 * the word after the last one. */
 	CHECK_INT(novel("Room B0.12 is a seminar room with 30 seats",
-	    "Room B0.03 is a seminar room with 60 seats", NULL), 2);
+	    "Room B0.03 is a seminar room with 60 seats", NULL), 3);
 	/* A table of other figures: every cell counts. */
 	CHECK(novel("Team A 3 Team B 1 Team C 2 Team D 0 Team E 4 Team F 1",
 	    "Team A 1 Team B 2 Team C 0 Team D 3 Team E 1 Team F 2",
@@ -255,18 +262,31 @@ test_encode_decode(void)
 	CHECK_INT(nb, 3);
 	for (i = 0; i < nb; i++)
 		CHECK(shingles_block_at(blocks, i) == s.block[i]);
-	/* The terms come back too, sorted, without numbers. */
+	/* The pairs come back too, sorted (one a word but the first of
+	 * each of the three lines), and whether the page teaches. */
 	{
 		struct shingles_ref r;
+		int teaches;
 
 		CHECK(shingles_ref_decode(blob, len, &r) == 0);
 		CHECK_INT(r.n, s.distinct);
 		CHECK_INT(r.nterms, s.nterms);
-		CHECK(s.nterms > 10 && s.nterms < s.words);
+		CHECK(s.nterms > 10 && s.nterms <= s.words - 3);
 		for (i = 0; i < r.nterms; i++)
 			CHECK(r.terms[i] == s.terms[i] &&
 			    (i == 0 || r.terms[i - 1] < r.terms[i]));
 		shingles_ref_free(&r);
+		CHECK(shingles_blob_teaches(blob, len, &teaches) == 0 &&
+		    teaches == 0);
+		free(blob);
+		s.teaches = 1;
+		CHECK((blob = shingles_encode(&s, &len)) != NULL);
+		CHECK(shingles_blob_teaches(blob, len, &teaches) == 0 &&
+		    teaches == 1);
+		/* An unknown flag is damage. */
+		blob[len - 1] = 2;
+		CHECK(shingles_blob_teaches(blob, len, &teaches) == -1);
+		blob[len - 1] = 1;
 	}
 	/* Damage of every kind is refused, never read past. */
 	CHECK(shingles_decode(blob, len - 1, &set, &n) == -1 && set == NULL);
@@ -279,7 +299,7 @@ test_encode_decode(void)
 	/* An empty text: two bytes, and an empty set back. */
 	CHECK(shingles_of_text("", 0, &s) == 0);
 	CHECK((blob = shingles_encode(&s, &len)) != NULL);
-	CHECK_INT(len, 4);
+	CHECK_INT(len, 5);
 	CHECK(shingles_decode(blob, len, &set, &n) == 0 && n == 0);
 	free(blob);
 	shingles_free(&s);
@@ -298,6 +318,12 @@ test_decode_version1(void)
 	size_t nb;
 
 	CHECK(shingles_ref_decode(v1, sizeof(v1), &r) == 0);
+	{
+		int teaches;
+
+		CHECK(shingles_blob_teaches(v1, sizeof(v1), &teaches) == 0 &&
+		    teaches == -1);
+	}
 	CHECK_INT(r.n, 2);
 	CHECK(r.set != NULL && r.set[0] == 5 && r.set[1] == 8);
 	CHECK_INT(r.nterms, 0);
@@ -580,6 +606,101 @@ test_definition(void)
 	dedup_free(d);
 }
 
+/*
+ * Who teaches the template (dedup_learns_template): unique pages, and
+ * near pages whose new words are half the allowed share or more. Three
+ * course pages that share a long policy and differ in a description of
+ * their own: the second is judged before the policy is template (near
+ * the first, 12 % new, at a 20 % share); it teaches, so the policy is
+ * template for the third, whose own words are then its description:
+ * unique. A print view that adds nothing does not teach.
+ */
+static void
+test_who_teaches(void)
+{
+	static const char policy[] = "Policy\nStudents must have passed every "
+	    "prerequisite before they register, or hold an equivalent "
+	    "qualification approved by the convenor in writing.\nEach piece "
+	    "of assessed work is marked on the common scale, and the final "
+	    "mark is the weighted average of the marks for its components, "
+	    "rounded to the nearest whole number.\nCoursework submitted late "
+	    "without an extension loses five marks for each working day, and "
+	    "work more than five days late receives a mark of zero.\nRequests "
+	    "for extensions must be made through the portal before the "
+	    "deadline and supported by evidence from a doctor or adviser.\n";
+	static const char *const desc[] = {
+		"Compilers: lexical analysis, parsing, type checking, register "
+		    "allocation and code generation for a small language.",
+		"Databases: relational algebra, normal forms, indexing, query "
+		    "optimisation and concurrency control of transactions.",
+		"Robotics: kinematics of arms, sensors, feedback loops, "
+		    "localisation and the planning of paths around obstacles.",
+	};
+	struct dedup_config c;
+	struct shingles_novelty nv;
+	struct shingles pg[3];
+	struct shingles_ref q;
+	struct tmpl *t = tmpl_new();
+	struct dedup *d;
+	unsigned char flags[16];
+	char text[2048];
+	size_t i;
+
+	memset(&c, 0, sizeof(c));
+	c.methods = DEDUP_MD5 | DEDUP_SIMHASH;
+	c.simhash_k = 3;
+	c.ssdeep_threshold = 90;
+	c.min_shingles = 20;
+	c.max_novel_words = -1;
+	c.max_novel_percent = 20;
+	c.own_novelty = 1;
+	CHECK((d = dedup_new(&c)) != NULL && t != NULL);
+	if (d == NULL || t == NULL)
+		return;
+	for (i = 0; i < 3; i++) {
+		snprintf(text, sizeof(text), "%s\n%s", desc[i], policy);
+		CHECK(shingles_of_text(text, strlen(text), &pg[i]) == 0);
+		CHECK(pg[i].nblocks <= sizeof(flags));
+	}
+	/* The first is unique: it teaches. */
+	CHECK(dedup_learns_template(d, DEDUP_UNIQUE, NULL) == 1);
+	CHECK(tmpl_learn(t, "s", pg[0].block, pg[0].nblocks) == 0);
+	/* The second: nothing is template yet, 12 % new: near, and half
+	 * the share or more: it teaches. */
+	tmpl_mark(t, "s", pg[1].block, pg[1].nblocks, flags);
+	CHECK(shingles_ref_of(&pg[0], &q) == 0);
+	shingles_measure(&pg[1], &q, flags, &nv);
+	shingles_ref_free(&q);
+	CHECK(nv.own == nv.words);
+	CHECK(dedup_novelty_holds(d, &nv));
+	CHECK(dedup_learns_template(d, DEDUP_NEAR, &nv) == 1);
+	CHECK(tmpl_learn(t, "s", pg[1].block, pg[1].nblocks) == 0);
+	/* The third: the policy is template now; its own words are its
+	 * description, all new: not near. */
+	tmpl_mark(t, "s", pg[2].block, pg[2].nblocks, flags);
+	CHECK(shingles_ref_of(&pg[1], &q) == 0);
+	shingles_measure(&pg[2], &q, flags, &nv);
+	shingles_ref_free(&q);
+	CHECK(nv.own < 20 && nv.new_own * 2 > nv.own);
+	CHECK(!dedup_novelty_holds(d, &nv));
+	/* A copy that adds nothing, or little, does not teach; without
+	 * own_novelty every judged page did. */
+	memset(&nv, 0, sizeof(nv));
+	nv.words = nv.own = 100;
+	nv.new_all = nv.new_own = 9;
+	CHECK(dedup_learns_template(d, DEDUP_NEAR, &nv) == 0);
+	CHECK(dedup_learns_template(d, DEDUP_NEAR, NULL) == 0);
+	CHECK(dedup_learns_template(d, DEDUP_EXACT, NULL) == 0);
+	dedup_free(d);
+	c.own_novelty = 0;
+	CHECK((d = dedup_new(&c)) != NULL);
+	CHECK(dedup_learns_template(d, DEDUP_NEAR, NULL) == 1);
+	dedup_free(d);
+	for (i = 0; i < 3; i++)
+		shingles_free(&pg[i]);
+	tmpl_free(t);
+}
+
 void
 suite_shingles(void)
 {
@@ -592,4 +713,5 @@ suite_shingles(void)
 	RUN(test_decode_version1);
 	RUN(test_confirm);
 	RUN(test_definition);
+	RUN(test_who_teaches);
 }
