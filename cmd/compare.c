@@ -54,7 +54,7 @@ static void
 print_rule(FILE *out, const struct config *cfg, unsigned m, const char *rule)
 {
 	if (cfg->methods & m)
-		fprintf(out, " (near when %s)\n", rule);
+		fprintf(out, " (proposes A when %s)\n", rule);
 	else
 		fprintf(out, " (not in --methods: no part in the verdict)\n");
 }
@@ -167,11 +167,11 @@ print_novelty(FILE *out, const struct config *cfg, const struct doc *da,
  */
 static int
 judge_pair(struct dedup *dd, struct doc *da, struct doc *db,
-    enum dedup_verdict *v, struct dedup_veto *veto)
+    enum dedup_verdict *v, struct dedup_veto *veto, unsigned *proposed)
 {
 	struct dedup_match m[DEDUP_MAX_MATCHES];
 	struct tmpl *site;
-	size_t nm;
+	size_t nm, i;
 	int fail = 0;
 
 	/* A, the first page, is unique: it teaches the template. */
@@ -181,6 +181,12 @@ judge_pair(struct dedup *dd, struct doc *da, struct doc *db,
 		tmpl_free(site);
 		return -1;
 	}
+	/* Which methods propose A, before the definition judges B. */
+	*proposed = 0;
+	if (dedup_check(dd, &db->dg.fp, m, sizeof(m) / sizeof(m[0]), &nm) ==
+	    DEDUP_NEAR)
+		for (i = 0; i < nm; i++)
+			*proposed |= m[i].method;
 	*v = digest_judge(dd, site, "", &db->dg, digest_set_of_first,
 	    &da->dg.sh, m, sizeof(m) / sizeof(m[0]), &nm, veto, &fail);
 	tmpl_free(site);
@@ -196,6 +202,9 @@ compare_run(const struct config *cfg, const char *a, const char *b,
 	struct dedup *dd, *all = NULL;
 	struct doc da, db;
 	enum dedup_verdict v;
+	const char *sep;
+	unsigned proposed;
+	size_t i;
 	int rc = 1;
 
 	memset(&da, 0, sizeof(da));
@@ -216,7 +225,7 @@ compare_run(const struct config *cfg, const char *a, const char *b,
 	if (load(cfg, all, &da, err, errsz) != 0 ||
 	    load(cfg, all, &db, err, errsz) != 0)
 		goto out;
-	if (judge_pair(dd, &da, &db, &v, &veto) != 0) {
+	if (judge_pair(dd, &da, &db, &v, &veto, &proposed) != 0) {
 		snprintf(err, errsz, "out of memory");
 		goto out;
 	}
@@ -227,6 +236,21 @@ compare_run(const struct config *cfg, const char *a, const char *b,
 	    !da.dg.near_main && !db.dg.near_main ? "body" : "main or body",
 	    cfg->near_text);
 	print_methods(out, cfg, &da, &db);
+	fprintf(out, "candidate: ");
+	if (v == DEDUP_EXACT)
+		fprintf(out, "md5 (equal texts)");
+	else if (proposed == 0)
+		fprintf(out, "no method of --methods proposes A (rule %s): "
+		    "B is unique whatever its words", cfg->near_rule);
+	else
+		for (i = 0, sep = "proposed by "; dedup_method_at(i) != NULL;
+		    i++)
+			if (proposed & dedup_method_at(i)->method) {
+				fprintf(out, "%s%s", sep,
+				    dedup_method_at(i)->name);
+				sep = ", ";
+			}
+	fprintf(out, "\n");
 	if (print_novelty(out, cfg, &da, &db) != 0) {
 		snprintf(err, errsz, "out of memory");
 		goto out;

@@ -17,6 +17,9 @@ eq "two staff pages: unique" \
     "$(verdict "$S/people/amir-berg.html" "$S/people/amir-brennan.html")" unique
 "$NEARCRAWL" compare --methods md5,simhash,ssdeep "$S/news/$A" "$S/print/$A" >"$E2E_TMP/out"
 ok "prints the SimHash distance" grep -q '^simhash: distance [0-9]* of 64 bits' "$E2E_TMP/out"
+ok "says which methods propose A" grep -q '^candidate: proposed by [a-z, ]*' "$E2E_TMP/out"
+ok "prints the new words and the rule" sh -c "grep -q '^new:     [0-9]* of B.s [0-9]* words are not in A' '$E2E_TMP/out' &&
+    grep -q '^rule:    near when at most [0-9]* % of its own words' '$E2E_TMP/out'"
 ok "prints the ssdeep score" grep -q '^ssdeep:  score [0-9]*' "$E2E_TMP/out"
 ok "prints the MinHash estimate, even when not in --methods" \
     grep -q '^minhash: [0-9]* of 128 positions agree, Jaccard ~[0-9.]* %, [0-9]* of 32 bands equal (not in --methods' "$E2E_TMP/out"
