@@ -318,7 +318,7 @@ shingles_measure(const struct shingles *p, const struct shingles_ref *q,
 	/* Shingle i holds words i .. i + span - 1, so word j is covered by
 	 * shingles j - span + 1 .. j: a window of the last span answers. */
 	int win[SHINGLE_WORDS] = { 0 };
-	size_t j, k, span, run = 0;
+	size_t j, k, span;
 	int covered, own;
 
 	memset(out, 0, sizeof(*out));
@@ -340,9 +340,6 @@ shingles_measure(const struct shingles *p, const struct shingles_ref *q,
 		out->own += own;
 		out->new_all += !covered;
 		out->new_own += own && !covered;
-		run = own && !covered ? run + 1 : 0;
-		if (run > out->new_run)
-			out->new_run = run;
 	}
 }
 

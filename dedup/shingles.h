@@ -106,7 +106,6 @@ struct shingles_novelty {
 	size_t own;     /* of them outside template blocks */
 	size_t new_all; /* p's words that no shingle shared with q holds */
 	size_t new_own; /* of them outside template blocks */
-	size_t new_run; /* the longest run of consecutive new own words */
 };
 
 /*
