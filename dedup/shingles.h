@@ -130,9 +130,9 @@ void shingles_measure(const struct shingles *p, const struct shingles_ref *q,
  * 3.5 bytes a shingle); then the number of blocks and each block hash as
  * four bytes, little-endian, in text order (for rebuilding the site
  * template on resume); then the count of terms and the sorted terms as
- * differences, varints as the set; then a flags byte (1: s->teaches). Returns a malloc'd blob with its length in *len
- * (the caller frees it), or NULL when out of memory. An empty set encodes
- * to two bytes.
+ * differences, varints as the set; then a flags byte (1: s->teaches).
+ * Returns a malloc'd blob with its length in *len (the caller frees it),
+ * or NULL when out of memory. An empty text encodes to five bytes.
  */
 unsigned char *shingles_encode(const struct shingles *s, size_t *len);
 
