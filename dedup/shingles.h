@@ -1,25 +1,27 @@
 /*
- * shingles: a text's word 3-shingles, for verifying a near-duplicate
- * verdict by containment (Broder 1997: the share of one document's
- * shingles found in another) rather than by a sketch's estimate.
+ * shingles: a text's word 3-shingles and the pairs of words on its lines,
+ * for judging a near-duplicate verdict by containment (Broder 1997: the
+ * share of one document's shingles found in another) rather than by a
+ * sketch's estimate: the measure of docs/dedup.md, "What near means".
  *
  * Words are what words.h reads (runs of ASCII letters and digits and bytes
- * >= 0x80, ASCII lower-cased), except that each character of a script
- * written without spaces between words (Han, kana) is a word of its own,
- * so a Chinese headline counts its characters, not as one word. Numbers
- * are NOT folded: they are words like any other, so two timetables or
- * result tables with other figures do not share their shingles. Each shingle is the 32-bit top of words.h's
- * shingle hash (its own seed). A text of one or two words is one shingle.
+ * >= 0x80, ASCII lower-cased; each Han or kana character a word of its
+ * own). Numbers are NOT folded: they are words like any other, so two
+ * timetables or result tables with other figures do not share their
+ * shingles. Each shingle is the 32-bit top of words.h's shingle hash (its
+ * own seed); a text of one or two words is one shingle. Each word but the
+ * first of a line also makes a pair with the word before it (24 bits).
  *
  * The index methods (SimHash, ssdeep, MinHash, TDW) find candidates; this
  * module answers the question a crawler cares about: how much of page P is
- * text that candidate Q does not have? A word of P is "covered" when some
- * shingle holding it is also one of Q's, or when its block (a line of the
- * text: extract.c puts one block element a line) is known template of the
- * site (template.h); the rest are P's novel words. One changed word
- * costs one novel word, a new sentence of n words n, a table of other
- * figures one a figure, and text P shares with Q (its template, a long
- * policy paragraph) costs nothing, wherever it sits.
+ * text that candidate Q does not have? A word of P is not new when some
+ * shingle holding it is also one of Q's, or (not for a number) when one of
+ * its pairs is a pair of Q's own lines wherever they stand; it is P's own
+ * when its block (a line of the text: extract.c puts one block element a
+ * line) is not known template of the site (template.h). One changed word
+ * costs about one new word, a new sentence of n words n, a table of other
+ * figures one a figure, lines moved nothing, and text P shares with Q
+ * (its template, a long policy paragraph) nothing, wherever it sits.
  */
 #ifndef NC_SHINGLES_H
 #define NC_SHINGLES_H
