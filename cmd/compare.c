@@ -137,8 +137,10 @@ print_novelty(FILE *out, const struct config *cfg, const struct doc *da,
 
 	if (shingles_ref_of(&da->dg.sh, &q) != 0)
 		return -1;
-	if (!own)
+	if (!own) {
 		q.nterms = 0;
+		q.has_targets = 0;
+	}
 	shingles_measure(&db->dg.sh, &q, NULL, &nv);
 	shingles_ref_free(&q);
 	fprintf(out, "new:     %zu of B's %zu words are not in A (%.1f %%); "

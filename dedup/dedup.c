@@ -518,8 +518,10 @@ confirmed(const struct dedup *d, const struct shingles *p,
 {
 	if (q->n < d->cfg.min_shingles)
 		return 0;
-	if (!d->cfg.own_novelty)
+	if (!d->cfg.own_novelty) {
 		q->nterms = 0;
+		q->has_targets = 0;
+	}
 	shingles_measure(p, q, tmpl, nv);
 	return dedup_novelty_holds(d, nv);
 }

@@ -16,6 +16,8 @@
 #define SHINGLE_WORDS 3
 #define SHINGLE_SEED 0x2545f4914f6cdd1dULL
 #define TERM_SEED 0x9fb21c651e98df25ULL
+/* Words a link's text needs to be an item, whose target counts. */
+#define LINK_ITEM_WORDS 3
 /* The flags byte that ends a version-2 blob. */
 #define BLOB_TEACHES 1
 #define FIRST_CAP 256
@@ -77,20 +79,23 @@ sorted_once(const uint32_t *in, size_t n, int skip_zero, uint32_t **out,
 	return 0;
 }
 
-/* set = seq sorted, duplicates dropped; terms likewise, without zeros. */
+/* set = seq sorted, duplicates dropped; terms and targets likewise,
+ * without zeros. */
 static int
 make_set(struct shingles *s)
 {
-	if (sorted_once(s->seq, s->n, 0, &s->set, &s->distinct) != 0)
+	if (sorted_once(s->seq, s->n, 0, &s->set, &s->distinct) != 0 ||
+	    sorted_once(s->term, s->words, 1, &s->terms, &s->nterms) != 0)
 		return -1;
-	return sorted_once(s->term, s->words, 1, &s->terms, &s->nterms);
+	return sorted_once(s->target, s->words, 1, &s->targets,
+	    &s->ntargets);
 }
 
-/* Append one word's block, pair and kind, growing the per-word arrays
- * like seq. */
+/* Append one word's block, pair, kind and link target, growing the
+ * per-word arrays like seq. */
 static int
 push_word(struct shingles *s, size_t *cap, uint32_t blk, uint32_t term,
-    int number)
+    int number, uint32_t target)
 {
 	unsigned char *grown_n;
 	uint32_t *grown;
@@ -106,10 +111,15 @@ push_word(struct shingles *s, size_t *cap, uint32_t blk, uint32_t term,
 		if ((grown_n = realloc(s->number, *cap)) == NULL)
 			return -1;
 		s->number = grown_n;
+		if ((grown = realloc(s->target, *cap * sizeof(*grown))) ==
+		    NULL)
+			return -1;
+		s->target = grown;
 	}
 	s->word[s->words] = blk;
 	s->term[s->words] = term;
 	s->number[s->words] = (unsigned char)number;
+	s->target[s->words] = target;
 	return 0;
 }
 
@@ -157,9 +167,9 @@ push_block(struct shingles *s, size_t *cap, uint64_t h)
  * in block blk) into s. */
 static int
 add_word(struct shingles *s, uint64_t *ring, uint64_t wh, uint32_t term,
-    int number, size_t blk, size_t *cap, size_t *wcap)
+    int number, uint32_t target, size_t blk, size_t *cap, size_t *wcap)
 {
-	if (push_word(s, wcap, (uint32_t)blk, term, number) != 0)
+	if (push_word(s, wcap, (uint32_t)blk, term, number, target) != 0)
 		return -1;
 	ring[s->words % WORDS_RING] = wh;
 	s->words++;
@@ -173,12 +183,23 @@ add_word(struct shingles *s, uint64_t *ring, uint64_t wh, uint32_t term,
 int
 shingles_of_text(const char *text, size_t len, struct shingles *s)
 {
+	return shingles_of_text_links(text, len, NULL, 0, s);
+}
+
+int
+shingles_of_text_links(const char *text, size_t len,
+    const struct shingles_link *links, size_t nlinks, struct shingles *s)
+{
 	const unsigned char *p = (const unsigned char *)text;
 	uint64_t ring[WORDS_RING], wh, bh = 0, prev = 0;
 	size_t i = 0, start, cap = 0, wcap = 0, bcap = 0, gap, blk = 0, n;
+	size_t k = 0, j, *count = NULL;
+	uint32_t target;
 	int open = 0, first = 1;
 
 	memset(s, 0, sizeof(*s));
+	if (nlinks > 0 && (count = calloc(nlinks, sizeof(*count))) == NULL)
+		return -1;
 	while (p != NULL && i < len && s->n < SHINGLES_MAX) {
 		gap = i;
 		if (words_next(p, len, &i, &start) == 0)
@@ -195,8 +216,16 @@ shingles_of_text(const char *text, size_t len, struct shingles *s)
 		n = i - start;
 		wh = words_hash(p + start, n, 0);
 		bh = mix64(bh ^ wh);
+		/* For now the link's number + 1; its target once counted. */
+		while (k < nlinks && links[k].end <= start)
+			k++;
+		target = 0;
+		if (k < nlinks && links[k].start <= start) {
+			target = (uint32_t)k + 1;
+			count[k]++;
+		}
 		if (add_word(s, ring, wh, first ? 0 : pair_of(prev, wh),
-		    is_number(p + start, n), blk, &cap, &wcap) != 0)
+		    is_number(p + start, n), target, blk, &cap, &wcap) != 0)
 			goto fail;
 		prev = wh;
 		first = 0;
@@ -206,10 +235,18 @@ shingles_of_text(const char *text, size_t len, struct shingles *s)
 	if (s->words > 0 && s->words < SHINGLE_WORDS &&
 	    push(s, &cap, top32(ring, 0, s->words)) != 0)
 		goto fail;
+	/* A link of one or two words (next, previous, a page number) is
+	 * navigation; an item has a title. */
+	for (j = 0; j < s->words; j++)
+		if (s->target[j] != 0)
+			s->target[j] = count[s->target[j] - 1] >= LINK_ITEM_WORDS ?
+			    links[s->target[j] - 1].target : 0;
 	if (make_set(s) != 0)
 		goto fail;
+	free(count);
 	return 0;
 fail:
+	free(count);
 	shingles_free(s);
 	return -1;
 }
@@ -224,31 +261,46 @@ shingles_free(struct shingles *s)
 	free(s->term);
 	free(s->terms);
 	free(s->number);
+	free(s->target);
+	free(s->targets);
 	memset(s, 0, sizeof(*s));
 }
 
 int
 shingles_keep_own_terms(struct shingles *s, const unsigned char *tmpl)
 {
-	uint32_t *own, *terms;
-	size_t j, k = 0, n;
+	uint32_t *own, *ownt, *terms = NULL, *targets = NULL;
+	size_t j, k = 0, n, nt;
+	int rc = -1;
 
 	if (s->words == 0)
 		return 0;
-	if ((own = malloc(s->words * sizeof(*own))) == NULL)
-		return -1;
+	own = malloc(s->words * sizeof(*own));
+	ownt = malloc(s->words * sizeof(*ownt));
+	if (own == NULL || ownt == NULL)
+		goto out;
 	for (j = 0; j < s->words; j++)
-		if (!tmpl[s->word[j]])
-			own[k++] = s->term[j];
-	if (sorted_once(own, k, 1, &terms, &n) != 0) {
-		free(own);
-		return -1;
-	}
-	free(own);
+		if (!tmpl[s->word[j]]) {
+			own[k] = s->term[j];
+			ownt[k++] = s->target[j];
+		}
+	if (sorted_once(own, k, 1, &terms, &n) != 0 ||
+	    sorted_once(ownt, k, 1, &targets, &nt) != 0)
+		goto out;
 	free(s->terms);
+	free(s->targets);
 	s->terms = terms;
 	s->nterms = n;
-	return 0;
+	s->targets = targets;
+	s->ntargets = nt;
+	terms = targets = NULL;
+	rc = 0;
+out:
+	free(own);
+	free(ownt);
+	free(terms);
+	free(targets);
+	return rc;
 }
 
 void
@@ -256,6 +308,7 @@ shingles_ref_free(struct shingles_ref *r)
 {
 	free(r->set);
 	free(r->terms);
+	free(r->targets);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -277,12 +330,15 @@ shingles_ref_of(const struct shingles *s, struct shingles_ref *r)
 {
 	memset(r, 0, sizeof(*r));
 	if (copy_u32(s->set, s->distinct, &r->set) != 0 ||
-	    copy_u32(s->terms, s->nterms, &r->terms) != 0) {
+	    copy_u32(s->terms, s->nterms, &r->terms) != 0 ||
+	    copy_u32(s->targets, s->ntargets, &r->targets) != 0) {
 		shingles_ref_free(r);
 		return -1;
 	}
 	r->n = s->distinct;
 	r->nterms = s->nterms;
+	r->ntargets = s->ntargets;
+	r->has_targets = 1;
 	return 0;
 }
 
@@ -336,6 +392,10 @@ shingles_measure(const struct shingles *p, const struct shingles_ref *q,
 			    q->nterms, p->term[j])) || (j + 1 < p->words &&
 			    p->term[j + 1] != 0 && in_set(q->terms, q->nterms,
 			    p->term[j + 1]));
+		/* An item of a listing is its title and where it leads. */
+		if (covered && p->target[j] != 0 && q->has_targets)
+			covered = in_set(q->targets, q->ntargets,
+			    p->target[j]);
 		own = tmpl == NULL || !tmpl[p->word[j]];
 		out->own += own;
 		out->new_all += !covered;
@@ -386,7 +446,7 @@ shingles_encode(const struct shingles *s, size_t *len)
 	/* Version, count, at most five bytes a value, the blocks, the terms
 	 * as the values, then the flags. */
 	if ((blob = malloc(1 + 5 + s->distinct * 5 + 5 + s->nblocks * 4 + 5 +
-	    s->nterms * 5 + 1)) == NULL)
+	    s->nterms * 5 + 5 + s->ntargets * 5 + 1)) == NULL)
 		return NULL;
 	o = blob;
 	*o++ = SHINGLES_BLOB_VERSION;
@@ -404,6 +464,11 @@ shingles_encode(const struct shingles *s, size_t *len)
 	for (i = 0, prev = 0; i < s->nterms; i++) {
 		o = put_varint(o, s->terms[i] - prev);
 		prev = s->terms[i];
+	}
+	o = put_varint(o, (uint32_t)s->ntargets);
+	for (i = 0, prev = 0; i < s->ntargets; i++) {
+		o = put_varint(o, s->targets[i] - prev);
+		prev = s->targets[i];
 	}
 	*o++ = s->teaches ? BLOB_TEACHES : 0;
 	*len = (size_t)(o - blob);
@@ -470,7 +535,7 @@ walk_blob(const void *blob, size_t len, struct shingles_ref *r,
     const unsigned char **blocks, uint32_t *nb, int *teaches)
 {
 	const unsigned char *p = blob, *end = p + len;
-	uint32_t count, nterms = 0;
+	uint32_t count, nterms = 0, ntargets = 0;
 	int version;
 
 	*teaches = -1;
@@ -486,7 +551,9 @@ walk_blob(const void *blob, size_t len, struct shingles_ref *r,
 	if (version > 1 && (get_varint(&p, end, &nterms) != 0 ||
 	    nterms > SHINGLES_MAX ||
 	    get_sorted(&p, end, nterms, r != NULL ? &r->terms : NULL) != 0 ||
-	    end - p != 1 || (*p & ~BLOB_TEACHES) != 0))
+	    get_varint(&p, end, &ntargets) != 0 || ntargets > SHINGLES_MAX ||
+	    get_sorted(&p, end, ntargets, r != NULL ? &r->targets : NULL) !=
+	    0 || end - p != 1 || (*p & ~BLOB_TEACHES) != 0))
 		goto fail;
 	if (version > 1)
 		*teaches = *p++ & BLOB_TEACHES;
@@ -495,6 +562,8 @@ walk_blob(const void *blob, size_t len, struct shingles_ref *r,
 	if (r != NULL) {
 		r->n = count;
 		r->nterms = nterms;
+		r->ntargets = ntargets;
+		r->has_targets = version > 1;
 	}
 	return 0;
 fail:
@@ -532,6 +601,7 @@ shingles_decode(const void *blob, size_t len, uint32_t **set, size_t *n)
 	if (shingles_ref_decode(blob, len, &r) != 0)
 		return -1;
 	free(r.terms);
+	free(r.targets);
 	*set = r.set;
 	*n = r.n;
 	return 0;

@@ -51,6 +51,10 @@ struct shingles {
 	                    or 0 for the first word of a line */
 	unsigned char *number; /* per word read: 1 for a number (digits
 	                    only), which is shared only in its shingles */
+	uint32_t *target; /* per word read: where the link it is in leads
+	                    (shingles_link.target), or 0 outside links */
+	uint32_t *targets; /* the non-zero targets, sorted, each once */
+	size_t ntargets;  /* entries in targets */
 	uint32_t *terms; /* the non-zero pairs, sorted, each once */
 	size_t nterms;   /* entries in terms */
 	int teaches;     /* the page teaches its site's template: set by the
@@ -67,6 +71,10 @@ struct shingles_ref {
 	uint32_t *terms;  /* term hashes; NULL when nterms is 0 (a set
 	                     stored before terms were) */
 	size_t nterms;
+	uint32_t *targets; /* where its own lines' links lead, sorted */
+	size_t ntargets;
+	int has_targets;  /* targets are known (0: a set stored before they
+	                     were, whose links cannot be told apart) */
 };
 
 /* Free what r owns and zero it. Safe on a zeroed r. */
@@ -90,15 +98,31 @@ int shingles_ref_decode(const void *blob, size_t len, struct shingles_ref *r);
  */
 int shingles_of_text(const char *text, size_t len, struct shingles *s);
 
+/* A link's text in a text, and where it leads. */
+struct shingles_link {
+	size_t start, end; /* its bytes: text[start..end) */
+	uint32_t target;   /* a hash of its resolved URL, never 0 */
+};
+
+/*
+ * The same, with the n links of the text (in text order, not
+ * overlapping): each word starting inside one of three words or more (an
+ * item, with a title; a link of one or two words -- next, previous, a page
+ * number -- is navigation) is of that link. Returns 0 or -1 as
+ * shingles_of_text.
+ */
+int shingles_of_text_links(const char *text, size_t len,
+    const struct shingles_link *links, size_t n, struct shingles *s);
+
 /* Free what s owns and zero it. Safe on a zeroed s. */
 void shingles_free(struct shingles *s);
 
 /*
- * Keep in s->terms only the pairs of lines whose tmpl flag is clear
- * (tmpl: one byte per block of s): a page is remembered with the pairs
- * of its own content, so that a later page's words are not found "in" it
- * through its menus and footer. Returns 0, or -1 when out of memory (s
- * unchanged).
+ * Keep in s->terms and s->targets only the pairs and link targets of
+ * lines whose tmpl flag is clear (tmpl: one byte per block of s): a page
+ * is remembered with the pairs of its own content, so that a later page's
+ * words are not found "in" it through its menus and footer. Returns 0, or
+ * -1 when out of memory (s unchanged).
  */
 int shingles_keep_own_terms(struct shingles *s, const unsigned char *tmpl);
 
@@ -114,7 +138,10 @@ struct shingles_novelty {
  * Measure p against q: a word of p is new when no shingle of p found in
  * q's set holds it, and, unless it is a number, neither of its pairs
  * (with the word before or after it on its line) is among q's terms, the
- * pairs of q's own lines wherever they stand. So a page that shows
+ * pairs of q's own lines wherever they stand; and a word of a link is new
+ * whatever its text when q's own lines have no link to where it leads (a
+ * listing's items are their titles and their targets: the same titles
+ * leading elsewhere are other items). So a page that shows
  * another's lines in another order or layout (a citation or an export of
  * a record, a listing sorted otherwise) is measured by what it adds,
  * while other prose stays new (its pairs are other pairs, though its
@@ -132,7 +159,8 @@ void shingles_measure(const struct shingles *p, const struct shingles_ref *q,
  * 3.5 bytes a shingle); then the number of blocks and each block hash as
  * four bytes, little-endian, in text order (for rebuilding the site
  * template on resume); then the count of terms and the sorted terms as
- * differences, varints as the set; then a flags byte (1: s->teaches).
+ * differences, varints as the set; the link targets likewise; then a
+ * flags byte (1: s->teaches).
  * Returns a malloc'd blob with its length in *len (the caller frees it),
  * or NULL when out of memory. An empty text encodes to five bytes.
  */

@@ -12,6 +12,30 @@
 static const char WHY_FP[] = "cannot fingerprint";
 static const char WHY_NOMEM[] = "out of memory";
 
+/*
+ * The shingles of text (len bytes) with the n links of it, copied into
+ * the form shingles.h reads. 0, or -1 when out of memory.
+ */
+static int
+read_shingles(const char *text, size_t len, const struct extract_link *el,
+    size_t n, struct shingles *sh)
+{
+	struct shingles_link *links = NULL;
+	size_t i;
+	int rc;
+
+	if (n > 0 && (links = malloc(n * sizeof(*links))) == NULL)
+		return -1;
+	for (i = 0; i < n; i++) {
+		links[i].start = el[i].start;
+		links[i].end = el[i].end;
+		links[i].target = el[i].target;
+	}
+	rc = shingles_of_text_links(text, len, links, n, sh);
+	free(links);
+	return rc;
+}
+
 /* Take the main text as the near text: always when it measures novelty
  * by own words (a thin main text is then too little to judge near, as
  * dedup_confirm's floor says), else when it holds enough to judge (the
@@ -25,8 +49,8 @@ choose_near(const struct dedup *d, const struct digest_opts *o,
 	g->near_main = 0;
 	if (g->html && o->use_main && g->ex.main_len > 0 &&
 	    g->ex.main_len < g->ex.text_len) {
-		if (shingles_of_text(g->ex.main_text, g->ex.main_len, &g->sh) !=
-		    0)
+		if (read_shingles(g->ex.main_text, g->ex.main_len,
+		    g->ex.main_links, g->ex.nmain_links, &g->sh) != 0)
 			return -1;
 		g->main_shingles = g->sh.distinct;
 		if (dedup_own_novelty(d) ||
@@ -38,6 +62,9 @@ choose_near(const struct dedup *d, const struct digest_opts *o,
 		}
 		shingles_free(&g->sh);
 	}
+	if (g->html)
+		return read_shingles(g->near, g->near_len, g->ex.text_links,
+		    g->ex.ntext_links, &g->sh);
 	return shingles_of_text(g->near, g->near_len, &g->sh);
 }
 

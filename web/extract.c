@@ -440,6 +440,8 @@ anchor_open(struct walk *w, const char *href)
 	a = &w->anch[w->nanch++];
 	a->href = href;
 	a->start = a->end = w->anchors.b.len;
+	a->tstart = a->tend = w->text.b.len;
+	a->mstart = a->mend = w->main.b.len;
 	a->in_main = main_active(w);
 	w->in_anchor = 1;
 }
@@ -456,6 +458,8 @@ anchor_close(struct walk *w)
 	tout_break(&w->anchors);
 	a = &w->anch[w->nanch - 1];
 	a->end = w->anchors.b.len;
+	a->tend = w->text.b.len;
+	a->mend = w->main.b.len;
 	if (a->end == a->start)
 		w->nanch--;
 }
@@ -883,6 +887,8 @@ extract_html(const char *html, size_t len, const char *page_url,
 	    extract_make_anchors(w.anch, w.nanch, w.anchors.b.data, &eff,
 	    page_url, w.main.b.len == 0, r) != 0 ||
 	    take_texts(&w, found, r) != 0 ||
+	    extract_make_link_spans(w.anch, w.nanch, &eff,
+	    strcmp(r->main_text, r->text) == 0, r) != 0 ||
 	    take_canonical(w.canon, &eff, r) != 0)
 		goto done;
 	*why = NULL;
@@ -920,6 +926,8 @@ extract_result_free(struct extract_result *r)
 	free(r->keywords);
 	free(r->anchors_same);
 	free(r->anchors_other);
+	free(r->text_links);
+	free(r->main_links);
 	free(r->canonical);
 	for (i = 0; i < r->nlinks; i++)
 		free(r->links[i]);

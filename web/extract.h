@@ -37,6 +37,7 @@
 #define NC_EXTRACT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Caps used when extract_opts leaves max_text or max_links at 0. */
 #define EXTRACT_DEFAULT_MAX_TEXT  (1024 * 1024)
@@ -56,6 +57,12 @@ struct extract_opts {
 	size_t max_links;    /* cap on links kept; the rest are dropped */
 };                           /* 0 in a cap, or opts NULL: the defaults */
 
+/* A link's text in text or main_text, and where it leads. */
+struct extract_link {
+	size_t start, end; /* its text: [start..end) of that text */
+	uint32_t target;   /* a 32-bit hash of its resolved URL */
+};
+
 struct extract_result {
 	char *text;        /* purified body text, UTF-8, never NULL */
 	size_t text_len;   /* strlen(text) */
@@ -74,6 +81,10 @@ struct extract_result {
 	                        the page's own host, joined by " "; "" if
 	                        none (see extract_html) */
 	char *anchors_other; /* ... and of those that lead to another host */
+	struct extract_link *text_links; /* the links of text, in order */
+	size_t ntext_links;              /* entries in text_links */
+	struct extract_link *main_links; /* the links main_text holds */
+	size_t nmain_links;              /* entries in main_links */
 	char **links;      /* absolute normalised http(s) URLs to follow, in
 	                      document order, each once; nofollow ones left out */
 	size_t nlinks;     /* entries in links */

@@ -17,6 +17,8 @@ struct url_base;
 struct anchor {
 	const char *href;     /* its href, in the doc */
 	size_t start, end;    /* its text: anchor text[start..end) */
+	size_t tstart, tend;  /* ... and the body text's bytes it spans */
+	size_t mstart, mend;  /* ... and main text's, when in_main */
 	int in_main;          /* opened inside main content */
 };
 
@@ -46,5 +48,16 @@ int extract_make_links(const char *const *cand, size_t ncand,
 int extract_make_anchors(const struct anchor *anch, size_t nanch,
     const char *text, const struct url_base *eff, const char *page_url,
     int fell_back, struct extract_result *r);
+
+/*
+ * The spans of the nanch links anch in the body text (r->text_links) and
+ * in main_text (r->main_links: those main_text holds, or all of them when
+ * main_is_text, main_text being the body text), each with a 32-bit hash
+ * of where it leads (resolved against eff; links that lead nowhere a
+ * crawler goes are left out), spans past a text's end cut off. Call after
+ * the texts are in r. Returns 0, or -1 on no memory.
+ */
+int extract_make_link_spans(const struct anchor *anch, size_t nanch,
+    const struct url_base *eff, int main_is_text, struct extract_result *r);
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "util/buf.h"
 #include "util/chars.h"
+#include "util/mix64.h"
 #include "web/extract.h"
 #include "web/url.h"
 
@@ -207,4 +208,74 @@ fail:
 	buf_free(&same);
 	buf_free(&other);
 	return ret;
+}
+
+/* A 32-bit hash of URL u (FNV-1a, folded through mix64). */
+static uint32_t
+url_hash(const char *u)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (; *u != '\0'; u++) {
+		h ^= (unsigned char)*u;
+		h *= 0x100000001b3ULL;
+	}
+	h = mix64(h);
+	return (uint32_t)(h >> 32) != 0 ? (uint32_t)(h >> 32) : 1;
+}
+
+/* Append the span [start..end) of a text of len bytes with target t to
+ * *out (n entries, *cap room); spans past the end are cut or dropped. */
+static int
+span_push(struct extract_link **out, size_t *n, size_t *cap, size_t start,
+    size_t end, size_t len, uint32_t t)
+{
+	struct extract_link *grown;
+
+	if (end > len)
+		end = len;
+	if (start >= end)
+		return 0;
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 16;
+		if ((grown = realloc(*out, *cap * sizeof(**out))) == NULL)
+			return -1;
+		*out = grown;
+	}
+	(*out)[*n].start = start;
+	(*out)[*n].end = end;
+	(*out)[*n].target = t;
+	(*n)++;
+	return 0;
+}
+
+int
+extract_make_link_spans(const struct anchor *anch, size_t nanch,
+    const struct url_base *eff, int main_is_text, struct extract_result *r)
+{
+	size_t i, tcap = 0, mcap = 0;
+	const char *why;
+	uint32_t t;
+	char *u;
+
+	for (i = 0; i < nanch; i++) {
+		why = NULL;
+		if ((u = url_base_resolve(eff, anch[i].href, &why)) == NULL) {
+			if (why != NULL && strcmp(why, WHY_NOMEM) == 0)
+				return -1;
+			continue;
+		}
+		t = url_hash(u);
+		free(u);
+		if (span_push(&r->text_links, &r->ntext_links, &tcap,
+		    anch[i].tstart, anch[i].tend, r->text_len, t) != 0)
+			return -1;
+		if (main_is_text ? span_push(&r->main_links, &r->nmain_links,
+		    &mcap, anch[i].tstart, anch[i].tend, r->main_len, t) != 0 :
+		    anch[i].in_main && span_push(&r->main_links,
+		    &r->nmain_links, &mcap, anch[i].mstart, anch[i].mend,
+		    r->main_len, t) != 0)
+			return -1;
+	}
+	return 0;
 }

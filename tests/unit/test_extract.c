@@ -139,6 +139,45 @@ test_block_separation(void)
 	    "Head s t");
 }
 
+/* The spans of links in the body and main texts, each with a hash of
+ * where it leads: the same target gives the same hash, a relative link
+ * resolves as links do, and a link outside the main content has no span
+ * in it. */
+static void
+test_link_spans(void)
+{
+	static const char html[] = "<body><nav><a href=\"/\">Home page</a>"
+	    "</nav><main><h1>Timetables</h1><p>The timetables of the "
+	    "department for the year, by term and group of students, are "
+	    "listed below; each is updated weekly by the school office.</p>"
+	    "<ul><li><a href=\"/tt/a1.html\">Autumn year 1 group A</a></li>"
+	    "<li><a href=\"http://a.org/tt/a1.html\">Autumn year "
+	    "1 group A again</a></li><li><a href=\"b1.html\">Autumn year 1 "
+	    "group B</a></li></ul></main></body>";
+	struct extract_result r;
+	const struct extract_link *l;
+
+	if (run(html, sizeof(html) - 1, NULL, &r) != 0)
+		return;
+	CHECK_INT(r.ntext_links, 4);
+	CHECK_INT(r.nmain_links, 3);
+	if (r.nmain_links == 3 && r.ntext_links == 4) {
+		/* A span may begin with the line break before its text. */
+		l = r.main_links;
+		CHECK(strcmp(r.main_text + l[2].end, "") == 0);
+		CHECK(l[0].end - l[0].start >= strlen("Autumn year 1 group A") &&
+		    strncmp(r.main_text + l[0].end - strlen("Autumn year 1 group "
+		    "A"), "Autumn year 1 group A", strlen("Autumn year 1 group "
+		    "A")) == 0);
+		CHECK(l[0].target == l[1].target);
+		CHECK(l[0].target != l[2].target && l[2].target != 0);
+		CHECK(strncmp(r.text + r.text_links[0].start, "Home page",
+		    9) == 0 && r.text_links[0].end - r.text_links[0].start == 9);
+		CHECK(r.text_links[1].target == l[0].target);
+	}
+	extract_result_free(&r);
+}
+
 /* Each line of a <pre> is a block of its own (a mail header line, a line
  * of code), in the body and the main text; the flat text is the same. */
 static void
@@ -1489,6 +1528,7 @@ suite_extract(void)
 	RUN(test_anchor_text_kept);
 	RUN(test_block_separation);
 	RUN(test_pre_lines_are_blocks);
+	RUN(test_link_spans);
 	RUN(test_inline_no_separation);
 	RUN(test_whitespace_entities);
 	RUN(test_body_only_and_fragment);

@@ -296,10 +296,10 @@ test_encode_decode(void)
 	CHECK(shingles_blocks(blob, len, &blocks, &nb) == -1);
 	free(blob);
 	shingles_free(&s);
-	/* An empty text: two bytes, and an empty set back. */
+	/* An empty text: six bytes, and an empty set back. */
 	CHECK(shingles_of_text("", 0, &s) == 0);
 	CHECK((blob = shingles_encode(&s, &len)) != NULL);
-	CHECK_INT(len, 5);
+	CHECK_INT(len, 6);
 	CHECK(shingles_decode(blob, len, &set, &n) == 0 && n == 0);
 	free(blob);
 	shingles_free(&s);
@@ -598,6 +598,64 @@ test_definition(void)
 		    "systems, Tuesday\n";
 
 		CHECK(after(d, items_a, items_c, flags, &veto) == DEDUP_NEAR);
+	}
+	/* A listing is its items: the same titles leading elsewhere (the
+	 * timetables of another department under the same names) are other
+	 * items; the same items in another order are not; and links of one
+	 * or two words (next, a page number) are navigation, not items. */
+	{
+		static const char lst[] = "Timetables\nAutumn 2026, year 1, "
+		    "group A\nAutumn 2026, year 1, group B\nAutumn 2026, year 2, "
+		    "group A\nAutumn 2026, year 2, group B\nSpring 2026, year 1, "
+		    "group A\nSpring 2026, year 1, group B\nNext\n";
+		struct shingles_link la[7], lb[7];
+		struct shingles pa, pb;
+		struct shingles_novelty nv;
+		struct shingles_ref q;
+		const char *line = strchr(lst, '\n') + 1, *nl;
+		size_t i = 0;
+
+		while ((nl = strchr(line, '\n')) != NULL && i < 7) {
+			la[i].start = lb[i].start = (size_t)(line - lst);
+			la[i].end = lb[i].end = (size_t)(nl - lst);
+			la[i].target = 100 + (uint32_t)i;  /* cs's pages */
+			lb[i].target = 200 + (uint32_t)i;  /* bio's pages */
+			line = nl + 1;
+			i++;
+		}
+		CHECK_INT(i, 7);
+		CHECK(shingles_of_text_links(lst, strlen(lst), la, 7, &pa) ==
+		    0);
+		CHECK(shingles_of_text_links(lst, strlen(lst), lb, 7, &pb) ==
+		    0);
+		CHECK(shingles_ref_of(&pa, &q) == 0);
+		shingles_measure(&pb, &q, NULL, &nv);
+		/* Every item word is new; "Timetables" and "Next" are not. */
+		CHECK_INT(nv.new_all, nv.words - 2);
+		CHECK(!dedup_novelty_holds(d, &nv));
+		shingles_measure(&pa, &q, NULL, &nv);
+		CHECK_INT(nv.new_all, 0);
+		/* "Next" leading elsewhere is navigation: not new. */
+		la[6].target = 999;
+		shingles_free(&pb);
+		CHECK(shingles_of_text_links(lst, strlen(lst), la, 7, &pb) ==
+		    0);
+		shingles_measure(&pb, &q, NULL, &nv);
+		CHECK_INT(nv.new_all, 0);
+		/* A set stored before link targets were kept tells nothing
+		 * of them: the titles alone decide. */
+		free(q.targets);
+		q.targets = NULL;
+		q.ntargets = 0;
+		q.has_targets = 0;
+		shingles_free(&pb);
+		CHECK(shingles_of_text_links(lst, strlen(lst), lb, 7, &pb) ==
+		    0);
+		shingles_measure(&pb, &q, NULL, &nv);
+		CHECK_INT(nv.new_all, 0);
+		shingles_ref_free(&q);
+		shingles_free(&pa);
+		shingles_free(&pb);
 	}
 	/* A page whose text is too thin to judge: unique, said so. */
 	CHECK(after(d, LONG_ARTICLE, "Registry: open Monday.", NULL, &veto) ==
