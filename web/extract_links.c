@@ -210,18 +210,13 @@ fail:
 	return ret;
 }
 
-/* A 32-bit hash of URL u (FNV-1a, folded through mix64). */
+/* A 32-bit hash of URL u, never 0. */
 static uint32_t
 url_hash(const char *u)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
+	uint32_t h = (uint32_t)(mix64(hash_str(u)) >> 32);
 
-	for (; *u != '\0'; u++) {
-		h ^= (unsigned char)*u;
-		h *= 0x100000001b3ULL;
-	}
-	h = mix64(h);
-	return (uint32_t)(h >> 32) != 0 ? (uint32_t)(h >> 32) : 1;
+	return h != 0 ? h : 1;
 }
 
 /* Append the span [start..end) of a text of len bytes with target t to
