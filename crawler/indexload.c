@@ -56,10 +56,9 @@ load_blocks(const char *host, const char *verdict, const void *blob,
 	size_t n, i;
 	int rc, teaches;
 
-	if (shingles_blob_teaches(blob, len, &teaches) != 0 ||
+	if (shingles_blocks(blob, len, &b, &n, &teaches) != 0 || n == 0 ||
 	    (teaches < 0 ? !dedup_learns_template(c->dd,
-	    dedup_verdict_of(verdict), NULL) : !teaches) ||
-	    shingles_blocks(blob, len, &b, &n) != 0 || n == 0)
+	    dedup_verdict_of(verdict), NULL) : !teaches))
 		return 0;
 	if ((blocks = malloc(n * sizeof(*blocks))) == NULL)
 		return -1;

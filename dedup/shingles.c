@@ -403,7 +403,6 @@ shingles_measure(const struct shingles *p, const struct shingles_ref *q,
 	}
 }
 
-
 static unsigned char *
 put_varint(unsigned char *o, uint32_t v)
 {
@@ -436,40 +435,43 @@ get_varint(const unsigned char **p, const unsigned char *end, uint32_t *v)
 	return -1;
 }
 
+/* The count n, then the n ascending values as varint differences: what
+ * get_sorted reads back. Returns the byte after them. */
+static unsigned char *
+put_sorted(unsigned char *o, const uint32_t *v, size_t n)
+{
+	uint32_t prev = 0;
+	size_t i;
+
+	o = put_varint(o, (uint32_t)n);
+	for (i = 0; i < n; i++) {
+		o = put_varint(o, v[i] - prev);
+		prev = v[i];
+	}
+	return o;
+}
+
 unsigned char *
 shingles_encode(const struct shingles *s, size_t *len)
 {
 	unsigned char *blob, *o;
-	uint32_t prev = 0;
 	size_t i;
 
 	/* Version, count, at most five bytes a value, the blocks, the terms
-	 * as the values, then the flags. */
+	 * and the targets as the values, then the flags. */
 	if ((blob = malloc(1 + 5 + s->distinct * 5 + 5 + s->nblocks * 4 + 5 +
 	    s->nterms * 5 + 5 + s->ntargets * 5 + 1)) == NULL)
 		return NULL;
 	o = blob;
 	*o++ = SHINGLES_BLOB_VERSION;
-	o = put_varint(o, (uint32_t)s->distinct);
-	for (i = 0; i < s->distinct; i++) {
-		o = put_varint(o, s->set[i] - prev);
-		prev = s->set[i];
-	}
+	o = put_sorted(o, s->set, s->distinct);
 	o = put_varint(o, (uint32_t)s->nblocks);
 	for (i = 0; i < s->nblocks; i++) {
 		le32_put(o, s->block[i]);
 		o += 4;
 	}
-	o = put_varint(o, (uint32_t)s->nterms);
-	for (i = 0, prev = 0; i < s->nterms; i++) {
-		o = put_varint(o, s->terms[i] - prev);
-		prev = s->terms[i];
-	}
-	o = put_varint(o, (uint32_t)s->ntargets);
-	for (i = 0, prev = 0; i < s->ntargets; i++) {
-		o = put_varint(o, s->targets[i] - prev);
-		prev = s->targets[i];
-	}
+	o = put_sorted(o, s->terms, s->nterms);
+	o = put_sorted(o, s->targets, s->ntargets);
 	*o++ = s->teaches ? BLOB_TEACHES : 0;
 	*len = (size_t)(o - blob);
 	return blob;
@@ -525,10 +527,10 @@ fail:
 }
 
 /*
- * Walk a whole blob: the set (into *set when set is not NULL), the
- * blocks (*blocks, *nb) and the terms (into *terms when not NULL; none in
- * version 1). 0, or -1 when malformed or out of memory, with nothing
- * allocated.
+ * Walk a whole blob: the set, terms and targets into *r when r is not
+ * NULL (none of the latter two in version 1), the blocks (*blocks, *nb)
+ * and whether the page teaches (*teaches; -1 in version 1). 0, or -1 when
+ * malformed or out of memory, with nothing allocated.
  */
 static int
 walk_blob(const void *blob, size_t len, struct shingles_ref *r,
@@ -583,15 +585,6 @@ shingles_ref_decode(const void *blob, size_t len, struct shingles_ref *r)
 }
 
 int
-shingles_blob_teaches(const void *blob, size_t len, int *teaches)
-{
-	const unsigned char *blocks;
-	uint32_t nb;
-
-	return walk_blob(blob, len, NULL, &blocks, &nb, teaches);
-}
-
-int
 shingles_decode(const void *blob, size_t len, uint32_t **set, size_t *n)
 {
 	struct shingles_ref r;
@@ -609,18 +602,20 @@ shingles_decode(const void *blob, size_t len, uint32_t **set, size_t *n)
 
 int
 shingles_blocks(const void *blob, size_t len, const unsigned char **blocks,
-    size_t *n)
+    size_t *n, int *teaches)
 {
 	uint32_t nb;
-	int teaches;
+	int t;
 
 	*blocks = NULL;
 	*n = 0;
-	if (walk_blob(blob, len, NULL, blocks, &nb, &teaches) != 0) {
+	if (walk_blob(blob, len, NULL, blocks, &nb, &t) != 0) {
 		*blocks = NULL;
 		return -1;
 	}
 	*n = nb;
+	if (teaches != NULL)
+		*teaches = t;
 	return 0;
 }
 

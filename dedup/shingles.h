@@ -175,20 +175,15 @@ unsigned char *shingles_encode(const struct shingles *s, size_t *len);
 int shingles_decode(const void *blob, size_t len, uint32_t **set, size_t *n);
 
 /*
- * Whether the page of a blob of shingles_encode teaches its site's
- * template: *teaches 1 or 0, or -1 for a version-1 blob, which does not
- * say (the caller decides by the page's verdict). Returns 0, or -1 on a
- * malformed blob.
- */
-int shingles_blob_teaches(const void *blob, size_t len, int *teaches);
-
-/*
  * The block hashes of a blob of shingles_encode: *blocks points into blob
  * (four bytes each, little-endian: read them with shingles_block_at) and
- * *n is their number. Returns 0, or -1 on a malformed blob.
+ * *n is their number; and, when teaches is not NULL, whether the page
+ * teaches its site's template: 1 or 0, or -1 for a version-1 blob, which
+ * does not say (the caller decides by the page's verdict). Returns 0, or
+ * -1 on a malformed blob.
  */
 int shingles_blocks(const void *blob, size_t len, const unsigned char **blocks,
-    size_t *n);
+    size_t *n, int *teaches);
 
 /* Block i of what shingles_blocks found. */
 uint32_t shingles_block_at(const unsigned char *blocks, size_t i);

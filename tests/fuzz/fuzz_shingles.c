@@ -68,7 +68,7 @@ check_text(const uint8_t *data, size_t size)
 	FUZZ_CHECK(shingles_decode(blob, len, &set, &n) == 0, "round trip");
 	FUZZ_CHECK(n == s.distinct && (n == 0 ||
 	    memcmp(set, s.set, n * sizeof(*set)) == 0), "set changed");
-	FUZZ_CHECK(shingles_blocks(blob, len, &blocks, &nb) == 0 &&
+	FUZZ_CHECK(shingles_blocks(blob, len, &blocks, &nb, NULL) == 0 &&
 	    nb == s.nblocks, "blocks changed");
 	for (i = 0; i < nb; i++)
 		FUZZ_CHECK(shingles_block_at(blocks, i) == s.block[i],
@@ -93,7 +93,7 @@ check_blob(const uint8_t *data, size_t size)
 	FUZZ_CHECK(copy != NULL, "oom");
 	memcpy(copy, data, size);
 	if (shingles_decode(copy, size, &set, &n) == 0) {
-		FUZZ_CHECK(shingles_blocks(copy, size, &blocks, &nb) == 0,
+		FUZZ_CHECK(shingles_blocks(copy, size, &blocks, &nb, NULL) == 0,
 		    "a decoded blob without blocks");
 		memset(&s, 0, sizeof(s));
 		s.set = set;

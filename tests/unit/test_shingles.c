@@ -258,7 +258,7 @@ test_encode_decode(void)
 	for (i = 0; i < n && set != NULL; i++)
 		CHECK(set[i] == s.set[i]);
 	free(set);
-	CHECK(shingles_blocks(blob, len, &blocks, &nb) == 0);
+	CHECK(shingles_blocks(blob, len, &blocks, &nb, NULL) == 0);
 	CHECK_INT(nb, 3);
 	for (i = 0; i < nb; i++)
 		CHECK(shingles_block_at(blocks, i) == s.block[i]);
@@ -276,16 +276,16 @@ test_encode_decode(void)
 			CHECK(r.terms[i] == s.terms[i] &&
 			    (i == 0 || r.terms[i - 1] < r.terms[i]));
 		shingles_ref_free(&r);
-		CHECK(shingles_blob_teaches(blob, len, &teaches) == 0 &&
+		CHECK(shingles_blocks(blob, len, &blocks, &nb, &teaches) == 0 &&
 		    teaches == 0);
 		free(blob);
 		s.teaches = 1;
 		CHECK((blob = shingles_encode(&s, &len)) != NULL);
-		CHECK(shingles_blob_teaches(blob, len, &teaches) == 0 &&
+		CHECK(shingles_blocks(blob, len, &blocks, &nb, &teaches) == 0 &&
 		    teaches == 1);
 		/* An unknown flag is damage. */
 		blob[len - 1] = 2;
-		CHECK(shingles_blob_teaches(blob, len, &teaches) == -1);
+		CHECK(shingles_blocks(blob, len, &blocks, &nb, &teaches) == -1);
 		blob[len - 1] = 1;
 	}
 	/* Damage of every kind is refused, never read past. */
@@ -293,7 +293,7 @@ test_encode_decode(void)
 	CHECK(shingles_decode(blob, 1, &set, &n) == -1);
 	blob[0] = 9;
 	CHECK(shingles_decode(blob, len, &set, &n) == -1);
-	CHECK(shingles_blocks(blob, len, &blocks, &nb) == -1);
+	CHECK(shingles_blocks(blob, len, &blocks, &nb, NULL) == -1);
 	free(blob);
 	shingles_free(&s);
 	/* An empty text: six bytes, and an empty set back. */
@@ -321,14 +321,14 @@ test_decode_version1(void)
 	{
 		int teaches;
 
-		CHECK(shingles_blob_teaches(v1, sizeof(v1), &teaches) == 0 &&
-		    teaches == -1);
+		CHECK(shingles_blocks(v1, sizeof(v1), &blocks, &nb,
+		    &teaches) == 0 && teaches == -1);
 	}
 	CHECK_INT(r.n, 2);
 	CHECK(r.set != NULL && r.set[0] == 5 && r.set[1] == 8);
 	CHECK_INT(r.nterms, 0);
 	shingles_ref_free(&r);
-	CHECK(shingles_blocks(v1, sizeof(v1), &blocks, &nb) == 0);
+	CHECK(shingles_blocks(v1, sizeof(v1), &blocks, &nb, NULL) == 0);
 	CHECK_INT(nb, 1);
 	CHECK(shingles_block_at(blocks, 0) == 0x12345678u);
 	/* Trailing bytes are damage in either version. */
