@@ -128,20 +128,16 @@ print_methods(FILE *out, const struct config *cfg, const struct doc *da,
  * -1 when out of memory.
  */
 static int
-print_novelty(FILE *out, const struct config *cfg, const struct doc *da,
-    const struct doc *db)
+print_novelty(FILE *out, const struct config *cfg, const struct dedup *dd,
+    const struct doc *da, const struct doc *db)
 {
 	struct shingles_novelty nv;
 	struct shingles_ref q;
-	int own = strcmp(cfg->novelty, "own") == 0;
+	int own = dedup_own_novelty(dd);
 
 	if (shingles_ref_of(&da->dg.sh, &q) != 0)
 		return -1;
-	if (!own) {
-		q.nterms = 0;
-		q.has_targets = 0;
-	}
-	shingles_measure(&db->dg.sh, &q, NULL, &nv);
+	dedup_measure(dd, &db->dg.sh, &q, NULL, &nv);
 	shingles_ref_free(&q);
 	fprintf(out, "new:     %zu of B's %zu words are not in A (%.1f %%); "
 	    "B's own words (outside a site template; a pair has none): %zu, "
@@ -149,11 +145,16 @@ print_novelty(FILE *out, const struct config *cfg, const struct doc *da,
 	    nv.words > 0 ? 100.0 * (double)nv.new_all / (double)nv.words : 0,
 	    nv.own, nv.new_own,
 	    nv.own > 0 ? 100.0 * (double)nv.new_own / (double)nv.own : 0);
-	fprintf(out, "rule:    near when at most %d %% of %s are new",
-	    cfg->max_novel_percent, own ? (nv.own < DEDUP_OWN_MIN_WORDS ?
-	    "all its words (fewer than " DEDUP_OWN_MIN_WORDS_S " of its own)" :
-	    "its own words and of all its words") : "all its words, template "
-	    "words not new");
+	fprintf(out, "rule:    near when at most %d %% of ",
+	    cfg->max_novel_percent);
+	if (!own)
+		fprintf(out, "all its words (template words not new)");
+	else if (nv.own < DEDUP_OWN_MIN_WORDS)
+		fprintf(out, "all its words (fewer than %d of its own)",
+		    DEDUP_OWN_MIN_WORDS);
+	else
+		fprintf(out, "its own words and of all its words");
+	fprintf(out, " are new");
 	if (cfg->max_novel_words >= 0)
 		fprintf(out, ", at most %d new words", cfg->max_novel_words);
 	fprintf(out, ", and %d distinct shingles on each side "
@@ -253,7 +254,7 @@ compare_run(const struct config *cfg, const char *a, const char *b,
 				sep = ", ";
 			}
 	fprintf(out, "\n");
-	if (print_novelty(out, cfg, &da, &db) != 0) {
+	if (print_novelty(out, cfg, dd, &da, &db) != 0) {
 		snprintf(err, errsz, "out of memory");
 		goto out;
 	}

@@ -202,7 +202,7 @@ judge(struct crawl *c, const struct job *j, const char *site,
 
 	*v = digest_judge(c->dd, c->site, site, &w->dg, stored_set, c, m,
 	    DEDUP_MAX_MATCHES, nm, &why, &err);
-	if (err || digest_own_terms(c->dd, c->site, site, &w->dg) != 0)
+	if (err)
 		return -1;
 	/* Stored with the set, so that a resume learns the same template. */
 	w->dg.sh.teaches = dedup_learns_template(c->dd, *v,

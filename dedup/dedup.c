@@ -508,9 +508,21 @@ dedup_novelty_holds(const struct dedup *d, const struct shingles_novelty *nv)
 	    within_share(d, nv->new_all, nv->words);
 }
 
-/* Whether page p holds up as a near copy of the page q. Before
- * own_novelty, words were covered by shingles alone: q's terms are not
- * looked at then, so an older crawl resumes judging as it did. */
+void
+dedup_measure(const struct dedup *d, const struct shingles *p,
+    struct shingles_ref *q, const unsigned char *tmpl,
+    struct shingles_novelty *nv)
+{
+	/* Before own_novelty, words were covered by shingles alone, so an
+	 * older crawl resumes judging as it did. */
+	if (!d->cfg.own_novelty) {
+		q->nterms = 0;
+		q->has_targets = 0;
+	}
+	shingles_measure(p, q, tmpl, nv);
+}
+
+/* Whether page p holds up as a near copy of the page q. */
 static int
 confirmed(const struct dedup *d, const struct shingles *p,
     const unsigned char *tmpl, struct shingles_ref *q,
@@ -518,11 +530,7 @@ confirmed(const struct dedup *d, const struct shingles *p,
 {
 	if (q->n < d->cfg.min_shingles)
 		return 0;
-	if (!d->cfg.own_novelty) {
-		q->nterms = 0;
-		q->has_targets = 0;
-	}
-	shingles_measure(p, q, tmpl, nv);
+	dedup_measure(d, p, q, tmpl, nv);
 	return dedup_novelty_holds(d, nv);
 }
 

@@ -232,7 +232,16 @@ struct dedup_veto {
 /* A page with fewer words of its own (outside its site's template) is
  * judged on all its words: too few to measure a share of. */
 #define DEDUP_OWN_MIN_WORDS 10
-#define DEDUP_OWN_MIN_WORDS_S "10"
+
+/*
+ * Measure page p against the earlier page q under d's settings
+ * (shingles_measure, tmpl as there): without own_novelty, q's pairs and
+ * link targets are set aside (q's counts of them zeroed), as the rule
+ * before it covered words by shingles alone. Cannot fail.
+ */
+void dedup_measure(const struct dedup *d, const struct shingles *p,
+    struct shingles_ref *q, const unsigned char *tmpl,
+    struct shingles_novelty *nv);
 
 /*
  * Whether figures nv of a page against an earlier one (shingles_measure)

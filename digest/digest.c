@@ -138,16 +138,20 @@ digest_free(struct digest *g)
 
 enum dedup_verdict
 digest_judge(const struct dedup *d, const struct tmpl *t, const char *host,
-    const struct digest *g, dedup_set_fn fn, void *ctx,
+    struct digest *g, dedup_set_fn fn, void *ctx,
     struct dedup_match *m, size_t max, size_t *nm, struct dedup_veto *veto,
     int *err)
 {
 	enum dedup_verdict v;
 	unsigned char *flags = NULL;
+	int own = dedup_own_novelty(d);
 
 	v = dedup_check(d, &g->fp, m, max, nm);
-	/* The template matters only to a near candidate's novel words. */
-	if (v == DEDUP_NEAR && t != NULL && g->sh.nblocks > 0) {
+	/* The template decides a near candidate's own words and, with
+	 * own_novelty, which of the page's terms it is remembered by: one
+	 * look-up of its lines serves both. */
+	if ((v == DEDUP_NEAR || (own && v != DEDUP_EXACT)) && t != NULL &&
+	    g->sh.nblocks > 0) {
 		if ((flags = malloc(g->sh.nblocks)) == NULL) {
 			*err = 1;
 			return v;
@@ -155,25 +159,10 @@ digest_judge(const struct dedup *d, const struct tmpl *t, const char *host,
 		tmpl_mark(t, host, g->sh.block, g->sh.nblocks, flags);
 	}
 	v = dedup_confirm(d, &g->sh, flags, v, m, nm, fn, ctx, veto, err);
+	if (own && flags != NULL && shingles_keep_own_terms(&g->sh, flags) != 0)
+		*err = 1;
 	free(flags);
 	return v;
-}
-
-int
-digest_own_terms(const struct dedup *d, const struct tmpl *t,
-    const char *host, struct digest *g)
-{
-	unsigned char *flags;
-	int rc;
-
-	if (t == NULL || g->sh.nblocks == 0 || !dedup_own_novelty(d))
-		return 0;
-	if ((flags = malloc(g->sh.nblocks)) == NULL)
-		return -1;
-	tmpl_mark(t, host, g->sh.block, g->sh.nblocks, flags);
-	rc = shingles_keep_own_terms(&g->sh, flags);
-	free(flags);
-	return rc;
 }
 
 void

@@ -87,22 +87,16 @@ void digest_shed_texts(struct digest *g);
  * dedup_check, then dedup_confirm with fn (where earlier pages' shingle
  * sets are found) and the host's template as t knows it (t may be NULL:
  * none). Writes the matches as dedup_check does; *veto says why a near
- * candidate was turned down. Returns the verdict; on a failure (fn's, or
- * out of memory) sets *err to 1.
+ * candidate was turned down. With own_novelty, a page that is not an
+ * exact copy then keeps only the terms of its own lines, outside that
+ * template (shingles_keep_own_terms), so that, remembered, it lends a
+ * later page only its own words. Returns the verdict; on a failure (fn's,
+ * or out of memory) sets *err to 1.
  */
 enum dedup_verdict digest_judge(const struct dedup *d, const struct tmpl *t,
-    const char *host, const struct digest *g, dedup_set_fn fn, void *ctx,
+    const char *host, struct digest *g, dedup_set_fn fn, void *ctx,
     struct dedup_match *m, size_t max, size_t *nm, struct dedup_veto *veto,
     int *err);
-
-/*
- * Before g, a page of host, is remembered: with own_novelty, keep only
- * the terms of its own blocks (outside the template t knows now; t may be
- * NULL: all are own), so that it lends a later page only its own words
- * (shingles_keep_own_terms). Returns 0, or -1 when out of memory.
- */
-int digest_own_terms(const struct dedup *d, const struct tmpl *t,
-    const char *host, struct digest *g);
 
 /*
  * A dedup_set_fn for judging one page against another held in memory (as
