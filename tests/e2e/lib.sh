@@ -133,6 +133,17 @@ eq() {
 	fi
 }
 
+# scores_at_least LINE MIN_P MIN_R: an evaluation's machine-readable last
+# line (precision=P recall=R coverage=C ...) holds precision >= MIN_P,
+# recall >= MIN_R and coverage 1.000 (three checks).
+scores_at_least() {
+	_sc_p=$(echo "$1" | tr ' ' '\n' | sed -n 's/^precision=//p')
+	_sc_r=$(echo "$1" | tr ' ' '\n' | sed -n 's/^recall=//p')
+	ok "precision >= $2" awk "BEGIN { exit !($_sc_p >= $2) }"
+	ok "recall >= $3" awk "BEGIN { exit !($_sc_r >= $3) }"
+	eq "coverage" "$(echo "$1" | tr ' ' '\n' | sed -n 's/^coverage=//p')" 1.000
+}
+
 # q DB SQL: one query's output.
 q() {
 	sqlite3 -batch -noheader "$1" "$2"

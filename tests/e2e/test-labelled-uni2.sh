@@ -13,10 +13,7 @@ scripts/eval-uni2.sh --nearcrawl "$NEARCRAWL" --keep "$E2E_TMP/keep" \
 eq "site up, crawl and scorer ran" "$?" 0
 last=$(tail -n 1 "$E2E_TMP/eval")
 echo "     $last"
-val() { echo "$last" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
-ok "precision >= 0.985" awk "BEGIN { exit !($(val precision) >= 0.985) }"
-ok "recall >= 0.98" awk "BEGIN { exit !($(val recall) >= 0.98) }"
-eq "coverage" "$(val coverage)" 1.000
+scores_at_least "$last" 0.985 0.98
 eq "no robots.txt violation" "$(grep -c '^robots violations: 0$' "$E2E_TMP/eval")" 1
 # The thin pages (staff, offices, rooms on heavy templates) are labelled
 # distinct. No staff or office page may be a near copy; of the rooms,

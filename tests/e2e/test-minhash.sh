@@ -73,8 +73,5 @@ scripts/eval-fixture.sh --nearcrawl "$NEARCRAWL" $M >"$E2E_TMP/eval" 2>&1
 eq "evaluation ran" "$?" 0
 last=$(tail -n 1 "$E2E_TMP/eval")
 echo "     $last"
-val() { echo "$last" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
-ok "precision >= 0.98" awk "BEGIN { exit !($(val precision) >= 0.98) }"
-ok "recall >= 0.95" awk "BEGIN { exit !($(val recall) >= 0.95) }"
-eq "coverage" "$(val coverage)" 1.000
+scores_at_least "$last" 0.98 0.95
 e2e_finish

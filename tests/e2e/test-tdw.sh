@@ -13,10 +13,7 @@ scripts/eval-fixture.sh --nearcrawl "$NEARCRAWL" --keep "$E2E_TMP/eval" $M \
 eq "evaluation ran" "$?" 0
 last=$(tail -n 1 "$E2E_TMP/eval.out")
 echo "     $last"
-val() { echo "$last" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
-ok "precision >= 0.98" awk "BEGIN { exit !($(val precision) >= 0.98) }"
-ok "recall >= 0.95" awk "BEGIN { exit !($(val recall) >= 0.95) }"
-eq "coverage" "$(val coverage)" 1.000
+scores_at_least "$last" 0.98 0.95
 eq "calendar trap dried up" \
     "$(awk '$1 == "calendar" { print ($2 <= 15) }' "$E2E_TMP/eval.out")" 1
 DB="$E2E_TMP/eval/lab.db"
