@@ -887,7 +887,7 @@ extract_html(const char *html, size_t len, const char *page_url,
 	    extract_make_anchors(w.anch, w.nanch, w.anchors.b.data, &eff,
 	    page_url, w.main.b.len == 0, r) != 0 ||
 	    take_texts(&w, found, r) != 0 ||
-	    extract_make_link_spans(w.anch, w.nanch, &eff,
+	    extract_make_link_spans(w.anch, w.nanch,
 	    strcmp(r->main_text, r->text) == 0, r) != 0 ||
 	    take_canonical(w.canon, &eff, r) != 0)
 		goto done;

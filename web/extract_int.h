@@ -8,6 +8,7 @@
 #define NC_EXTRACT_INT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct extract_result;
 struct url_base;
@@ -20,6 +21,8 @@ struct anchor {
 	size_t tstart, tend;  /* ... and the body text's bytes it spans */
 	size_t mstart, mend;  /* ... and main text's, when in_main */
 	int in_main;          /* opened inside main content */
+	uint32_t target;      /* a hash of where it leads, 0 for nowhere a
+	                         crawler goes (extract_make_anchors) */
 };
 
 /*
@@ -40,24 +43,25 @@ int extract_make_links(const char *const *cand, size_t ncand,
     const struct url_base *eff, size_t max, struct extract_result *r);
 
 /*
- * Split the text (in text) of the nanch links anch that main_text holds
- * (all of them when fell_back: main fell back to the whole text) into
+ * Resolve each of the nanch links anch once against eff, setting its
+ * target; and split the text (in text) of those that main_text holds (all
+ * of them when fell_back: main fell back to the whole text) into
  * r->anchors_same and r->anchors_other by where they lead, compared with
  * page_url's host. Returns 0, or -1 on no memory.
  */
-int extract_make_anchors(const struct anchor *anch, size_t nanch,
+int extract_make_anchors(struct anchor *anch, size_t nanch,
     const char *text, const struct url_base *eff, const char *page_url,
     int fell_back, struct extract_result *r);
 
 /*
  * The spans of the nanch links anch in the body text (r->text_links) and
  * in main_text (r->main_links: those main_text holds, or all of them when
- * main_is_text, main_text being the body text), each with a 32-bit hash
- * of where it leads (resolved against eff; links that lead nowhere a
- * crawler goes are left out), spans past a text's end cut off. Call after
- * the texts are in r. Returns 0, or -1 on no memory.
+ * main_is_text, main_text being the body text), each with its target as
+ * extract_make_anchors set it (links that lead nowhere a crawler goes are
+ * left out), spans past a text's end cut off. Call after the texts are in
+ * r. Returns 0, or -1 on no memory.
  */
 int extract_make_link_spans(const struct anchor *anch, size_t nanch,
-    const struct url_base *eff, int main_is_text, struct extract_result *r);
+    int main_is_text, struct extract_result *r);
 
 #endif

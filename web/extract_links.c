@@ -130,18 +130,29 @@ is_relative_ref(const char *ref)
 	return ref[n] != ':';
 }
 
+/* A 32-bit hash of URL u, never 0. */
+static uint32_t
+url_hash(const char *u)
+{
+	uint32_t h = (uint32_t)(mix64(hash_str(u)) >> 32);
+
+	return h != 0 ? h : 1;
+}
+
 /*
  * Where the link a leads: 1 the page's own site, 0 another, -1 nowhere a
- * crawler goes (another scheme, malformed), -2 out of memory.
+ * crawler goes (another scheme, malformed), -2 out of memory; and into
+ * *target a hash of its resolved URL (url_hash), 0 when it has none.
  */
 static int
 anchor_target(const struct anchor *a, const struct url_base *eff,
-    const char *page_host)
+    const char *page_host, uint32_t *target)
 {
 	char host[256], *u;
 	const char *why = NULL;
 	int same;
 
+	*target = 0;
 	u = url_base_resolve(eff, a->href, &why);
 	if (u == NULL) {
 		if (why != NULL && strcmp(why, WHY_NOMEM) == 0)
@@ -149,6 +160,7 @@ anchor_target(const struct anchor *a, const struct url_base *eff,
 		return page_host[0] == '\0' && is_relative_ref(a->href) ? 1 :
 		    -1;
 	}
+	*target = url_hash(u);
 	same = url_host(u, host, sizeof(host)) == 0 &&
 	    strcmp(site_of(host), site_of(page_host)) == 0;
 	free(u);
@@ -178,7 +190,7 @@ anchor_append(struct buf *out, const char *text, const struct anchor *a)
 }
 
 int
-extract_make_anchors(const struct anchor *anch, size_t nanch,
+extract_make_anchors(struct anchor *anch, size_t nanch,
     const char *text, const struct url_base *eff, const char *page_url,
     int fell_back, struct extract_result *r)
 {
@@ -193,11 +205,11 @@ extract_make_anchors(const struct anchor *anch, size_t nanch,
 	    url_host(page_url, page_host, sizeof(page_host)) != 0)
 		page_host[0] = '\0';
 	for (i = 0; i < nanch; i++) {
-		if (!anch[i].in_main && !fell_back)
-			continue;
-		t = anchor_target(&anch[i], eff, page_host);
-		if (t == -2 || (t >= 0 && anchor_append(t ? &same : &other,
-		    text, &anch[i]) != 0))
+		t = anchor_target(&anch[i], eff, page_host, &anch[i].target);
+		if (t == -2)
+			goto fail;
+		if ((anch[i].in_main || fell_back) && t >= 0 &&
+		    anchor_append(t ? &same : &other, text, &anch[i]) != 0)
 			goto fail;
 	}
 	if ((r->anchors_same = buf_steal(&same)) == NULL ||
@@ -208,15 +220,6 @@ fail:
 	buf_free(&same);
 	buf_free(&other);
 	return ret;
-}
-
-/* A 32-bit hash of URL u, never 0. */
-static uint32_t
-url_hash(const char *u)
-{
-	uint32_t h = (uint32_t)(mix64(hash_str(u)) >> 32);
-
-	return h != 0 ? h : 1;
 }
 
 /* Append the span [start..end) of a text of len bytes with target t to
@@ -246,22 +249,14 @@ span_push(struct extract_link **out, size_t *n, size_t *cap, size_t start,
 
 int
 extract_make_link_spans(const struct anchor *anch, size_t nanch,
-    const struct url_base *eff, int main_is_text, struct extract_result *r)
+    int main_is_text, struct extract_result *r)
 {
 	size_t i, tcap = 0, mcap = 0;
-	const char *why;
 	uint32_t t;
-	char *u;
 
 	for (i = 0; i < nanch; i++) {
-		why = NULL;
-		if ((u = url_base_resolve(eff, anch[i].href, &why)) == NULL) {
-			if (why != NULL && strcmp(why, WHY_NOMEM) == 0)
-				return -1;
+		if ((t = anch[i].target) == 0)
 			continue;
-		}
-		t = url_hash(u);
-		free(u);
 		if (span_push(&r->text_links, &r->ntext_links, &tcap,
 		    anch[i].tstart, anch[i].tend, r->text_len, t) != 0)
 			return -1;
