@@ -125,6 +125,14 @@ has_word(const char *s, const char *const *list)
 	return 0;
 }
 
+/* Whether n's class or id holds a whole word of list. */
+static int
+named(const xmlNode *n, const char *const *list)
+{
+	return has_word(htmlattr_get(n, "class"), list) ||
+	    has_word(htmlattr_get(n, "id"), list);
+}
+
 int
 content_class_weight(const xmlNode *n, int flags)
 {
@@ -196,8 +204,7 @@ content_unlikely_role(const xmlNode *n)
 int
 content_template_named(const xmlNode *n)
 {
-	return has_word(htmlattr_get(n, "class"), template_word) ||
-	    has_word(htmlattr_get(n, "id"), template_word);
+	return named(n, template_word);
 }
 
 int
@@ -209,15 +216,13 @@ content_template_role(const xmlNode *n)
 int
 content_page_part_named(const xmlNode *n)
 {
-	return has_word(htmlattr_get(n, "class"), page_part_word) ||
-	    has_word(htmlattr_get(n, "id"), page_part_word);
+	return named(n, page_part_word);
 }
 
 int
 content_share_named(const xmlNode *n)
 {
-	return has_word(htmlattr_get(n, "class"), share_word) ||
-	    has_word(htmlattr_get(n, "id"), share_word);
+	return named(n, share_word);
 }
 
 int
@@ -231,6 +236,5 @@ content_furniture(const xmlNode *n, const struct cnode *c)
 	/* A class word is weaker evidence: "site_header" may wrap the
 	 * article itself, and a page's only paragraph may sit in a div
 	 * named header; a footer is named for what comes after content. */
-	return !c->holds && (has_word(htmlattr_get(n, "class"), footer_word) ||
-	    has_word(htmlattr_get(n, "id"), footer_word));
+	return !c->holds && named(n, footer_word);
 }
