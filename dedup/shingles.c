@@ -16,9 +16,10 @@
 #define SHINGLE_WORDS 3
 #define SHINGLE_SEED 0x2545f4914f6cdd1dULL
 #define TERM_SEED 0x9fb21c651e98df25ULL
+#define ITEM_SEED 0x6a09e667f3bcc909ULL
 /* Words a link's text needs to be an item, whose target counts. */
 #define LINK_ITEM_WORDS 3
-/* The flags byte that ends a version-2 blob. */
+/* The flags byte that ends a blob of version 2 or later. */
 #define BLOB_TEACHES 1
 #define FIRST_CAP 256
 
@@ -87,8 +88,10 @@ make_set(struct shingles *s)
 	if (sorted_once(s->seq, s->n, 0, &s->set, &s->distinct) != 0 ||
 	    sorted_once(s->term, s->words, 1, &s->terms, &s->nterms) != 0)
 		return -1;
-	return sorted_once(s->target, s->words, 1, &s->targets,
-	    &s->ntargets);
+	if (sorted_once(s->target, s->words, 1, &s->targets,
+	    &s->ntargets) != 0)
+		return -1;
+	return sorted_once(s->item, s->words, 1, &s->items, &s->nitems);
 }
 
 /* Append one word's block, pair, kind and link target, growing the
@@ -115,11 +118,15 @@ push_word(struct shingles *s, size_t *cap, uint32_t blk, uint32_t term,
 		    NULL)
 			return -1;
 		s->target = grown;
+		if ((grown = realloc(s->item, *cap * sizeof(*grown))) == NULL)
+			return -1;
+		s->item = grown;
 	}
 	s->word[s->words] = blk;
 	s->term[s->words] = term;
 	s->number[s->words] = (unsigned char)number;
 	s->target[s->words] = target;
+	s->item[s->words] = 0;
 	return 0;
 }
 
@@ -148,6 +155,23 @@ pair_of(uint64_t a, uint64_t b)
 	return t != 0 ? t : 1;
 }
 
+/* The hash a line of words chained into h (mix64(h ^ word) from 0) has:
+ * a block's, or a link title's. */
+static uint32_t
+line_hash(uint64_t h)
+{
+	return (uint32_t)(mix64(h) >> 32);
+}
+
+uint32_t
+shingles_item(uint32_t target, uint32_t title)
+{
+	uint32_t v = (uint32_t)(mix64(((uint64_t)target << 32 | title) ^
+	    ITEM_SEED) >> 32);
+
+	return v != 0 ? v : 1;
+}
+
 static int
 push_block(struct shingles *s, size_t *cap, uint64_t h)
 {
@@ -159,7 +183,7 @@ push_block(struct shingles *s, size_t *cap, uint64_t h)
 			return -1;
 		s->block = grown;
 	}
-	s->block[s->nblocks++] = (uint32_t)(mix64(h) >> 32);
+	s->block[s->nblocks++] = line_hash(h);
 	return 0;
 }
 
@@ -191,15 +215,18 @@ shingles_of_text_links(const char *text, size_t len,
     const struct shingles_link *links, size_t nlinks, struct shingles *s)
 {
 	const unsigned char *p = (const unsigned char *)text;
-	uint64_t ring[WORDS_RING], wh, bh = 0, prev = 0;
+	uint64_t ring[WORDS_RING], wh, bh = 0, prev = 0, *title = NULL;
 	size_t i = 0, start, cap = 0, wcap = 0, bcap = 0, gap, blk = 0, n;
 	size_t k = 0, j, *count = NULL;
 	uint32_t target;
 	int open = 0, first = 1;
 
 	memset(s, 0, sizeof(*s));
-	if (nlinks > 0 && (count = calloc(nlinks, sizeof(*count))) == NULL)
+	if (nlinks > 0 && ((count = calloc(nlinks, sizeof(*count))) == NULL ||
+	    (title = calloc(nlinks, sizeof(*title))) == NULL)) {
+		free(count);
 		return -1;
+	}
 	while (p != NULL && i < len && s->n < SHINGLES_MAX) {
 		gap = i;
 		if (words_next(p, len, &i, &start) == 0)
@@ -223,6 +250,7 @@ shingles_of_text_links(const char *text, size_t len,
 		if (k < nlinks && links[k].start <= start) {
 			target = (uint32_t)k + 1;
 			count[k]++;
+			title[k] = mix64(title[k] ^ wh);
 		}
 		if (add_word(s, ring, wh, first ? 0 : pair_of(prev, wh),
 		    is_number(p + start, n), target, blk, &cap, &wcap) != 0)
@@ -237,16 +265,24 @@ shingles_of_text_links(const char *text, size_t len,
 		goto fail;
 	/* A link of one or two words (next, previous, a page number) is
 	 * navigation; an item has a title. */
-	for (j = 0; j < s->words; j++)
+	for (j = 0; j < s->words; j++) {
+		if (s->target[j] == 0)
+			continue;
+		k = s->target[j] - 1;
+		s->target[j] = count[k] >= LINK_ITEM_WORDS ? links[k].target :
+		    0;
 		if (s->target[j] != 0)
-			s->target[j] = count[s->target[j] - 1] >= LINK_ITEM_WORDS ?
-			    links[s->target[j] - 1].target : 0;
+			s->item[j] = shingles_item(links[k].target,
+			    line_hash(title[k]));
+	}
 	if (make_set(s) != 0)
 		goto fail;
 	free(count);
+	free(title);
 	return 0;
 fail:
 	free(count);
+	free(title);
 	shingles_free(s);
 	return -1;
 }
@@ -263,43 +299,55 @@ shingles_free(struct shingles *s)
 	free(s->number);
 	free(s->target);
 	free(s->targets);
+	free(s->item);
+	free(s->items);
+	free(s->title);
 	memset(s, 0, sizeof(*s));
 }
 
 int
 shingles_keep_own_terms(struct shingles *s, const unsigned char *tmpl)
 {
-	uint32_t *own, *ownt, *terms = NULL, *targets = NULL;
-	size_t j, k = 0, n, nt;
+	uint32_t *own, *ownt, *owni, *terms = NULL, *targets = NULL;
+	uint32_t *items = NULL;
+	size_t j, k = 0, n, nt, ni;
 	int rc = -1;
 
 	if (s->words == 0)
 		return 0;
 	own = malloc(s->words * sizeof(*own));
 	ownt = malloc(s->words * sizeof(*ownt));
-	if (own == NULL || ownt == NULL)
+	owni = malloc(s->words * sizeof(*owni));
+	if (own == NULL || ownt == NULL || owni == NULL)
 		goto out;
 	for (j = 0; j < s->words; j++)
 		if (!tmpl[s->word[j]]) {
 			own[k] = s->term[j];
+			owni[k] = s->item[j];
 			ownt[k++] = s->target[j];
 		}
 	if (sorted_once(own, k, 1, &terms, &n) != 0 ||
-	    sorted_once(ownt, k, 1, &targets, &nt) != 0)
+	    sorted_once(ownt, k, 1, &targets, &nt) != 0 ||
+	    sorted_once(owni, k, 1, &items, &ni) != 0)
 		goto out;
 	free(s->terms);
 	free(s->targets);
+	free(s->items);
 	s->terms = terms;
 	s->nterms = n;
 	s->targets = targets;
 	s->ntargets = nt;
-	terms = targets = NULL;
+	s->items = items;
+	s->nitems = ni;
+	terms = targets = items = NULL;
 	rc = 0;
 out:
 	free(own);
 	free(ownt);
+	free(owni);
 	free(terms);
 	free(targets);
+	free(items);
 	return rc;
 }
 
@@ -309,6 +357,7 @@ shingles_ref_free(struct shingles_ref *r)
 	free(r->set);
 	free(r->terms);
 	free(r->targets);
+	free(r->items);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -331,13 +380,15 @@ shingles_ref_of(const struct shingles *s, struct shingles_ref *r)
 	memset(r, 0, sizeof(*r));
 	if (copy_u32(s->set, s->distinct, &r->set) != 0 ||
 	    copy_u32(s->terms, s->nterms, &r->terms) != 0 ||
-	    copy_u32(s->targets, s->ntargets, &r->targets) != 0) {
+	    copy_u32(s->targets, s->ntargets, &r->targets) != 0 ||
+	    copy_u32(s->items, s->nitems, &r->items) != 0) {
 		shingles_ref_free(r);
 		return -1;
 	}
 	r->n = s->distinct;
 	r->nterms = s->nterms;
 	r->ntargets = s->ntargets;
+	r->nitems = s->nitems;
 	r->has_targets = 1;
 	return 0;
 }
@@ -365,6 +416,45 @@ static int
 shared(const struct shingles *p, size_t i, const uint32_t *qset, size_t nq)
 {
 	return i < p->n && in_set(qset, nq, p->seq[i]);
+}
+
+int
+shingles_add_title(struct shingles *s, const char *text, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)text;
+	size_t i = 0, start;
+	uint64_t h = 0;
+	uint32_t *grown;
+	int any = 0;
+
+	while (words_next(p, len, &i, &start)) {
+		h = mix64(h ^ words_hash(p + start, i - start, 0));
+		any = 1;
+	}
+	if (!any || s->ntitles >= SHINGLES_TITLES_MAX)
+		return 0;
+	if (s->ntitles == 0) {
+		if ((grown = malloc(SHINGLES_TITLES_MAX * sizeof(*grown))) ==
+		    NULL)
+			return -1;
+		s->title = grown;
+	}
+	s->title[s->ntitles++] = line_hash(h);
+	return 0;
+}
+
+int
+shingles_lists(const struct shingles_ref *q, const struct shingles *p)
+{
+	size_t b;
+
+	if (p->self == 0 || q->nitems == 0)
+		return 0;
+	for (b = 0; b < p->nblocks + p->ntitles; b++)
+		if (in_set(q->items, q->nitems, shingles_item(p->self,
+		    b < p->nblocks ? p->block[b] : p->title[b - p->nblocks])))
+			return 1;
+	return 0;
 }
 
 void
@@ -460,7 +550,8 @@ shingles_encode(const struct shingles *s, size_t *len)
 	/* Version, count, at most five bytes a value, the blocks, the terms
 	 * and the targets as the values, then the flags. */
 	if ((blob = malloc(1 + 5 + s->distinct * 5 + 5 + s->nblocks * 4 + 5 +
-	    s->nterms * 5 + 5 + s->ntargets * 5 + 1)) == NULL)
+	    s->nterms * 5 + 5 + s->ntargets * 5 + 5 + s->nitems * 5 + 1)) ==
+	    NULL)
 		return NULL;
 	o = blob;
 	*o++ = SHINGLES_BLOB_VERSION;
@@ -472,6 +563,7 @@ shingles_encode(const struct shingles *s, size_t *len)
 	}
 	o = put_sorted(o, s->terms, s->nterms);
 	o = put_sorted(o, s->targets, s->ntargets);
+	o = put_sorted(o, s->items, s->nitems);
 	*o++ = s->teaches ? BLOB_TEACHES : 0;
 	*len = (size_t)(o - blob);
 	return blob;
@@ -486,7 +578,7 @@ skip_head(const unsigned char **p, const unsigned char *end, int *version,
 	if (end - *p < 2)
 		return -1;
 	*version = *(*p)++;
-	if ((*version != 1 && *version != SHINGLES_BLOB_VERSION) ||
+	if (*version < 1 || *version > SHINGLES_BLOB_VERSION ||
 	    get_varint(p, end, count) != 0 || *count > SHINGLES_MAX)
 		return -1;
 	return 0;
@@ -537,7 +629,7 @@ walk_blob(const void *blob, size_t len, struct shingles_ref *r,
     const unsigned char **blocks, uint32_t *nb, int *teaches)
 {
 	const unsigned char *p = blob, *end = p + len;
-	uint32_t count, nterms = 0, ntargets = 0;
+	uint32_t count, nterms = 0, ntargets = 0, nitems = 0;
 	int version;
 
 	*teaches = -1;
@@ -555,7 +647,13 @@ walk_blob(const void *blob, size_t len, struct shingles_ref *r,
 	    get_sorted(&p, end, nterms, r != NULL ? &r->terms : NULL) != 0 ||
 	    get_varint(&p, end, &ntargets) != 0 || ntargets > SHINGLES_MAX ||
 	    get_sorted(&p, end, ntargets, r != NULL ? &r->targets : NULL) !=
-	    0 || end - p != 1 || (*p & ~BLOB_TEACHES) != 0))
+	    0))
+		goto fail;
+	if (version > 2 && (get_varint(&p, end, &nitems) != 0 ||
+	    nitems > SHINGLES_MAX ||
+	    get_sorted(&p, end, nitems, r != NULL ? &r->items : NULL) != 0))
+		goto fail;
+	if (version > 1 && (end - p != 1 || (*p & ~BLOB_TEACHES) != 0))
 		goto fail;
 	if (version > 1)
 		*teaches = *p++ & BLOB_TEACHES;
@@ -565,6 +663,7 @@ walk_blob(const void *blob, size_t len, struct shingles_ref *r,
 		r->n = count;
 		r->nterms = nterms;
 		r->ntargets = ntargets;
+		r->nitems = nitems;
 		r->has_targets = version > 1;
 	}
 	return 0;
@@ -595,6 +694,7 @@ shingles_decode(const void *blob, size_t len, uint32_t **set, size_t *n)
 		return -1;
 	free(r.terms);
 	free(r.targets);
+	free(r.items);
 	*set = r.set;
 	*n = r.n;
 	return 0;

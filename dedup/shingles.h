@@ -32,8 +32,9 @@
 /* Most shingles read from one text; the rest of a longer text is left
  * out of both the sequence and the set (about 1.5 MB of prose). */
 #define SHINGLES_MAX 262144
-/* The first byte of an encoded set (version 1: no terms). */
-#define SHINGLES_BLOB_VERSION 2
+/* The first byte of an encoded set (version 1: no terms; version 2: no
+ * items). */
+#define SHINGLES_BLOB_VERSION 3
 
 struct shingles {
 	uint32_t *seq;   /* shingle hashes in text order, n of them; NULL
@@ -57,6 +58,16 @@ struct shingles {
 	size_t ntargets;  /* entries in targets */
 	uint32_t *terms; /* the non-zero pairs, sorted, each once */
 	size_t nterms;   /* entries in terms */
+	uint32_t *item;  /* per word read: its link's item (where it leads
+	                    and its title, shingles_item), or 0 outside
+	                    items */
+	uint32_t *items; /* the non-zero items, sorted, each once */
+	size_t nitems;   /* entries in items */
+	uint32_t self;   /* where the page itself is (shingles_link.target
+	                    of its URL), 0 when unknown: set by the caller */
+	uint32_t *title; /* line hashes of its titles (shingles_add_title:
+	                    <title>, headings), besides its blocks */
+	size_t ntitles;  /* entries in title */
 	int teaches;     /* the page teaches its site's template: set by the
 	                    caller (dedup_learns_template), stored in the
 	                    blob */
@@ -75,6 +86,9 @@ struct shingles_ref {
 	size_t ntargets;
 	int has_targets;  /* targets are known (0: a set stored before they
 	                     were, whose links cannot be told apart) */
+	uint32_t *items;  /* its own lines' items (shingles_item), sorted;
+	                     none in a set stored before version 3 */
+	size_t nitems;
 };
 
 /* Free what r owns and zero it. Safe on a zeroed r. */
@@ -118,13 +132,43 @@ int shingles_of_text_links(const char *text, size_t len,
 void shingles_free(struct shingles *s);
 
 /*
- * Keep in s->terms and s->targets only the pairs and link targets of
- * lines whose tmpl flag is clear (tmpl: one byte per block of s): a page
- * is remembered with the pairs of its own content, so that a later page's
- * words are not found "in" it through its menus and footer. Returns 0, or
- * -1 when out of memory (s unchanged).
+ * Keep in s->terms, s->targets and s->items only the pairs, link targets
+ * and items of lines whose tmpl flag is clear (tmpl: one byte per block
+ * of s): a page is remembered with the pairs of its own content, so that
+ * a later page's words are not found "in" it through its menus and
+ * footer, nor listed by its menus. Returns 0, or -1 when out of memory
+ * (s unchanged).
  */
 int shingles_keep_own_terms(struct shingles *s, const unsigned char *tmpl);
+
+/*
+ * An item of a listing as the measure knows it: a link of three words or
+ * more, by where it leads (target) and its title (title: the hash a line
+ * of exactly the link's words has in shingles.block). Never 0.
+ */
+uint32_t shingles_item(uint32_t target, uint32_t title);
+
+/* Most titles shingles_add_title keeps. */
+#define SHINGLES_TITLES_MAX 32
+
+/*
+ * Add text[0..len) as a title of s: a line its page is known by outside
+ * its text (its <title>, a part of it, a heading the main text left out),
+ * which a listing's item may show. 0, or -1 when out of memory; past
+ * SHINGLES_TITLES_MAX titles, or for a text without words, nothing is
+ * added.
+ */
+int shingles_add_title(struct shingles *s, const char *text, size_t len);
+
+/*
+ * Whether q lists p: one of q's own lines holds an item that leads to
+ * where p is (p->self) with one of p's lines or titles for its title -- a listing,
+ * an index or a table of contents showing p as one of its entries, which
+ * p is not a copy of however much of p it shows. A print link ("Printer
+ * friendly version") is not p's title and lists nothing. 0 when p->self
+ * is 0 or q has no items (stored before version 3). Cannot fail.
+ */
+int shingles_lists(const struct shingles_ref *q, const struct shingles *p);
 
 /* What shingles_measure finds of page p against an earlier page q. */
 struct shingles_novelty {
@@ -132,6 +176,8 @@ struct shingles_novelty {
 	size_t own;     /* of them outside template blocks */
 	size_t new_all; /* p's words that no shingle shared with q holds */
 	size_t new_own; /* of them outside template blocks */
+	int listed;     /* q lists p (shingles_lists): never near, set by
+	                   dedup_measure */
 };
 
 /*
@@ -159,8 +205,8 @@ void shingles_measure(const struct shingles *p, const struct shingles_ref *q,
  * 3.5 bytes a shingle); then the number of blocks and each block hash as
  * four bytes, little-endian, in text order (for rebuilding the site
  * template on resume); then the count of terms and the sorted terms as
- * differences, varints as the set; the link targets likewise; then a
- * flags byte (1: s->teaches).
+ * differences, varints as the set; the link targets likewise; the items
+ * likewise; then a flags byte (1: s->teaches).
  * Returns a malloc'd blob with its length in *len (the caller frees it),
  * or NULL when out of memory. An empty text encodes to five bytes.
  */

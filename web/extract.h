@@ -148,6 +148,10 @@ void extract_charset_of(const char *ct, char *out, size_t outsz);
 /* Free everything r owns and zero it. Safe on a zeroed result. */
 void extract_result_free(struct extract_result *r);
 
+/* The target (extract_link.target) of a link to the normalised URL u: a
+ * 32-bit hash of it, never 0. */
+uint32_t extract_target_of(const char *u);
+
 /*
  * Set up libxml2 once, on the main thread, before extract_html runs on
  * other threads (it parses on whichever thread calls it). Cannot fail.

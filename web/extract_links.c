@@ -130,9 +130,8 @@ is_relative_ref(const char *ref)
 	return ref[n] != ':';
 }
 
-/* A 32-bit hash of URL u, never 0. */
-static uint32_t
-url_hash(const char *u)
+uint32_t
+extract_target_of(const char *u)
 {
 	uint32_t h = (uint32_t)(mix64(hash_str(u)) >> 32);
 
@@ -142,7 +141,7 @@ url_hash(const char *u)
 /*
  * Where the link a leads: 1 the page's own site, 0 another, -1 nowhere a
  * crawler goes (another scheme, malformed), -2 out of memory; and into
- * *target a hash of its resolved URL (url_hash), 0 when it has none.
+ * *target a hash of its resolved URL (extract_target_of), 0 when it has none.
  */
 static int
 anchor_target(const struct anchor *a, const struct url_base *eff,
@@ -160,7 +159,7 @@ anchor_target(const struct anchor *a, const struct url_base *eff,
 		return page_host[0] == '\0' && is_relative_ref(a->href) ? 1 :
 		    -1;
 	}
-	*target = url_hash(u);
+	*target = extract_target_of(u);
 	same = url_host(u, host, sizeof(host)) == 0 &&
 	    strcmp(site_of(host), site_of(page_host)) == 0;
 	free(u);

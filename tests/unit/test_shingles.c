@@ -296,11 +296,16 @@ test_encode_decode(void)
 	CHECK(shingles_blocks(blob, len, &blocks, &nb, NULL) == -1);
 	free(blob);
 	shingles_free(&s);
-	/* An empty text: six bytes, and an empty set back. */
+	/* An empty text: seven bytes, and an empty set back. */
 	CHECK(shingles_of_text("", 0, &s) == 0);
 	CHECK((blob = shingles_encode(&s, &len)) != NULL);
-	CHECK_INT(len, 6);
+	CHECK_INT(len, 7);
 	CHECK(shingles_decode(blob, len, &set, &n) == 0 && n == 0);
+	/* Version 2 (before items): the same without the items' count. */
+	blob[0] = 2;
+	blob[5] = blob[6];
+	CHECK(shingles_decode(blob, 6, &set, &n) == 0 && n == 0);
+	CHECK(shingles_blocks(blob, 6, &blocks, &nb, NULL) == 0);
 	free(blob);
 	shingles_free(&s);
 }
@@ -664,6 +669,172 @@ test_definition(void)
 	dedup_free(d);
 }
 
+/* The links of text t (to its '\n'-ended lines) that a starts, each a
+ * whole line, leading to targets[i]; their number. */
+static size_t
+line_links(const char *t, const char *const *starts, const uint32_t *targets,
+    size_t n, struct shingles_link *out)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const char *at = strstr(t, starts[i]);
+
+		CHECK(at != NULL);
+		out[i].start = (size_t)(at - t);
+		out[i].end = (size_t)(strchr(at, '\n') - t);
+		out[i].target = targets[i];
+	}
+	return n;
+}
+
+/*
+ * The linker and listings (docs/dedup.md, "What near means"): a page is
+ * never near a page that lists it -- an item leading to it under one of
+ * its lines -- however much of it the listing shows; a print link is no
+ * such item. The linker is a candidate beyond the sketches' first few.
+ */
+static void
+test_listing_and_linker(void)
+{
+	static const char title[] = "Seminar: the garden of forking paths";
+	static const char desc[] = "A reading of the story with the "
+	    "department of comparative literature, followed by a discussion "
+	    "of labyrinths, time and the books that hold them all at once "
+	    "for every reader.";
+	const char *starts[1];
+	uint32_t targets[1] = { 77 };
+	struct shingles_link links[1];
+	struct shingles la, lb, lc;
+	struct shingles_novelty nv;
+	struct shingles_ref q;
+	struct dedup *d, *d0;
+	struct dedup_config c;
+	struct dedup_match m[8];
+	struct dedup_veto veto;
+	unsigned char flags[8];
+	unsigned char *blob;
+	char a[4096], b[2048];
+	size_t nm, len, i;
+	int err = 0;
+
+	memset(&c, 0, sizeof(c));
+	c.methods = DEDUP_MD5 | DEDUP_SIMHASH;
+	c.simhash_k = 3;
+	c.ssdeep_threshold = 90;
+	c.min_shingles = 20;
+	c.max_novel_words = -1;
+	c.max_novel_percent = 25;
+	c.own_novelty = 1;
+	c.linker = 1;
+	CHECK((d = dedup_new(&c)) != NULL);
+	/* The listing shows the event whole, under its title. */
+	snprintf(a, sizeof(a), "Upcoming events\n%s\n%s\nMonday 12:00, Great "
+	    "Hall\n", title, desc);
+	snprintf(b, sizeof(b), "%s\nMonday 12:00, Great Hall\n%s\n", title,
+	    desc);
+	starts[0] = title;
+	line_links(a, starts, targets, 1, links);
+	CHECK(shingles_of_text_links(a, strlen(a), links, 1, &la) == 0);
+	CHECK(shingles_of_text(b, strlen(b), &lb) == 0);
+	CHECK_INT(la.nitems, 1);
+	CHECK(shingles_ref_of(&la, &q) == 0);
+	lb.self = 77;
+	dedup_measure(d, &lb, &q, NULL, &nv);
+	CHECK_INT(nv.new_all, 0);
+	CHECK(nv.listed == 1 && !dedup_novelty_holds(d, &nv));
+	/* Another page under the same title is not the item. */
+	lb.self = 78;
+	dedup_measure(d, &lb, &q, NULL, &nv);
+	CHECK(nv.listed == 0 && dedup_novelty_holds(d, &nv));
+	/* Without the linker setting (older crawls) nothing is listed. */
+	c.linker = 0;
+	CHECK((d0 = dedup_new(&c)) != NULL);
+	lb.self = 77;
+	dedup_measure(d0, &lb, &q, NULL, &nv);
+	CHECK(nv.listed == 0);
+	nm = 0;
+	CHECK(dedup_linker(d0, DEDUP_UNIQUE, 1, m, 8, &nm) == DEDUP_UNIQUE);
+	CHECK_INT(nm, 0);
+	dedup_free(d0);
+	c.linker = 1;
+	shingles_ref_free(&q);
+	/* Stored and read back, the listing still lists it. */
+	CHECK((blob = shingles_encode(&la, &len)) != NULL);
+	CHECK(shingles_ref_decode(blob, len, &q) == 0);
+	CHECK_INT(q.nitems, 1);
+	CHECK(shingles_lists(&q, &lb) == 1);
+	shingles_ref_free(&q);
+	free(blob);
+	/* An item on a template line (a menu) lists nothing. */
+	memset(flags, 0, sizeof(flags));
+	flags[1] = 1;
+	CHECK(shingles_keep_own_terms(&la, flags) == 0);
+	CHECK_INT(la.nitems, 0);
+	CHECK(shingles_ref_of(&la, &q) == 0);
+	CHECK(shingles_lists(&q, &lb) == 0);
+	shingles_ref_free(&q);
+	shingles_free(&la);
+	/* An article that links to its print view: "Printer friendly
+	 * version of this page" is not a line of the print view, which
+	 * stays near it. */
+	snprintf(a, sizeof(a), "%s\nPrinter friendly version of this page\n"
+	    "Comment by Joe: the garden gate is always locked after six.\n",
+	    b);
+	starts[0] = "Printer friendly";
+	line_links(a, starts, targets, 1, links);
+	CHECK(shingles_of_text_links(a, strlen(a), links, 1, &lc) == 0);
+	CHECK(shingles_ref_of(&lc, &q) == 0);
+	dedup_measure(d, &lb, &q, NULL, &nv);
+	CHECK(nv.listed == 0 && dedup_novelty_holds(d, &nv));
+	shingles_ref_free(&q);
+	shingles_free(&lc);
+	shingles_free(&lb);
+
+	/* dedup_linker: the linker joins the candidates of a verdict that
+	 * is not exact, once. */
+	nm = 0;
+	CHECK(dedup_linker(d, DEDUP_UNIQUE, 1, m, 8, &nm) == DEDUP_NEAR);
+	CHECK(nm == 1 && m[0].original_id == 1 &&
+	    m[0].method == DEDUP_LINKER);
+	CHECK(dedup_linker(d, DEDUP_NEAR, 1, m, 8, &nm) == DEDUP_NEAR);
+	CHECK_INT(nm, 1);
+	CHECK(dedup_linker(d, DEDUP_EXACT, 2, m, 8, &nm) == DEDUP_EXACT);
+	CHECK(dedup_linker(d, DEDUP_UNIQUE, 0, m, 8, &nm) == DEDUP_UNIQUE);
+	CHECK_INT(nm, 1);
+	CHECK(strcmp(dedup_method_name(DEDUP_LINKER), "linker") == 0);
+	/* Four sketch candidates with nothing stored, then the linker (page
+	 * 1, the article whose print view this is): the linker confirms. */
+	CHECK(shingles_of_text(LONG_ARTICLE, strlen(LONG_ARTICLE),
+	    &fn_article) == 0);
+	snprintf(b, sizeof(b), "%s", LONG_ARTICLE);
+	*strrchr(b, '\n') = '\0';
+	CHECK(shingles_of_text(b, strlen(b), &lb) == 0);
+	for (i = 0; i < 4; i++) {
+		m[i].original_id = 2 + (int64_t)i;
+		m[i].method = DEDUP_SIMHASH;
+		m[i].percent = 90;
+	}
+	nm = 4;
+	CHECK(dedup_linker(d, DEDUP_NEAR, 1, m, 8, &nm) == DEDUP_NEAR);
+	CHECK_INT(nm, 5);
+	CHECK(dedup_confirm(d, &lb, NULL, DEDUP_NEAR, m, &nm, set_fn, NULL,
+	    &veto, &err) == DEDUP_NEAR);
+	CHECK(err == 0 && nm == 1 && m[0].original_id == 1 &&
+	    m[0].method == DEDUP_LINKER && m[0].percent == 100.0);
+	/* With no share to hold it to (100 %), a linker would confirm
+	 * every page: it proposes nothing. */
+	c.max_novel_percent = 100;
+	CHECK((d0 = dedup_new(&c)) != NULL);
+	nm = 0;
+	CHECK(dedup_linker(d0, DEDUP_UNIQUE, 1, m, 8, &nm) == DEDUP_UNIQUE);
+	CHECK_INT(nm, 0);
+	dedup_free(d0);
+	shingles_free(&lb);
+	shingles_free(&fn_article);
+	dedup_free(d);
+}
+
 /*
  * Who teaches the template (dedup_learns_template): unique pages, and
  * near pages whose new words are half the allowed share or more. Three
@@ -772,4 +943,5 @@ suite_shingles(void)
 	RUN(test_confirm);
 	RUN(test_definition);
 	RUN(test_who_teaches);
+	RUN(test_listing_and_linker);
 }
