@@ -145,6 +145,9 @@ print_novelty(FILE *out, const struct config *cfg, const struct dedup *dd,
 	    nv.words > 0 ? 100.0 * (double)nv.new_all / (double)nv.words : 0,
 	    nv.own, nv.new_own,
 	    nv.own > 0 ? 100.0 * (double)nv.new_own / (double)nv.own : 0);
+	if (nv.listed)
+		fprintf(out, "listed:  A lists B (an item of A leads to B "
+		    "under one of B's lines): B is not a copy of A\n");
 	fprintf(out, "rule:    near when at most %d %% of ",
 	    cfg->max_novel_percent);
 	if (!own)
@@ -170,7 +173,8 @@ print_novelty(FILE *out, const struct config *cfg, const struct dedup *dd,
  */
 static int
 judge_pair(struct dedup *dd, struct doc *da, struct doc *db,
-    enum dedup_verdict *v, struct dedup_veto *veto, unsigned *proposed)
+    enum dedup_verdict *v, struct dedup_veto *veto, unsigned *proposed,
+    int *linked)
 {
 	struct dedup_match m[DEDUP_MAX_MATCHES];
 	struct tmpl *site;
@@ -190,8 +194,10 @@ judge_pair(struct dedup *dd, struct doc *da, struct doc *db,
 	    DEDUP_NEAR)
 		for (i = 0; i < nm; i++)
 			*proposed |= m[i].method;
-	*v = digest_judge(dd, site, "", &db->dg, digest_set_of_first,
-	    &da->dg.sh, m, sizeof(m) / sizeof(m[0]), &nm, veto, &fail);
+	*linked = digest_linker(&da->dg, &db->dg, 1) != 0;
+	*v = digest_judge(dd, site, "", &db->dg, digest_linker(&da->dg,
+	    &db->dg, 1), digest_set_of_first, &da->dg.sh, m,
+	    sizeof(m) / sizeof(m[0]), &nm, veto, &fail);
 	tmpl_free(site);
 	return fail ? -1 : 0;
 }
@@ -208,7 +214,7 @@ compare_run(const struct config *cfg, const char *a, const char *b,
 	const char *sep;
 	unsigned proposed;
 	size_t i;
-	int rc = 1;
+	int rc = 1, linked;
 
 	memset(&da, 0, sizeof(da));
 	memset(&db, 0, sizeof(db));
@@ -228,7 +234,7 @@ compare_run(const struct config *cfg, const char *a, const char *b,
 	if (load(cfg, all, &da, err, errsz) != 0 ||
 	    load(cfg, all, &db, err, errsz) != 0)
 		goto out;
-	if (judge_pair(dd, &da, &db, &v, &veto, &proposed) != 0) {
+	if (judge_pair(dd, &da, &db, &v, &veto, &proposed, &linked) != 0) {
 		snprintf(err, errsz, "out of memory");
 		goto out;
 	}
@@ -242,10 +248,11 @@ compare_run(const struct config *cfg, const char *a, const char *b,
 	fprintf(out, "candidate: ");
 	if (v == DEDUP_EXACT)
 		fprintf(out, "md5 (equal texts)");
-	else if (proposed == 0)
-		fprintf(out, "no method of --methods proposes A (rule %s): "
-		    "B is unique whatever its words", cfg->near_rule);
-	else
+	else if (proposed == 0 && !(linked && dc.linker))
+		fprintf(out, "no method of --methods proposes A (rule %s)%s: "
+		    "B is unique whatever its words", cfg->near_rule,
+		    linked ? "" : " and A does not link to B");
+	else {
 		for (i = 0, sep = "proposed by "; dedup_method_at(i) != NULL;
 		    i++)
 			if (proposed & dedup_method_at(i)->method) {
@@ -253,6 +260,9 @@ compare_run(const struct config *cfg, const char *a, const char *b,
 				    dedup_method_at(i)->name);
 				sep = ", ";
 			}
+		if (linked && dc.linker)
+			fprintf(out, "%slinker (A links to B)", sep);
+	}
 	fprintf(out, "\n");
 	if (print_novelty(out, cfg, dd, &da, &db) != 0) {
 		snprintf(err, errsz, "out of memory");
@@ -262,6 +272,8 @@ compare_run(const struct config *cfg, const char *a, const char *b,
 	    cfg->near_rule);
 	if (v == DEDUP_UNIQUE && veto.floor)
 		fprintf(out, ": too little text to judge near");
+	else if (v == DEDUP_UNIQUE && veto.original_id > 0 && veto.nv.listed)
+		fprintf(out, ": A lists B");
 	else if (v == DEDUP_UNIQUE && veto.original_id > 0)
 		fprintf(out, ": %zu of B's words are new", veto.nv.new_all);
 	else if (v == DEDUP_UNIQUE)

@@ -577,8 +577,9 @@ eval_crawl(struct ev *e, struct eval_table *t, int mode)
 			return oom(e);
 		}
 		/* B judged after A, as compare judges them. */
-		v = digest_judge(d, site, "", b, digest_set_of_first, &a->sh, m,
-		    DEDUP_MAX_MATCHES, &nm, NULL, &err);
+		v = digest_judge(d, site, "", b, digest_linker(a, b, 1),
+		    digest_set_of_first, &a->sh, m, DEDUP_MAX_MATCHES, &nm, NULL,
+		    &err);
 		e->pred[i] = v != DEDUP_UNIQUE;
 		dedup_free(d);
 		tmpl_free(site);

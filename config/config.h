@@ -108,6 +108,8 @@ struct config {
 	                         words outside its site's template, and all
 	                         its words) or "all" (all its words, before
 	                         issue 26) */
+	char *linker;         /* "yes": the linking page is a candidate and
+	                         a listing never an original; "no" */
 	int tdw_threshold;    /* near when the TDW overlap is >= this % */
 	int tdw_stopwords;    /* TDW drops English stop words */
 	int tdw_stem;         /* TDW strips English suffixes */

@@ -24,6 +24,7 @@ static const char *check_near_rule(const char *v);
 static const char *check_near_text(const char *v);
 static const char *check_numbers(const char *v);
 static const char *check_novelty(const char *v);
+static const char *check_yes_no(const char *v);
 static const char *check_saturation(const char *v);
 static const char *check_strip_params(const char *v);
 
@@ -208,6 +209,11 @@ const struct opt config_opts[] = {
 	    0, 0, 0, "own|all",
 	    "P % of its own words (outside the site template) and of all; "
 	    "or of all words only (older crawls)", NULL, check_novelty },
+	{ { "dedup", "linker", "linker", "yes" }, OPT_STR, F(linker), 0, 0,
+	    0, 0, "yes|no",
+	    "also check the page that linked to a page, and never call a "
+	    "page a copy of one that lists it; no: older crawls", NULL,
+	    check_yes_no },
 	{ { "dedup", "max_novel_words", "max-novel-words", "-1" }, OPT_INT,
 	    F(max_novel_words), 0, -1, 1000000, 0, "N",
 	    "... and at most N new words; -1 = no such cap", NULL, NULL },
@@ -347,6 +353,14 @@ check_novelty(const char *v)
 	if (strcmp(v, "own") == 0 || strcmp(v, "all") == 0)
 		return NULL;
 	return "must be own or all";
+}
+
+static const char *
+check_yes_no(const char *v)
+{
+	if (strcmp(v, "yes") == 0 || strcmp(v, "no") == 0)
+		return NULL;
+	return "must be yes or no";
 }
 
 static const char *
@@ -705,6 +719,7 @@ config_dedup(const struct config *c, struct dedup_config *out)
 	out->max_novel_words = c->max_novel_words;
 	out->max_novel_percent = c->max_novel_percent;
 	out->own_novelty = strcmp(c->novelty, "own") == 0;
+	out->linker = strcmp(c->linker, "yes") == 0;
 	out->minhash_perms = c->minhash_perms;
 	out->minhash_bands = c->minhash_bands;
 	out->minhash_shingle = c->minhash_shingle;

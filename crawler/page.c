@@ -200,8 +200,8 @@ judge(struct crawl *c, const struct job *j, const char *site,
 	struct dedup_veto why;
 	int err = 0;
 
-	*v = digest_judge(c->dd, c->site, site, &w->dg, stored_set, c, m,
-	    DEDUP_MAX_MATCHES, nm, &why, &err);
+	*v = digest_judge(c->dd, c->site, site, &w->dg, j->it.parent,
+	    stored_set, c, m, DEDUP_MAX_MATCHES, nm, &why, &err);
 	if (err)
 		return -1;
 	/* Stored with the set, so that a resume learns the same template. */
@@ -211,6 +211,9 @@ judge(struct crawl *c, const struct job *j, const char *site,
 	if (*v == DEDUP_UNIQUE && why.floor)
 		snprintf(veto, vetosz, "too little text to judge near (%zu "
 		    "shingles)", w->dg.sh.distinct);
+	else if (*v == DEDUP_UNIQUE && why.original_id > 0 && why.nv.listed)
+		snprintf(veto, vetosz, "not near page %lld: it lists this "
+		    "page", (long long)why.original_id);
 	else if (*v == DEDUP_UNIQUE && why.original_id > 0)
 		snprintf(veto, vetosz, "not near page %lld: %zu of its %zu own "
 		    "words new, %zu of all %zu", (long long)why.original_id,

@@ -137,6 +137,8 @@ static const struct {
 	/* Crawls from before issue 26 measured new words over all of a
 	 * page's words and learnt the template from every judged page. */
 	{ "novelty", 0, 0, NULL, "all" },
+	/* Crawls from before the linker was a candidate. */
+	{ "linker", 0, 0, NULL, "no" },
 	{ "text", 0, 0, NULL, NULL },
 	{ "near_rule", 0, 0, NULL, NULL },
 	/* Processes sharing a crawl must all lock the same way, or two could

@@ -84,7 +84,7 @@ dedup_method_name(enum dedup_method m)
 	for (i = 0; i < NMETHODS; i++)
 		if (method_names[i].method == m)
 			return method_names[i].name;
-	return "unknown";
+	return m == DEDUP_LINKER ? "linker" : "unknown";
 }
 
 const struct dedup_method_info *
@@ -495,6 +495,8 @@ within_share(const struct dedup *d, size_t fresh, size_t words)
 int
 dedup_novelty_holds(const struct dedup *d, const struct shingles_novelty *nv)
 {
+	if (nv->listed)
+		return 0;
 	if (d->cfg.max_novel_words >= 0 &&
 	    nv->new_own > (size_t)d->cfg.max_novel_words)
 		return 0;
@@ -520,6 +522,7 @@ dedup_measure(const struct dedup *d, const struct shingles *p,
 		q->has_targets = 0;
 	}
 	shingles_measure(p, q, tmpl, nv);
+	nv->listed = d->cfg.linker && shingles_lists(q, p);
 }
 
 /* Whether page p holds up as a near copy of the page q. */
@@ -535,33 +538,64 @@ confirmed(const struct dedup *d, const struct shingles *p,
 }
 
 enum dedup_verdict
+dedup_linker(const struct dedup *d, enum dedup_verdict v, int64_t linker,
+    struct dedup_match *m, size_t max, size_t *nm)
+{
+	size_t i;
+
+	/* Without a share to hold it to (100 %), the linker would confirm
+	 * every page it links to. */
+	if (v == DEDUP_EXACT || linker <= 0 || !d->cfg.linker ||
+	    d->cfg.max_novel_percent >= 100)
+		return v;
+	for (i = 0; i < *nm; i++)
+		if (m[i].original_id == linker)
+			return v;
+	if (*nm >= max)
+		return v;
+	m[*nm].original_id = linker;
+	m[*nm].method = DEDUP_LINKER;
+	m[*nm].percent = 0;
+	(*nm)++;
+	return DEDUP_NEAR;
+}
+
+enum dedup_verdict
 dedup_confirm(const struct dedup *d, const struct shingles *p,
     const unsigned char *tmpl, enum dedup_verdict v, struct dedup_match *m,
     size_t *nm, dedup_set_fn fn, void *ctx, struct dedup_veto *veto,
     int *err)
 {
-	int64_t seen[DEDUP_CONFIRM_MAX], ok[DEDUP_CONFIRM_MAX];
+	int64_t seen[DEDUP_CONFIRM_MAX + 1], ok[DEDUP_CONFIRM_MAX + 1];
 	size_t nseen = 0, nok = 0, i, j, k, best = SIZE_MAX;
 	struct shingles_novelty nv;
 	struct shingles_ref q;
 	unsigned kept = 0;
-	int is_seen, is_ok;
+	int is_seen, is_ok, sketched;
 
 	if (veto != NULL)
 		memset(veto, 0, sizeof(*veto));
-	if (v != DEDUP_NEAR || (d->cfg.min_shingles == 0 &&
-	    d->cfg.max_novel_words < 0 && d->cfg.max_novel_percent >= 100))
+	if (v != DEDUP_NEAR)
 		return v;
+	if (d->cfg.min_shingles == 0 && d->cfg.max_novel_words < 0 &&
+	    d->cfg.max_novel_percent >= 100)
+		return v;
+	/* The linker is looked at for every page: only a sketch's
+	 * candidate turned down is worth a reason. */
+	for (i = 0, sketched = 0; i < *nm; i++)
+		sketched |= m[i].method != DEDUP_LINKER;
 	if (p->distinct < d->cfg.min_shingles) {
 		if (veto != NULL)
-			veto->floor = 1;
+			veto->floor = sketched;
 		*nm = 0;
 		return DEDUP_UNIQUE;
 	}
-	for (i = 0; i < *nm && nseen < DEDUP_CONFIRM_MAX; i++) {
+	for (i = 0; i < *nm && nseen <= DEDUP_CONFIRM_MAX; i++) {
 		for (j = 0, is_seen = 0; j < nseen; j++)
 			is_seen |= seen[j] == m[i].original_id;
-		if (is_seen)
+		/* The linker is looked at beyond the sketches' first few. */
+		if (is_seen || (nseen == DEDUP_CONFIRM_MAX &&
+		    m[i].method != DEDUP_LINKER))
 			continue;
 		seen[nseen++] = m[i].original_id;
 		if (fn(ctx, m[i].original_id, &q) != 0) {
@@ -570,15 +604,28 @@ dedup_confirm(const struct dedup *d, const struct shingles *p,
 		}
 		memset(&nv, 0, sizeof(nv));
 		nv.new_own = SIZE_MAX;
-		if (confirmed(d, p, tmpl, &q, &nv)) {
+		/* The linker shows the site's template by construction
+		 * (before the template is learnt, all of it reads as own
+		 * words): it vouches only for a page with a paragraph of its
+		 * own. */
+		if (confirmed(d, p, tmpl, &q, &nv) &&
+		    (m[i].method != DEDUP_LINKER ||
+		    nv.own >= DEDUP_LINKER_MIN_WORDS)) {
 			if (veto != NULL && (nok == 0 ||
 			    nv.new_all < veto->near_nv.new_all)) {
 				veto->near_id = m[i].original_id;
 				veto->near_nv = nv;
 			}
 			ok[nok++] = m[i].original_id;
+			/* The linker's similarity: the share of words not
+			 * new. */
+			if (m[i].method == DEDUP_LINKER && nv.words > 0)
+				m[i].percent = 100.0 *
+				    (double)(nv.words - nv.new_all) /
+				    (double)nv.words;
 		}
-		else if (veto != NULL && nv.new_own < best) {
+		else if (veto != NULL && nv.new_own < best &&
+		    (m[i].method != DEDUP_LINKER || nv.listed)) {
 			best = nv.new_own;
 			veto->original_id = m[i].original_id;
 			veto->novel = nv.new_own;
@@ -784,6 +831,8 @@ dedup_method_bytes(const struct dedup *d, enum dedup_method m)
 		return d->mh != NULL ? minhash_index_bytes(d->mh) : 0;
 	case DEDUP_TDW:
 		return d->tdw != NULL ? tdw_index_bytes(d->tdw) : 0;
+	case DEDUP_LINKER: /* no index: the frontier knows the linker */
+		return 0;
 	}
 	return 0;
 }

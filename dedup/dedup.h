@@ -32,6 +32,9 @@ enum dedup_method {
 	DEDUP_SSDEEP = 1 << 2,
 	DEDUP_MINHASH = 1 << 3,
 	DEDUP_TDW = 1 << 4,
+	/* Not a method but a candidate source: the page that linked to the
+	 * page judged (dedup_linker), checked by the same rule. */
+	DEDUP_LINKER = 1 << 5,
 };
 
 enum dedup_rule {
@@ -68,6 +71,11 @@ struct dedup_config {
 	                           (outside template blocks) and of all its
 	                           words, and the template is learnt from
 	                           unique pages only; 0: of all its words */
+	int linker;             /* 1: the page that linked to a page is a
+	                           candidate too (dedup_linker), and a page is
+	                           never near one that lists it
+	                           (shingles_lists); 0: neither (older
+	                           crawls) */
 };
 
 struct dedup_fp {
@@ -102,7 +110,7 @@ struct dedup;
 int dedup_parse_methods(const char *s, unsigned *methods, const char **bad);
 
 /* Method name ("md5", "simhash", "ssdeep", "minhash", "tdw") of one DEDUP_*
- * bit. */
+ * bit; "linker" for DEDUP_LINKER. */
 const char *dedup_method_name(enum dedup_method m);
 
 /*
@@ -255,8 +263,29 @@ void dedup_measure(const struct dedup *d, const struct shingles *p,
 int dedup_novelty_holds(const struct dedup *d,
     const struct shingles_novelty *nv);
 
-/* Candidates dedup_confirm loads at most (best first). */
+/* Own words a page needs for its linker to be a candidate: a paragraph,
+ * so that the template linker and page share cannot be most of it. */
+#define DEDUP_LINKER_MIN_WORDS 50
+
+/* Candidates dedup_confirm loads at most (best first), besides the
+ * linker. */
 #define DEDUP_CONFIRM_MAX 4
+
+/*
+ * Add the page that linked to the page judged (its id, 0 for none) to the
+ * candidates of dedup_check's verdict v (matches m[0..*nm), room for max):
+ * the sketches estimate resemblance, so a page contained in a much longer
+ * earlier one (a print view of an article with comments, a raw file shown
+ * in a source view, another view of a catalogue record) is not proposed
+ * by them, while the page it comes from links to it. Returns the verdict
+ * for dedup_confirm: v when it is exact, when linker is 0 or already a
+ * candidate, when cfg->linker is off, or when max_novel_percent is 100:
+ * with no share to hold it to, the linker would confirm every page it
+ * links to; else near, with the linker appended as a DEDUP_LINKER match.
+ * Cannot fail.
+ */
+enum dedup_verdict dedup_linker(const struct dedup *d, enum dedup_verdict v,
+    int64_t linker, struct dedup_match *m, size_t max, size_t *nm);
 
 /*
  * Confirm a near verdict v of dedup_check (its matches m[0..*nm)) against

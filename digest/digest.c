@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "util/clock.h"
+#include "web/url.h"
 
 static const char WHY_FP[] = "cannot fingerprint";
 static const char WHY_NOMEM[] = "out of memory";
@@ -68,6 +69,50 @@ choose_near(const struct dedup *d, const struct digest_opts *o,
 	return shingles_of_text(g->near, g->near_len, &g->sh);
 }
 
+/* Where a page at url is, as its links' targets say it (shingles.self):
+ * the hash of its normal form; 0 when unknown or malformed. */
+static uint32_t
+self_of(const char *url)
+{
+	const char *why;
+	uint32_t h;
+	char *n;
+
+	if (url == NULL || (n = url_normalize(url, &why)) == NULL)
+		return 0;
+	h = extract_target_of(n);
+	free(n);
+	return h;
+}
+
+/*
+ * The page's titles, which a listing's items may show though its main
+ * text leaves them out (an extractor drops a heading that repeats the
+ * title): its <title> whole and each of its headings. Not the parts of a
+ * <title> around a separator: one of them is the site's name ("Department
+ * of Biology - Seminar: X"), which a credit on a copy links to. 0, or -1
+ * when out of memory.
+ */
+static int
+add_titles(const struct extract_result *ex, struct shingles *sh)
+{
+	static const char sep[] = " | ";
+	const char *at, *next;
+
+	if (ex->title != NULL &&
+	    shingles_add_title(sh, ex->title, strlen(ex->title)) != 0)
+		return -1;
+	for (at = ex->headings; at != NULL && *at != '\0'; at = next) {
+		if ((next = strstr(at, sep)) == NULL)
+			next = at + strlen(at);
+		if (shingles_add_title(sh, at, (size_t)(next - at)) != 0)
+			return -1;
+		if (*next != '\0')
+			next += sizeof(sep) - 1;
+	}
+	return 0;
+}
+
 void
 digest_tdw_fields(const struct extract_result *ex, const char *url,
     struct tdw_fields *tf)
@@ -115,6 +160,11 @@ digest_page(const struct dedup *d, const struct digest_opts *o,
 		*why = WHY_NOMEM;
 		goto fail;
 	}
+	g->sh.self = self_of(url);
+	if (g->html && add_titles(&g->ex, &g->sh) != 0) {
+		*why = WHY_NOMEM;
+		goto fail;
+	}
 	if (dedup_fingerprint_page(d, g->text, g->text_len, g->near,
 	    g->near_len, fields, &g->fp) != 0) {
 		*why = WHY_FP;
@@ -138,7 +188,7 @@ digest_free(struct digest *g)
 
 enum dedup_verdict
 digest_judge(const struct dedup *d, const struct tmpl *t, const char *host,
-    struct digest *g, dedup_set_fn fn, void *ctx,
+    struct digest *g, int64_t linker, dedup_set_fn fn, void *ctx,
     struct dedup_match *m, size_t max, size_t *nm, struct dedup_veto *veto,
     int *err)
 {
@@ -146,7 +196,8 @@ digest_judge(const struct dedup *d, const struct tmpl *t, const char *host,
 	unsigned char *flags = NULL;
 	int own = dedup_own_novelty(d);
 
-	v = dedup_check(d, &g->fp, m, max, nm);
+	v = dedup_linker(d, dedup_check(d, &g->fp, m, max, nm), linker, m,
+	    max, nm);
 	/* The template decides a near candidate's own words and, with
 	 * own_novelty, which of the page's terms it is remembered by: one
 	 * look-up of its lines serves both. */
@@ -173,6 +224,19 @@ digest_shed_texts(struct digest *g)
 	g->html = 0;
 	g->text = g->near = NULL;
 	g->text_len = g->near_len = 0;
+}
+
+int64_t
+digest_linker(const struct digest *a, const struct digest *b, int64_t id)
+{
+	size_t i;
+
+	if (!a->html || b->sh.self == 0)
+		return 0;
+	for (i = 0; i < a->ex.ntext_links; i++)
+		if (a->ex.text_links[i].target == b->sh.self)
+			return id;
+	return 0;
 }
 
 int

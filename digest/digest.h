@@ -86,7 +86,8 @@ void digest_shed_texts(struct digest *g);
  * The verdict on g, a page of host, against everything added to d and t:
  * dedup_check, then dedup_confirm with fn (where earlier pages' shingle
  * sets are found) and the host's template as t knows it (t may be NULL:
- * none). Writes the matches as dedup_check does; *veto says why a near
+ * none); linker, the page that linked to g (0: none or unknown), is a
+ * candidate too (dedup_linker). Writes the matches as dedup_check does; *veto says why a near
  * candidate was turned down. With own_novelty, a page that is not an
  * exact copy then keeps only the terms of its own lines, outside that
  * template (shingles_keep_own_terms), so that, remembered, it lends a
@@ -94,9 +95,17 @@ void digest_shed_texts(struct digest *g);
  * or out of memory) sets *err to 1.
  */
 enum dedup_verdict digest_judge(const struct dedup *d, const struct tmpl *t,
-    const char *host, struct digest *g, dedup_set_fn fn, void *ctx,
-    struct dedup_match *m, size_t max, size_t *nm, struct dedup_veto *veto,
-    int *err);
+    const char *host, struct digest *g, int64_t linker, dedup_set_fn fn,
+    void *ctx, struct dedup_match *m, size_t max, size_t *nm,
+    struct dedup_veto *veto, int *err);
+
+/*
+ * For judging b after a with a held in memory as page id (compare, eval):
+ * id when a links to where b is (one of a's links leads to b's URL, which
+ * digest_page was given), else 0 -- the linker digest_judge takes.
+ */
+int64_t digest_linker(const struct digest *a, const struct digest *b,
+    int64_t id);
 
 /*
  * A dedup_set_fn for judging one page against another held in memory (as
