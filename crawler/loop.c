@@ -503,6 +503,9 @@ loop_teardown(struct crawl *c)
 	warcout_close(c);
 	dedup_free(c->dd);
 	tmpl_free(c->site);
+	for (i = 0; i < CRAWL_SET_CACHE; i++)
+		shingles_ref_free(&c->sets[i].ref);
+	urlfilter_patterns_free(c->patterns);
 	share_end(c, 0);
 	store_close(c->st);
 	for (i = 0; i < c->ndomains; i++)

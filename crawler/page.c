@@ -154,21 +154,35 @@ nomem:
 	return -1;
 }
 
-/* dedup_set_fn over the crawl's database. */
+/* dedup_set_fn over the crawl's database, through the last sets read. */
 static int
 stored_set(void *ctx, int64_t id, struct shingles_ref *q)
 {
 	struct crawl *c = ctx;
+	struct shingles_ref *slot;
 	void *blob;
-	size_t len;
+	size_t len, i;
 
 	memset(q, 0, sizeof(*q));
+	for (i = 0; i < CRAWL_SET_CACHE; i++)
+		if (c->sets[i].id == id)
+			return shingles_ref_copy(&c->sets[i].ref, q);
 	if (store_shingles_get(c->st, id, &blob, &len) != 0)
 		return -1;
 	/* A malformed set confirms nothing, as a missing one. */
 	if (blob != NULL)
 		(void)shingles_ref_decode(blob, len, q);
 	free(blob);
+	/* A page's stored set never changes once written (one not yet
+	 * seen, another process's, is not kept). */
+	if (q->n == 0)
+		return 0;
+	slot = &c->sets[c->sets_next].ref;
+	shingles_ref_free(slot);
+	c->sets[c->sets_next].id = 0;
+	if (shingles_ref_copy(q, slot) == 0)
+		c->sets[c->sets_next].id = id;
+	c->sets_next = (c->sets_next + 1) % CRAWL_SET_CACHE;
 	return 0;
 }
 

@@ -77,11 +77,22 @@
 struct crawl_share;
 struct offline;
 
+/* Stored shingle sets kept decoded (struct crawl.sets). */
+#define CRAWL_SET_CACHE 16
+
 struct crawl {
 	const struct config *cfg;
 	struct store *st;
 	struct dedup *dd;
 	struct tmpl *site;       /* each site's template, as learnt */
+	/* The last pages' stored sets read back (page.c): a listing is the
+	 * linker of its items, and an original the candidate of its
+	 * copies, page after page. id 0: empty. */
+	struct {
+		int64_t id;
+		struct shingles_ref ref;
+	} sets[CRAWL_SET_CACHE];
+	unsigned sets_next;      /* the entry to replace next */
 	struct hostsched *sc;
 	struct robotscache *rc;  /* robots.txt per origin */
 	struct strmap *sitemaps; /* host -> struct sitemap_queue (--sitemaps) */

@@ -510,9 +510,10 @@ dedup_novelty_holds(const struct dedup *d, const struct shingles_novelty *nv)
 	    within_share(d, nv->new_all, nv->words);
 }
 
-void
-dedup_measure(const struct dedup *d, const struct shingles *p,
-    struct shingles_ref *q, const unsigned char *tmpl,
+/* dedup_measure, stopping once more than max_new words are new. */
+static void
+measure_upto(const struct dedup *d, const struct shingles *p,
+    struct shingles_ref *q, const unsigned char *tmpl, size_t max_new,
     struct shingles_novelty *nv)
 {
 	/* Before own_novelty, words were covered by shingles alone, so an
@@ -521,20 +522,35 @@ dedup_measure(const struct dedup *d, const struct shingles *p,
 		q->nterms = 0;
 		q->has_targets = 0;
 	}
-	shingles_measure(p, q, tmpl, nv);
+	shingles_measure_upto(p, q, tmpl, max_new, nv);
 	nv->listed = d->cfg.linker && shingles_lists(q, p);
+}
+
+void
+dedup_measure(const struct dedup *d, const struct shingles *p,
+    struct shingles_ref *q, const unsigned char *tmpl,
+    struct shingles_novelty *nv)
+{
+	measure_upto(d, p, q, tmpl, SIZE_MAX, nv);
 }
 
 /* Whether page p holds up as a near copy of the page q. */
 static int
 confirmed(const struct dedup *d, const struct shingles *p,
-    const unsigned char *tmpl, struct shingles_ref *q,
+    const unsigned char *tmpl, struct shingles_ref *q, int linker,
     struct shingles_novelty *nv)
 {
+	size_t max_new = SIZE_MAX;
+
 	if (q->n < d->cfg.min_shingles)
 		return 0;
-	dedup_measure(d, p, q, tmpl, nv);
-	return dedup_novelty_holds(d, nv);
+	/* The linker is measured for every page, and its figures are
+	 * reported only when it lists the page: stop once the page is no
+	 * copy of it (more than the share of all its words new). */
+	if (linker && d->cfg.own_novelty && d->cfg.max_novel_words < 0)
+		max_new = p->words * (size_t)d->cfg.max_novel_percent / 100;
+	measure_upto(d, p, q, tmpl, max_new, nv);
+	return !nv->cut && dedup_novelty_holds(d, nv);
 }
 
 enum dedup_verdict
@@ -608,7 +624,8 @@ dedup_confirm(const struct dedup *d, const struct shingles *p,
 		 * (before the template is learnt, all of it reads as own
 		 * words): it vouches only for a page with a paragraph of its
 		 * own. */
-		if (confirmed(d, p, tmpl, &q, &nv) &&
+		if (confirmed(d, p, tmpl, &q, m[i].method == DEDUP_LINKER,
+		    &nv) &&
 		    (m[i].method != DEDUP_LINKER ||
 		    nv.own >= DEDUP_LINKER_MIN_WORDS)) {
 			if (veto != NULL && (nok == 0 ||

@@ -60,12 +60,27 @@ sorted_once(const uint32_t *in, size_t n, int skip_zero, uint32_t **out,
 		return 0;
 	if ((*out = malloc(n * sizeof(**out))) == NULL)
 		return -1;
+	/* Zeros left out before sorting: link targets and items are zero
+	 * for most words. */
+	if (skip_zero) {
+		for (i = 0; i < n; i++)
+			if (in[i] != 0)
+				(*out)[k++] = in[i];
+		n = k;
+		k = 0;
+	} else {
+		memcpy(*out, in, n * sizeof(**out));
+	}
+	if (n == 0) {
+		free(*out);
+		*out = NULL;
+		return 0;
+	}
 	if ((tmp = malloc(n * sizeof(*tmp))) == NULL) {
 		free(*out);
 		*out = NULL;
 		return -1;
 	}
-	memcpy(*out, in, n * sizeof(**out));
 	radix_sort_u32(*out, tmp, n);
 	free(tmp);
 	for (i = 0; i < n; i++)
@@ -82,12 +97,16 @@ sorted_once(const uint32_t *in, size_t n, int skip_zero, uint32_t **out,
 
 /* set = seq sorted, duplicates dropped; terms and targets likewise,
  * without zeros. */
+static int copy_u32(const uint32_t *in, size_t n, uint32_t **out);
+
 static int
 make_set(struct shingles *s)
 {
 	if (sorted_once(s->seq, s->n, 0, &s->set, &s->distinct) != 0 ||
-	    sorted_once(s->term, s->words, 1, &s->terms, &s->nterms) != 0)
+	    sorted_once(s->term, s->words, 1, &s->terms, &s->nterms) != 0 ||
+	    copy_u32(s->terms, s->nterms, &s->pairs) != 0)
 		return -1;
+	s->npairs = s->nterms;
 	if (sorted_once(s->target, s->words, 1, &s->targets,
 	    &s->ntargets) != 0)
 		return -1;
@@ -302,6 +321,7 @@ shingles_free(struct shingles *s)
 	free(s->item);
 	free(s->items);
 	free(s->title);
+	free(s->pairs);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -393,6 +413,21 @@ shingles_ref_of(const struct shingles *s, struct shingles_ref *r)
 	return 0;
 }
 
+int
+shingles_ref_copy(const struct shingles_ref *r, struct shingles_ref *q)
+{
+	*q = *r;
+	q->set = q->terms = q->targets = q->items = NULL;
+	if (copy_u32(r->set, r->n, &q->set) != 0 ||
+	    copy_u32(r->terms, r->nterms, &q->terms) != 0 ||
+	    copy_u32(r->targets, r->ntargets, &q->targets) != 0 ||
+	    copy_u32(r->items, r->nitems, &q->items) != 0) {
+		shingles_ref_free(q);
+		return -1;
+	}
+	return 0;
+}
+
 static int
 in_set(const uint32_t *set, size_t n, uint32_t v)
 {
@@ -411,11 +446,38 @@ in_set(const uint32_t *set, size_t n, uint32_t v)
 	return 0;
 }
 
-/* Whether shingle i of p is one of q's (false past the last shingle). */
-static int
-shared(const struct shingles *p, size_t i, const uint32_t *qset, size_t nq)
+/*
+ * The values of a (n, sorted) that b (nb, sorted) has too, in order, into
+ * out (room for n); their number. A merge when b is not much longer, else
+ * a search of b for each. Cannot fail.
+ */
+static size_t
+common(const uint32_t *a, size_t n, const uint32_t *b, size_t nb,
+    uint32_t *out)
 {
-	return i < p->n && in_set(qset, nq, p->seq[i]);
+	size_t i, k = 0, m = 0;
+
+	for (i = 0; i < n; i++) {
+		if (nb > 8 * n) {
+			if (!in_set(b, nb, a[i]))
+				continue;
+		} else {
+			while (k < nb && b[k] < a[i])
+				k++;
+			if (k == nb || b[k] != a[i])
+				continue;
+		}
+		out[m++] = a[i];
+	}
+	return m;
+}
+
+/* Whether shingle i of p is among the shared ones (false past the last
+ * shingle). */
+static int
+shared(const struct shingles *p, size_t i, const uint32_t *sh, size_t nsh)
+{
+	return i < p->n && in_set(sh, nsh, p->seq[i]);
 }
 
 int
@@ -461,27 +523,54 @@ void
 shingles_measure(const struct shingles *p, const struct shingles_ref *q,
     const unsigned char *tmpl, struct shingles_novelty *out)
 {
+	shingles_measure_upto(p, q, tmpl, SIZE_MAX, out);
+}
+
+void
+shingles_measure_upto(const struct shingles *p, const struct shingles_ref *q,
+    const unsigned char *tmpl, size_t max_new, struct shingles_novelty *out)
+{
 	/* Shingle i holds words i .. i + span - 1, so word j is covered by
 	 * shingles j - span + 1 .. j: a window of the last span answers. */
 	int win[SHINGLE_WORDS] = { 0 };
-	size_t j, k, span;
+	uint32_t *sh, *tm;
+	size_t j, k, span, nsh = 0, ntm = 0;
 	int covered, own;
 
 	memset(out, 0, sizeof(*out));
 	out->words = p->words;
+	/* The shingles and pairs p and q share, found once (a merge of the
+	 * sorted lists); a page unrelated to q shares few or none, and the
+	 * words then ask a short list. */
+	sh = malloc((p->distinct + p->npairs + 1) * sizeof(*sh));
+	if (sh != NULL) {
+		tm = sh + p->distinct;
+		nsh = common(p->set, p->distinct, q->set, q->n, sh);
+		ntm = common(p->pairs, p->npairs, q->terms, q->nterms, tm);
+	}
+	if (sh == NULL || nsh + ntm == 0) {
+		/* Nothing shared (or, out of memory, nothing known to be):
+		 * every word is new; no copy without evidence. */
+		for (j = 0; j < p->words; j++)
+			out->own += tmpl == NULL || !tmpl[p->word[j]];
+		out->new_all = p->words;
+		out->new_own = out->own;
+		free(sh);
+		return;
+	}
 	span = p->words < SHINGLE_WORDS ? p->words : SHINGLE_WORDS;
 	for (j = 0; j < p->words; j++) {
 		win[j % SHINGLE_WORDS] = p->words < SHINGLE_WORDS ?
-		    shared(p, 0, q->set, q->n) : shared(p, j, q->set, q->n);
+		    shared(p, 0, sh, nsh) : shared(p, j, sh, nsh);
 		for (k = 0, covered = 0; k < span && k <= j; k++)
 			covered |= win[(j - k) % SHINGLE_WORDS];
 		/* A word but a number is also in q when one of its pairs
 		 * (with the word before or after it on its line) is. */
 		if (!covered && !p->number[j])
-			covered = (p->term[j] != 0 && in_set(q->terms,
-			    q->nterms, p->term[j])) || (j + 1 < p->words &&
-			    p->term[j + 1] != 0 && in_set(q->terms, q->nterms,
-			    p->term[j + 1]));
+			covered = (p->term[j] != 0 &&
+			    in_set(tm, ntm, p->term[j])) ||
+			    (j + 1 < p->words && p->term[j + 1] != 0 &&
+			    in_set(tm, ntm, p->term[j + 1]));
 		/* An item of a listing is its title and where it leads. */
 		if (covered && p->target[j] != 0 && q->has_targets)
 			covered = in_set(q->targets, q->ntargets,
@@ -490,7 +579,12 @@ shingles_measure(const struct shingles *p, const struct shingles_ref *q,
 		out->own += own;
 		out->new_all += !covered;
 		out->new_own += own && !covered;
+		if (out->new_all > max_new) {
+			out->cut = 1;
+			break;
+		}
 	}
+	free(sh);
 }
 
 static unsigned char *

@@ -63,6 +63,9 @@ struct shingles {
 	                    items */
 	uint32_t *items; /* the non-zero items, sorted, each once */
 	size_t nitems;   /* entries in items */
+	uint32_t *pairs; /* every non-zero pair, sorted, each once (terms
+	                    before shingles_keep_own_terms) */
+	size_t npairs;   /* entries in pairs */
 	uint32_t self;   /* where the page itself is (shingles_link.target
 	                    of its URL), 0 when unknown: set by the caller */
 	uint32_t *title; /* line hashes of its titles (shingles_add_title:
@@ -99,6 +102,9 @@ void shingles_ref_free(struct shingles_ref *r);
  * memory (r zeroed).
  */
 int shingles_ref_of(const struct shingles *s, struct shingles_ref *r);
+
+/* q = a copy of r. Returns 0, or -1 when out of memory (q zeroed). */
+int shingles_ref_copy(const struct shingles_ref *r, struct shingles_ref *q);
 
 /*
  * r filled from a blob of shingles_encode (either version). Returns 0, or
@@ -178,6 +184,8 @@ struct shingles_novelty {
 	size_t new_own; /* of them outside template blocks */
 	int listed;     /* q lists p (shingles_lists): never near, set by
 	                   dedup_measure */
+	int cut;        /* shingles_measure_upto stopped early: the counts
+	                   are partial, the page is no copy */
 };
 
 /*
@@ -193,10 +201,20 @@ struct shingles_novelty {
  * while other prose stays new (its pairs are other pairs, though its
  * words are common) and a table of other figures is new figure by
  * figure. A word is own when its block's tmpl flag is clear (tmpl: one
- * byte per block of p, or NULL: every word is own). Cannot fail.
+ * byte per block of p, or NULL: every word is own). Cannot fail: out of
+ * memory, it counts every word new (no copy without evidence).
  */
 void shingles_measure(const struct shingles *p, const struct shingles_ref *q,
     const unsigned char *tmpl, struct shingles_novelty *out);
+
+/*
+ * The same, stopping once more than max_new words are new (out->cut set,
+ * the counts then partial): enough to know the page is no copy of q, for
+ * a candidate whose figures nobody reads. Cannot fail.
+ */
+void shingles_measure_upto(const struct shingles *p,
+    const struct shingles_ref *q, const unsigned char *tmpl, size_t max_new,
+    struct shingles_novelty *out);
 
 
 /*

@@ -791,6 +791,38 @@ test_listing_and_linker(void)
 	shingles_free(&lc);
 	shingles_free(&lb);
 
+	/* Measured up to a bound, a page stops once it is no copy: the
+	 * same answer, partial counts, said so. */
+	{
+		struct shingles_novelty all, upto;
+		struct shingles plus;
+
+		snprintf(a, sizeof(a), "%s\n%s", ARTICLE, desc);
+		CHECK(shingles_of_text(a, strlen(a), &plus) == 0);
+		CHECK(shingles_of_text(ARTICLE, strlen(ARTICLE), &lc) == 0);
+		CHECK(shingles_of_text(LONG_ARTICLE, strlen(LONG_ARTICLE),
+		    &la) == 0);
+		CHECK(shingles_ref_of(&la, &q) == 0);
+		shingles_measure(&plus, &q, NULL, &all);
+		shingles_measure_upto(&plus, &q, NULL, 5, &upto);
+		CHECK(all.new_all > 5 && upto.cut == 1 && upto.new_all == 6 &&
+		    all.cut == 0);
+		shingles_free(&plus);
+		shingles_measure_upto(&lc, &q, NULL, 5, &upto);
+		shingles_measure(&lc, &q, NULL, &all);
+		CHECK(upto.cut == 0 && upto.new_all == all.new_all &&
+		    upto.words == all.words && upto.own == all.own);
+		/* Nothing shared at all: every word new, at once. */
+		shingles_ref_free(&q);
+		CHECK(shingles_ref_of(&lb, &q) == 0);
+		shingles_measure(&la, &q, NULL, &all);
+		CHECK(all.new_all == all.words && all.words > 100 &&
+		    all.own == all.words && all.cut == 0);
+		shingles_ref_free(&q);
+		shingles_free(&la);
+		shingles_free(&lc);
+	}
+
 	/* dedup_linker: the linker joins the candidates of a verdict that
 	 * is not exact, once. */
 	nm = 0;
