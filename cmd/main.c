@@ -24,7 +24,9 @@
 #include "web/url.h"
 
 /* Exit statuses (DESIGN.md). */
-enum { EXIT_DONE = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
+/* 3: a crawl stopped with work left (a signal, --max-pages, saturation),
+ * which a plain resume goes on with. */
+enum { EXIT_DONE = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2, EXIT_STOPPED = 3 };
 
 /*
  * "nearcrawl: MSG" on stderr. Messages quote untrusted text (file names,
@@ -83,7 +85,9 @@ usage(FILE *out)
 	    "  help   this text; `nearcrawl crawl --help` lists crawl options\n"
 	    "\n"
 	    "exit status: 0 done, 1 failed at run time, 2 bad usage or "
-	    "configuration\n");
+	    "configuration,\n"
+	    "3 crawl stopped with work left (a signal, --max-pages, "
+	    "saturation): resume it\n");
 }
 
 /*
@@ -241,6 +245,8 @@ cmd_crawl(int argc, char **argv)
 		print_summary(&cfg, &sum, rc);
 	}
 	config_free(&cfg);
+	if (rc == EXIT_DONE && crawl_stopped_early(&sum))
+		return EXIT_STOPPED;
 	return rc;
 }
 

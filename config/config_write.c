@@ -68,11 +68,12 @@ config_usage(FILE *out)
 	      "with (stored in\n"
 	      "it); options given again replace them and are said, but the "
 	      "[dedup] ones and\n"
-	      "the scope must match. Never stored: SEED_URLs, -d, "
-	      "--max-pages (it counts the\n"
-	      "database's pages), --quiet, --force-settings, "
-	      "--retry-given-up, and a --proxy\n"
-	      "URL's user:password (give it again).\n\n"
+	      "the scope must match. Never stored: SEED_URLs, -d, --quiet, "
+	      "--force-settings,\n"
+	      "--retry-given-up, and a --proxy URL's user:password (give it "
+	      "again). --max-pages\n"
+	      "is stored and counts the database's pages: raise it, or give "
+	      "0, to go on.\n\n"
 	      "Settings come from the defaults, then the INI file (-c), then "
 	      "the other\n"
 	      "options; repeatable options and SEED_URLs add to the file's "
@@ -81,6 +82,11 @@ config_usage(FILE *out)
 	      "spelt with _\n"
 	      "for - unless its key is shown.\n\n",
 	    out);
+	fputs("Exit status: 0 nothing left to fetch; 3 stopped with work "
+	      "left, everything saved\n"
+	      "(a signal, --max-pages, --stop-when-saturated): a plain resume "
+	      "goes on; 1 failed\n"
+	      "at run time; 2 bad usage, settings or database.\n\n", out);
 	fprintf(out, "  %-28s %s\n", "SEED_URL...",
 	    "where to start; adds to the file's seed keys");
 	fprintf(out, "  %-28s %s\n", "-c, --config FILE",

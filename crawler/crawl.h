@@ -52,6 +52,7 @@ struct crawl_summary {
 	double seconds;             /* wall time of this run */
 	int interrupted;            /* stopped by a signal */
 	int saturated;              /* stopped by --stop-when-saturated */
+	int limited;                /* --max-pages reached */
 	struct crawl_stages stages; /* where the time went */
 	int counted;                /* counts could be read */
 	int64_t indexed;            /* pages in the fingerprint indexes */
@@ -64,7 +65,8 @@ struct crawl_summary {
 
 /*
  * Crawl with cfg. Returns 0 when the crawl ended normally or was stopped by
- * SIGINT/SIGTERM with everything saved; 1 on a run-time failure (database
+ * SIGINT/SIGTERM, --max-pages or saturation with everything saved (sum
+ * says which: crawl_stopped_early); 1 on a run-time failure (database
  * write error, full disk, damage met in the data, out of memory: committed
  * batches kept); 2 when cfg or the database is unusable (not ours, newer,
  * read-only, locked, settings conflict, no seeds for a new crawl), with the
@@ -74,6 +76,14 @@ struct crawl_summary {
  */
 int crawl_run(const struct config *cfg, struct crawl_summary *sum, char *err,
     size_t errsz);
+
+/*
+ * Whether a run that returned 0 stopped with work left that a plain resume
+ * would do: a signal, the saturation stop, or --max-pages with URLs still
+ * queued. Not when what is left waits on given-up hosts (a resume would
+ * not take it up: --retry-given-up does). sum->counts must be read.
+ */
+int crawl_stopped_early(const struct crawl_summary *sum);
 
 /*
  * Before crawl_run on an existing database: the settings the database was

@@ -513,6 +513,13 @@ loop_teardown(struct crawl *c)
 	free(c->domains);
 }
 
+int
+crawl_stopped_early(const struct crawl_summary *sum)
+{
+	return sum->interrupted || sum->saturated ||
+	    (sum->limited && sum->counted && sum->counts.queued > 0);
+}
+
 /* What the run did, for the closing lines (the counts are read apart). */
 static void
 fill_summary(const struct crawl *c, struct crawl_summary *sum)
@@ -521,6 +528,9 @@ fill_summary(const struct crawl *c, struct crawl_summary *sum)
 
 	sum->interrupted = c->stopping != 0 && !c->failed && !c->saturated;
 	sum->saturated = c->saturated;
+	/* As limit_reached, with nothing in flight any more. */
+	sum->limited = c->cfg->max_pages > 0 &&
+	    (c->visit > 1 ? c->fetched : c->seq) >= c->cfg->max_pages;
 	sum->fetched = c->fetched;
 	sum->robots_fetches = c->robots_fetches;
 	sum->hosts_given_up = c->hosts_given_up;

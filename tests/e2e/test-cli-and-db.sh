@@ -35,7 +35,7 @@ eq "missing config file exits 2" "$?" 2
 printf '[politeness]\ndelay_ms = 5\n[crawl]\nmax_pages = 3\n' >"$E2E_TMP/ok.ini"
 "$NEARCRAWL" crawl -c "$E2E_TMP/ok.ini" -d "$E2E_TMP/ini.db" --max-pages 4 \
     --quiet $R "$SEED" 2>/dev/null
-eq "crawl with INI exits 0" "$?" 0
+eq "crawl with INI: stopped at --max-pages with work left, exits 3" "$?" 3
 eq "command line wins over INI" "$(q "$E2E_TMP/ini.db" 'SELECT count(*) FROM pages')" 4
 
 # Databases that are not ours are refused and left untouched.
@@ -58,7 +58,7 @@ eq "conflicting resume exits 2" "$?" 2
 ok "conflict explained" grep -q "simhash-k 3" "$E2E_TMP/err"
 "$NEARCRAWL" crawl -d "$E2E_TMP/ini.db" --simhash-k 5 --force-settings \
     --quiet $R 2>"$E2E_TMP/err"
-eq "--force-settings resumes anyway" "$?" 0
+eq "--force-settings resumes anyway (to the stored --max-pages: 3)" "$?" 3
 eq "and records the new setting" \
     "$(q "$E2E_TMP/ini.db" "SELECT value FROM meta WHERE key = 'simhash_k'")" 5
 
@@ -66,9 +66,9 @@ eq "and records the new setting" \
 # defaults are; the user is told which differ from the defaults.
 "$NEARCRAWL" crawl -d "$E2E_TMP/old.db" --quiet --max-pages 3 \
     --methods md5,simhash --simhash-k 4 $R "$SEED" 2>/dev/null
-eq "older settings: first part exits 0" "$?" 0
+eq "older settings: first part exits 3 (work left)" "$?" 3
 "$NEARCRAWL" crawl -d "$E2E_TMP/old.db" --max-pages 6 $R 2>"$E2E_TMP/err"
-eq "older settings: resumed without options, exits 0" "$?" 0
+eq "older settings: resumed without options, exits 3 (work left)" "$?" 3
 ok "older settings: says which it kept" grep -q \
     "resuming .*old.db with the settings it was crawled with, not today's defaults: --methods md5,simhash; --simhash-k 4\$" \
     "$E2E_TMP/err"
@@ -113,7 +113,7 @@ eq "locked database exits 2" "$?" 2
 ok "lock explained" grep -q "in use by another nearcrawl process" "$E2E_TMP/err"
 kill -INT "$first"
 wait "$first"
-eq "interrupted crawl exits 0" "$?" 0
+eq "interrupted crawl exits 3 (work left)" "$?" 3
 
 # The robots subcommand.
 printf 'User-agent: *\nDisallow: /private/\nAllow: /private/open\n' >"$E2E_TMP/robots.txt"

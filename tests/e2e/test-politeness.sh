@@ -9,7 +9,7 @@ DB="$E2E_TMP/p.db"
     --max-pages 24 --resolve "www.lab.test:$PORT:127.0.0.1" \
     --resolve "www.small.test:$PORT:127.0.0.1" \
     "http://www.lab.test:$PORT/" "http://www.small.test:$PORT/" 2>/dev/null
-eq "crawl exits 0" "$?" 0
+eq "crawl stopped by --max-pages exits 3" "$?" 3
 eq "page limit honoured" "$(q "$DB" 'SELECT count(*) FROM pages')" 24
 
 # Smallest gap in ms between consecutive arrivals at each host.

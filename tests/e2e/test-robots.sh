@@ -66,7 +66,7 @@ while [ "$i" -lt 100 ] && [ "$(tail -n +$((before + 1)) "$SERVER_LOG" | grep -c 
 done
 kill -INT "$pid"
 wait "$pid"
-eq "stopped during the Retry-After" "$?" 0
+eq "stopped during the Retry-After: exits 3 (work left)" "$?" 3
 # shellcheck disable=SC2086
 "$NEARCRAWL" crawl -d "$DB5" --quiet --delay-ms 0 --max-retries 1 $R \
     2>/dev/null

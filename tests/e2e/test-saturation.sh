@@ -10,7 +10,7 @@ R="--resolve $H:$PORT:127.0.0.1"
     "http://$H:$PORT/" 2>/dev/null
 "$NEARCRAWL" crawl -d "$E2E_TMP/sat.db" --delay-ms 0 \
     --stop-when-saturated 40:0.05 $R "http://$H:$PORT/" 2>"$E2E_TMP/err" </dev/null
-eq "saturated crawl exits 0" "$?" 0
+eq "saturated crawl exits 3 (stopped with work left)" "$?" 3
 ok "says it saturated" grep -q "saturated: [0-9]* of the last 40 pages were unique" "$E2E_TMP/err"
 ok "summary says saturated" grep -q "nearcrawl: saturated:" "$E2E_TMP/err"
 full=$(q "$E2E_TMP/full.db" 'SELECT count(*) FROM pages')

@@ -15,7 +15,7 @@ DB="$E2E_TMP/s.db"
 
 "$NEARCRAWL" crawl -d "$DB" --max-pages 3 --delay-ms 0 --user-agent "$UA" \
     --resolve "$H:$PORT:127.0.0.1" "$SEED" 2>"$E2E_TMP/first.err"
-eq "first run exits 0" "$?" 0
+eq "first run: stopped at --max-pages, exits 3" "$?" 3
 eq "first run stopped at 3 pages" "$(q "$DB" 'SELECT count(*) FROM pages')" 3
 eq "user agent stored" "$(q "$DB" "SELECT value FROM meta WHERE key = 'user_agent'")" "$UA"
 eq "resolve entry stored" "$(q "$DB" "SELECT value FROM meta WHERE key = 'resolve'")" \
@@ -31,7 +31,7 @@ requests=$(wc -l <"$SERVER_LOG")
 
 # The limit holds on a resume alone, and says so.
 "$NEARCRAWL" crawl -d "$DB" 2>"$E2E_TMP/limit.err"
-eq "resume alone at the limit: exits 0" "$?" 0
+eq "resume alone at the limit: exits 3 (work left)" "$?" 3
 eq "resume alone at the limit: nothing fetched" \
     "$(q "$DB" 'SELECT count(*) FROM pages')" 3
 ok "resume alone at the limit: says why and how to go on" grep -q \

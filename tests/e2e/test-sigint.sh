@@ -69,7 +69,7 @@ start "$A" 20 "$SEED"
 signalled=$(now)
 kill -INT $pid
 finish 8
-eq "SIGINT: exit status 0" $rc 0
+eq "SIGINT: exit status 3 (work left, saved)" $rc 3
 ok "SIGINT: stopped within 6 s (took $took s)" \
     awk "BEGIN { exit !($took < 6) }"
 ok "SIGINT: stderr tells how to resume" grep -q resume "$A.err"
@@ -99,7 +99,7 @@ sleep 0.2
 signalled=$(now)
 kill -INT $pid
 finish 8
-eq "second SIGINT: exit status 0" $rc 0
+eq "second SIGINT: exit status 3" $rc 3
 ok "second SIGINT: stopped within 1.5 s (took $took s)" \
     awk "BEGIN { exit !($took < 1.5) }"
 ok "second SIGINT: a transfer was in flight" \
@@ -118,7 +118,7 @@ start "$C" 20 "$SEED" "$SLOW"
 signalled=$(now)
 kill -INT $pid
 finish 10
-eq "grace over: exit status 0" $rc 0
+eq "grace over: exit status 3" $rc 3
 ok "grace over: waited for the transfer, 4.5 to 7 s (took $took s)" \
     awk "BEGIN { exit !($took >= 4.5 && $took < 7) }"
 consistent "grace over" "$C"

@@ -92,7 +92,7 @@ eq "untrusted: host given up for its certificate" \
 # ---- --cacert, kept by a resume -------------------------------------------
 "$NEARCRAWL" crawl -d "$T/ca.db" --quiet --delay-ms 0 --max-pages 2 \
     --cacert "$T/ca.pem" $R "$SEED" 2>"$T/ca.err"
-eq "--cacert: exits 0" "$?" 0
+eq "--cacert: stopped at --max-pages, exits 3" "$?" 3
 eq "--cacert: pages fetched" "$(pages "$T/ca.db")" 2
 eq "--cacert: stored" "$(q "$T/ca.db" "SELECT value FROM meta WHERE key = 'cacert'")" \
     "$(cd "$T" && pwd -P)/ca.pem"
@@ -112,7 +112,7 @@ eq "--capath: pages fetched" "$(pages "$T/capath.db")" 5
 WARN="nearcrawl: warning: --insecure: TLS certificates and host names are not verified"
 "$NEARCRAWL" crawl -d "$T/insecure.db" --quiet --delay-ms 0 --max-pages 2 \
     --insecure $R "$SEED" 2>"$T/insecure.err"
-eq "--insecure: exits 0" "$?" 0
+eq "--insecure: stopped at --max-pages, exits 3" "$?" 3
 eq "--insecure: pages fetched" "$(pages "$T/insecure.db")" 2
 ok "--insecure: warns" grep -q "^$WARN" "$T/insecure.err"
 "$NEARCRAWL" crawl -d "$T/insecure.db" --quiet --max-pages 0 \
