@@ -35,6 +35,13 @@ struct opt {
 	                                        returns why it is bad or NULL */
 };
 
+/*
+ * A millisecond setting's second long option, which takes a duration whose
+ * bare number is seconds, as wget's --wait ("delay": 2, 0.5, 500ms, 1m);
+ * NULL for the others.
+ */
+const char *config_secs_option(const struct opt *o);
+
 /* An INI section, in --help and example.ini order. */
 struct config_section {
 	const char *name;  /* INI section */

@@ -582,6 +582,12 @@ config_opt_set(struct config *c, const struct opt *o, const char *v,
 	return set_string(c, o, v, msg, msgsz);
 }
 
+const char *
+config_secs_option(const struct opt *o)
+{
+	return strcmp(o->pub.key, "delay_ms") == 0 ? "delay" : NULL;
+}
+
 const struct opt *
 config_opt_by_key(const char *section, const char *key)
 {

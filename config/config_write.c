@@ -52,6 +52,10 @@ usage_option(FILE *out, const struct opt *o)
 	fputc('\n', out);
 	if (o->type != OPT_LIST && o->example != NULL)
 		fprintf(out, "  %-28s e.g. %s\n", "", o->example);
+	if (config_secs_option(o) != NULL)
+		fprintf(out, "      --%s %-*s the same in seconds, or with "
+		    "a unit: 2, 0.5s, 500ms, 1m\n", config_secs_option(o),
+		    (int)(21 - strlen(config_secs_option(o))), "DURATION");
 }
 
 void
