@@ -14,6 +14,7 @@ struct host {
 	size_t heap_pos;    /* index in heap, or NOT_IN_HEAP */
 	int retired;        /* given up or capped: never scheduled again */
 	int failures;       /* failed requests in a row */
+	int answered;       /* some request got an answer in this run */
 	int64_t pages;      /* pages settled for this host */
 	double held_until;  /* end of the last hold (back-off, Retry-After,
 	                       robots.txt), 0 when never held */
@@ -396,8 +397,18 @@ hostsched_succeeded(struct hostsched *s, const char *host)
 {
 	struct host *h = find(s, host);
 
-	if (h != NULL)
+	if (h != NULL) {
 		h->failures = 0;
+		h->answered = 1;
+	}
+}
+
+int
+hostsched_worked(struct hostsched *s, const char *host)
+{
+	struct host *h = find(s, host);
+
+	return h != NULL && (h->answered || h->pages > 0);
 }
 
 int64_t

@@ -84,6 +84,12 @@ int hostsched_failed(struct hostsched *s, const char *host, double now,
 /* A request to host got an answer: the failure count starts again. */
 void hostsched_succeeded(struct hostsched *s, const char *host);
 
+/* Whether host ever worked: it answered in this run, or has pages (an
+ * earlier run's, counted on resume). The back-off is for such hosts; a
+ * host that fails its first contact is given up at once, as curl and wget
+ * fail at once. */
+int hostsched_worked(struct hostsched *s, const char *host);
+
 /* Count n more pages for host (creating it); returns its total, or -1 when
  * out of memory. */
 int64_t hostsched_add_pages(struct hostsched *s, const char *host, int64_t n);

@@ -89,7 +89,11 @@ on_fetched(const struct fetch_result *r, void *arg)
 		int failures = hostsched_failed(c->sc, j->host, now,
 		    c->cfg->retry_base_ms, &held_ms);
 
-		int last = failures >= c->cfg->host_max_failures;
+		/* A host that never worked (a dead seed, a mistyped
+		 * name) fails at once: waiting 30, 60, 120, 240 s on it
+		 * looks like a hang. */
+		int first = !hostsched_worked(c->sc, j->host);
+		int last = first || failures >= c->cfg->host_max_failures;
 		char why[256];
 
 		snprintf(why, sizeof(why), "failure %d of %d in a row before "
@@ -97,12 +101,16 @@ on_fetched(const struct fetch_result *r, void *arg)
 		    r->error != NULL ? r->error : "unknown");
 		polite_hold_host(c, j->host, held_ms / 1e3, failures,
 		    last ? NULL : why);
-		if (last) {
+		if (last && first)
+			snprintf(why, sizeof(why), "no answer on first "
+			    "contact: %s", r->error != NULL ? r->error :
+			    "unknown");
+		else if (last)
 			snprintf(why, sizeof(why), "%d failures in a row, "
 			    "the last: %s", c->cfg->host_max_failures,
 			    r->error != NULL ? r->error : "unknown");
+		if (last)
 			polite_give_up(c, j->host, why);
-		}
 	} else if (r->status > 0) {
 		hostsched_succeeded(c->sc, j->host);
 	}
