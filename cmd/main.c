@@ -152,6 +152,11 @@ print_summary(const struct config *cfg, const struct crawl_summary *sum,
 		    (long long)sum->traps.trapped,
 		    (long long)sum->traps.capped,
 		    (long long)sum->traps.too_long);
+	if (sum->traps.patterned > 0 || sum->traps.dropped > 0)
+		fprintf(stderr, "nearcrawl: --accept-regex/--reject-regex: "
+		    "%lld links left out, %lld queued URLs dropped (kept as "
+		    "skipped)\n", (long long)sum->traps.patterned,
+		    (long long)sum->traps.dropped);
 	if (sum->indexed > 0)
 		fprintf(stderr, "nearcrawl: index bytes: %llu for %lld "
 		    "pages (%.0f bytes/page)\n",

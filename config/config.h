@@ -46,6 +46,10 @@ struct config {
 	char **allow_domains;  /* domains in scope with their subdomains;
 	                          none = the seeds' hosts (crawler decides) */
 	size_t nallow;         /* entries in allow_domains */
+	char **accept_regex;   /* links followed only when one matches */
+	size_t naccept_regex;
+	char **reject_regex;   /* links never followed when one matches */
+	size_t nreject_regex;
 	char *user_agent;      /* User-Agent header, with a contact */
 	int follow_duplicates; /* also follow links of duplicate pages */
 	int recrawl;           /* start a new visit of every page in db */

@@ -27,6 +27,7 @@ static const char *check_novelty(const char *v);
 static const char *check_yes_no(const char *v);
 static const char *check_saturation(const char *v);
 static const char *check_strip_params(const char *v);
+static const char *check_regex(const char *v);
 
 #define F(field) offsetof(struct config, field)
 #define TERA (1LL << 40)
@@ -49,6 +50,14 @@ const struct opt config_opts[] = {
 	    F(allow_domains), F(nallow), 0, 0, 0, "D",
 	    "in scope: D and subdomains; none = seeds' hosts",
 	    "example.edu", NULL },
+	{ { "crawl", "accept_regex", "accept-regex", NULL }, OPT_LIST,
+	    F(accept_regex), F(naccept_regex), 0, 0, 0, "RE",
+	    "follow only links whose URL matches RE (POSIX extended, "
+	    "anywhere in it)", "^https?://[^/]*/en/", check_regex },
+	{ { "crawl", "reject_regex", "reject-regex", NULL }, OPT_LIST,
+	    F(reject_regex), F(nreject_regex), 0, 0, 0, "RE",
+	    "never follow links whose URL matches RE; a resume may change "
+	    "both", "/(login|search)([/?]|$)", check_regex },
 	{ { "crawl", "user_agent", "user-agent", CONFIG_DEFAULT_USER_AGENT },
 	    OPT_STR, F(user_agent), 0, 0, 0, 0, "S",
 	    "User-Agent: who crawls, how to reach them", NULL,
@@ -353,6 +362,21 @@ check_novelty(const char *v)
 	if (strcmp(v, "own") == 0 || strcmp(v, "all") == 0)
 		return NULL;
 	return "must be own or all";
+}
+
+static const char *
+check_regex(const char *v)
+{
+	static _Thread_local char why[240];
+	const char *e;
+
+	/* Stored one entry a line: a pattern is one line. */
+	if (strpbrk(v, "\n\r") != NULL)
+		return "a pattern is one line";
+	if ((e = urlfilter_pattern_check(v)) == NULL)
+		return NULL;
+	snprintf(why, sizeof(why), "not a regular expression: %s", e);
+	return why;
 }
 
 static const char *

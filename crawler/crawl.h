@@ -41,6 +41,9 @@ struct crawl_traps {
 	int64_t trapped;  /* links left out: repeated or too many segments */
 	int64_t capped;   /* new links left out: --max-query-variants */
 	int64_t too_long; /* links left out: longer than URL_MAX_LEN */
+	int64_t patterned; /* links left out by --accept/--reject-regex */
+	int64_t dropped;  /* queued URLs they drop (patterns changed on a
+	                     resume), settled as skipped */
 };
 
 struct crawl_summary {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 static const char WHY_TRAPPED[] = "path looks like a trap";
+static const char WHY_PATTERN[] = FRONTIER_WHY_PATTERN;
 
 /*
  * Why url (normalised), found at depth, is not to be queued, or NULL when
@@ -23,6 +24,9 @@ frontier_refusal(struct crawl *c, const char *url, int depth, char *host)
 		return "host out of scope";
 	if (urlfilter_path_trapped(url))
 		return WHY_TRAPPED;
+	/* Seeds are fetched whatever the patterns say. */
+	if (depth > 0 && !urlfilter_patterns_allow(c->patterns, url))
+		return WHY_PATTERN;
 	return NULL;
 }
 
@@ -83,6 +87,8 @@ frontier_add_as_is(struct crawl *c, const char *url, int depth, int64_t parent,
 	if ((why = frontier_refusal(c, url, depth, host)) != NULL) {
 		if (why == WHY_TRAPPED)
 			c->traps.trapped++;
+		else if (why == WHY_PATTERN)
+			c->traps.patterned++;
 		seen_add(c->settled, h);
 		return 0;
 	}

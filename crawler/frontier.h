@@ -10,6 +10,9 @@
 
 #include "crawler/state.h"
 
+/* Why a URL the user's patterns exclude is left out, or settled. */
+#define FRONTIER_WHY_PATTERN "excluded by --accept-regex/--reject-regex"
+
 /*
  * Why url (normalised), found at depth, is not to be queued, or NULL when
  * it is; then host (HOST_MAX bytes) holds its host.

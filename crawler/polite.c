@@ -365,6 +365,16 @@ polite_admit(struct crawl *c, struct job *j, double now)
 	double retry_at = 0, d;
 	int state, failures;
 
+	/* Queued before a resume changed the patterns. */
+	if (!j->sitemap && j->it.depth > 0 &&
+	    !urlfilter_patterns_allow(c->patterns, j->it.url)) {
+		if (frontier_settle_unfetched(c, j, FRONTIER_WHY_PATTERN) != 0)
+			return -1;
+		c->traps.dropped++;
+		store_item_clear(&j->it);
+		free(j);
+		return POLITE_DONE;
+	}
 	if (url_origin(j->it.url, origin, sizeof(origin)) != 0)
 		return POLITE_FETCH;
 	state = robotscache_lookup(c->rc, origin, clock_wall_s(), &rules, &retry_at,

@@ -250,6 +250,10 @@ new_parts(struct crawl *c)
 
 	c->strip =
 	    strcmp(cfg->strip_params, "none") == 0 ? NULL : cfg->strip_params;
+	if (urlfilter_patterns_new(cfg->accept_regex, cfg->naccept_regex,
+	    cfg->reject_regex, cfg->nreject_regex, &c->patterns, c->err,
+	    c->errsz) != 0)
+		return 2;
 	c->dd = new_dedup(cfg);
 	c->site = tmpl_new();
 	c->sc = hostsched_new(cfg->per_host, cfg->delay_ms);

@@ -139,6 +139,8 @@ struct crawl {
 	long sat_unique;         /* unique pages in the ring */
 	int saturated;           /* the saturation stop ended the crawl */
 	const char *strip;       /* --strip-params list, NULL for none */
+	struct urlfilter_patterns *patterns; /* --accept-regex and
+	                            --reject-regex, NULL for none */
 	struct crawl_traps traps; /* what the trap defences did this run */
 	int tty;                 /* stderr is a terminal: live progress */
 	int progress_shown;      /* a progress line is on the terminal */

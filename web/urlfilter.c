@@ -1,14 +1,18 @@
 /*
  * urlfilter: the URL filters of the crawl -- scope (a host in the allowed
- * domains), crawler traps read from the path, and parameter stripping;
+ * domains), crawler traps read from the path, parameter stripping and
+ * the user's URL patterns;
  * see urlfilter.h. They read normalised URLs (url.h) as strings.
  */
 #include "web/urlfilter.h"
 
-#include "util/chars.h"
-
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#include "util/chars.h"
 
 
 /* Length of s without one trailing dot: "a.org." names the same host. */
@@ -305,4 +309,114 @@ urlfilter_strip_params(const char *url, const char *names, char *out, size_t out
 		removed |= strip_query(query + 1, frag, names, out, &o);
 	memcpy(out + o, frag, (size_t)(url + len - frag) + 1);
 	return removed;
+}
+
+struct urlfilter_patterns {
+	regex_t *accept, *reject;
+	size_t na, nr;
+};
+
+/* Compile n patterns into a new array *out. 0, or -1 with err. */
+static int
+compile_all(char *const *re, size_t n, regex_t **out, size_t *done,
+    char *err, size_t errsz)
+{
+	char msg[160];
+	int rc;
+
+	*out = NULL;
+	*done = 0;
+	if (n == 0)
+		return 0;
+	if ((*out = calloc(n, sizeof(**out))) == NULL) {
+		snprintf(err, errsz, "out of memory");
+		return -1;
+	}
+	for (; *done < n; (*done)++) {
+		rc = regcomp(&(*out)[*done], re[*done], REG_EXTENDED | REG_NOSUB);
+		if (rc != 0) {
+			regerror(rc, &(*out)[*done], msg, sizeof(msg));
+			snprintf(err, errsz, "\"%s\": %s", re[*done], msg);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void
+free_all(regex_t *r, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		regfree(&r[i]);
+	free(r);
+}
+
+int
+urlfilter_patterns_new(char *const *accept, size_t na, char *const *reject,
+    size_t nr, struct urlfilter_patterns **out, char *err, size_t errsz)
+{
+	struct urlfilter_patterns *p;
+
+	*out = NULL;
+	if (na == 0 && nr == 0)
+		return 0;
+	if ((p = calloc(1, sizeof(*p))) == NULL) {
+		snprintf(err, errsz, "out of memory");
+		return -1;
+	}
+	if (compile_all(accept, na, &p->accept, &p->na, err, errsz) != 0 ||
+	    compile_all(reject, nr, &p->reject, &p->nr, err, errsz) != 0) {
+		urlfilter_patterns_free(p);
+		return -1;
+	}
+	*out = p;
+	return 0;
+}
+
+static int
+any_match(const regex_t *r, size_t n, const char *url)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (regexec(&r[i], url, 0, NULL, 0) == 0)
+			return 1;
+	return 0;
+}
+
+int
+urlfilter_patterns_allow(const struct urlfilter_patterns *p, const char *url)
+{
+	if (p == NULL)
+		return 1;
+	if (p->na > 0 && !any_match(p->accept, p->na, url))
+		return 0;
+	return !any_match(p->reject, p->nr, url);
+}
+
+const char *
+urlfilter_pattern_check(const char *re)
+{
+	static _Thread_local char msg[200];
+	regex_t r;
+	int rc;
+
+	if ((rc = regcomp(&r, re, REG_EXTENDED | REG_NOSUB)) == 0) {
+		regfree(&r);
+		return NULL;
+	}
+	regerror(rc, &r, msg, sizeof(msg));
+	return msg;
+}
+
+void
+urlfilter_patterns_free(struct urlfilter_patterns *p)
+{
+	if (p == NULL)
+		return;
+	free_all(p->accept, p->na);
+	free_all(p->reject, p->nr);
+	free(p);
 }

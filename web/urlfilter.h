@@ -57,4 +57,31 @@ const char *urlfilter_param_list_check(const char *names);
 int urlfilter_strip_params(
     const char *url, const char *names, char *out, size_t outsz);
 
+/*
+ * URL patterns (--accept-regex, --reject-regex): POSIX extended regular
+ * expressions matched anywhere in the whole normalised URL (anchor them
+ * with ^ and $), as wget2's. A URL is allowed when it matches one of the
+ * accept patterns (or there are none) and none of the reject patterns.
+ */
+struct urlfilter_patterns;
+
+/*
+ * Compile the na accept and nr reject patterns into *out (NULL when there
+ * are none). Returns 0, or -1 with why in err: the pattern and the
+ * library's message, or out of memory.
+ */
+int urlfilter_patterns_new(char *const *accept, size_t na,
+    char *const *reject, size_t nr, struct urlfilter_patterns **out,
+    char *err, size_t errsz);
+
+/* Whether url is allowed (1) or not (0); p NULL allows everything. */
+int urlfilter_patterns_allow(const struct urlfilter_patterns *p,
+    const char *url);
+
+/* Why a pattern is unusable (a static message naming the problem), or
+ * NULL when it compiles: for the settings' check. */
+const char *urlfilter_pattern_check(const char *re);
+
+void urlfilter_patterns_free(struct urlfilter_patterns *p);
+
 #endif

@@ -492,6 +492,45 @@ test_strip_list_check(void)
 	    "a name may not hold blanks, controls or any of %&=;#?/");
 }
 
+/* --accept-regex and --reject-regex: anywhere in the URL, accept any of,
+ * reject none of; a bad pattern said with the library's reason. */
+static void
+test_patterns(void)
+{
+	char *acc[] = { "^https?://[^/]*/en/", "/fr/" };
+	char *rej[] = { "/(login|search)([/?]|$)", "[?&]utm_" };
+	char *bad[] = { "(open" };
+	struct urlfilter_patterns *p;
+	char err[200];
+
+	CHECK(urlfilter_patterns_new(NULL, 0, NULL, 0, &p, err,
+	    sizeof(err)) == 0 && p == NULL);
+	CHECK(urlfilter_patterns_allow(NULL, "http://a.test/x") == 1);
+	CHECK(urlfilter_patterns_new(acc, 2, rej, 2, &p, err,
+	    sizeof(err)) == 0 && p != NULL);
+	CHECK(urlfilter_patterns_allow(p, "http://a.test/en/page") == 1);
+	CHECK(urlfilter_patterns_allow(p, "http://a.test/docs/fr/page") == 1);
+	CHECK(urlfilter_patterns_allow(p, "http://a.test/de/page") == 0);
+	CHECK(urlfilter_patterns_allow(p, "http://a.test/en/login") == 0);
+	CHECK(urlfilter_patterns_allow(p, "http://a.test/en/login?next=1") ==
+	    0);
+	CHECK(urlfilter_patterns_allow(p, "http://a.test/en/logins") == 1);
+	CHECK(urlfilter_patterns_allow(p, "http://a.test/en/a?b=1&utm_x=2") ==
+	    0);
+	urlfilter_patterns_free(p);
+	/* Reject alone: everything else is accepted. */
+	CHECK(urlfilter_patterns_new(NULL, 0, rej, 1, &p, err,
+	    sizeof(err)) == 0);
+	CHECK(urlfilter_patterns_allow(p, "http://a.test/de/page") == 1);
+	CHECK(urlfilter_patterns_allow(p, "http://a.test/search") == 0);
+	urlfilter_patterns_free(p);
+	CHECK(urlfilter_patterns_new(acc, 1, bad, 1, &p, err,
+	    sizeof(err)) == -1 && p == NULL);
+	CHECK(strncmp(err, "\"(open\": ", 9) == 0);
+	CHECK(urlfilter_pattern_check("(open") != NULL);
+	CHECK(urlfilter_pattern_check("a|b") == NULL);
+}
+
 void
 suite_url(void)
 {
@@ -513,4 +552,5 @@ suite_url(void)
 	RUN(test_strip_path_params);
 	RUN(test_strip_limits);
 	RUN(test_strip_list_check);
+	RUN(test_patterns);
 }
