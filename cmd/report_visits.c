@@ -115,7 +115,7 @@ void
 report_visits_text(const struct rep *r, FILE *f)
 {
 	const struct rep_visit *v;
-	char a[40];
+	char a[40], b[40];
 	size_t i, k;
 
 	if (r->nvisits == 0)
@@ -134,7 +134,7 @@ report_visits_text(const struct rep *r, FILE *f)
 		    "pages\n",
 		    report_out_grouped(v->moved, a, sizeof(a)),
 		    report_out_grouped(
-		        v->n[REPORT_OUTCOMES - 1], a, sizeof(a)));
+		        v->n[REPORT_OUTCOMES - 1], b, sizeof(b)));
 		for (k = 0; k < r->nmoves; k++)
 			if (r->moves[k].visit == v->visit)
 				fprintf(f, "    %s -> %s: %lld\n",

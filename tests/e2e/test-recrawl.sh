@@ -114,6 +114,10 @@ ok "visit-moves.csv: unique -> near" grep -qx "2,unique,near,1" \
     "$E2E_TMP/rep/visit-moves.csv"
 ok "summary.txt tells the visit" grep -q "visit 2: 7 pages visited again" \
     "$E2E_TMP/rep/summary.txt"
+# Each figure of the line its own (two once shared one buffer).
+ok "summary.txt: 1 changed page with another verdict, 2 new pages" \
+    grep -q "; 1 changed pages have another verdict; 2 new pages" \
+    "$E2E_TMP/rep/summary.txt"
 ok "index.html has the recrawls table" grep -q 'id="visits"' \
     "$E2E_TMP/rep/index.html"
 
