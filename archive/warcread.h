@@ -81,6 +81,17 @@ struct warc_head {
 struct warc_reader;
 
 /*
+ * Whether the file at path is a WARC file at all: its first bytes (after
+ * gunzip when it is gzip) are "WARC/", or it is empty. Returns 0; -1 when
+ * it is something else (an HTML page, an ARC file, a tarball), with what
+ * it starts with in err; -2 when it cannot be read (err says why). A
+ * damaged record further on is no reason to refuse a file: this looks at
+ * the start only, so that a file given by mistake is refused before
+ * anything is stored.
+ */
+int warc_file_check(const char *path, char *err, size_t errsz);
+
+/*
  * Open the WARC file at path for reading from its start. "-" (standard
  * input) is not supported: resyncing needs to seek. Returns the reader,
  * freed by warc_reader_close, or NULL with a message in err (cannot open,

@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "util/err.h"
 
@@ -328,4 +329,29 @@ warcread_resync(struct warc_reader *r, char *err, size_t errsz)
 		r->sync = RD_SYNC_RAW;
 		r->sync_from = r->fail_raw + 1;
 	}
+}
+
+int
+warc_file_check(const char *path, char *err, size_t errsz)
+{
+	char head[16], shown[sizeof(head) + 1];
+	gzFile f;
+	int n, i;
+
+	errno = 0;
+	if ((f = gzopen(path, "rb")) == NULL)
+		return err_set(err, errsz, -2, "%s: %s", path,
+		    errno != 0 ? strerror(errno) : "cannot open");
+	n = gzread(f, head, sizeof(head));
+	gzclose(f);
+	if (n < 0)
+		return err_set(err, errsz, -2, "%s: cannot read", path);
+	if (n == 0 || (n >= 5 && memcmp(head, "WARC/", 5) == 0))
+		return 0;
+	for (i = 0; i < n; i++)
+		shown[i] = head[i] >= 0x20 && head[i] < 0x7f ? head[i] : '.';
+	shown[n] = '\0';
+	return err_set(err, errsz, -1, "%s: not a WARC file (it starts "
+	    "with \"%s\"); dedup reads WARC 1.0 and 1.1, gzip or not", path,
+	    shown);
 }

@@ -1,5 +1,6 @@
 #include "cmd/docload.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -94,16 +95,18 @@ out:
 static int
 read_path(const char *name, struct buf *raw, char *err, size_t errsz)
 {
-	int rc = buf_read_file(raw, name, 0);
+	int rc;
 
-	if (rc == BUF_OK)
+	errno = 0;
+	if ((rc = buf_read_file(raw, name, 0)) == BUF_OK)
 		return 0;
 	if (rc == BUF_FULL)
 		snprintf(err, errsz, "%s: larger than %zu bytes", name,
 		    raw->limit);
 	else
 		snprintf(err, errsz, "%s: %s", name, rc == BUF_NOMEM
-		    ? "out of memory" : "cannot read");
+		    ? "out of memory" : errno != 0 ? strerror(errno) :
+		    "cannot read");
 	return 1;
 }
 

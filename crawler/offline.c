@@ -607,6 +607,10 @@ offline_run(const struct config *cfg, char *const *files, size_t nfiles,
 
 	memset(&o, 0, sizeof(o));
 	memset(sum, 0, sizeof(*sum));
+	/* A file given by mistake is refused before the database is made. */
+	for (i = 0; i < nfiles; i++)
+		if ((rc = warc_file_check(files[i], err, errsz)) != 0)
+			return 2;
 	rc = crawl_init(&c, cfg, err, errsz);
 	c.offline = &o;
 	o.c = &c;

@@ -84,6 +84,9 @@ lock_file(struct store *s, const char *path, unsigned flags, int *created,
 		fd = open(path, O_RDONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 		if (fd != -1)
 			*created = 1;
+		else if (errno == ENOENT)
+			return err_set(err, errsz, -1, "%s: its directory does "
+			    "not exist (create it first)", path);
 	}
 	if (fd == -1) {
 		err_set(err, errsz, -1, "%s: %s", path,

@@ -123,4 +123,66 @@ eq "robots: prints disallowed" "$(cat "$E2E_TMP/out")" disallowed
 "$NEARCRAWL" robots "$E2E_TMP/robots.txt" nearcrawl "http://x.test/private/open" >"$E2E_TMP/out"
 eq "robots: allowed exits 0" "$?" 0
 eq "robots: prints allowed" "$(cat "$E2E_TMP/out")" allowed
+
+# No option is taken for a prefix of another: "--delay-m 10" once set
+# --delay-ms silently. Refused, with the option meant.
+"$NEARCRAWL" crawl -d "$E2E_TMP/pre.db" --delay-m 10 $R "$SEED" \
+    2>"$E2E_TMP/err"
+eq "an abbreviated option exits 2" "$?" 2
+ok "... named, with the whole one" grep -q \
+    "unknown option --delay-m (options are never abbreviated: --delay-ms?)" \
+    "$E2E_TMP/err"
+ok "... and nothing created" test ! -e "$E2E_TMP/pre.db"
+"$NEARCRAWL" crawl -d "$E2E_TMP/pre.db" --max-p 1 $R "$SEED" 2>"$E2E_TMP/err"
+eq "--max-p exits 2" "$?" 2
+# An argument that looks like an option is an argument.
+"$NEARCRAWL" crawl -d "$E2E_TMP/ua.db" --quiet --max-pages 1 --delay 0 \
+    --user-agent "--bot (+mailto:x@y.test)" $R "$SEED" 2>"$E2E_TMP/err"
+eq "an option's argument may start with --" "$?" 3
+# --delay is in seconds, as wget's --wait; units are accepted.
+for d in 2:2000 0.5:500 500ms:500 1m:60000 0:0; do
+	rm -f "$E2E_TMP/d.db"
+	"$NEARCRAWL" crawl -d "$E2E_TMP/d.db" --quiet --max-pages 1 \
+	    --delay "${d%%:*}" $R "$SEED" 2>/dev/null
+	eq "--delay ${d%%:*}: stored as delay_ms ${d#*:}" "$(q "$E2E_TMP/d.db" \
+	    "SELECT value FROM meta WHERE key = 'delay_ms'")" "${d#*:}"
+done
+"$NEARCRAWL" crawl -d "$E2E_TMP/d2.db" --delay 2x $R "$SEED" 2>"$E2E_TMP/err"
+eq "--delay 2x exits 2" "$?" 2
+ok "... the unit named" grep -q 'unknown unit "x"' "$E2E_TMP/err"
+ok "--help shows --delay" sh -c "'$NEARCRAWL' crawl --help | grep -q -- '--delay DURATION'"
+
+# The exit status tells finished from stopped: 0 with nothing left, 3
+# with work left (--max-pages here; signals and saturation have their
+# tests), so a script can resume while it is 3.
+rm -f "$E2E_TMP/x.db"
+"$NEARCRAWL" crawl -d "$E2E_TMP/x.db" --quiet --delay-ms 0 --max-pages 2 $R \
+    "$SEED" 2>/dev/null
+eq "stopped by --max-pages with work left: 3" "$?" 3
+n=0
+while "$NEARCRAWL" crawl -d "$E2E_TMP/x.db" --quiet --max-pages \
+    $(( $(q "$E2E_TMP/x.db" 'SELECT count(*) FROM pages') + 2 )) 2>/dev/null
+    [ $? = 3 ] && [ $n -lt 50 ]; do
+	n=$((n + 1))
+done
+eq "a resume loop on 3 ends with 0" "$("$NEARCRAWL" crawl -d "$E2E_TMP/x.db" \
+    --quiet 2>/dev/null; echo $?)" 0
+eq "... with nothing queued" "$(q "$E2E_TMP/x.db" \
+    'SELECT count(*) FROM frontier WHERE state = 0')" 0
+
+# Small errors, said precisely.
+"$NEARCRAWL" crawl -d "$E2E_TMP/nodir/sub/c.db" $R "$SEED" 2>"$E2E_TMP/err"
+eq "-d in a missing directory exits 2" "$?" 2
+ok "... and says the directory is missing" grep -q \
+    "nodir/sub/c.db: its directory does not exist" "$E2E_TMP/err"
+printf '<html><body><p>Not an archive.</p></body></html>\n' >"$E2E_TMP/p.html"
+"$NEARCRAWL" dedup -d "$E2E_TMP/h.db" "$E2E_TMP/p.html" 2>"$E2E_TMP/err"
+eq "dedup of an HTML file exits 2" "$?" 2
+ok "... saying it is not a WARC file" grep -q \
+    'p.html: not a WARC file (it starts with "<html><body><p>N")' "$E2E_TMP/err"
+ok "... and stores nothing" test ! -e "$E2E_TMP/h.db"
+"$NEARCRAWL" dedup -d "$E2E_TMP/h.db" "$E2E_TMP/none.warc" 2>"$E2E_TMP/err"
+eq "dedup of a missing file exits 2" "$?" 2
+ok "... with the reason" grep -q "none.warc: No such file or directory" \
+    "$E2E_TMP/err"
 e2e_finish

@@ -26,7 +26,7 @@ eq "text with an unknown option: bad usage" "$?" 2
 eq "text with two documents: bad usage" "$?" 2
 "$NEARCRAWL" text "$E2E_TMP/none.html" >/dev/null 2>"$E2E_TMP/err"
 eq "text of a missing file fails" "$?" 1
-ok "... saying it cannot read it" grep -q 'none.html: cannot read' "$E2E_TMP/err"
+ok "... saying why it cannot read it" grep -q 'none.html: No such file or directory' "$E2E_TMP/err"
 printf 'Home News\nLab news\nThe new lab opened on Monday.\nSecond line.\nfirst item\nsecond item\n' >"$E2E_TMP/want-body"
 "$NEARCRAWL" text --body "$E2E_TMP/page.html" >"$E2E_TMP/body"
 ok "text --body: one block a line" cmp -s "$E2E_TMP/body" "$E2E_TMP/want-body"
