@@ -348,7 +348,7 @@ static void
 report_usage(FILE *out)
 {
 	fprintf(out,
-	    "usage: nearcrawl report -d DB [-o DIR] [--hosts N] [--quiet]\n"
+	    "usage: nearcrawl report -d DB [-o DIR] [--hosts N] [-q|--quiet]\n"
 	    "Write a crawl's report into DIR: index.html (one page with the "
 	    "summary,\n"
 	    "the plots, the hosts and the largest duplicate clusters; it opens "
@@ -363,7 +363,7 @@ report_usage(FILE *out)
 	    "             the database\n"
 	    "  --hosts N  busiest hosts drawn in hosts.svg (1 to %d, default "
 	    "%d)\n"
-	    "  --quiet    print nothing but errors\n",
+	    "  -q, --quiet  print nothing but errors\n",
 	    REPORT_HOSTS_MAX, REPORT_HOSTS_DEFAULT);
 }
 
@@ -393,7 +393,8 @@ cmd_report(int argc, char **argv)
 		    v == (int)v) {
 			o.hosts = (int)v;
 			i++;
-		} else if (strcmp(argv[i], "--quiet") == 0)
+		} else if ((strcmp(argv[i], "--quiet") == 0 ||
+		    strcmp(argv[i], "-q") == 0))
 			o.quiet = 1;
 		else
 			break;
@@ -417,10 +418,12 @@ cmd_report(int argc, char **argv)
 		strcpy(made, db);
 		strcat(made, ".report");
 		dir = made;
-		fputs("nearcrawl: no -o given: writing the report into ",
-		    stderr);
-		esc_fputs(dir, stderr);
-		putc('\n', stderr);
+		if (!o.quiet) {
+			fputs("nearcrawl: no -o given: writing the report "
+			    "into ", stderr);
+			esc_fputs(dir, stderr);
+			putc('\n', stderr);
+		}
 	}
 	if ((rc = report_write(db, dir, &o, err, sizeof(err))) != 0)
 		say(err);
@@ -453,7 +456,8 @@ cmd_rank(int argc, char **argv)
 			fputs(use, stdout);
 			return EXIT_DONE;
 		}
-		if (strcmp(argv[i], "--quiet") == 0) {
+		if ((strcmp(argv[i], "--quiet") == 0 ||
+		    strcmp(argv[i], "-q") == 0)) {
 			quiet = 1;
 			continue;
 		}

@@ -52,7 +52,9 @@ put_csv(FILE *f, const char *s)
 	putc('"', f);
 }
 
-/* mkdir -p dir, then hold a descriptor of it. */
+/* mkdir -p dir, then hold a descriptor of it. A directory that cannot be
+ * made or used is refused before anything is written, as a database that
+ * cannot be opened: REPORT_BADDB (exit 2, as crawl says of its files). */
 static int
 open_dir(struct rep *r)
 {
@@ -61,9 +63,9 @@ open_dir(struct rep *r)
 	int e;
 
 	if (r->dir[0] == '\0')
-		return report_out_err(r, REPORT_RUNTIME, "empty output directory");
+		return report_out_err(r, REPORT_BADDB, "empty output directory");
 	if (stat(r->dir, &sb) == 0 && !S_ISDIR(sb.st_mode))
-		return report_out_err(r, REPORT_RUNTIME,
+		return report_out_err(r, REPORT_BADDB,
 		    "%s: exists and is not a directory", r->dir);
 	if ((path = strdup(r->dir)) == NULL)
 		return report_out_oom(r);
@@ -80,15 +82,15 @@ open_dir(struct rep *r)
 	free(path);
 	r->dfd = open(r->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (r->dfd == -1)
-		return report_out_err(r, REPORT_RUNTIME, "%s: %s", r->dir,
+		return report_out_err(r, REPORT_BADDB, "%s: %s", r->dir,
 		    errno == ENOTDIR ? "exists and is not a directory"
 		                     : strerror(errno));
 	return 0;
 fail:
 	e = errno;
-	report_out_err(r, REPORT_RUNTIME, "%s: cannot create: %s", path, strerror(e));
+	report_out_err(r, REPORT_BADDB, "%s: cannot create: %s", path, strerror(e));
 	free(path);
-	return REPORT_RUNTIME;
+	return REPORT_BADDB;
 }
 
 /*

@@ -55,7 +55,8 @@
  * Returns REPORT_OK; REPORT_RUNTIME when a file cannot be written, gnuplot
  * fails or is missing, or reading fails part way (a damaged page, an I/O
  * error, a lock held too long, no memory); REPORT_BADDB when db is missing,
- * is not a nearcrawl database or cannot be opened. On failure err holds a
+ * is not a nearcrawl database or cannot be opened, or dir cannot be made
+ * or used. On failure err holds a
  * one-line message naming the file concerned; it quotes file names and
  * database text as they are, so print it through esc.h.
  */

@@ -79,7 +79,8 @@ const struct opt config_opts[] = {
 	    "www.example.edu:443:127.0.0.1", check_resolve },
 	{ { "crawl", "stop_when_saturated", "stop-when-saturated", "off" },
 	    OPT_STR, F(stop_when_saturated), 0, 0, 0, 0, "W:R",
-	    "stop when under R of the last W pages were unique",
+	    "stop when the unique share of the last W pages falls "
+	    "under the fraction R (200:0.05: under 5 % of the last 200)",
 	    NULL, check_saturation },
 	{ { "crawl", "sitemaps", "sitemaps", "false" }, OPT_BOOL,
 	    F(sitemaps), 0, 0, 1, 0, NULL,
@@ -721,18 +722,19 @@ config_validate(const struct config *c, char *err, size_t errsz)
 	unsigned m;
 
 	if (c->near_rule == NULL || check_near_rule(c->near_rule) != NULL)
-		return err_set(err, errsz, -1, "near_rule: must be one of any, "
-		    "all, %s", method_list(1));
+		return err_set(err, errsz, -1, "--near-rule (near_rule): must "
+		    "be one of any, all, %s", method_list(1));
 	m = near_method(c->near_rule);
 	if (m != 0 && (c->methods & m) == 0)
-		return err_set(err, errsz, -1, "near_rule %s needs %s in "
-		    "methods", c->near_rule, c->near_rule);
-	/* Bands cut the signature into equal parts. */
+		return err_set(err, errsz, -1, "--near-rule %s needs %s in "
+		    "--methods", c->near_rule, c->near_rule);
+	/* Bands cut the signature into equal parts. Named as the command
+	 * line spells them, the INI key after: either may have set it. */
 	if (c->minhash_bands < 1 || c->minhash_bands > c->minhash_perms ||
 	    c->minhash_perms % c->minhash_bands != 0)
-		return err_set(err, errsz, -1, "minhash_bands: %d does not "
-		    "divide minhash_perms %d", c->minhash_bands,
-		    c->minhash_perms);
+		return err_set(err, errsz, -1, "--minhash-bands %d does not "
+		    "divide --minhash-perms %d (keys minhash_bands, "
+		    "minhash_perms)", c->minhash_bands, c->minhash_perms);
 	return 0;
 }
 

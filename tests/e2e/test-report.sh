@@ -96,8 +96,16 @@ eq "foreign SQLite database exits 2" "$?" 2
 eq "missing database exits 2" "$?" 2
 : >"$E2E_TMP/plain-file"
 "$NEARCRAWL" report -d "$DB" -o "$E2E_TMP/plain-file" 2>/dev/null
-eq "DIR that is a file exits 1" "$?" 1
+eq "DIR that is a file exits 2 (refused before anything is written)" "$?" 2
 ok "that file is left alone" test ! -s "$E2E_TMP/plain-file"
+"$NEARCRAWL" report -d "$DB" -o "$E2E_TMP/plain-file/sub" 2>"$E2E_TMP/err"
+eq "DIR under a file exits 2, as crawl's -d would" "$?" 2
+ok "... saying why" grep -q "plain-file/sub: cannot create: Not a directory" \
+    "$E2E_TMP/err"
+# -q is --quiet, and quiet means nothing on either stream.
+"$NEARCRAWL" report -q -d "$DB" >"$E2E_TMP/q.out" 2>"$E2E_TMP/q.err"
+eq "report -q exits 0" "$?" 0
+ok "report -q prints nothing" test ! -s "$E2E_TMP/q.out" -a ! -s "$E2E_TMP/q.err"
 
 # While another process holds the database for writing (a resumed crawl
 # waiting on a silent URL), the read-only report still works.

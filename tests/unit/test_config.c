@@ -617,7 +617,7 @@ test_near_rule(void)
 	CHECK_INT(d.min_text, 50);
 	/* ssdeep is not among the default methods. */
 	CHECK_INT(parse(&c, ARGS("--near-rule", "ssdeep")), -1);
-	CHECK_STR(err, "near_rule ssdeep needs ssdeep in methods");
+	CHECK_STR(err, "--near-rule ssdeep needs ssdeep in --methods");
 	CHECK_INT(parse(&c, ARGS("--near-rule", "ssdeep", "--methods",
 	    "md5,ssdeep", "--simhash-k", "5")), 0);
 	config_dedup(&c, &d);
@@ -626,13 +626,13 @@ test_near_rule(void)
 	CHECK_INT(d.simhash_k, 5);
 	/* The one method of the rule must be computed. */
 	CHECK_INT(parse(&c, ARGS("--methods", "md5,simhash")), -1);
-	CHECK_STR(err, "near_rule ssdeep needs ssdeep in methods");
+	CHECK_STR(err, "--near-rule ssdeep needs ssdeep in --methods");
 	CHECK_INT(parse(&c, ARGS("--near-rule", "simhash")), 0);
 	config_dedup(&c, &d);
 	CHECK_INT(d.rule_method, DEDUP_SIMHASH);
 	CHECK_INT(load_text(&c, "[dedup]\nmethods = md5\n"), 0);
 	CHECK_INT(config_validate(&c, err, sizeof(err)), -1);
-	CHECK_STR(err, "near_rule simhash needs simhash in methods");
+	CHECK_STR(err, "--near-rule simhash needs simhash in --methods");
 	config_free(&c);
 }
 
@@ -666,7 +666,7 @@ test_minhash_settings(void)
 	CHECK_INT(d.rule_method, DEDUP_MINHASH);
 	/* Bands must cut the signature into equal parts. */
 	CHECK_INT(parse(&c, ARGS("--minhash-bands", "24")), -1);
-	CHECK_STR(err, "minhash_bands: 24 does not divide minhash_perms 64");
+	CHECK_STR(err, "--minhash-bands 24 does not divide --minhash-perms 64 (keys minhash_bands, minhash_perms)");
 	CHECK_INT(load_text(&c, "[dedup]\nminhash_perms = 96\n"
 	    "minhash_bands = 24\n"), 0);
 	CHECK_INT(config_validate(&c, err, sizeof(err)), 0);
@@ -676,7 +676,7 @@ test_minhash_settings(void)
 	CHECK_INT(parse(&c, ARGS("--minhash-shingle", "9")), -1);
 	/* The rule's method must be computed. */
 	CHECK_INT(parse(&c, ARGS("--methods", "md5,simhash")), -1);
-	CHECK_STR(err, "near_rule minhash needs minhash in methods");
+	CHECK_STR(err, "--near-rule minhash needs minhash in --methods");
 	config_free(&c);
 }
 
@@ -758,7 +758,7 @@ test_tdw_settings(void)
 	CHECK_INT(load_text(&c, "[dedup]\ntdw_stem = no\n"), 0);
 	CHECK_INT(c.tdw_stem, 0);
 	CHECK_INT(parse(&c, ARGS("--methods", "md5,simhash")), -1);
-	CHECK_STR(err, "near_rule tdw needs tdw in methods");
+	CHECK_STR(err, "--near-rule tdw needs tdw in --methods");
 	config_free(&c);
 }
 
