@@ -7,6 +7,7 @@
 
 #include "crawler/frontier.h"
 #include "crawler/linkrule.h"
+#include "crawler/polite.h"
 #include "crawler/share.h"
 #include "crawler/warcout.h"
 #include "util/testhook.h"
@@ -731,8 +732,9 @@ page_process(struct crawl *c, struct job *j, const struct fetch_result *r)
 {
 	struct store_page p;
 	char reason[160], *target = NULL;
+	size_t nurls, nmaps;
 	int64_t id;
-	int rc = -1, follow = 0, html;
+	int rc = -1, follow = 0, html, sm;
 
 	c->fetched++;
 	html = r->code == CURLE_OK && r->status >= 200 && r->status < 300 &&
@@ -760,6 +762,15 @@ page_process(struct crawl *c, struct job *j, const struct fetch_result *r)
 		snprintf(reason, sizeof(reason), "HTTP status %ld",
 		    r->status);
 		p.verdict = STORE_VERDICT_ERROR;
+		p.reason = reason;
+	} else if (!html && j->it.depth == 0 &&
+	    (sm = polite_seed_sitemap(c, r, &nurls, &nmaps)) != 0) {
+		/* A sitemap given as a seed seeds its URLs. */
+		if (sm < 0)
+			goto out;
+		snprintf(reason, sizeof(reason), "sitemap: %zu URLs queued as "
+		    "seeds, %zu sitemap files to read", nurls, nmaps);
+		p.verdict = STORE_VERDICT_SKIPPED;
 		p.reason = reason;
 	} else if (!html) {
 		snprintf(reason, sizeof(reason), "not HTML: %.100s",

@@ -335,6 +335,31 @@ polite_on_sitemap(struct crawl *c, struct job *j, const struct fetch_result *r)
 	return rc;
 }
 
+int
+polite_seed_sitemap(struct crawl *c, const struct fetch_result *r,
+    size_t *nurls, size_t *nmaps)
+{
+	struct sitemap sm;
+	const char *why;
+	size_t i;
+	int rc = 0;
+
+	*nurls = *nmaps = 0;
+	if (r->body->len == 0 ||
+	    sitemap_parse(r->body->data, r->body->len, &sm, &why) != 0)
+		return 0;
+	for (i = 0; i < sm.nurls && rc == 0; i++)
+		rc = frontier_add(c, sm.urls[i], 0, 0, 0);
+	for (i = 0; i < sm.nsitemaps && rc == 0; i++)
+		rc = queue_sitemap(c, sm.sitemaps[i]);
+	*nurls = sm.nurls;
+	*nmaps = sm.nsitemaps;
+	sitemap_free(&sm);
+	if (rc != 0)
+		return -1;
+	return *nurls + *nmaps > 0;
+}
+
 /*
  * Turn j (whose URL went back to the queue) into the fetch of origin's
  * robots.txt, in the turn of the host j was taken for. 0 or -1.

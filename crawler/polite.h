@@ -55,4 +55,13 @@ int polite_retry_later(struct crawl *c, struct job *j,
 /* strmap free function of c->sitemaps. */
 void polite_free_sitemap_queue(void *p);
 
+/*
+ * A seed whose body is a sitemap (a sitemaps.org file or index, gzip or
+ * not, or a text file of URLs): its page URLs are queued as seeds and its
+ * sitemap files fetched as robots.txt's are. Returns 1 with the counts,
+ * 0 when the body is no sitemap (or names no URL), -1 on a database error.
+ */
+int polite_seed_sitemap(struct crawl *c, const struct fetch_result *r,
+    size_t *nurls, size_t *nmaps);
+
 #endif

@@ -50,4 +50,29 @@ eq "robots.txt still applies to sitemap pages" "$(v /hidden/forbidden.html)" ski
 eq "sitemap files are not pages" \
     "$(q "$E2E_TMP/yes.db" "SELECT count(*) FROM pages WHERE url LIKE '%.xml%'")" 0
 eq "out-of-scope sitemap not asked" "$(grep -c elsewhere "$SERVER_LOG")" 0
+
+# A sitemap given as a seed (without --sitemaps) seeds its URLs: a file,
+# an index, a gzip file.
+for s in pages.xml sitemap-index.xml more.xml.gz; do
+	db=$E2E_TMP/seed-$s.db
+	"$NEARCRAWL" crawl -d "$db" --quiet --delay-ms 0 \
+	    --resolve "$H:$PORT:127.0.0.1" "$U/$s" 2>/dev/null
+	eq "$s as a seed: exits 0" "$?" 0
+	w() { q "$db" "SELECT verdict FROM pages WHERE url = '$U$1'"; }
+	case $s in
+	pages.xml) eq "$s as a seed: its page crawled" "$(w /hidden/a.html)" unique ;;
+	more.xml.gz) eq "$s as a seed: its page crawled" "$(w /hidden/b.html)" unique ;;
+	*) eq "$s as a seed: the pages of its sitemaps crawled" \
+	    "$(w /hidden/a.html) $(w /hidden/b.html)" "unique unique" ;;
+	esac
+	ok "$s as a seed: its row says what it seeded" test "$(q "$db" \
+	    "SELECT count(*) FROM pages WHERE url = '$U/$s' AND verdict =
+	    'skipped' AND reason LIKE 'sitemap: % URLs queued as seeds, %'")" = 1
+done
+# A non-HTML seed that is no sitemap stays what it was.
+printf 'just some text\n' >"$ROOT/$H/notes.txt"
+"$NEARCRAWL" crawl -d "$E2E_TMP/txt.db" --quiet --delay-ms 0 \
+    --resolve "$H:$PORT:127.0.0.1" "$U/notes.txt" 2>/dev/null
+eq "a text seed that names no URL: skipped, not HTML" "$(q "$E2E_TMP/txt.db" \
+    "SELECT verdict || ' ' || substr(reason, 1, 8) FROM pages")" "skipped not HTML"
 e2e_finish
