@@ -49,16 +49,21 @@ SCHEMA_SAN = $(BS)/gen/storage/schema_sql.o
 
 obj  = $(patsubst %.c,$(1)/%.o,$(2))
 
-.PHONY: all deps test test-run unit demo clean format fuzz bench-lookup
+.PHONY: all deps deps-run test test-run unit demo clean format fuzz \
+    bench-lookup
 
 all: nearcrawl
 
 deps:
-	@scripts/install-deps.sh
+	@scripts/install-deps.sh test
+
+# What building and running need, not the test tools (make demo).
+deps-run:
+	@scripts/install-deps.sh run
 
 ifneq ($(DEPS_OK),yes)
 # Missing libraries: install them, then start again with pkg-config working.
-nearcrawl build/san/nearcrawl build/plain/ncserver build/san/unit: deps
+nearcrawl build/san/nearcrawl build/plain/ncserver build/san/unit: deps-run
 	@$(MAKE) --no-print-directory $@
 else
 $(B)/%.o: %.c
@@ -110,7 +115,7 @@ test: deps
 	@$(MAKE) -j2 --no-print-directory nearcrawl $(BS)/nearcrawl $(BS)/unit $(B)/ncserver
 	@tests/run.sh
 
-demo: deps
+demo: deps-run
 	@$(MAKE) --no-print-directory nearcrawl $(B)/ncserver
 	@scripts/demo.sh
 

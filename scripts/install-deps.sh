@@ -1,6 +1,10 @@
 #!/bin/sh
-# Install the Debian packages nearcrawl needs to build, test and run its demo.
-# (chromium is for tests/e2e/test-report-html.sh, which opens a report's
+# Install the Debian packages nearcrawl needs.
+#   scripts/install-deps.sh run    what building and running need (make demo)
+#   scripts/install-deps.sh [test] that and what the tests need (make test)
+# Running needs the compiler, the libraries' -dev packages, sqlite3 (the
+# demo reads its database with it) and gnuplot (report's plots). The tests
+# also need the following. (chromium is for tests/e2e/test-report-html.sh, which opens a report's
 # index.html in headless Chromium; postgresql is the throwaway server that
 # scripts/pg-server.sh starts for the scale-out tests, libpq-dev the client
 # library of the PostgreSQL backend; wrk is the load generator that
@@ -17,11 +21,18 @@
 # something is missing.
 set -eu
 
-PKGS="build-essential pkg-config
+RUN_PKGS="build-essential pkg-config
 libcurl4-openssl-dev libevent-dev libxml2-dev libsqlite3-dev
 libfuzzy-dev libinih-dev libssl-dev zlib1g-dev libpq-dev libjemalloc-dev
-sqlite3 postgresql curl gnuplot-nox valgrind python3 openssl
+sqlite3 gnuplot-nox"
+TEST_PKGS="postgresql curl valgrind python3 openssl
 chromium wrk nginx-light python3-doc"
+
+case "${1:-test}" in
+run) PKGS=$RUN_PKGS; FOR_TESTS="" ;;
+test) PKGS="$RUN_PKGS $TEST_PKGS"; FOR_TESTS=yes ;;
+*) echo "usage: $0 [run|test]" >&2; exit 2 ;;
+esac
 
 TOOLS="$(cd "$(dirname "$0")/.." && pwd)/tests/tools"
 NPM_OPTS="--no-audit --no-fund --loglevel=error"
@@ -32,14 +43,16 @@ for p in $PKGS; do
 		missing="$missing $p"
 	fi
 done
-# Busybox's wget has no --warc-file: GNU wget it must be.
-if ! wget --version 2>/dev/null | grep -q '^GNU Wget'; then
-	missing="$missing wget"
-fi
-command -v node >/dev/null 2>&1 || missing="$missing nodejs"
-command -v npm >/dev/null 2>&1 || missing="$missing npm"
 need_tools=""
-[ -f "$TOOLS/node_modules/warcio/package.json" ] || need_tools=yes
+if [ -n "$FOR_TESTS" ]; then
+	# Busybox's wget has no --warc-file: GNU wget it must be.
+	if ! wget --version 2>/dev/null | grep -q '^GNU Wget'; then
+		missing="$missing wget"
+	fi
+	command -v node >/dev/null 2>&1 || missing="$missing nodejs"
+	command -v npm >/dev/null 2>&1 || missing="$missing npm"
+	[ -f "$TOOLS/node_modules/warcio/package.json" ] || need_tools=yes
+fi
 
 if [ -z "$missing" ] && [ -z "$need_tools" ]; then
 	exit 0
