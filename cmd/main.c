@@ -82,7 +82,9 @@ usage(FILE *out)
 	    "  robots FILE AGENT URL\n"
 	    "         print whether robots.txt FILE allows AGENT to fetch URL\n"
 	    "         (exit 0 allowed, 1 disallowed)\n"
-	    "  help   this text; `nearcrawl crawl --help` lists crawl options\n"
+	    "  help [COMMAND]\n"
+	    "         this text, or COMMAND --help (`help crawl` lists the "
+	    "crawl's options)\n"
 	    "\n"
 	    "exit status: 0 done, 1 failed at run time, 2 bad usage or "
 	    "configuration,\n"
@@ -272,13 +274,18 @@ cmd_dedup(int argc, char **argv)
 	if ((rc = load_config(&cfg, argc, argv, err, sizeof(err))) == -2)
 		return EXIT_RUNTIME;
 	if (rc == 1) {
+		static const char *const parts[] = { "dedup", "storage",
+			NULL };
+
 		printf("usage: nearcrawl dedup [-c FILE] [-d DB] [options] "
 		    "FILE.warc[.gz]...\n"
 		    "Judge the pages of WARC files (gzipped or not; WET files "
 		    "too) in record\norder, as a crawl judges the pages it "
-		    "fetches, into DB. The options are\nthe crawl's (its "
-		    "[dedup] and [storage] ones matter; --threads too):\n\n");
-		config_usage(stdout);
+		    "fetches, into DB; a rerun resumes.\nExit status: 0 done, "
+		    "1 failed at run time, 2 bad usage or a file that is\nnot "
+		    "WARC. Of the crawl's options these matter (and --threads "
+		    "N, -c FILE):\n");
+		config_usage_sections(stdout, parts);
 		config_free(&cfg);
 		return EXIT_DONE;
 	}
@@ -528,9 +535,18 @@ cmd_compare(int argc, char **argv)
 	if ((rc = load_config(&cfg, argc, argv, err, sizeof(err))) == -2)
 		return EXIT_RUNTIME;
 	if (rc == 1) {
+		static const char *const parts[] = { "dedup", NULL };
+
 		printf("usage: nearcrawl compare [-c FILE] [options] A B\n"
-		    "A and B are files or http(s) URLs; the options are those "
-		    "of `nearcrawl crawl --help' ([dedup] matters).\n");
+		    "Judge B as a crawl that fetched A, then B, would: each "
+		    "method's similarity,\nthe candidate and its source, B's "
+		    "own and new words against the share\n(docs/dedup.md, "
+		    "\"What near means\") and the verdict. A and B are files or\n"
+		    "http(s) URLs; given as URLs, A is B's linker when it links "
+		    "to B. Exit status:\n0 judged (whatever the verdict), 1 a "
+		    "document could not be read, 2 bad usage.\nThe options "
+		    "that matter:\n");
+		config_usage_sections(stdout, parts);
 		rc = EXIT_DONE;
 	} else if (rc != 0 || cfg.nseeds != 2) {
 		say(rc != 0 ? err : "compare needs two documents");
@@ -701,6 +717,12 @@ main(int argc, char **argv)
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;
+	}
+	/* `help COMMAND` is `COMMAND --help`. */
+	if (strcmp(argv[1], "help") == 0 && argc == 3) {
+		char *again[3] = { argv[0], argv[2], "--help" };
+
+		return main(3, again);
 	}
 	if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 ||
 	    strcmp(argv[1], "-h") == 0) {

@@ -238,6 +238,11 @@ void config_dedup(const struct config *c, struct dedup_config *out);
  */
 int config_saturation(const char *v, long *window, double *share);
 
+/* Print the option lines of the named sections only (a NULL-ended list,
+ * in the table's order), for the commands that take a part of crawl's
+ * options (dedup, compare). */
+void config_usage_sections(FILE *out, const char *const *sections);
+
 /* Print the `nearcrawl crawl --help` text: synopsis, then every option with
  * its argument, meaning, default, range and INI key, grouped by section. */
 void config_usage(FILE *out);

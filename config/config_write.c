@@ -24,11 +24,54 @@ key_is_option(const struct opt *o)
 	return *k == *op;
 }
 
+/* Columns of --help, and where an option's text starts. */
+#define HELP_WIDTH 80
+#define HELP_INDENT 31
+
+/*
+ * text at column HELP_INDENT of a line already indented, broken at blanks
+ * so that no line is wider than HELP_WIDTH; continuation lines start at
+ * HELP_INDENT too. A word longer than a line stands alone.
+ */
+static void
+wrap(FILE *out, const char *text)
+{
+	const char *w = text, *end;
+	int n, col = HELP_INDENT;
+
+	while (*w != '\0') {
+		end = w + strcspn(w, " ");
+		/* A list too long for the rest of the line breaks after a
+		 * comma. */
+		if (end - w > HELP_WIDTH - col - 1) {
+			const char *c = w + (HELP_WIDTH - col - 1) - 1;
+
+			while (c > w && *c != ',')
+				c--;
+			if (c > w)
+				end = c + 1;
+		}
+		n = (int)(end - w);
+		if (col > HELP_INDENT && col + 1 + n > HELP_WIDTH) {
+			fprintf(out, "\n%*s", HELP_INDENT, "");
+			col = HELP_INDENT;
+		} else if (col > HELP_INDENT) {
+			fputc(' ', out);
+			col++;
+		}
+		fwrite(w, 1, (size_t)n, out);
+		col += n;
+		w = end + strspn(end, " ");
+	}
+	fputc('\n', out);
+}
+
 /* The lines of --help about the command-line option of o. */
 static void
 usage_option(FILE *out, const struct opt *o)
 {
-	char left[64];
+	char left[64], more[256];
+	int col;
 
 	if (o->shortopt != 0)
 		snprintf(left, sizeof(left), "-%c, --%s%s%s", o->shortopt,
@@ -37,25 +80,57 @@ usage_option(FILE *out, const struct opt *o)
 		snprintf(left, sizeof(left), "    --%s%s%s", o->pub.option,
 		    o->arg ? " " : "", o->arg ? o->arg : "");
 	if (strlen(left) >= 28)
-		fprintf(out, "  %s\n  %-28s %s\n", left, "", o->help);
+		fprintf(out, "  %s\n%*s", left, HELP_INDENT, "");
 	else
-		fprintf(out, "  %-28s %s\n", left, o->help);
-	fprintf(out, "  %-28s ", "");
+		fprintf(out, "  %-28s ", left);
+	wrap(out, o->help);
 	if (o->type == OPT_LIST)
-		fprintf(out, "repeatable");
+		col = snprintf(more, sizeof(more), "repeatable");
 	else
-		fprintf(out, "default %s", o->pub.def);
+		col = snprintf(more, sizeof(more), "default %s", o->pub.def);
 	if (o->type == OPT_INT || o->type == OPT_LONG)
-		fprintf(out, ", %lld..%lld", o->min, o->max);
+		col += snprintf(more + col, sizeof(more) - (size_t)col,
+		    ", %lld..%lld", o->min, o->max);
 	if (!key_is_option(o))
-		fprintf(out, "; key %s", o->pub.key);
-	fputc('\n', out);
-	if (o->type != OPT_LIST && o->example != NULL)
-		fprintf(out, "  %-28s e.g. %s\n", "", o->example);
-	if (config_secs_option(o) != NULL)
-		fprintf(out, "      --%s %-*s the same in seconds, or with "
-		    "a unit: 2, 0.5s, 500ms, 1m\n", config_secs_option(o),
+		snprintf(more + col, sizeof(more) - (size_t)col, "; key %s",
+		    o->pub.key);
+	fprintf(out, "%*s", HELP_INDENT, "");
+	wrap(out, more);
+	if (o->type != OPT_LIST && o->example != NULL) {
+		snprintf(more, sizeof(more), "e.g. %s", o->example);
+		fprintf(out, "%*s", HELP_INDENT, "");
+		wrap(out, more);
+	}
+	if (config_secs_option(o) != NULL) {
+		fprintf(out, "      --%s %-*s ", config_secs_option(o),
 		    (int)(21 - strlen(config_secs_option(o))), "DURATION");
+		wrap(out, "the same in seconds, or with a unit: 2, 0.5s, "
+		    "500ms, 1m");
+	}
+}
+
+void
+config_usage_sections(FILE *out, const char *const *sections)
+{
+	const struct opt *o;
+	size_t s, i, k;
+
+	for (s = 0; s < config_nsections; s++) {
+		for (k = 0; sections[k] != NULL &&
+		    strcmp(sections[k], config_sections[s].name) != 0; k++)
+			;
+		if (sections[k] == NULL)
+			continue;
+		fprintf(out, "\n[%s] %s\n", config_sections[s].name,
+		    config_sections[s].about);
+		for (i = 0; i < config_nopts; i++) {
+			o = &config_opts[i];
+			if (strcmp(o->pub.section,
+			    config_sections[s].name) == 0 &&
+			    o->pub.option != NULL)
+				usage_option(out, o);
+		}
+	}
 }
 
 void

@@ -185,6 +185,22 @@ PATH="$E2E_TMP/stub:$PATH" sh scripts/install-deps.sh test 2>"$E2E_TMP/deps-test
 ok "install-deps.sh test asks for the test tools too" grep -q \
     "apt-get install -y.* chromium.* nginx-light" "$E2E_TMP/deps-test"
 
+# Help: `help COMMAND` is `COMMAND --help`; every line fits 80 columns;
+# dedup and compare list the options that matter to them only.
+eq "help crawl is crawl --help" "$("$NEARCRAWL" help crawl | md5sum)" \
+    "$("$NEARCRAWL" crawl --help | md5sum)"
+for c in crawl dedup compare report; do
+	eq "$c --help: no line over 80 columns" \
+	    "$("$NEARCRAWL" $c --help | awk 'length > 80' | wc -l | tr -d ' ')" 0
+done
+ok "dedup --help: [dedup] and [storage], not politeness or proxy" sh -c \
+    "'$NEARCRAWL' dedup --help | grep -q '^\[dedup\]' &&
+    '$NEARCRAWL' dedup --help | grep -q '^\[storage\]' &&
+    ! '$NEARCRAWL' dedup --help | grep -q -- '--proxy\|^\[politeness\]'"
+ok "compare --help: what it prints and its options" sh -c \
+    "'$NEARCRAWL' compare --help | grep -q 'linker' &&
+    '$NEARCRAWL' compare --help | grep -q -- '--max-novel-percent'"
+
 # Small errors, said precisely.
 "$NEARCRAWL" crawl -d "$E2E_TMP/nodir/sub/c.db" $R "$SEED" 2>"$E2E_TMP/err"
 eq "-d in a missing directory exits 2" "$?" 2
