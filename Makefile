@@ -8,6 +8,8 @@
 #   make fuzz     build the libFuzzer targets (clang) and run each for
 #                 FUZZ_SECONDS (default 30); see tests/fuzz/README.md
 #   make format   clang-format every source file
+#   make install  the binary, nearcrawl.1 and the bash completion under
+#                 PREFIX (/usr/local), staged under DESTDIR when given
 
 CC      ?= cc
 PKGS     = libcurl libevent libxml-2.0 sqlite3 inih libcrypto zlib libpq
@@ -50,7 +52,7 @@ SCHEMA_SAN = $(BS)/gen/storage/schema_sql.o
 obj  = $(patsubst %.c,$(1)/%.o,$(2))
 
 .PHONY: all deps deps-run test test-run unit demo clean format fuzz \
-    bench-lookup
+    bench-lookup install uninstall
 
 all: nearcrawl
 
@@ -108,6 +110,26 @@ endif
 
 bench-lookup: $(B)/bench_lookup
 
+# The man page, generated from the same tables as --help.
+nearcrawl.1: nearcrawl
+	./nearcrawl man >$@
+
+# make install [PREFIX=/usr/local] [DESTDIR=staging]: the binary, its man
+# page and its bash completion.
+PREFIX ?= /usr/local
+BINDIR = $(DESTDIR)$(PREFIX)/bin
+MANDIR = $(DESTDIR)$(PREFIX)/share/man/man1
+COMPDIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+
+install: nearcrawl nearcrawl.1
+	install -d $(BINDIR) $(MANDIR) $(COMPDIR)
+	install -m 755 nearcrawl $(BINDIR)/nearcrawl
+	install -m 644 nearcrawl.1 $(MANDIR)/nearcrawl.1
+	install -m 644 completion/nearcrawl.bash $(COMPDIR)/nearcrawl
+
+uninstall:
+	rm -f $(BINDIR)/nearcrawl $(MANDIR)/nearcrawl.1 $(COMPDIR)/nearcrawl
+
 unit: $(BS)/unit
 	$(BS)/unit
 
@@ -127,4 +149,4 @@ format:
 	    $(wildcard tests/unit/*.[ch] tests/server/*.[ch])
 
 clean:
-	rm -rf build nearcrawl
+	rm -rf build nearcrawl nearcrawl.1

@@ -82,6 +82,8 @@ usage(FILE *out)
 	    "  robots FILE AGENT URL\n"
 	    "         print whether robots.txt FILE allows AGENT to fetch URL\n"
 	    "         (exit 0 allowed, 1 disallowed)\n"
+	    "  man    print this manual as a man page (troff; make installs it "
+	    "as nearcrawl.1)\n"
 	    "  help [COMMAND]\n"
 	    "         this text, or COMMAND --help (`help crawl` lists the "
 	    "crawl's options)\n"
@@ -442,12 +444,14 @@ static int
 cmd_rank(int argc, char **argv)
 {
 	static const char use[] = "usage: nearcrawl rank -d DB [--damping D] "
-	    "[--iterations N] [--epsilon E] [--top N] [--quiet]\n"
-	    "  --damping D     share of a page's score that follows its links "
-	    "(0 to 0.99, default 0.85)\n"
+	    "[--iterations N] [--epsilon E]\n"
+	    "                      [--top N] [-q|--quiet]\n"
+	    "  --damping D     share of a page's score that follows its links\n"
+	    "                  (0 to 0.99, default 0.85)\n"
 	    "  --iterations N  most rounds (1 to 100000, default 100)\n"
 	    "  --epsilon E     stop once a round changes all scores by less "
-	    "in sum (default 1e-6)\n"
+	    "in sum\n"
+	    "                  (default 1e-6)\n"
 	    "  --top N         pages listed, best first (0 to 100, default "
 	    "5)\n";
 	struct rank_opts o;
@@ -709,6 +713,71 @@ out:
 	return rc;
 }
 
+/*
+ * The manual page, troff: the command list is usage()'s text and the
+ * options are the settings table (config_man_options), so that neither
+ * can disagree with --help. `make` writes it to nearcrawl.1.
+ */
+static int
+man_page(FILE *out)
+{
+	char *text = NULL, *p;
+	size_t len = 0;
+	FILE *m;
+
+	if ((m = open_memstream(&text, &len)) == NULL)
+		return EXIT_RUNTIME;
+	usage(m);
+	fclose(m);
+	fprintf(out, ".TH NEARCRAWL 1 \"\" \"nearcrawl %s\" \"User Commands\"\n"
+	    ".SH NAME\nnearcrawl \\- a polite web crawler that tells unique "
+	    "pages from exact and near duplicates\n"
+	    ".SH SYNOPSIS\n\\fBnearcrawl\\fR \\fICOMMAND\\fR [\\fIARGS\\fR]\n"
+	    ".SH DESCRIPTION\nnearcrawl fetches the pages of the configured "
+	    "domains politely (robots.txt, a delay and a connection limit "
+	    "per host, Retry-After, back-off), extracts each page's main "
+	    "text, and judges it against every page seen before: an exact "
+	    "copy (MD5), a near copy (docs/dedup.md, \"What near means\"), or "
+	    "unique. Pages, fingerprints and duplicate relations go to SQLite "
+	    "(or PostgreSQL); a crawl resumes where it stopped, even after "
+	    "kill \\-9.\n.SH COMMANDS\n.nf\n", NEARCRAWL_VERSION);
+	/* usage()'s text, preformatted; a backslash or leading dot
+	 * escaped. */
+	for (p = text; p != NULL && *p != '\0'; p++) {
+		if ((p == text || p[-1] == '\n') && (*p == '.' || *p == '\''))
+			fputs("\\&", out);
+		if (*p == '\\')
+			fputs("\\e", out);
+		else
+			fputc(*p, out);
+	}
+	free(text);
+	fputs(".fi\n.SH OPTIONS\nThe options of \\fBcrawl\\fR; \\fBdedup\\fR "
+	    "and \\fBcompare\\fR take the [dedup] and [storage] ones. Each is "
+	    "also a key of an INI file given with \\fB\\-c\\fR \\fIFILE\\fR "
+	    "(config/example.ini lists them all); the command line wins.\n"
+	    ".TP\n\\fB\\-c\\fR, \\fB\\-\\-config\\fR \\fIFILE\\fR\nRead "
+	    "settings from this INI file first.\n"
+	    ".TP\n\\fB\\-h\\fR, \\fB\\-\\-help\\fR\nPrint the help and "
+	    "exit.\n", out);
+	config_man_options(out);
+	fputs(".SH EXIT STATUS\n.TP\n0\nDone: the crawl has nothing left to "
+	    "fetch.\n.TP\n1\nFailed at run time (a full disk, a write error, "
+	    "damage met in the data, out of memory); every committed batch "
+	    "is kept.\n.TP\n2\nBad usage, settings or database: refused "
+	    "before anything was done.\n.TP\n3\nA crawl stopped with work "
+	    "left, everything saved (SIGINT or SIGTERM, \\-\\-max\\-pages, "
+	    "\\-\\-stop\\-when\\-saturated): a plain resume goes on.\n"
+	    ".SH EXAMPLES\n.nf\nnearcrawl crawl \\-d uni.db \\-\\-allow\\-domain "
+	    "uni.example \\-\\-delay 1 https://www.uni.example/\n"
+	    "nearcrawl crawl \\-d uni.db        # resume\n"
+	    "nearcrawl report \\-d uni.db \\-o report\n"
+	    "nearcrawl compare https://a.example/x https://a.example/x?print=1\n"
+	    ".fi\n.SH SEE ALSO\nwget2(1), curl(1); the project's README.md and "
+	    "docs/ (dedup.md, politeness.md, robustness.md).\n", out);
+	return ferror(out) ? EXIT_RUNTIME : EXIT_DONE;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -729,6 +798,8 @@ main(int argc, char **argv)
 		usage(stdout);
 		return EXIT_DONE;
 	}
+	if (strcmp(argv[1], "man") == 0)
+		return man_page(stdout);
 	if (strcmp(argv[1], "--version") == 0) {
 		printf("nearcrawl %s\n", NEARCRAWL_VERSION);
 		return EXIT_DONE;

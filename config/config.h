@@ -238,6 +238,10 @@ void config_dedup(const struct config *c, struct dedup_config *out);
  */
 int config_saturation(const char *v, long *window, double *share);
 
+/* The crawl's options as troff (.SS per section, .TP per option), for
+ * the man page: the same table, so the two cannot disagree. */
+void config_man_options(FILE *out);
+
 /* Print the option lines of the named sections only (a NULL-ended list,
  * in the table's order), for the commands that take a part of crawl's
  * options (dedup, compare). */

@@ -133,6 +133,87 @@ config_usage_sections(FILE *out, const char *const *sections)
 	}
 }
 
+/* s for troff: a backslash doubled, a leading dot or quote escaped, and
+ * "-" as \- (a minus, so that options can be searched for and copied). */
+static void
+man_text(FILE *out, const char *s)
+{
+	if (*s == '.' || *s == '\'')
+		fputs("\\&", out);
+	for (; *s != '\0'; s++) {
+		if (*s == '\\')
+			fputs("\\e", out);
+		else if (*s == '-')
+			fputs("\\-", out);
+		else
+			fputc(*s, out);
+	}
+}
+
+void
+config_man_options(FILE *out)
+{
+	const struct opt *o;
+	char more[256];
+	size_t s, i;
+	int col;
+
+	for (s = 0; s < config_nsections; s++) {
+		fputs(".SS \"[", out);
+		man_text(out, config_sections[s].name);
+		fputs("] ", out);
+		man_text(out, config_sections[s].about);
+		fputs("\"\n", out);
+		for (i = 0; i < config_nopts; i++) {
+			o = &config_opts[i];
+			if (strcmp(o->pub.section, config_sections[s].name) !=
+			    0 || o->pub.option == NULL)
+				continue;
+			fputs(".TP\n", out);
+			if (o->shortopt != 0)
+				fprintf(out, "\\fB\\-%c\\fR, ", o->shortopt);
+			fputs("\\fB\\-\\-", out);
+			man_text(out, o->pub.option);
+			fputs("\\fR", out);
+			if (o->arg != NULL) {
+				fputs(" \\fI", out);
+				man_text(out, o->arg);
+				fputs("\\fR", out);
+			}
+			if (config_secs_option(o) != NULL) {
+				fputs(", \\fB\\-\\-", out);
+				man_text(out, config_secs_option(o));
+				fputs("\\fR \\fIDURATION\\fR", out);
+			}
+			fputc('\n', out);
+			man_text(out, o->help);
+			fputs(".\n", out);
+			if (o->type == OPT_LIST)
+				col = snprintf(more, sizeof(more), "Repeatable");
+			else
+				col = snprintf(more, sizeof(more), "Default %s",
+				    o->pub.def);
+			if (o->type == OPT_INT || o->type == OPT_LONG)
+				col += snprintf(more + col, sizeof(more) -
+				    (size_t)col, ", %lld..%lld", o->min,
+				    o->max);
+			snprintf(more + col, sizeof(more) - (size_t)col,
+			    "; INI key [%s] %s", o->pub.section, o->pub.key);
+			man_text(out, more);
+			fputs(".", out);
+			if (o->type != OPT_LIST && o->example != NULL) {
+				fputs(" For example: ", out);
+				man_text(out, o->example);
+				fputs(".", out);
+			}
+			if (config_secs_option(o) != NULL)
+				fputs(" The second form takes seconds, or a "
+				    "unit: 2, 0.5s, 500ms, 1m.", out);
+			fputc('\n', out);
+		}
+	}
+}
+
 void
 config_usage(FILE *out)
 {
