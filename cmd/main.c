@@ -126,14 +126,26 @@ print_summary(const struct config *cfg, const struct crawl_summary *sum,
 	    "near %lld, redirect %lld, error %lld, skipped %lld; "
 	    "%lld queued\n",
 	    sum->interrupted ? "stopped" : rc ? "failed"
-	    : sum->saturated ? "saturated" : "done",
+	    : sum->saturated ? "saturated"
+	    : crawl_stopped_early(sum) ? "stopped at --max-pages" : "done",
 	    (long long)sum->fetched, sum->seconds,
 	    sum->seconds > 0 ? (double)sum->fetched / sum->seconds : 0.0,
 	    (long long)n->pages, (long long)n->unique,
 	    (long long)n->exact, (long long)n->near,
 	    (long long)n->redirect, (long long)n->error,
 	    (long long)n->skipped, (long long)n->queued);
-	print_stages(&sum->stages);
+	if (sum->fetched > 0) {
+		double mb = (double)sum->bytes / 1e6;
+
+		fprintf(stderr, "nearcrawl: this run: HTTP 2xx %lld, 3xx %lld, "
+		    "4xx %lld, 5xx %lld, no answer %lld; %.*f MB downloaded\n",
+		    (long long)sum->status[2], (long long)sum->status[3],
+		    (long long)sum->status[4], (long long)sum->status[5],
+		    (long long)(sum->status[0] + sum->status[1]),
+		    mb < 10 ? 2 : 1, mb);
+	}
+	if (cfg->verbose)
+		print_stages(&sum->stages);
 	if (sum->visit > 1)
 		fprintf(stderr, "nearcrawl: visit %d, this run: unchanged %lld, "
 		    "changed %lld (%lld with another verdict), gone %lld, "
@@ -161,13 +173,13 @@ print_summary(const struct config *cfg, const struct crawl_summary *sum,
 		    "%lld links left out, %lld queued URLs dropped (kept as "
 		    "skipped)\n", (long long)sum->traps.patterned,
 		    (long long)sum->traps.dropped);
-	if (sum->indexed > 0)
+	if (sum->indexed > 0 && cfg->verbose)
 		fprintf(stderr, "nearcrawl: index bytes: %llu for %lld "
 		    "pages (%.0f bytes/page)\n",
 		    (unsigned long long)sum->index_bytes,
 		    (long long)sum->indexed,
 		    (double)sum->index_bytes / (double)sum->indexed);
-	if (sum->indexed > 0) {
+	if (sum->indexed > 0 && cfg->verbose) {
 		/* Where those bytes are, so a change to one index shows. */
 		fputs("nearcrawl: index bytes/page by method:", stderr);
 		for (i = 0; i < DEDUP_METHODS; i++)

@@ -60,6 +60,7 @@ struct config {
 	char **resolve;        /* curl-style HOST:PORT:ADDR overrides */
 	size_t nresolve;       /* entries in resolve */
 	int quiet;             /* no progress output */
+	int verbose;           /* the developers' figures at the end too */
 	int concurrency;       /* transfers in flight at once */
 	int threads;          /* worker threads parsing and hashing, -1 =
 	                         one per CPU, 0 = on the loop's thread */

@@ -88,6 +88,9 @@ const struct opt config_opts[] = {
 	    NULL },
 	{ { "crawl", "quiet", "quiet", "false" }, OPT_BOOL, F(quiet), 0, 0, 1,
 	    'q', NULL, "print no progress lines", NULL, NULL },
+	{ { "crawl", "verbose", "verbose", "false" }, OPT_BOOL, F(verbose), 0,
+	    0, 1, 'v', NULL, "also print where the time and the index memory "
+	    "went, at the end", NULL, NULL },
 	{ { "crawl", "concurrency", "concurrency", "16" }, OPT_INT,
 	    F(concurrency), 0, 1, 1024, 0, "N",
 	    "pages in flight at once (fetching or being parsed)",
@@ -771,7 +774,7 @@ config_dedup(const struct config *c, struct dedup_config *out)
 int
 config_per_run(const char *key)
 {
-	static const char *const per_run[] = { "seed", "quiet", "db",
+	static const char *const per_run[] = { "seed", "quiet", "verbose", "db",
 		"force_settings", "retry_given_up", "worker", "recrawl" };
 	size_t i;
 

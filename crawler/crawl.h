@@ -49,6 +49,9 @@ struct crawl_traps {
 struct crawl_summary {
 	struct store_counts counts; /* the database's counts at the end */
 	int64_t fetched;            /* pages fetched by this run */
+	int64_t status[6];          /* of them by HTTP status class: [0] no
+	                               answer, [2] 2xx ... [5] 5xx */
+	int64_t bytes;              /* body bytes they brought, decoded */
 	int64_t robots_fetches;     /* robots.txt requests by this run */
 	int64_t hosts_given_up;     /* hosts retired after failures */
 	struct crawl_traps traps;   /* links the trap defences handled */

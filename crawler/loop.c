@@ -320,12 +320,30 @@ format_duration(double secs, char *out, size_t outsz)
 		snprintf(out, outsz, "%.1f h", secs / 3600);
 }
 
+/* Append segment seg to line (len bytes used of size) when it fits in
+ * width columns with its " | ". */
+static size_t
+add_segment(char *line, size_t len, size_t size, size_t width,
+    const char *seg)
+{
+	size_t n = strlen(seg) + (len > 0 ? 3 : 0);
+
+	if (len + n > width || len + n >= size)
+		return len;
+	return len + (size_t)snprintf(line + len, size - len, "%s%s",
+	    len > 0 ? " | " : "", seg);
+}
+
 /*
- * Progress: on a terminal one line rewritten every second; otherwise a
- * plain line every PROGRESS_EVERY_S for logs. --quiet silences both. The
- * verdict counts are the database's and add up to its pages; "this run"
- * is what this process fetched. Under --max-pages the ETA is the pages
- * left at this run's rate.
+ * Progress: on a terminal one line rewritten every second, as wide as the
+ * terminal, its segments most important first (a segment that does not fit
+ * is left out whole, so a narrow terminal keeps the pages, the verdicts,
+ * the rate and the time); otherwise a plain line every PROGRESS_EVERY_S for
+ * logs, whole, with the time of day in front. --quiet silences both. The
+ * verdict counts are the database's and add up to its pages; "this run" is
+ * what this process fetched. The time left is for what is known: the queue
+ * (or the pages left under --max-pages, when fewer) at this run's rate --
+ * the queue grows as pages are read, so it is a floor.
  */
 static void
 print_progress(struct crawl *c)
@@ -334,36 +352,60 @@ print_progress(struct crawl *c)
 	double rate = secs > 0 ? (double)c->fetched / secs : 0.0;
 	struct hostsched_census hc;
 	struct winsize ws;
-	char took[32], eta[48] = "", line[512];
+	char seg[192], took[32], left[32], line[512], stamp[32];
+	size_t width = sizeof(line) - 1, len = 0;
+	int64_t todo = c->n.queued;
+	time_t t;
+	struct tm tm;
 
 	hostsched_census(c->sc, now, &hc);
-	format_duration(secs, took, sizeof(took));
-	if (c->cfg->max_pages > 0 && rate > 0 && c->seq < c->cfg->max_pages) {
-		char left[32];
-
-		format_duration((double)(c->cfg->max_pages - c->seq) / rate,
-		    left, sizeof(left));
-		snprintf(eta, sizeof(eta), ", about %s left", left);
-	}
-	snprintf(line, sizeof(line),
-	    "pages %lld (%lld this run): unique %lld, exact %lld, near %lld, "
-	    "other %lld | queued %lld | hosts: %zu fetching, %zu ready, %zu "
-	    "in delay, %zu backing off, %lld given up | %.1f pages/s | %s%s",
-	    (long long)c->n.pages, (long long)c->fetched,
-	    (long long)c->n.unique, (long long)c->n.exact,
+	if (c->tty && ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 &&
+	    ws.ws_col > 1 && ws.ws_col <= sizeof(line))
+		width = (size_t)ws.ws_col - 1;
+	line[0] = '\0';
+	snprintf(seg, sizeof(seg), "%lld pages (%lld this run)",
+	    (long long)c->n.pages, (long long)c->fetched);
+	len = add_segment(line, len, sizeof(line), width, seg);
+	snprintf(seg, sizeof(seg), "unique %lld, exact %lld, near %lld, "
+	    "other %lld", (long long)c->n.unique, (long long)c->n.exact,
 	    (long long)c->n.near,
-	    (long long)(c->n.redirect + c->n.error + c->n.skipped),
-	    (long long)c->n.queued, hc.active, hc.ready, hc.waiting, hc.held,
-	    (long long)c->hosts_given_up, rate, took, eta);
+	    (long long)(c->n.redirect + c->n.error + c->n.skipped));
+	len = add_segment(line, len, sizeof(line), width, seg);
+	format_duration(secs, took, sizeof(took));
+	snprintf(seg, sizeof(seg), "%.1f pages/s, %s", rate, took);
+	len = add_segment(line, len, sizeof(line), width, seg);
+	if (c->cfg->max_pages > 0 && c->cfg->max_pages - c->seq < todo)
+		todo = c->cfg->max_pages - c->seq;
+	if (rate > 0 && todo > 0) {
+		format_duration((double)todo / rate, left, sizeof(left));
+		snprintf(seg, sizeof(seg), "%lld queued, %s at this rate",
+		    (long long)c->n.queued, left);
+	} else {
+		snprintf(seg, sizeof(seg), "%lld queued",
+		    (long long)c->n.queued);
+	}
+	len = add_segment(line, len, sizeof(line), width, seg);
+	/* Nothing in flight: say what the crawl waits for. */
+	if (hc.active == 0 && hc.held > 0)
+		snprintf(seg, sizeof(seg), "waiting: %zu host%s backing off "
+		    "or held by Retry-After", hc.held, hc.held == 1 ? "" :
+		    "s");
+	else if (hc.active == 0 && hc.waiting > 0)
+		snprintf(seg, sizeof(seg), "waiting: %zu host%s in its "
+		    "delay", hc.waiting, hc.waiting == 1 ? "" : "s");
+	else
+		snprintf(seg, sizeof(seg), "hosts: %zu fetching, %zu ready, "
+		    "%zu in delay, %zu backing off, %lld given up", hc.active,
+		    hc.ready, hc.waiting, hc.held,
+		    (long long)c->hosts_given_up);
+	len = add_segment(line, len, sizeof(line), width, seg);
 	if (!c->tty) {
-		fprintf(stderr, "nearcrawl: %s\n", line);
+		t = time(NULL);
+		strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M:%S",
+		    localtime_r(&t, &tm));
+		fprintf(stderr, "nearcrawl: %s %s\n", stamp, line);
 		return;
 	}
-	/* A line wider than the terminal would wrap, and \r would then
-	 * rewrite only its last row. */
-	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1 &&
-	    ws.ws_col <= sizeof(line))
-		line[ws.ws_col - 1] = '\0';
 	fprintf(stderr, "\r\033[K%s", line);
 	c->progress_shown = 1;
 }
@@ -540,6 +582,8 @@ fill_summary(const struct crawl *c, struct crawl_summary *sum)
 	sum->limited = c->cfg->max_pages > 0 &&
 	    (c->visit > 1 ? c->fetched : c->seq) >= c->cfg->max_pages;
 	sum->fetched = c->fetched;
+	memcpy(sum->status, c->status, sizeof(sum->status));
+	sum->bytes = c->bytes;
 	sum->robots_fetches = c->robots_fetches;
 	sum->hosts_given_up = c->hosts_given_up;
 	sum->traps = c->traps;

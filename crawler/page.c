@@ -737,6 +737,9 @@ page_process(struct crawl *c, struct job *j, const struct fetch_result *r)
 	int rc = -1, follow = 0, html, sm;
 
 	c->fetched++;
+	c->status[r->code == CURLE_OK && r->status >= 100 && r->status < 600 ?
+	    r->status / 100 : 0]++;
+	c->bytes += (int64_t)r->body->len;
 	html = r->code == CURLE_OK && r->status >= 200 && r->status < 300 &&
 	    extract_is_html(r->content_type, r->body->data, r->body->len);
 	if (html && !looks_binary(r->content_type, r->body->data,

@@ -119,6 +119,8 @@ struct crawl {
 	                                            found, by outcome */
 	int64_t verdicts_moved;  /* changed pages whose verdict changed */
 	struct store_counts n;   /* running counts */
+	int64_t status[6];       /* this run's fetches by status class */
+	int64_t bytes;           /* and their body bytes */
 	int64_t seq;             /* last fetch order number used */
 	int64_t fetched;         /* pages fetched by this run */
 	int batch;               /* pages in the open transaction */

@@ -55,6 +55,9 @@ while [ $# -gt 0 ]; do
 	*) usage ;;
 	esac
 done
+# The closing figures this script reads come with -v (binaries before it
+# printed them always).
+VERBOSE=$("$BIN" crawl --help 2>/dev/null | grep -q -- '--verbose' && echo -v)
 case $RUNS in ''|*[!0-9]*|0) echo "bench-scale-out: bad --runs" >&2; exit 2 ;; esac
 case $PAGES in ''|*[!0-9]*) echo "bench-scale-out: bad --pages" >&2; exit 2 ;; esac
 case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
@@ -121,7 +124,7 @@ crawl_together() {
 	while [ "$_k" -le "$_n" ]; do
 		(
 			while [ ! -e "$T/go" ]; do sleep 0.01; done
-			exec "$BIN" crawl -d "$_db" --worker "w$_k" "$@" \
+			exec "$BIN" crawl $VERBOSE -d "$_db" --worker "w$_k" "$@" \
 			    2>"$_err$_k.err"
 		) &
 		CRAWLS="$CRAWLS $!"

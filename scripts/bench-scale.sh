@@ -58,6 +58,9 @@ while [ $# -gt 0 ]; do
 	*) isnum "$1" || usage; PAGES=$1; shift ;;
 	esac
 done
+# The closing figures this script reads come with -v (binaries before it
+# printed them always).
+VERBOSE=$("$BIN" crawl --help 2>/dev/null | grep -q -- '--verbose' && echo -v)
 for f in "$BIN" "$SRV"; do
 	[ -x "$f" ] || {
 		echo "bench-scale: $f missing: make nearcrawl $SRV" >&2
@@ -129,7 +132,7 @@ queued() {
 echo "bench-scale: $PAGES pages of $URL, a line every $EVERY, --methods" \
     "$METHODS; files in $T"
 start=$(now)
-"$BIN" crawl -d "$DB" --delay-ms 0 --per-host 8 --concurrency 8 \
+"$BIN" crawl $VERBOSE -d "$DB" --delay-ms 0 --per-host 8 --concurrency 8 \
     --methods "$METHODS" --max-pages "$PAGES" \
     --user-agent "nearcrawl-bench (loopback scale benchmark)" \
     --resolve "proc.test:$PORT:127.0.0.1" "$URL" 2>"$T/crawl.log" &

@@ -41,6 +41,9 @@ while [ $# -gt 0 ]; do
 	*) usage ;;
 	esac
 done
+# The closing figures this script reads come with -v (binaries before it
+# printed them always).
+VERBOSE=$("$BIN" crawl --help 2>/dev/null | grep -q -- '--verbose' && echo -v)
 case $RUNS in ''|*[!0-9]*|0) echo "bench-warc: bad --runs" >&2; exit 2 ;; esac
 case $PAGES in ''|*[!0-9]*) echo "bench-warc: bad --pages" >&2; exit 2 ;; esac
 SERVER=${NCSERVER:-build/plain/ncserver}
@@ -94,12 +97,12 @@ while [ "$r" -le "$RUNS" ]; do
 	mkdir -p "$d/wget"
 	t0=$(now)
 	# shellcheck disable=SC2086
-	"$BIN" crawl -d "$d/plain.db" $OPTS "$URL" 2>"$d/plain.err" ||
+	"$BIN" crawl $VERBOSE -d "$d/plain.db" $OPTS "$URL" 2>"$d/plain.err" ||
 	    die "plain crawl failed"
 	echo "$r plain $(since "$t0") $(rows "$d/plain.db") 0" >>"$T/runs"
 	t0=$(now)
 	# shellcheck disable=SC2086
-	"$BIN" crawl -d "$d/warc.db" $OPTS --warc "$d/warc" "$URL" \
+	"$BIN" crawl $VERBOSE -d "$d/warc.db" $OPTS --warc "$d/warc" "$URL" \
 	    2>"$d/warc.err" || die "warc crawl failed"
 	echo "$r warc $(since "$t0") $(rows "$d/warc.db") $(cat "$d"/warc/*.warc.gz | wc -c)" >>"$T/runs"
 	req0=$(wc -l <"$LOG")

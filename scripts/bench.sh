@@ -73,6 +73,9 @@ while [ $# -gt 0 ]; do
 	*) usage ;;
 	esac
 done
+# The closing figures this script reads come with -v (binaries before it
+# printed them always).
+VERBOSE=$("$BIN" crawl --help 2>/dev/null | grep -q -- '--verbose' && echo -v)
 case $RUNS in ''|*[!0-9]*|0) echo "bench: bad --runs" >&2; exit 2 ;; esac
 case $PAGES in ''|*[!0-9]*) echo "bench: bad --pages" >&2; exit 2 ;; esac
 SERVER=${NCSERVER:-build/plain/ncserver}
@@ -171,7 +174,7 @@ requests() { wc -l <"$LOG" | tr -d ' '; }
 run_nearcrawl() {
 	_db=$T/$2-$1.db
 	_r0=$(requests)
-	measure "$T/m" "$BIN" crawl -d "$_db" --quiet --delay-ms 0 --per-host 8 \
+	measure "$T/m" "$BIN" crawl $VERBOSE -d "$_db" --quiet --delay-ms 0 --per-host 8 \
 	    --concurrency 8 --methods "$3" "$URL" 2>"$T/$2.err" || {
 		echo "bench: nearcrawl --methods $3 failed:" >&2
 		cat "$T/$2.err" >&2

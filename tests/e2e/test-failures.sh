@@ -91,11 +91,11 @@ eq "Retry-After: the crawl ends" "$?" 0
 ok "Retry-After: the hold is logged" \
     grep -q "^nearcrawl: $W: holding back 8.0 s, until [0-9:]*: HTTP 429, as Retry-After asks" \
     "$E2E_TMP/wait.err"
-ok "Retry-After: the progress line counts the host as backing off" \
-    grep -q '^nearcrawl: pages 1 (1 this run): .* hosts: 0 fetching, 0 ready, 0 in delay, 1 backing off, 0 given up' \
+ok "Retry-After: the progress line says what the crawl waits for" \
+    grep -q '^nearcrawl: [0-9-]* [0-9:]* 1 pages (1 this run) | .* | waiting: 1 host backing off or held by Retry-After$' \
     "$E2E_TMP/wait.err"
 ok "--max-pages: the progress line gives the time left" \
-    grep -q '^nearcrawl: pages 1 .* pages/s | [0-9]* s, about [0-9.]* \(s\|min\|h\) left$' \
+    grep -q '^nearcrawl: [0-9-]* [0-9:]* 1 pages .* pages/s, [0-9]* s | [0-9]* queued, [0-9.]* \(s\|min\|h\) at this rate' \
     "$E2E_TMP/wait.err"
 
 # 4. Seeds: every bad one named, none crawled, no database left behind.
