@@ -17,8 +17,9 @@ HOST=www.lab.test
 echo "demo: sample site http://$HOST:$PORT/ served on 127.0.0.1 (names given with --resolve)"
 echo "demo: ./nearcrawl crawl -d $DB --delay-ms 10 --max-pages 2000 --resolve $HOST:$PORT:127.0.0.1 http://$HOST:$PORT/"
 
+# Exit 3 would say it stopped at --max-pages with work left.
 ./nearcrawl crawl -d "$DB" --delay-ms 10 --max-pages 2000 \
-    --resolve "$HOST:$PORT:127.0.0.1" "http://$HOST:$PORT/"
+    --resolve "$HOST:$PORT:127.0.0.1" "http://$HOST:$PORT/" || [ $? -eq 3 ]
 
 echo
 echo "demo: verdicts"
