@@ -243,9 +243,9 @@ int config_saturation(const char *v, long *window, double *share);
  * the man page: the same table, so the two cannot disagree. */
 void config_man_options(FILE *out);
 
-/* Print the option lines of the named sections only (a NULL-ended list,
- * in the table's order), for the commands that take a part of crawl's
- * options (dedup, compare). */
+/* Print the option lines of the named sections only (a NULL-ended list;
+ * NULL: every section), in the table's order, for the commands that take
+ * a part of crawl's options (dedup, compare). */
 void config_usage_sections(FILE *out, const char *const *sections);
 
 /* Print the `nearcrawl crawl --help` text: synopsis, then every option with

@@ -116,10 +116,10 @@ config_usage_sections(FILE *out, const char *const *sections)
 	size_t s, i, k;
 
 	for (s = 0; s < config_nsections; s++) {
-		for (k = 0; sections[k] != NULL &&
+		for (k = 0; sections != NULL && sections[k] != NULL &&
 		    strcmp(sections[k], config_sections[s].name) != 0; k++)
 			;
-		if (sections[k] == NULL)
+		if (sections != NULL && sections[k] == NULL)
 			continue;
 		fprintf(out, "\n[%s] %s\n", config_sections[s].name,
 		    config_sections[s].about);
@@ -217,9 +217,6 @@ config_man_options(FILE *out)
 void
 config_usage(FILE *out)
 {
-	const struct opt *o;
-	size_t s, i;
-
 	fputs("usage: nearcrawl crawl [-c FILE] [-d DB] [options] "
 	      "[SEED_URL...]\n\n"
 	      "Crawl from the seed URLs and tell unique pages from exact and "
@@ -253,17 +250,7 @@ config_usage(FILE *out)
 	    "read settings from this INI file first");
 	fprintf(out, "  %-28s %s\n", "-h, --help",
 	    "print this help and exit");
-	for (s = 0; s < config_nsections; s++) {
-		fprintf(out, "\n[%s] %s\n", config_sections[s].name,
-		    config_sections[s].about);
-		for (i = 0; i < config_nopts; i++) {
-			o = &config_opts[i];
-			if (strcmp(o->pub.section,
-			    config_sections[s].name) == 0 &&
-			    o->pub.option != NULL)
-				usage_option(out, o);
-		}
-	}
+	config_usage_sections(out, NULL);
 }
 
 /* A scalar setting's value in INI form (no key, no newline). */

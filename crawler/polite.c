@@ -307,14 +307,27 @@ put_back(struct crawl *c, struct job *j)
 	return 0;
 }
 
+/* Queue sm's pages as seeds and its files as sitemaps. 0 or -1. */
+static int
+seed_from(struct crawl *c, const struct sitemap *sm)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < sm->nurls && rc == 0; i++)
+		rc = frontier_add(c, sm->urls[i], 0, 0, 0);
+	for (i = 0; i < sm->nsitemaps && rc == 0; i++)
+		rc = queue_sitemap(c, sm->sitemaps[i]);
+	return rc;
+}
+
 /* A sitemap file arrived: queue its pages as seeds, its files as sitemaps. */
 int
 polite_on_sitemap(struct crawl *c, struct job *j, const struct fetch_result *r)
 {
 	struct sitemap sm;
 	const char *why;
-	size_t i;
-	int rc = 0;
+	int rc;
 
 	if (r->code != CURLE_OK || r->status < 200 || r->status >= 300 ||
 	    sitemap_parse(r->body->data != NULL ? r->body->data : "",
@@ -327,10 +340,7 @@ polite_on_sitemap(struct crawl *c, struct job *j, const struct fetch_result *r)
 		}
 		return 0;
 	}
-	for (i = 0; i < sm.nurls && rc == 0; i++)
-		rc = frontier_add(c, sm.urls[i], 0, 0, 0);
-	for (i = 0; i < sm.nsitemaps && rc == 0; i++)
-		rc = queue_sitemap(c, sm.sitemaps[i]);
+	rc = seed_from(c, &sm);
 	sitemap_free(&sm);
 	return rc;
 }
@@ -341,17 +351,13 @@ polite_seed_sitemap(struct crawl *c, const struct fetch_result *r,
 {
 	struct sitemap sm;
 	const char *why;
-	size_t i;
-	int rc = 0;
+	int rc;
 
 	*nurls = *nmaps = 0;
 	if (r->body->len == 0 ||
 	    sitemap_parse(r->body->data, r->body->len, &sm, &why) != 0)
 		return 0;
-	for (i = 0; i < sm.nurls && rc == 0; i++)
-		rc = frontier_add(c, sm.urls[i], 0, 0, 0);
-	for (i = 0; i < sm.nsitemaps && rc == 0; i++)
-		rc = queue_sitemap(c, sm.sitemaps[i]);
+	rc = seed_from(c, &sm);
 	*nurls = sm.nurls;
 	*nmaps = sm.nsitemaps;
 	sitemap_free(&sm);

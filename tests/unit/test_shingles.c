@@ -449,19 +449,26 @@ test_confirm(void)
  * after A, is near when at most 15 % of its own words (outside the site
  * template) and of all its words are new.
  */
+/* The definition's settings with a share of pct %, SimHash proposing. */
+static void
+definition_config(struct dedup_config *c, int pct)
+{
+	memset(c, 0, sizeof(*c));
+	c->methods = DEDUP_MD5 | DEDUP_SIMHASH;
+	c->simhash_k = 3;
+	c->ssdeep_threshold = 90;
+	c->min_shingles = 20;
+	c->max_novel_words = -1;
+	c->max_novel_percent = pct;
+	c->own_novelty = 1;
+}
+
 static struct dedup *
 definition_dedup(void)
 {
 	struct dedup_config c;
 
-	memset(&c, 0, sizeof(c));
-	c.methods = DEDUP_MD5 | DEDUP_SIMHASH;
-	c.simhash_k = 3;
-	c.ssdeep_threshold = 90;
-	c.min_shingles = 20;
-	c.max_novel_words = -1;
-	c.max_novel_percent = 15;
-	c.own_novelty = 1;
+	definition_config(&c, 15);
 	return dedup_new(&c);
 }
 
@@ -718,14 +725,7 @@ test_listing_and_linker(void)
 	size_t nm, len, i;
 	int err = 0;
 
-	memset(&c, 0, sizeof(c));
-	c.methods = DEDUP_MD5 | DEDUP_SIMHASH;
-	c.simhash_k = 3;
-	c.ssdeep_threshold = 90;
-	c.min_shingles = 20;
-	c.max_novel_words = -1;
-	c.max_novel_percent = 25;
-	c.own_novelty = 1;
+	definition_config(&c, 25);
 	c.linker = 1;
 	CHECK((d = dedup_new(&c)) != NULL);
 	/* The listing shows the event whole, under its title. */
