@@ -161,11 +161,24 @@ exact_long_options(int argc, char **argv, const struct option *lo,
 				i++;
 			continue;
 		}
-		for (o = lo; o->name != NULL; o++)
-			if (n > 0 && strncmp(o->name, name, n) == 0)
+		/* Name the options it begins, as many as fit. */
+		{
+			char meant[160] = "";
+			size_t used = 0;
+			int k = 0;
+
+			for (o = lo; o->name != NULL && k < 4; o++)
+				if (n > 0 && strncmp(o->name, name, n) == 0 &&
+				    used + strlen(o->name) + 5 < sizeof(meant)) {
+					used += (size_t)snprintf(meant + used,
+					    sizeof(meant) - used, "%s--%s",
+					    k++ > 0 ? ", " : "", o->name);
+				}
+			if (k > 0)
 				return err_set(err, errsz, -1, "unknown option "
 				    "--%.*s (options are never abbreviated: "
-				    "--%s?)", (int)n, name, o->name);
+				    "%s?)", (int)n, name, meant);
+		}
 		return err_set(err, errsz, -1, "unknown option --%.*s",
 		    (int)n, name);
 	}
