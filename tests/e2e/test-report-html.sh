@@ -143,8 +143,8 @@ eq "similarity.gp starts at the lowest populated bucket ($lo)" \
     "$(sed -n '/^\$similarity << EOD/{n;p;}' "$OUT/similarity.gp" |
         cut -d' ' -f1)" "$lo"
 
-# Without -o: next to the database, said on stderr.
-"$NEARCRAWL" report -d "$DB" --quiet 2>"$E2E_TMP/err"
+# Without -o: next to the database, said on stderr (unless --quiet).
+"$NEARCRAWL" report -d "$DB" >/dev/null 2>"$E2E_TMP/err"
 eq "report without -o exits 0" "$?" 0
 ok "it writes DB.report/index.html" test -s "$DB.report/index.html"
 ok "it says where on stderr" grep -q "lab.db.report" "$E2E_TMP/err"
