@@ -33,6 +33,22 @@ h(FILE *f, const char *s)
 	esc_html_fputs(s, f);
 }
 
+/* A URL as text that a narrow column breaks after a '/', '?', '&' or
+ * '=' (a <wbr> there), not in the middle of a word. */
+static void
+h_breakable(FILE *f, const char *url)
+{
+	char piece[2] = { 0, 0 };
+
+	for (; *url != '\0'; url++) {
+		piece[0] = *url;
+		h(f, piece);
+		if (strchr("/?&=", *url) != NULL && url[1] != '\0' &&
+		    url[1] != '/')
+			fputs("<wbr>", f);
+	}
+}
+
 /* A page's URL: a link when http(s), else text; NULL when it is gone. */
 static void
 h_url(FILE *f, const char *url)
@@ -49,7 +65,7 @@ h_url(FILE *f, const char *url)
 	fputs("<a rel=\"nofollow noreferrer\" href=\"", f);
 	h(f, url);
 	fputs("\">", f);
-	h(f, url);
+	h_breakable(f, url);
 	fputs("</a>", f);
 }
 
@@ -104,7 +120,7 @@ static const char style[] =
     "td.n{text-align:right;font-variant-numeric:tabular-nums}\n"
     "th{background:#f0f0f0}\n"
     "tr.orig td{background:#eef4fb;font-weight:bold}\n"
-    "td.url{word-break:break-all;max-width:40em}\n"
+    "td.url{overflow-wrap:anywhere;max-width:40em}\n"
     "img{max-width:100%;height:auto;border:1px solid #ddd;margin:.3em 0}\n"
     ".note{color:#555;font-size:.9em}\n";
 

@@ -94,7 +94,8 @@ write_growth_gp(struct rep *r)
 	    "set datafile separator comma\n"
 	    "set title 'Unique and duplicate pages as the crawl advances "
 	    "(%s pages fetched)'\n"
-	    "set xlabel 'pages fetched'\n"
+	    "set xlabel 'pages fetched (errors, redirects and skipped "
+	    "pages included)'\n"
 	    "set ylabel 'pages (cumulative)'\n"
 	    "set key top left box opaque\n"
 	    "set grid\n",
@@ -102,7 +103,11 @@ write_growth_gp(struct rep *r)
 	if (r->growth_rows == 0)
 		gp_empty(o.f, "growth", "no pages fetched yet");
 	else {
-		fputs("set xrange [0:*]\nset yrange [0:*]\n", o.f);
+		/* The axes behind the curves, so that one that stays at
+		 * zero (no near duplicates yet) is drawn over the axis, not
+		 * hidden by it. */
+		fputs("set xrange [0:*]\nset yrange [0:*]\n"
+		      "set border back\n", o.f);
 		gp_svg(o.f, "growth");
 		fputs("plot 'growth.csv' skip 1 using 1:2 with lines lw 2 "
 		      "title 'unique', \\\n"
@@ -139,7 +144,7 @@ write_similarity_gp(struct rep *r)
 	      "set title 'Similarity of duplicates to their originals'\n"
 	      "set xlabel 'similarity in percent (5-point buckets, by lower "
 	      "bound)'\n"
-	      "set ylabel 'duplicate pairs'\n"
+	      "set ylabel 'duplicate pairs (log scale)'\n"
 	      "set key top left box opaque\n"
 	      "set grid ytics\n",
 	    o.f);
@@ -169,7 +174,9 @@ write_similarity_gp(struct rep *r)
 	      "set style data histograms\n"
 	      "set style histogram clustered gap 1\n"
 	      "set style fill solid 0.8 border -1\n"
-	      "set yrange [0:*]\n",
+	      /* Log scale: 1,432 md5 pairs must not hide 2 minhash pairs. */
+	      "set logscale y\n"
+	      "set yrange [0.8:*]\n",
 	    o.f);
 	gp_svg(o.f, "similarity");
 	fputs("plot", o.f);
@@ -318,6 +325,9 @@ write_hosts_gp(struct rep *r)
 	    "\tset grid\n"
 	    "\tset xrange [0:*]\n"
 	    "\tset yrange [0:*]\n"
+	    "\tset border back\n"
+	    "\tset xlabel 'pages fetched on the host' font ',9'\n"
+	    "\tset ylabel 'pages' font ',9'\n"
 	    "\tset key top left font ',8'\n"
 	    "\tset tics font ',9'\n",
 	    rows, cols);

@@ -143,6 +143,21 @@ eq "similarity.gp starts at the lowest populated bucket ($lo)" \
     "$(sed -n '/^\$similarity << EOD/{n;p;}' "$OUT/similarity.gp" |
         cut -d' ' -f1)" "$lo"
 
+# Plots to publish from: the similarity histogram on a log scale (1,432
+# md5 pairs must not hide 2 minhash pairs), the axes drawn behind the
+# curves (a curve at zero stays visible), the per-host panels with axis
+# titles; cluster URLs break after a slash, not in a word.
+ok "similarity plot: log scale" grep -q '^set logscale y' "$OUT/similarity.gp"
+ok "growth plot: axes behind the curves" grep -q '^set border back' "$OUT/growth.gp"
+ok "growth plot: its x axis says what it counts" grep -q \
+    "^set xlabel 'pages fetched (errors, redirects and skipped pages included)'" \
+    "$OUT/growth.gp"
+ok "per-host panels: axis titles" grep -q "set xlabel 'pages fetched on the host'" \
+    "$OUT/hosts.gp"
+ok "cluster URLs break after a slash" grep -q 'class="url"><a [^>]*>http://<wbr>' \
+    "$OUT/index.html"
+ok "... never inside a word" sh -c "! grep -q 'break-all' '$OUT/index.html'"
+
 # Without -o: next to the database, said on stderr (unless --quiet).
 "$NEARCRAWL" report -d "$DB" >/dev/null 2>"$E2E_TMP/err"
 eq "report without -o exits 0" "$?" 0
