@@ -114,6 +114,8 @@ growth_row(struct rep *r, FILE *f, int64_t fetched, double at)
 	    r->unique, r->exact, r->near);
 	r->growth_rows++;
 	if (report_out_add_pt(&r->time, at - r->first_at, r->unique,
+	    r->exact, r->near) != 0 ||
+	    report_out_add_pt(&r->bypage, (double)fetched, r->unique,
 	    r->exact, r->near) != 0)
 		return report_out_oom(r);
 	return 0;
@@ -209,6 +211,64 @@ growth_page(const struct store_growth_row *row, void *arg)
 	return host_point(r, row);
 }
 
+/* growth-time.csv: growth.csv's rows against the seconds since the first
+ * fetch, the numbers growth-time.svg draws. */
+static int
+write_growth_time(struct rep *r)
+{
+	struct out o = {NULL, NULL};
+	size_t i;
+	int rc;
+
+	if ((rc = report_out_open(r, &o, "growth-time.csv")) != 0)
+		return rc;
+	fputs("seconds,unique,exact,near\n", o.f);
+	for (i = 0; i < r->time.n; i++)
+		fprintf(o.f, "%.3f,%" PRId64 ",%" PRId64 ",%" PRId64 "\n",
+		    r->time.pt[i].x, r->time.pt[i].unique, r->time.pt[i].exact,
+		    r->time.pt[i].near);
+	return report_out_close(r, &o);
+}
+
+/*
+ * share.csv: the share of duplicates (exact and near) among the pages
+ * judged in a sliding window of about a twentieth of the crawl (at least
+ * 100 pages), at each growth.csv row past the first window: what an
+ * argument that a crawl has saturated needs, where the cumulative curves
+ * flatten too slowly to see. Rows as bypage holds them.
+ */
+static int
+write_share(struct rep *r)
+{
+	const struct growth_pt *p = r->bypage.pt;
+	struct out o = {NULL, NULL};
+	int64_t judged, dup, w;
+	size_t i, j = 0;
+	int rc;
+
+	w = r->pages / 20 > 100 ? r->pages / 20 : 100;
+	r->share_window = w;
+	if ((rc = report_out_open(r, &o, "share.csv")) != 0)
+		return rc;
+	fprintf(o.f, "fetched,duplicate_share_of_last_%" PRId64 "_judged\n",
+	    w);
+	for (i = 0; i < r->bypage.n; i++) {
+		/* The latest row at least a window of judged pages back. */
+		while (j + 1 < i && (p[i].unique + p[i].exact + p[i].near) -
+		    (p[j + 1].unique + p[j + 1].exact + p[j + 1].near) >= w)
+			j++;
+		judged = (p[i].unique + p[i].exact + p[i].near) -
+		    (p[j].unique + p[j].exact + p[j].near);
+		if (judged < w)
+			continue;
+		dup = (p[i].exact + p[i].near) - (p[j].exact + p[j].near);
+		fprintf(o.f, "%.0f,%.1f\n", p[i].x,
+		    100.0 * (double)dup / (double)judged);
+		r->share_rows++;
+	}
+	return report_out_close(r, &o);
+}
+
 /*
  * growth.csv, every verdict count, the curve against time and those of the
  * busiest hosts (found by write_hosts) from one pass along seq: the counts
@@ -242,7 +302,10 @@ write_growth(struct rep *r)
 	}
 	r->pages = g.i;
 	r->after_new = g.new_at > 0 ? g.i - g.new_at : 0;
-	return report_out_close(r, &o);
+	if ((rc = report_out_close(r, &o)) != 0 ||
+	    (rc = write_growth_time(r)) != 0)
+		return rc;
+	return write_share(r);
 }
 
 /* Where a row function writes: the report and the open file. */
@@ -561,12 +624,13 @@ print_done(struct rep *r, int plotted)
 	fputs("\nReport in ", stdout);
 	report_out_clean(stdout, r->dir);
 	printf(": index.html, growth.csv (%s rows), hosts.csv (%s host%s), "
-	       "clusters.csv (%s pair%s), similarity.csv, summary.txt%s\n",
+	       "clusters.csv (%s pair%s), similarity.csv, growth-time.csv, "
+	       "share.csv, summary.txt%s\n",
 	    report_out_grouped(r->growth_rows, a, sizeof(a)),
 	    report_out_grouped(r->hosts, b, sizeof(b)), r->hosts == 1 ? "" : "s",
 	    report_out_grouped(r->pairs, c, sizeof(c)), r->pairs == 1 ? "" : "s",
-	    plotted ? "; plots growth, growth-time, hosts and similarity "
-	              "(.svg, .png)" : "");
+	    plotted ? "; plots growth, growth-time, hosts, similarity and "
+	              "share (.svg, .png)" : "");
 }
 
 static void
@@ -631,6 +695,7 @@ out:
 	}
 	free(r.top);
 	free_series(&r.time);
+	free_series(&r.bypage);
 	free(r.busiest_url);
 	free(r.visits);
 	free(r.moves);

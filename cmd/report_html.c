@@ -213,12 +213,32 @@ figure(FILE *f, const char *base, const char *alt, const char *caption)
 static void
 put_plots(struct rep *r, FILE *f)
 {
+	char a[40], b[40], cap[400];
+
 	fputs("<h2>Growth</h2>\n", f);
+	/* Say when growth.csv is thinned: a reader counting rows must know
+	 * they are not one a page. */
+	if (r->growth_rows < r->pages)
+		snprintf(cap, sizeof(cap), "Running totals against pages "
+		    "fetched: a flat unique curve means the crawl stopped "
+		    "finding new content. growth.csv keeps %s of the %s "
+		    "pages' points, evenly spread, the last always.",
+		    num(r->growth_rows, a, sizeof(a)),
+		    num(r->pages, b, sizeof(b)));
+	else
+		snprintf(cap, sizeof(cap), "Running totals against pages "
+		    "fetched: a flat unique curve means the crawl stopped "
+		    "finding new content. growth.csv has a row a page.");
 	figure(f, "growth", "unique, exact and near pages against pages "
-	    "fetched", "Running totals against pages fetched: a flat unique "
-	    "curve means the crawl stopped finding new content.");
+	    "fetched", cap);
 	figure(f, "growth-time", "unique, exact and near pages against time",
-	    "The same against the time since the first fetch.");
+	    "The same against the time since the first fetch "
+	    "(growth-time.csv).");
+	snprintf(cap, sizeof(cap), "The share of exact and near duplicates "
+	    "among the last %s pages judged (share.csv): where the totals "
+	    "flatten too slowly to see, this says whether the crawl still "
+	    "finds new content.", num(r->share_window, a, sizeof(a)));
+	figure(f, "share", "duplicate share of a sliding window", cap);
 	fprintf(f, "<h2>Growth per host</h2>\n");
 	figure(f, "hosts", "growth of the busiest hosts",
 	    "The busiest hosts, each against its own pages fetched "
@@ -432,10 +452,12 @@ report_html_write(struct rep *r)
 	    "<a href=\"growth.csv\">growth.csv</a>, "
 	    "<a href=\"hosts.csv\">hosts.csv</a>, "
 	    "<a href=\"clusters.csv\">clusters.csv</a>, "
-	    "<a href=\"similarity.csv\">similarity.csv</a>; the plots are "
+	    "<a href=\"similarity.csv\">similarity.csv</a>, "
+	    "<a href=\"growth-time.csv\">growth-time.csv</a>, "
+	    "<a href=\"share.csv\">share.csv</a>; the plots are "
 	    "drawn again from their .gp scripts with "
 	    "<code>gnuplot growth.gp similarity.gp growth-time.gp "
-	    "hosts.gp</code>.</p>\n", o.f);
+	    "hosts.gp share.gp</code>.</p>\n", o.f);
 	fputs(img_check, o.f);
 	fputs("</body>\n</html>\n", o.f);
 	return report_out_close(r, &o);

@@ -82,6 +82,9 @@ struct rep {
 	double first_at;      /* fetched_at of the first page (seq order) */
 	double min_at, max_at; /* earliest and latest fetched_at */
 	struct growth_series time; /* the growth.csv rows against time */
+	struct growth_series bypage; /* the same rows against pages fetched */
+	int64_t share_window; /* pages judged a window of share.csv holds */
+	int64_t share_rows;   /* its data rows */
 	int64_t hosts;        /* distinct hosts */
 	struct top_host *top; /* the max_hosts busiest, busiest first */
 	size_t ntop;          /* entries in top */

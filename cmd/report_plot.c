@@ -6,6 +6,7 @@
  *   growth-time.gp  the same rows against the time since the first fetch
  *   hosts.gp        one small plot per busiest host, against its pages
  *   similarity.gp   duplicate pairs per similarity bucket, per method
+ *   share.gp        share.csv: the duplicate share of a sliding window
  *
  * Untrusted text (host and method names) goes only into single-quoted
  * strings (report_out_gpstr); numbers go into inline data blocks.
@@ -348,6 +349,40 @@ write_hosts_gp(struct rep *r)
 	return report_out_close(r, &o);
 }
 
+/* share.gp: share.csv, the duplicate share of a sliding window. */
+static int
+write_share_gp(struct rep *r)
+{
+	struct out o = {NULL, NULL};
+	int rc;
+
+	if ((rc = report_out_open(r, &o, "share.gp")) != 0)
+		return rc;
+	fprintf(o.f,
+	    "# nearcrawl report: the share of duplicates among the last "
+	    "%" PRId64 " pages judged.\n"
+	    "# Edit, then draw again in this directory: gnuplot share.gp\n"
+	    "reset\n"
+	    "set datafile separator comma\n"
+	    "set title 'Duplicates among the last %" PRId64 " pages judged'\n"
+	    "set xlabel 'pages fetched (errors, redirects and skipped pages "
+	    "included)'\n"
+	    "set ylabel 'exact and near duplicates (%%)'\n"
+	    "set grid\n"
+	    "set border back\n",
+	    r->share_window, r->share_window);
+	if (r->share_rows == 0) {
+		gp_empty(o.f, "share", "fewer pages judged than one window");
+		return report_out_close(r, &o);
+	}
+	fputs("set xrange [0:*]\nset yrange [0:100]\n", o.f);
+	gp_svg(o.f, "share");
+	fputs("plot 'share.csv' skip 1 using 1:2 with lines lw 2 notitle\n",
+	    o.f);
+	gp_png(o.f, "share");
+	return report_out_close(r, &o);
+}
+
 int
 report_plot_write(struct rep *r)
 {
@@ -355,13 +390,15 @@ report_plot_write(struct rep *r)
 
 	if ((rc = write_growth_gp(r)) != 0 ||
 	    (rc = write_similarity_gp(r)) != 0 ||
-	    (rc = write_time_gp(r)) != 0 || (rc = write_hosts_gp(r)) != 0)
+	    (rc = write_time_gp(r)) != 0 || (rc = write_hosts_gp(r)) != 0 ||
+	    (rc = write_share_gp(r)) != 0)
 		return rc;
 	return 0;
 }
 
 /*
- * Run `gnuplot growth.gp similarity.gp growth-time.gp hosts.gp` inside the output directory, so no
+ * Run `gnuplot growth.gp similarity.gp growth-time.gp hosts.gp share.gp`
+ * inside the output directory, so no
  * path (which may hold spaces or quotes) ever passes through a shell or a
  * gnuplot string. A close-on-exec pipe tells the parent why exec failed.
  */
@@ -370,8 +407,8 @@ report_plot_run(struct rep *r)
 {
 	static char prog[] = "gnuplot", gp1[] = "growth.gp",
 	            gp2[] = "similarity.gp", gp3[] = "growth-time.gp",
-	            gp4[] = "hosts.gp";
-	char *argv[] = {prog, gp1, gp2, gp3, gp4, NULL};
+	            gp4[] = "hosts.gp", gp5[] = "share.gp";
+	char *argv[] = {prog, gp1, gp2, gp3, gp4, gp5, NULL};
 	int pfd[2], e = 0, status;
 	ssize_t n;
 	pid_t pid;

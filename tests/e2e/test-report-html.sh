@@ -102,9 +102,9 @@ ok "the DOM holds the host table" \
     grep -q '<table id="hosts">' "$E2E_TMP/index.dom"
 ok "the DOM holds the cluster table" \
     grep -q '<table id="clusters">' "$E2E_TMP/index.dom"
-eq "the four plots load" \
+eq "the five plots load" \
     "$(grep -o 'data-images="[^"]*"' "$E2E_TMP/index.dom")" \
-    'data-images="4/4"'
+    'data-images="5/5"'
 eq "no console message or uncaught error" \
     "$(console_lines "$E2E_TMP/index.log")" 0
 eq "the title did not run" \
@@ -157,6 +157,18 @@ ok "per-host panels: axis titles" grep -q "set xlabel 'pages fetched on the host
 ok "cluster URLs break after a slash" grep -q 'class="url"><a [^>]*>http://<wbr>' \
     "$OUT/index.html"
 ok "... never inside a word" sh -c "! grep -q 'break-all' '$OUT/index.html'"
+# The time series as CSV, and the duplicate share of a sliding window
+# (what a saturation argument reads), drawn and on the page.
+ok "growth-time.csv: a row per growth.csv row" test \
+    "$(wc -l <"$OUT/growth-time.csv")" -eq "$(wc -l <"$OUT/growth.csv")"
+ok "share.csv: shares between 0 and 100" awk -F, \
+    'NR > 1 { n++; if ($2 < 0 || $2 > 100) bad = 1 } END { exit bad || n == 0 }' \
+    "$OUT/share.csv"
+ok "share.svg drawn" test -s "$OUT/share.svg"
+ok "index.html shows it" grep -q 'src="share.svg"' "$OUT/index.html"
+ok "index.html says whether growth.csv is thinned" grep -q \
+    'growth.csv \(keeps [0-9,]* of the [0-9,]* pages\|has a row a page\)' \
+    "$OUT/index.html"
 
 # Without -o: next to the database, said on stderr (unless --quiet).
 "$NEARCRAWL" report -d "$DB" >/dev/null 2>"$E2E_TMP/err"

@@ -75,9 +75,9 @@ ok "summary.txt gives the page count" \
     grep -q "Pages fetched: *$pages_grouped\$" "$OUT/summary.txt"
 ok "summary printed unless --quiet" grep -q "Pages fetched" "$E2E_TMP/stdout"
 eq "only the report's files in DIR" "$(LC_ALL=C ls "$OUT" | tr '\n' ' ')" \
-    "clusters.csv growth-time.gp growth-time.png growth-time.svg growth.csv \
+    "clusters.csv growth-time.csv growth-time.gp growth-time.png growth-time.svg growth.csv \
 growth.gp growth.png growth.svg hosts.csv hosts.gp hosts.png hosts.svg \
-index.html similarity.csv similarity.gp similarity.png similarity.svg \
+index.html share.csv share.gp share.png share.svg similarity.csv similarity.gp similarity.png similarity.svg \
 summary.txt "
 "$NEARCRAWL" report -d "$DB" -o "$OUT" --quiet >"$E2E_TMP/stdout" 2>&1
 eq "again with --quiet: exits 0" "$?" 0
