@@ -106,6 +106,25 @@ thin_keeps(int64_t i, int64_t total, int64_t above, int64_t rows)
 	return i * rows / total != (i - 1) * rows / total;
 }
 
+/* A page judged by a process not seen before (pages.worker, "machine:pid"):
+ * the crawl was resumed then. 0, or an error when out of memory. */
+static int
+note_worker(struct rep *r, const struct store_growth_row *row)
+{
+	size_t i;
+
+	if (row->worker == NULL || r->nworkers > REPORT_RESUMES_MAX)
+		return 0;
+	for (i = 0; i < r->nworkers; i++)
+		if (strcmp(r->workers[i], row->worker) == 0)
+			return 0;
+	if ((r->workers[r->nworkers] = strdup(row->worker)) == NULL)
+		return report_out_oom(r);
+	if (r->nworkers++ > 0 && r->nresumed < REPORT_RESUMES_MAX)
+		r->resumed[r->nresumed++] = row->fetched_at - r->first_at;
+	return 0;
+}
+
 /* A growth.csv row, and the same point against time for growth-time.gp. */
 static int
 growth_row(struct rep *r, FILE *f, int64_t fetched, double at)
@@ -181,6 +200,8 @@ growth_page(const struct store_growth_row *row, void *arg)
 	if (row->fetched_at > r->max_at)
 		r->max_at = row->fetched_at;
 	g->at = row->fetched_at;
+	if ((rc = note_worker(r, row)) != 0)
+		return rc;
 	switch (row->verdict) {
 	case STORE_VERDICT_UNIQUE:
 		r->unique++;
@@ -696,6 +717,8 @@ out:
 	free(r.top);
 	free_series(&r.time);
 	free_series(&r.bypage);
+	for (i = 0; i < r.nworkers; i++)
+		free(r.workers[i]);
 	free(r.busiest_url);
 	free(r.visits);
 	free(r.moves);

@@ -41,6 +41,9 @@ struct method {
 };
 
 /* One point of a growth curve: x, and the running verdict counts. */
+/* Resumes marked on the time plot at most. */
+#define REPORT_RESUMES_MAX 32
+
 struct growth_pt {
 	double x; /* pages fetched, or seconds since the first fetch */
 	int64_t unique, exact, near;
@@ -80,6 +83,13 @@ struct rep {
 	int64_t after_new;    /* pages fetched after it */
 	int64_t growth_rows;  /* data rows in growth.csv */
 	double first_at;      /* fetched_at of the first page (seq order) */
+	/* When a process judged its first page, after the first process:
+	 * a resume (or one more process of a shared crawl), in seconds
+	 * since first_at, for the time plot. */
+	double resumed[REPORT_RESUMES_MAX];
+	size_t nresumed;
+	char *workers[REPORT_RESUMES_MAX + 1]; /* the processes seen */
+	size_t nworkers;
 	double min_at, max_at; /* earliest and latest fetched_at */
 	struct growth_series time; /* the growth.csv rows against time */
 	struct growth_series bypage; /* the same rows against pages fetched */

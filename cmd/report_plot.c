@@ -269,7 +269,8 @@ write_time_gp(struct rep *r)
 	    "set xlabel '%s since the first page was fetched'\n"
 	    "set ylabel 'pages (cumulative)'\n"
 	    "set key top left box opaque\n"
-	    "set grid\n",
+	    "set grid\n"
+	    "set border back\n",
 	    unit);
 	if (r->time.n == 0) {
 		gp_empty(o.f, "growth-time", "no pages fetched yet");
@@ -278,6 +279,14 @@ write_time_gp(struct rep *r)
 	for (i = 0; i < r->time.n; i++)
 		r->time.pt[i].x /= div;
 	gp_block(o.f, "time", &r->time);
+	/* Each resume (a process judging its first page) a dashed line. */
+	for (i = 0; i < r->nresumed; i++)
+		fprintf(o.f, "set arrow from %.6g, graph 0 to %.6g, graph 1 "
+		    "nohead dashtype 2 lc rgb 'gray40'\n"
+		    "set label '%s' at %.6g, graph 0.97 right offset -0.5, 0 "
+		    "font ',9' tc rgb 'gray40'\n", r->resumed[i] / div,
+		    r->resumed[i] / div, i == 0 ? "resumed" : "",
+		    r->resumed[i] / div);
 	fputs("set xrange [0:*]\nset yrange [0:*]\n", o.f);
 	gp_svg(o.f, "growth-time");
 	gp_curves(o.f, "time", 1);

@@ -105,6 +105,8 @@ struct store_growth_row {
 	enum store_verdict verdict;
 	const char *host;
 	double fetched_at; /* Unix time, seconds */
+	const char *worker; /* the process that judged it, NULL when not
+	                       recorded */
 };
 int store_report_growth(struct store_conn *c,
     int (*fn)(const struct store_growth_row *r, void *arg), void *arg);

@@ -23,6 +23,7 @@ growth_row(struct sdb_stmt *st, void *ctx)
 	if (r.host == NULL)
 		r.host = "";
 	r.fetched_at = sdb_column_double(st, 3);
+	r.worker = (const char *)sdb_column_text(st, 4);
 	return fn(&r, e->arg);
 }
 
@@ -32,8 +33,8 @@ store_report_growth(struct store_conn *c,
 {
 	struct store__each e = { (void *)fn, arg };
 
-	return store__conn_each(c, "SELECT seq, verdict, host, fetched_at "
-	    "FROM pages "
+	return store__conn_each(c, "SELECT seq, verdict, host, fetched_at, "
+	    "worker FROM pages "
 	    "ORDER BY seq", growth_row, &e);
 }
 

@@ -132,4 +132,15 @@ eq "its growth.csv ends at the database's counts" \
         sum(verdict = 'exact') || ',' || sum(verdict = 'near') FROM pages")"
 kill -INT "$writer"
 wait "$writer"
+# A resumed crawl: the time plot marks where a new process took over
+# (pages.worker), and growth-time.csv holds the series.
+"$NEARCRAWL" crawl -d "$E2E_TMP/res.db" --quiet --delay-ms 0 --max-pages 20 $R \
+    "http://$H:$PORT/" 2>/dev/null
+"$NEARCRAWL" crawl -d "$E2E_TMP/res.db" --quiet --max-pages 40 2>/dev/null
+"$NEARCRAWL" report -q -d "$E2E_TMP/res.db" -o "$E2E_TMP/res-rep"
+eq "a resumed crawl's report exits 0" "$?" 0
+eq "the time plot marks the resume" "$(grep -c '^set arrow from .* nohead dashtype 2' \
+    "$E2E_TMP/res-rep/growth-time.gp")" 1
+ok "... labelled" grep -q "^set label 'resumed'" "$E2E_TMP/res-rep/growth-time.gp"
+eq "growth-time.csv: 40 pages, a row each" "$(tail -n +2 "$E2E_TMP/res-rep/growth-time.csv" | wc -l | tr -d ' ')" 40
 e2e_finish
