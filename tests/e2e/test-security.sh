@@ -102,7 +102,7 @@ eq "database directory: the database and SQLite's own files" \
     "$(ls -A "$E2E_TMP/db" | grep -v '^hostile\.db\(-wal\|-shm\)\{0,1\}$')" ""
 eq "report directory: the report's files" \
     "$(ls -A "$OUT" |
-        grep -v '^\(growth\|similarity\|growth-time\|hosts\)\.\(csv\|gp\|svg\|png\)$' |
+        grep -v '^\(growth\|similarity\|growth-time\|hosts\|share\)\.\(csv\|gp\|svg\|png\)$' |
         grep -v '^clusters\.csv$' | grep -v '^\(summary\.txt\|index\.html\)$')" ""
 
 # ---- Terminal escapes: none raw in anything printed or written.
