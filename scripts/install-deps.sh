@@ -4,7 +4,8 @@
 #   scripts/install-deps.sh [test] that and what the tests need (make test)
 # Running needs the compiler, the libraries' -dev packages, sqlite3 (the
 # demo reads its database with it) and gnuplot (report's plots). The tests
-# also need the following. (chromium is for tests/e2e/test-report-html.sh, which opens a report's
+# also need the following (man-db and groff-base read the generated man
+# page in tests/e2e/test-install.sh). (chromium is for tests/e2e/test-report-html.sh, which opens a report's
 # index.html in headless Chromium; postgresql is the throwaway server that
 # scripts/pg-server.sh starts for the scale-out tests, libpq-dev the client
 # library of the PostgreSQL backend; wrk is the load generator that
@@ -26,7 +27,7 @@ libcurl4-openssl-dev libevent-dev libxml2-dev libsqlite3-dev
 libfuzzy-dev libinih-dev libssl-dev zlib1g-dev libpq-dev libjemalloc-dev
 sqlite3 gnuplot-nox"
 TEST_PKGS="postgresql curl valgrind python3 openssl
-chromium wrk nginx-light python3-doc"
+chromium wrk nginx-light python3-doc man-db groff-base"
 
 case "${1:-test}" in
 run) PKGS=$RUN_PKGS; FOR_TESTS="" ;;
