@@ -4,9 +4,10 @@
 #   scripts/install-deps.sh [test] that and what the tests need (make test)
 # Running needs the compiler, the libraries' -dev packages, sqlite3 (the
 # demo reads its database with it) and gnuplot (report's plots). The tests
-# also need the following (man-db and groff-base read the generated man
-# page in tests/e2e/test-install.sh). (chromium is for tests/e2e/test-report-html.sh, which opens a report's
-# index.html in headless Chromium; postgresql is the throwaway server that
+# also need the following. (man-db and groff-base read the generated man
+# page in tests/e2e/test-install.sh; chromium is for
+# tests/e2e/test-report-html.sh, which opens a report's index.html in
+# headless Chromium; postgresql is the throwaway server that
 # scripts/pg-server.sh starts for the scale-out tests, libpq-dev the client
 # library of the PostgreSQL backend; wrk is the load generator that
 # scripts/bench.sh measures the test server's ceiling with; nginx-light and
