@@ -84,8 +84,7 @@ sorted_once(const uint32_t *in, size_t n, int skip_zero, uint32_t **out,
 	radix_sort_u32(*out, tmp, n);
 	free(tmp);
 	for (i = 0; i < n; i++)
-		if ((!skip_zero || (*out)[i] != 0) &&
-		    (k == 0 || (*out)[k - 1] != (*out)[i]))
+		if (k == 0 || (*out)[k - 1] != (*out)[i])
 			(*out)[k++] = (*out)[i];
 	*nout = k;
 	if (k == 0) {
@@ -397,20 +396,20 @@ copy_u32(const uint32_t *in, size_t n, uint32_t **out)
 int
 shingles_ref_of(const struct shingles *s, struct shingles_ref *r)
 {
-	memset(r, 0, sizeof(*r));
-	if (copy_u32(s->set, s->distinct, &r->set) != 0 ||
-	    copy_u32(s->terms, s->nterms, &r->terms) != 0 ||
-	    copy_u32(s->targets, s->ntargets, &r->targets) != 0 ||
-	    copy_u32(s->items, s->nitems, &r->items) != 0) {
-		shingles_ref_free(r);
-		return -1;
-	}
-	r->n = s->distinct;
-	r->nterms = s->nterms;
-	r->ntargets = s->ntargets;
-	r->nitems = s->nitems;
-	r->has_targets = 1;
-	return 0;
+	/* A view of s's arrays, copied as any reference is. */
+	struct shingles_ref view;
+
+	memset(&view, 0, sizeof(view));
+	view.set = s->set;
+	view.n = s->distinct;
+	view.terms = s->terms;
+	view.nterms = s->nterms;
+	view.targets = s->targets;
+	view.ntargets = s->ntargets;
+	view.has_targets = 1;
+	view.items = s->items;
+	view.nitems = s->nitems;
+	return shingles_ref_copy(&view, r);
 }
 
 int
