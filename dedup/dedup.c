@@ -534,7 +534,8 @@ dedup_measure(const struct dedup *d, const struct shingles *p,
 	measure_upto(d, p, q, tmpl, SIZE_MAX, nv);
 }
 
-/* Whether page p holds up as a near copy of the page q. */
+/* Whether page p holds up as a near copy of the page q, which is p's
+ * linker (dedup_linker) when linker is set. */
 static int
 confirmed(const struct dedup *d, const struct shingles *p,
     const unsigned char *tmpl, struct shingles_ref *q, int linker,
@@ -550,7 +551,11 @@ confirmed(const struct dedup *d, const struct shingles *p,
 	if (linker && d->cfg.own_novelty && d->cfg.max_novel_words < 0)
 		max_new = p->words * (size_t)d->cfg.max_novel_percent / 100;
 	measure_upto(d, p, q, tmpl, max_new, nv);
-	return !nv->cut && dedup_novelty_holds(d, nv);
+	/* The linker shows the site's template by construction (before the
+	 * template is learnt, all of it reads as own words): it vouches only
+	 * for a page with a paragraph of its own. */
+	return !nv->cut && dedup_novelty_holds(d, nv) &&
+	    (!linker || nv->own >= DEDUP_LINKER_MIN_WORDS);
 }
 
 enum dedup_verdict
@@ -620,14 +625,8 @@ dedup_confirm(const struct dedup *d, const struct shingles *p,
 		}
 		memset(&nv, 0, sizeof(nv));
 		nv.new_own = SIZE_MAX;
-		/* The linker shows the site's template by construction
-		 * (before the template is learnt, all of it reads as own
-		 * words): it vouches only for a page with a paragraph of its
-		 * own. */
 		if (confirmed(d, p, tmpl, &q, m[i].method == DEDUP_LINKER,
-		    &nv) &&
-		    (m[i].method != DEDUP_LINKER ||
-		    nv.own >= DEDUP_LINKER_MIN_WORDS)) {
+		    &nv)) {
 			if (veto != NULL && (nok == 0 ||
 			    nv.new_all < veto->near_nv.new_all)) {
 				veto->near_id = m[i].original_id;
