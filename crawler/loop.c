@@ -156,14 +156,19 @@ in_flight(const struct crawl *c)
 	return fetch_active(c->fe) + workpool_pending(c->pool);
 }
 
+/* The pages --max-pages counts: the database's, but in a recrawl, whose
+ * pages have their rows already, this run's fetches. */
+static int64_t
+limit_counted(const struct crawl *c)
+{
+	return c->visit > 1 ? c->fetched : c->seq;
+}
+
 static int
 limit_reached(const struct crawl *c)
 {
-	/* A recrawl's pages have their rows already: there the limit
-	 * counts this run's fetches. */
 	return c->cfg->max_pages > 0 &&
-	    (c->visit > 1 ? c->fetched : c->seq) + (int64_t)in_flight(c) >=
-	    c->cfg->max_pages;
+	    limit_counted(c) + (int64_t)in_flight(c) >= c->cfg->max_pages;
 }
 
 /*
@@ -374,8 +379,9 @@ print_progress(struct crawl *c)
 	format_duration(secs, took, sizeof(took));
 	snprintf(seg, sizeof(seg), "%.1f pages/s, %s", rate, took);
 	len = add_segment(line, len, sizeof(line), width, seg);
-	if (c->cfg->max_pages > 0 && c->cfg->max_pages - c->seq < todo)
-		todo = c->cfg->max_pages - c->seq;
+	if (c->cfg->max_pages > 0 &&
+	    c->cfg->max_pages - limit_counted(c) < todo)
+		todo = c->cfg->max_pages - limit_counted(c);
 	if (rate > 0 && todo > 0) {
 		format_duration((double)todo / rate, left, sizeof(left));
 		snprintf(seg, sizeof(seg), "%lld queued, %s at this rate",
@@ -580,7 +586,7 @@ fill_summary(const struct crawl *c, struct crawl_summary *sum)
 	sum->saturated = c->saturated;
 	/* As limit_reached, with nothing in flight any more. */
 	sum->limited = c->cfg->max_pages > 0 &&
-	    (c->visit > 1 ? c->fetched : c->seq) >= c->cfg->max_pages;
+	    limit_counted(c) >= c->cfg->max_pages;
 	sum->fetched = c->fetched;
 	memcpy(sum->status, c->status, sizeof(sum->status));
 	sum->bytes = c->bytes;
