@@ -126,6 +126,24 @@ long_named(const struct option *lo, const char *name, size_t n)
 	return NULL;
 }
 
+/* The first options of lo that name[0..n) begins, "--a, --b", into out
+ * (as many as fit); their number. */
+static int
+options_begun(const struct option *lo, const char *name, size_t n,
+    char *out, size_t outsz)
+{
+	size_t used = 0;
+	int k = 0;
+
+	out[0] = '\0';
+	for (; lo->name != NULL && k < 4; lo++)
+		if (n > 0 && strncmp(lo->name, name, n) == 0 &&
+		    used + strlen(lo->name) + 5 < outsz)
+			used += (size_t)snprintf(out + used, outsz - used,
+			    "%s--%s", k++ > 0 ? ", " : "", lo->name);
+	return k;
+}
+
 /*
  * getopt_long takes any unique prefix of a long option for the option
  * ("--delay" for "--delay-ms"): a typo then sets another setting than the
@@ -138,6 +156,7 @@ exact_long_options(int argc, char **argv, const struct option *lo,
 {
 	const struct option *o;
 	const char *name, *sc;
+	char meant[160];
 	size_t n;
 	int i;
 
@@ -161,24 +180,10 @@ exact_long_options(int argc, char **argv, const struct option *lo,
 				i++;
 			continue;
 		}
-		/* Name the options it begins, as many as fit. */
-		{
-			char meant[160] = "";
-			size_t used = 0;
-			int k = 0;
-
-			for (o = lo; o->name != NULL && k < 4; o++)
-				if (n > 0 && strncmp(o->name, name, n) == 0 &&
-				    used + strlen(o->name) + 5 < sizeof(meant)) {
-					used += (size_t)snprintf(meant + used,
-					    sizeof(meant) - used, "%s--%s",
-					    k++ > 0 ? ", " : "", o->name);
-				}
-			if (k > 0)
-				return err_set(err, errsz, -1, "unknown option "
-				    "--%.*s (options are never abbreviated: "
-				    "%s?)", (int)n, name, meant);
-		}
+		if (options_begun(lo, name, n, meant, sizeof(meant)) > 0)
+			return err_set(err, errsz, -1, "unknown option --%.*s "
+			    "(options are never abbreviated: %s?)", (int)n,
+			    name, meant);
 		return err_set(err, errsz, -1, "unknown option --%.*s",
 		    (int)n, name);
 	}
