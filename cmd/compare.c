@@ -5,14 +5,10 @@
 
 #include "cmd/docload.h"
 #include "dedup/dedup.h"
-#include "dedup/minhash.h"
-#include "dedup/simhash.h"
 #include "digest/digest.h"
 #include "util/buf.h"
 #include "util/esc.h"
 #include "web/extract.h"
-
-#define ALL_NEAR (DEDUP_SIMHASH | DEDUP_SSDEEP | DEDUP_MINHASH | DEDUP_TDW)
 
 /* One side of the comparison. */
 struct doc {
@@ -49,28 +45,6 @@ load(const struct config *cfg, const struct dedup *dd, struct doc *d,
 	return 0;
 }
 
-/* What a method's line ends with: its threshold, or that it is off. */
-static void
-print_rule(FILE *out, const struct config *cfg, unsigned m, const char *rule)
-{
-	if (cfg->methods & m)
-		fprintf(out, " (proposes A when %s)\n", rule);
-	else
-		fprintf(out, " (not in --methods: no part in the verdict)\n");
-}
-
-/* Bands of k positions whose every row agrees: what LSH buckets see. */
-static int
-equal_bands(const uint32_t *a, const uint32_t *b, int k, int bands)
-{
-	int rows = k / bands, i, n = 0;
-
-	for (i = 0; i < bands; i++)
-		n += minhash_agree(a + i * rows, b + i * rows,
-		    (size_t)rows) == (size_t)rows;
-	return n;
-}
-
 static void
 print_doc(FILE *out, const char *label, const struct doc *d)
 {
@@ -86,39 +60,31 @@ print_doc(FILE *out, const char *label, const struct doc *d)
 	    d->dg.sh.words, d->dg.sh.distinct);
 }
 
-/* Each method's similarity of A and B, with its rule and whether it is on. */
+/* Each method's similarity of A and B, with its rule and whether it is on
+ * (dc: the settings that made both fingerprints, with every method). */
 static void
-print_methods(FILE *out, const struct config *cfg, const struct doc *da,
+print_methods(FILE *out, const struct config *cfg,
+    const struct dedup_config *dc, const struct doc *da,
     const struct doc *db)
 {
-	const struct dedup_fp *fa = &da->dg.fp, *fb = &db->dg.fp;
-	char rule[64];
-	int dist, score, agree, k = cfg->minhash_perms;
+	const struct dedup_method_info *mi;
+	char what[256], rule[64], label[16];
+	size_t i;
 
-	fprintf(out, "md5:     %s\n", strcmp(fa->md5, fb->md5) == 0
-	    ? "equal texts" : "different texts");
-	dist = simhash_distance(fa->simhash, fb->simhash);
-	fprintf(out, "simhash: distance %d of 64 bits, %.1f %%", dist,
-	    simhash_percent(dist));
-	snprintf(rule, sizeof(rule), "<= %d", cfg->simhash_k);
-	print_rule(out, cfg, DEDUP_SIMHASH, rule);
-	score = ssdeep_score(fa->ssdeep, fb->ssdeep);
-	fprintf(out, "ssdeep:  score %d", score);
-	snprintf(rule, sizeof(rule), ">= %d", cfg->ssdeep_threshold);
-	print_rule(out, cfg, DEDUP_SSDEEP, rule);
-	agree = (int)minhash_agree(fa->minhash, fb->minhash, (size_t)k);
-	fprintf(out, "minhash: %d of %d positions agree, Jaccard ~%.1f %%, "
-	    "%d of %d bands equal", agree, k, minhash_percent(agree,
-	    (size_t)k), equal_bands(fa->minhash, fb->minhash, k,
-	    cfg->minhash_bands), cfg->minhash_bands);
-	snprintf(rule, sizeof(rule), ">= %d %% and a band is equal",
-	    cfg->minhash_threshold);
-	print_rule(out, cfg, DEDUP_MINHASH, rule);
-	fprintf(out, "tdw:     weighted overlap %.1f %% of %u and %u tokens",
-	    tdw_percent(tdw_overlap(&fa->tdw, &fb->tdw)), (unsigned)fa->tdw.n,
-	    (unsigned)fb->tdw.n);
-	snprintf(rule, sizeof(rule), ">= %d %%", cfg->tdw_threshold);
-	print_rule(out, cfg, DEDUP_TDW, rule);
+	for (i = 0; (mi = dedup_method_at(i)) != NULL; i++) {
+		if (dedup_pair_explain(mi->method, dc, &da->dg.fp, &db->dg.fp,
+		    what, sizeof(what), rule, sizeof(rule)) != 0)
+			continue;
+		snprintf(label, sizeof(label), "%s:", mi->name);
+		fprintf(out, "%-9s%s", label, what);
+		if (rule[0] == '\0')
+			fputc('\n', out);
+		else if (cfg->methods & (unsigned)mi->method)
+			fprintf(out, " (proposes A when %s)\n", rule);
+		else
+			fprintf(out, " (not in --methods: no part in the "
+			    "verdict)\n");
+	}
 }
 
 /*
@@ -225,7 +191,7 @@ compare_run(const struct config *cfg, const char *a, const char *b,
 	config_dedup(cfg, &dc);
 	dd = dedup_new(&dc);
 	/* Every method's similarity is shown; only dd's decide the verdict. */
-	dc.methods |= ALL_NEAR;
+	dc.methods |= dedup_all_methods();
 	all = dedup_new(&dc);
 	if (dd == NULL || all == NULL) {
 		snprintf(err, errsz, "bad dedup settings or out of memory");
@@ -244,7 +210,7 @@ compare_run(const struct config *cfg, const char *a, const char *b,
 	    da.dg.near_main && db.dg.near_main ? "main" :
 	    !da.dg.near_main && !db.dg.near_main ? "body" : "main or body",
 	    cfg->near_text);
-	print_methods(out, cfg, &da, &db);
+	print_methods(out, cfg, &dc, &da, &db);
 	fprintf(out, "candidate: ");
 	if (v == DEDUP_EXACT)
 		fprintf(out, "md5 (equal texts)");

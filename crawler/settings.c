@@ -95,38 +95,26 @@ int_setting(struct crawl *c, const char *key, int value, const char *opt)
 	return settings_match(c, key, num, opt);
 }
 
-/*
- * What decides verdicts, recorded in meta by a crawl's first run and held
- * on every resume: settings (by their INI keys, which the meta keys are)
- * and the code's feature versions. A resume takes the settings the user
- * did not give from here (crawl_adopt_settings); the versions belong to
- * the code. The order is the order of the checks.
- */
-static const struct {
+/* One setting that decides verdicts, or a feature version of the code. */
+struct verdict_key {
 	const char *key;    /* meta key */
 	unsigned method;    /* recorded only when this method is on; 0: always */
 	int version;        /* > 0: a features version, not a setting */
 	const char *label;  /* a version's name in messages */
 	const char *legacy; /* the value that describes a crawl recorded
 	                       before the key existed, or NULL */
-} verdict_keys[] = {
-	{ "methods", 0, 0, NULL, NULL },
-	{ "simhash_features", 0, SIMHASH_FEATURES_VERSION,
-	    "SimHash features version", NULL },
-	{ "simhash_k", DEDUP_SIMHASH, 0, NULL, NULL },
-	{ "ssdeep_threshold", DEDUP_SSDEEP, 0, NULL, NULL },
-	{ "minhash_features", DEDUP_MINHASH, MINHASH_FEATURES_VERSION,
-	    "MinHash features version", NULL },
-	{ "minhash_perms", DEDUP_MINHASH, 0, NULL, NULL },
-	{ "minhash_bands", DEDUP_MINHASH, 0, NULL, NULL },
-	{ "minhash_shingle", DEDUP_MINHASH, 0, NULL, NULL },
-	{ "minhash_threshold", DEDUP_MINHASH, 0, NULL, NULL },
-	{ "tdw_features", DEDUP_TDW, TDW_FEATURES_VERSION,
-	    "TDW features version", NULL },
-	{ "tdw_threshold", DEDUP_TDW, 0, NULL, NULL },
-	{ "tdw_stopwords", DEDUP_TDW, 0, NULL, NULL },
-	{ "tdw_stem", DEDUP_TDW, 0, NULL, NULL },
-	{ "tdw_max_tokens", DEDUP_TDW, 0, NULL, NULL },
+};
+
+/*
+ * What decides verdicts, recorded in meta by a crawl's first run and held
+ * on every resume: settings (by their INI keys, which the meta keys are)
+ * and the code's feature versions. A resume takes the settings the user
+ * did not give from here (crawl_adopt_settings); the versions belong to
+ * the code. The order is the order of the checks: the methods, then each
+ * method's own (dedup's method table: its features version and
+ * settings), then these.
+ */
+static const struct verdict_key common_keys[] = {
 	{ "min_text_bytes", 0, 0, NULL, NULL },
 	/* Crawls from before these keys folded numbers and stored no
 	 * shingle sets: resumed, they keep judging as they did. */
@@ -134,7 +122,7 @@ static const struct {
 	{ "min_shingles", 0, 0, NULL, "0" },
 	{ "max_novel_words", 0, 0, NULL, "-1" },
 	{ "max_novel_percent", 0, 0, NULL, "100" },
-	/* Crawls from before issue 26 measured new words over all of a
+	/* Crawls from before own words measured new words over all of a
 	 * page's words and learnt the template from every judged page. */
 	{ "novelty", 0, 0, NULL, "all" },
 	/* Crawls from before the linker was a candidate. */
@@ -146,7 +134,42 @@ static const struct {
 	{ "row_locks", 0, 0, NULL, "false" },
 };
 
-#define NVERDICT_KEYS (sizeof(verdict_keys) / sizeof(verdict_keys[0]))
+#define NCOMMON_KEYS (sizeof(common_keys) / sizeof(common_keys[0]))
+
+/* Verdict key i into *k: 1, or 0 past the last. */
+static int
+verdict_key(size_t i, struct verdict_key *k)
+{
+	const struct dedup_method_info *mi;
+	size_t m, s;
+
+	memset(k, 0, sizeof(*k));
+	if (i == 0) {
+		k->key = "methods";
+		return 1;
+	}
+	i--;
+	for (m = 0; (mi = dedup_method_at(m)) != NULL; m++) {
+		if (mi->features_key != NULL && i-- == 0) {
+			k->key = mi->features_key;
+			k->method = (unsigned)mi->method;
+			k->version = mi->features;
+			k->label = mi->features_label;
+			return 1;
+		}
+		for (s = 0; mi->settings != NULL && mi->settings[s] != NULL;
+		    s++)
+			if (i-- == 0) {
+				k->key = mi->settings[s];
+				k->method = (unsigned)mi->method;
+				return 1;
+			}
+	}
+	if (i >= NCOMMON_KEYS)
+		return 0;
+	*k = common_keys[i];
+	return 1;
+}
 
 /*
  * The value meta holds for verdict key i; for a key that came later, in a
@@ -154,17 +177,17 @@ static const struct {
  * NULL when neither (or on a database error: *dberr). Freed by the caller.
  */
 static char *
-stored_value(struct store *st, size_t i, int *dberr)
+stored_value(struct store *st, const struct verdict_key *k, int *dberr)
 {
 	char *v;
 
-	if ((v = store_meta_get(st, verdict_keys[i].key, dberr)) != NULL ||
-	    *dberr || verdict_keys[i].legacy == NULL)
+	if ((v = store_meta_get(st, k->key, dberr)) != NULL ||
+	    *dberr || k->legacy == NULL)
 		return v;
 	if ((v = store_meta_get(st, "methods", dberr)) == NULL)
 		return NULL;
 	free(v);
-	return strdup(verdict_keys[i].legacy);
+	return strdup(k->legacy);
 }
 
 /*
@@ -176,12 +199,13 @@ stored_value(struct store *st, size_t i, int *dberr)
 static int
 kept_setting(const char *key)
 {
+	struct verdict_key k;
 	size_t i;
 
 	if (config_per_run(key) || strcmp(key, "allow_domain") == 0)
 		return 0;
-	for (i = 0; i < NVERDICT_KEYS; i++)
-		if (strcmp(verdict_keys[i].key, key) == 0)
+	for (i = 0; verdict_key(i, &k); i++)
+		if (strcmp(k.key, key) == 0)
 			return 0;
 	return 1;
 }
@@ -323,6 +347,7 @@ int
 crawl_adopt_settings(struct config *cfg, char *err, size_t errsz)
 {
 	const struct config_setting *cs;
+	struct verdict_key k;
 	char note[512], kept[2048], msg[512], *v;
 	const char *key;
 	struct store *st;
@@ -336,11 +361,11 @@ crawl_adopt_settings(struct config *cfg, char *err, size_t errsz)
 	    NULL)
 		return 0;
 	note[0] = '\0';
-	for (i = 0; i < NVERDICT_KEYS; i++) {
-		key = verdict_keys[i].key;
-		if (verdict_keys[i].version > 0 || config_given(cfg, key))
+	for (i = 0; verdict_key(i, &k); i++) {
+		key = k.key;
+		if (k.version > 0 || config_given(cfg, key))
 			continue;
-		if ((v = stored_value(st, i, &dberr)) == NULL)
+		if ((v = stored_value(st, &k, &dberr)) == NULL)
 			continue;
 		set = config_adopt(cfg, key, v, msg, sizeof(msg));
 		/* Which differ from this version's default, to tell. */
@@ -493,28 +518,27 @@ settings_check(struct crawl *c)
 {
 	const struct config_setting *cs;
 	const struct config *cfg = c->cfg;
+	struct verdict_key k;
 	char label[64], num[32], *v;
 	size_t i;
 	int rc;
 
-	for (i = 0; i < NVERDICT_KEYS; i++) {
-		if (verdict_keys[i].method != 0 &&
-		    (cfg->methods & verdict_keys[i].method) == 0)
+	for (i = 0; verdict_key(i, &k); i++) {
+		if (k.method != 0 && (cfg->methods & k.method) == 0)
 			continue;
-		if (verdict_keys[i].version > 0) {
-			rc = int_setting(c, verdict_keys[i].key,
-			    verdict_keys[i].version, verdict_keys[i].label);
+		if (k.version > 0) {
+			rc = int_setting(c, k.key, k.version, k.label);
 		} else {
-			cs = config_setting_of(verdict_keys[i].key);
-			if ((v = config_value(cfg, verdict_keys[i].key)) ==
+			cs = config_setting_of(k.key);
+			if ((v = config_value(cfg, k.key)) ==
 			    NULL) {
 				snprintf(c->err, c->errsz, "out of memory");
 				return 1;
 			}
 			snprintf(label, sizeof(label), "--%s",
 			    cs != NULL && cs->option != NULL ? cs->option :
-			    verdict_keys[i].key);
-			rc = settings_match(c, verdict_keys[i].key, v, label);
+			    k.key);
+			rc = settings_match(c, k.key, v, label);
 			free(v);
 		}
 		if (rc != 0)

@@ -1,50 +1,77 @@
 /*
- * dedup: MD5 map for exact copies, simindex, ssdeep_index, minhash_index and
- * tdw_index for near ones, and the rule that turns their answers into a
- * verdict.
+ * dedup: the rule that turns the methods' answers into a verdict. Each
+ * method is one table of operations in a file of its own
+ * (dedup/method.h); this file goes over the table and knows none of them
+ * by name.
  */
 #include "dedup/dedup.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "util/chars.h"
+#include "dedup/method.h"
 #include "util/mix64.h"
-#include "dedup/md5map.h"
-#include "dedup/simhash.h"
-#include "dedup/simindex.h"
 
-#define NEAR_METHODS (DEDUP_SIMHASH | DEDUP_SSDEEP | DEDUP_MINHASH | DEDUP_TDW)
-#define KNOWN_METHODS (DEDUP_MD5 | NEAR_METHODS)
-#define MD5_RAW MD5MAP_RAW
+/* The method table: the order is the order of --methods help and eval,
+ * of the matches a check reports and of the keys. The exact method comes
+ * first: dedup_check asks it before any near one. */
+static const struct dedup_method_ops *const methods[] = {
+	&dedup_method_md5,
+	&dedup_method_simhash,
+	&dedup_method_ssdeep,
+	&dedup_method_minhash,
+	&dedup_method_tdw,
+};
+#define NMETHODS (sizeof(methods) / sizeof(methods[0]))
+
+_Static_assert(NMETHODS == DEDUP_METHODS,
+    "DEDUP_METHODS counts the method table's rows");
 
 struct dedup {
 	struct dedup_config cfg;   /* copy of the caller's */
-	struct md5map md5;         /* exact copies */
-	struct simindex *sim;      /* when cfg.methods has DEDUP_SIMHASH */
-	struct ssdeep_index *ssd;  /* when cfg.methods has DEDUP_SSDEEP */
-	struct minhash_index *mh;  /* when cfg.methods has DEDUP_MINHASH */
-	struct tdw_index *tdw;     /* when cfg.methods has DEDUP_TDW */
+	void *ix[NMETHODS];        /* each configured method's index, by
+	                              its row in methods[]; NULL when off */
 	size_t count;              /* pages added */
 };
 
-/* The method table: the order is the order of --methods help and eval. */
-static const struct dedup_method_info method_names[] = {
-	{ DEDUP_MD5, "md5", NULL, 0, 1, 1, "1" },
-	{ DEDUP_SIMHASH, "simhash", "k", 1, 0, SIMINDEX_MAX_K,
-	    "0,1,2,3,4,5,6,8,10" },
-	{ DEDUP_SSDEEP, "ssdeep", "T", 0, 1, 100, "1,30,50,70,80,90,95" },
-	{ DEDUP_MINHASH, "minhash", "T", 0, 1, 100, "50,60,70,80,90" },
-	{ DEDUP_TDW, "tdw", "T", 0, 1, 100, "50,60,70,75,80,90" },
-};
-#define NMETHODS (sizeof(method_names) / sizeof(method_names[0]))
+/* Row of method m in methods[], or NMETHODS for an unknown bit. */
+static size_t
+row_of(unsigned m)
+{
+	size_t i;
+
+	for (i = 0; i < NMETHODS; i++)
+		if ((unsigned)methods[i]->info->method == m)
+			break;
+	return i;
+}
+
+/* Every method's bit, or only the near ones'. */
+static unsigned
+method_bits(int near_only)
+{
+	unsigned bits = 0;
+	size_t i;
+
+	for (i = 0; i < NMETHODS; i++)
+		if (!near_only || !methods[i]->exact)
+			bits |= (unsigned)methods[i]->info->method;
+	return bits;
+}
+
+unsigned
+dedup_all_methods(void)
+{
+	return method_bits(0);
+}
 
 int
-dedup_parse_methods(const char *s, unsigned *methods, const char **bad)
+dedup_parse_methods(const char *s, unsigned *methods_out, const char **bad)
 {
 	unsigned m = DEDUP_MD5;
-	const char *start, *end;
+	const char *start, *end, *name;
 	size_t i, n;
 
 	while (s != NULL && *s != '\0') {
@@ -61,112 +88,86 @@ dedup_parse_methods(const char *s, unsigned *methods, const char **bad)
 		n = (size_t)(end - start);
 		if (n == 0)
 			continue;
-		for (i = 0; i < NMETHODS; i++)
-			if (strlen(method_names[i].name) == n &&
-			    strncasecmp(method_names[i].name, start, n) == 0)
+		for (i = 0; i < NMETHODS; i++) {
+			name = methods[i]->info->name;
+			if (strlen(name) == n && strncasecmp(name, start, n) == 0)
 				break;
+		}
 		if (i == NMETHODS) {
 			if (bad != NULL)
 				*bad = start;
 			return -1;
 		}
-		m |= (unsigned)method_names[i].method;
+		m |= (unsigned)methods[i]->info->method;
 	}
-	*methods = m;
+	*methods_out = m;
 	return 0;
 }
 
 const char *
 dedup_method_name(enum dedup_method m)
 {
-	size_t i;
+	size_t i = row_of((unsigned)m);
 
-	for (i = 0; i < NMETHODS; i++)
-		if (method_names[i].method == m)
-			return method_names[i].name;
+	if (i < NMETHODS)
+		return methods[i]->info->name;
 	return m == DEDUP_LINKER ? "linker" : "unknown";
 }
 
 const struct dedup_method_info *
 dedup_method_at(size_t i)
 {
-	return i < NMETHODS ? &method_names[i] : NULL;
+	return i < NMETHODS ? methods[i]->info : NULL;
 }
 
 const struct dedup_method_info *
 dedup_method_info(enum dedup_method m)
 {
-	size_t i;
+	size_t i = row_of((unsigned)m);
 
-	for (i = 0; i < NMETHODS; i++)
-		if (method_names[i].method == m)
-			return &method_names[i];
-	return NULL;
+	return i < NMETHODS ? methods[i]->info : NULL;
 }
 
 int
 dedup_config_threshold(struct dedup_config *cfg, enum dedup_method m,
     double t)
 {
-	const struct dedup_method_info *mi = dedup_method_info(m);
+	size_t i = row_of((unsigned)m);
+	const struct dedup_method_info *mi;
 
+	if (i == NMETHODS)
+		return -1;
+	mi = methods[i]->info;
 	/* Every threshold so far is a whole number. */
-	if (mi == NULL || mi->threshold == NULL || !(t >= mi->lo) ||
-	    !(t <= mi->hi) || t != (double)(int)t)
+	if (mi->threshold == NULL || !(t >= mi->lo) || !(t <= mi->hi) ||
+	    t != (double)(int)t)
 		return -1;
-	switch (m) {
-	case DEDUP_SIMHASH:
-		cfg->simhash_k = (int)t;
-		return 0;
-	case DEDUP_SSDEEP:
-		cfg->ssdeep_threshold = (int)t;
-		return 0;
-	case DEDUP_MINHASH:
-		cfg->minhash_threshold = (int)t;
-		return 0;
-	case DEDUP_TDW:
-		cfg->tdw_threshold = (int)t;
-		return 0;
-	default:
-		return -1;
-	}
+	*(int *)(void *)((char *)cfg + methods[i]->threshold_at) = (int)t;
+	return 0;
 }
 
 int
 dedup_pair_value(enum dedup_method m, const struct dedup_fp *a,
     const struct dedup_fp *b, double *value)
 {
-	int score;
+	size_t i = row_of((unsigned)m);
 
-	if (!(a->have & b->have & (unsigned)m))
+	if (i == NMETHODS || !(a->have & b->have & (unsigned)m))
 		return -1;
-	switch (m) {
-	case DEDUP_MD5:
-		*value = strcmp(a->md5, b->md5) == 0;
-		return 0;
-	case DEDUP_SIMHASH:
-		*value = simhash_distance(a->simhash, b->simhash);
-		return 0;
-	case DEDUP_SSDEEP:
-		if ((score = ssdeep_score(a->ssdeep, b->ssdeep)) < 0)
-			return -1;
-		*value = score;
-		return 0;
-	case DEDUP_MINHASH:
-		/* Signatures of two lengths estimate nothing together. */
-		if (a->minhash_perms != b->minhash_perms ||
-		    a->minhash_perms <= 0)
-			return -1;
-		*value = minhash_percent((int)minhash_agree(a->minhash,
-		    b->minhash, (size_t)a->minhash_perms),
-		    (size_t)a->minhash_perms);
-		return 0;
-	case DEDUP_TDW:
-		*value = tdw_percent(tdw_overlap(&a->tdw, &b->tdw));
-		return 0;
-	default:
+	return methods[i]->pair(a, b, value);
+}
+
+int
+dedup_pair_explain(enum dedup_method m, const struct dedup_config *cfg,
+    const struct dedup_fp *a, const struct dedup_fp *b, char *what,
+    size_t whatsz, char *rule, size_t rulesz)
+{
+	size_t i = row_of((unsigned)m);
+
+	if (i == NMETHODS)
 		return -1;
-	}
+	methods[i]->explain(cfg, a, b, what, whatsz, rule, rulesz);
+	return 0;
 }
 
 const char *
@@ -193,89 +194,48 @@ dedup_verdict_of(const char *s)
 	return DEDUP_EXACT;
 }
 
-/* 32 hex digits to 16 bytes; -1 for anything else. */
+/* The settings make sense: each method on checks its own. */
 static int
-md5_parse(const char *hex, unsigned char raw[MD5_RAW])
+config_ok(const struct dedup_config *cfg)
 {
-	int i, hi, lo;
+	size_t i;
 
-	for (i = 0; i < MD5_RAW; i++) {
-		hi = chars_hex_value(hex[2 * i]);
-		lo = hi < 0 ? -1 : chars_hex_value(hex[2 * i + 1]);
-		if (lo < 0)
-			return -1;
-		raw[i] = (unsigned char)(hi << 4 | lo);
+	if ((cfg->methods & ~method_bits(0)) != 0)
+		return 0;
+	for (i = 0; i < NMETHODS; i++)
+		if ((cfg->methods & (unsigned)methods[i]->info->method) &&
+		    methods[i]->config_ok != NULL &&
+		    !methods[i]->config_ok(cfg))
+			return 0;
+	switch (cfg->rule) {
+	case DEDUP_RULE_ANY:
+	case DEDUP_RULE_ALL:
+		return 1;
+	case DEDUP_RULE_ONE:
+		return (cfg->rule_method & method_bits(1)) != 0 &&
+		    (cfg->rule_method & (cfg->rule_method - 1)) == 0 &&
+		    (cfg->methods & cfg->rule_method) != 0;
 	}
-	return hex[2 * MD5_RAW] == '\0' ? 0 : -1;
-}
-
-/* The MinHash settings make sense (checked only when MinHash is on). */
-static int
-minhash_config_ok(const struct dedup_config *cfg)
-{
-	return cfg->minhash_perms >= MINHASH_MIN_PERMS &&
-	    cfg->minhash_perms <= MINHASH_MAX_PERMS &&
-	    cfg->minhash_bands >= 1 &&
-	    cfg->minhash_bands <= cfg->minhash_perms &&
-	    cfg->minhash_perms % cfg->minhash_bands == 0 &&
-	    cfg->minhash_shingle >= 1 &&
-	    cfg->minhash_shingle <= MINHASH_MAX_SHINGLE &&
-	    cfg->minhash_threshold >= 1 && cfg->minhash_threshold <= 100;
+	return 0;
 }
 
 struct dedup *
 dedup_new(const struct dedup_config *cfg)
 {
 	struct dedup *d;
+	size_t i;
 
-	if (cfg == NULL || (cfg->methods & ~(unsigned)KNOWN_METHODS) != 0 ||
-	    cfg->simhash_k < 0 || cfg->simhash_k > SIMINDEX_MAX_K ||
-	    cfg->ssdeep_threshold < 1 || cfg->ssdeep_threshold > 100 ||
-	    ((cfg->methods & DEDUP_MINHASH) && !minhash_config_ok(cfg)) ||
-	    ((cfg->methods & DEDUP_TDW) && (cfg->tdw_threshold < 1 ||
-	    cfg->tdw_threshold > 100 || cfg->tdw.max_tokens < 1 ||
-	    cfg->tdw.max_tokens > TDW_TOKENS_MAX)))
+	if (cfg == NULL || !config_ok(cfg))
 		return NULL;
-	switch (cfg->rule) {
-	case DEDUP_RULE_ANY:
-	case DEDUP_RULE_ALL:
-		break;
-	case DEDUP_RULE_ONE:
-		if ((cfg->rule_method != DEDUP_SIMHASH &&
-		    cfg->rule_method != DEDUP_SSDEEP &&
-		    cfg->rule_method != DEDUP_MINHASH &&
-		    cfg->rule_method != DEDUP_TDW) ||
-		    (cfg->methods & cfg->rule_method) == 0)
-			return NULL;
-		break;
-	default:
-		return NULL;
-	}
 	d = calloc(1, sizeof(*d));
 	if (d == NULL)
 		return NULL;
-	md5map_init(&d->md5);
 	d->cfg = *cfg;
 	d->cfg.methods |= DEDUP_MD5;
-	if (cfg->methods & DEDUP_SIMHASH) {
-		d->sim = simindex_new(cfg->simhash_k);
-		if (d->sim == NULL)
-			goto fail;
-	}
-	if (cfg->methods & DEDUP_SSDEEP) {
-		d->ssd = ssdeep_index_new();
-		if (d->ssd == NULL)
-			goto fail;
-	}
-	if (cfg->methods & DEDUP_MINHASH) {
-		d->mh = minhash_index_new((size_t)cfg->minhash_perms,
-		    (size_t)cfg->minhash_bands);
-		if (d->mh == NULL)
-			goto fail;
-	}
-	if (cfg->methods & DEDUP_TDW) {
-		d->tdw = tdw_index_new(cfg->tdw_threshold);
-		if (d->tdw == NULL)
+	for (i = 0; i < NMETHODS; i++) {
+		if (!(d->cfg.methods & (unsigned)methods[i]->info->method))
+			continue;
+		if ((d->ix[i] = methods[i]->index_new(&d->cfg)) == NULL)
 			goto fail;
 	}
 	return d;
@@ -287,13 +247,13 @@ fail:
 void
 dedup_free(struct dedup *d)
 {
+	size_t i;
+
 	if (d == NULL)
 		return;
-	simindex_free(d->sim);
-	ssdeep_index_free(d->ssd);
-	minhash_index_free(d->mh);
-	tdw_index_free(d->tdw);
-	md5map_free(&d->md5);
+	for (i = 0; i < NMETHODS; i++)
+		if (d->ix[i] != NULL)
+			methods[i]->index_free(d->ix[i]);
 	free(d);
 }
 
@@ -309,43 +269,11 @@ dedup_fingerprint_method(const struct dedup *d, enum dedup_method m,
     const char *text, size_t len, const struct tdw_fields *f,
     struct dedup_fp *fp)
 {
-	struct simhash_opts so;
-	struct tdw_fields tf;
+	size_t i = row_of((unsigned)m);
 
-	switch (m) {
-	case DEDUP_MD5:
-		if (md5_of_text(text, len, fp->md5) != 0)
-			return -1;
-		break;
-	case DEDUP_SIMHASH:
-		so = simhash_default_opts;
-		so.fold_numbers = d->cfg.fold_numbers;
-		fp->simhash = simhash_of_text_opts(text, len, &so);
-		break;
-	case DEDUP_SSDEEP:
-		if (ssdeep_of_text(text, len, fp->ssdeep) != 0)
-			return -1;
-		break;
-	case DEDUP_MINHASH:
-		if (minhash_of_text_digits(text, len, d->cfg.minhash_shingle,
-		    (size_t)d->cfg.minhash_perms, fp->minhash,
-		    d->cfg.fold_numbers) != 0)
-			return -1;
-		fp->minhash_perms = d->cfg.minhash_perms;
-		break;
-	case DEDUP_TDW:
-		if (f != NULL)
-			tf = *f;
-		else
-			memset(&tf, 0, sizeof(tf));
-		tf.text = text;
-		tf.text_len = len;
-		if (tdw_vector(&tf, &d->cfg.tdw, &fp->tdw) != 0)
-			return -1;
-		break;
-	default:
+	if (i == NMETHODS || methods[i]->fingerprint(&d->cfg, text, len, f,
+	    fp) != 0)
 		return -1;
-	}
 	fp->have |= (unsigned)m;
 	return 0;
 }
@@ -362,37 +290,48 @@ dedup_fingerprint_page(const struct dedup *d, const char *text, size_t len,
     const char *near, size_t near_len, const struct tdw_fields *f,
     struct dedup_fp *fp)
 {
+	const struct dedup_method_ops *op;
 	size_t i;
-	enum dedup_method m;
 
 	memset(fp, 0, sizeof(*fp));
 	fp->text_len = near_len;
 	for (i = 0; i < NMETHODS; i++) {
-		m = method_names[i].method;
-		if (m != DEDUP_MD5 && !(d->cfg.methods & m))
+		op = methods[i];
+		if (!op->exact && !(d->cfg.methods & (unsigned)op->info->method))
 			continue;
-		if (dedup_fingerprint_method(d, m, m == DEDUP_MD5 ? text : near,
-		    m == DEDUP_MD5 ? len : near_len, f, fp) != 0)
+		if (dedup_fingerprint_method(d, op->info->method,
+		    op->exact ? text : near, op->exact ? len : near_len, f,
+		    fp) != 0)
 			return -1;
 	}
 	return 0;
 }
 
-/* Method m is both configured and present in fp; a signature of another
- * length (a resumed crawl's, say) cannot be compared with ours. */
+/*
+ * Method row i is configured and fp's fingerprint of it can be looked up
+ * or indexed. The exact method reads fp->md5 whatever fp->have says (its
+ * operations refuse a malformed digest); a near method needs its
+ * fingerprint in fp->have, comparable with ours.
+ */
 static int
-usable(const struct dedup *d, const struct dedup_fp *fp, unsigned m)
+usable(const struct dedup *d, const struct dedup_fp *fp, size_t i)
 {
-	if (m == DEDUP_MINHASH && fp->minhash_perms != d->cfg.minhash_perms)
+	const struct dedup_method_ops *op = methods[i];
+	unsigned m = (unsigned)op->info->method;
+
+	if (d->ix[i] == NULL)
 		return 0;
-	return (d->cfg.methods & m) && (fp->have & m);
+	if (op->exact)
+		return 1;
+	return (fp->have & m) &&
+	    (op->comparable == NULL || op->comparable(&d->cfg, fp));
 }
 
 /* Whether the near-duplicate rule holds, given which methods matched. */
 static int
 rule_holds(const struct dedup *d, unsigned matched)
 {
-	unsigned enabled = d->cfg.methods & NEAR_METHODS;
+	unsigned enabled = d->cfg.methods & method_bits(1);
 
 	switch (d->cfg.rule) {
 	case DEDUP_RULE_ALL:
@@ -408,78 +347,50 @@ enum dedup_verdict
 dedup_check(const struct dedup *d, const struct dedup_fp *fp,
     struct dedup_match *out, size_t max, size_t *nout)
 {
-	struct simindex_match sm[DEDUP_MAX_PER_METHOD];
-	struct ssdeep_match dm[DEDUP_MAX_PER_METHOD];
-	struct minhash_match mm[DEDUP_MAX_PER_METHOD];
-	struct tdw_match tm[DEDUP_MAX_PER_METHOD];
-	unsigned char key[MD5_RAW];
+	struct dedup_match found[DEDUP_MAX_MATCHES];
+	const struct dedup_method_ops *op;
 	const int64_t *first;
-	size_t nsim = 0, nssd = 0, nmh = 0, ntdw = 0, n = 0, i;
-	unsigned matched;
+	size_t n = 0, k, i;
+	unsigned matched = 0;
 
 	if (nout != NULL)
 		*nout = 0;
-	if (md5_parse(fp->md5, key) == 0 &&
-	    (first = md5map_find(&d->md5, key)) != NULL) {
+	for (i = 0; i < NMETHODS; i++) {
+		op = methods[i];
+		if (!op->exact || !usable(d, fp, i) ||
+		    (first = op->find(d->ix[i], fp)) == NULL)
+			continue;
 		if (out != NULL && max > 0) {
 			out[0].original_id = *first;
-			out[0].method = DEDUP_MD5;
+			out[0].method = op->info->method;
 			out[0].percent = 100.0;
-			n = 1;
+			if (nout != NULL)
+				*nout = 1;
 		}
-		if (nout != NULL)
-			*nout = n;
 		return DEDUP_EXACT;
 	}
 	/* Empty or very short texts are all alike: only MD5 may judge. */
 	if (fp->text_len == 0 || fp->text_len < d->cfg.min_text)
 		return DEDUP_UNIQUE;
-	if (usable(d, fp, DEDUP_SIMHASH))
-		nsim = simindex_query(d->sim, fp->simhash, sm,
+	for (i = 0; i < NMETHODS; i++) {
+		op = methods[i];
+		if (op->exact || !usable(d, fp, i))
+			continue;
+		assert(n + DEDUP_MAX_PER_METHOD <= DEDUP_MAX_MATCHES);
+		k = op->query(d->ix[i], &d->cfg, fp, found + n,
 		    DEDUP_MAX_PER_METHOD);
-	if (usable(d, fp, DEDUP_SSDEEP))
-		nssd = ssdeep_index_query(d->ssd, fp->ssdeep,
-		    d->cfg.ssdeep_threshold, dm, DEDUP_MAX_PER_METHOD);
-	if (usable(d, fp, DEDUP_MINHASH))
-		nmh = minhash_index_query(d->mh, fp->minhash,
-		    d->cfg.minhash_threshold, mm, DEDUP_MAX_PER_METHOD);
-	if (usable(d, fp, DEDUP_TDW))
-		ntdw = tdw_index_query(d->tdw, &fp->tdw, tm,
-		    DEDUP_MAX_PER_METHOD);
-	matched = (nsim > 0 ? DEDUP_SIMHASH : 0) |
-	    (nssd > 0 ? DEDUP_SSDEEP : 0) | (nmh > 0 ? DEDUP_MINHASH : 0) |
-	    (ntdw > 0 ? DEDUP_TDW : 0);
+		if (k > 0)
+			matched |= (unsigned)op->info->method;
+		n += k;
+	}
 	if (!rule_holds(d, matched))
 		return DEDUP_UNIQUE;
-	if (nsim > DEDUP_MAX_PER_METHOD)
-		nsim = DEDUP_MAX_PER_METHOD;
-	if (nssd > DEDUP_MAX_PER_METHOD)
-		nssd = DEDUP_MAX_PER_METHOD;
-	if (nmh > DEDUP_MAX_PER_METHOD)
-		nmh = DEDUP_MAX_PER_METHOD;
-	if (ntdw > DEDUP_MAX_PER_METHOD)
-		ntdw = DEDUP_MAX_PER_METHOD;
-	for (i = 0; i < nsim && out != NULL && n < max; i++, n++) {
-		out[n].original_id = sm[i].id;
-		out[n].method = DEDUP_SIMHASH;
-		out[n].percent = simhash_percent(sm[i].distance);
-	}
-	for (i = 0; i < nssd && out != NULL && n < max; i++, n++) {
-		out[n].original_id = dm[i].id;
-		out[n].method = DEDUP_SSDEEP;
-		out[n].percent = dm[i].score;
-	}
-	for (i = 0; i < nmh && out != NULL && n < max; i++, n++) {
-		out[n].original_id = mm[i].id;
-		out[n].method = DEDUP_MINHASH;
-		out[n].percent = minhash_percent(mm[i].agree,
-		    (size_t)d->cfg.minhash_perms);
-	}
-	for (i = 0; i < ntdw && out != NULL && n < max; i++, n++) {
-		out[n].original_id = tm[i].id;
-		out[n].method = DEDUP_TDW;
-		out[n].percent = tdw_percent(tm[i].overlap);
-	}
+	if (out == NULL)
+		n = 0;
+	if (n > max)
+		n = max;
+	if (n > 0)
+		memcpy(out, found, n * sizeof(*out));
 	if (nout != NULL)
 		*nout = n;
 	return DEDUP_NEAR;
@@ -664,75 +575,88 @@ dedup_confirm(const struct dedup *d, const struct shingles *p,
 	return DEDUP_UNIQUE;
 }
 
+/* Take back the adds of the DEDUP_ADD_UNDO methods among rows [0, upto)
+ * of fp, newest first. */
+static void
+undo_adds(struct dedup *d, const struct dedup_fp *fp, size_t upto)
+{
+	while (upto-- > 0)
+		if (methods[upto]->add_kind == DEDUP_ADD_UNDO &&
+		    usable(d, fp, upto))
+			methods[upto]->pop(d->ix[upto]);
+}
+
+/*
+ * Each index takes the page, or none does: first the reservations, then
+ * the adds that can be undone, then the one that cannot, and last the
+ * reserved adds, which cannot fail.
+ */
 int
 dedup_add(struct dedup *d, const struct dedup_fp *fp, int64_t id)
 {
-	unsigned char key[MD5_RAW];
-	int have_md5, added_sim = 0, added_mh = 0, rc;
+	size_t i, undone = 0, last = NMETHODS;
+	int rc;
 
-	have_md5 = md5_parse(fp->md5, key) == 0 &&
-	    md5map_find(&d->md5, key) == NULL;
-	if (have_md5 && md5map_reserve(&d->md5) != 0)
-		return -1;
-	/* Reserved first, so the add at the end cannot fail. */
-	if (usable(d, fp, DEDUP_TDW) &&
-	    tdw_index_reserve(d->tdw, &fp->tdw) != 0)
-		return -1;
-	if (usable(d, fp, DEDUP_SIMHASH)) {
-		if (simindex_add(d->sim, fp->simhash, id) != 0)
+	for (i = 0; i < NMETHODS; i++)
+		if (methods[i]->add_kind == DEDUP_ADD_RESERVED &&
+		    usable(d, fp, i) && methods[i]->reserve(d->ix[i], fp) != 0)
 			return -1;
-		added_sim = 1;
+	for (i = 0; i < NMETHODS; i++) {
+		if (!usable(d, fp, i))
+			continue;
+		if (methods[i]->add_kind == DEDUP_ADD_LAST) {
+			assert(last == NMETHODS);
+			last = i;
+		}
+		if (methods[i]->add_kind != DEDUP_ADD_UNDO)
+			continue;
+		if (methods[i]->add(d->ix[i], fp, id) < 0) {
+			undo_adds(d, fp, undone);
+			return -1;
+		}
+		undone = i + 1;
 	}
-	if (usable(d, fp, DEDUP_MINHASH)) {
-		if (minhash_index_add(d->mh, fp->minhash, id) != 0)
-			goto undo;
-		added_mh = 1;
+	if (last < NMETHODS && methods[last]->add(d->ix[last], fp, id) < 0) {
+		undo_adds(d, fp, undone);
+		return -1;
 	}
-	/* Last of those that may fail: ssdeep_index cannot undo an add. */
-	if (usable(d, fp, DEDUP_SSDEEP)) {
-		/* A malformed stored digest (-2) just cannot be found. */
-		rc = ssdeep_index_add(d->ssd, fp->ssdeep, id);
-		if (rc == -1)
-			goto undo;
-	}
-	/* Cannot fail now: reserved, and tdw_vector's vectors are well
-	 * formed. */
-	if (usable(d, fp, DEDUP_TDW))
-		(void)tdw_index_add(d->tdw, &fp->tdw, id);
-	if (have_md5)
-		md5map_add(&d->md5, key, id);
+	for (i = 0; i < NMETHODS; i++)
+		if (methods[i]->add_kind == DEDUP_ADD_RESERVED &&
+		    usable(d, fp, i)) {
+			rc = methods[i]->add(d->ix[i], fp, id);
+			/* Reserved, so it cannot run out of memory; and
+			 * the fingerprints it takes are well formed. */
+			assert(rc >= 0);
+			(void)rc;
+		}
 	d->count++;
 	return 0;
-undo:
-	if (added_sim)
-		simindex_pop(d->sim);
-	if (added_mh)
-		minhash_index_pop(d->mh);
-	return -1;
 }
 
 int
-dedup_add_tdw(struct dedup *d, const struct tdw_vec *v, int64_t id)
+dedup_add_method(struct dedup *d, enum dedup_method m,
+    const struct dedup_fp *fp, int64_t id)
 {
-	if (d->tdw == NULL)
+	size_t i = row_of((unsigned)m);
+	const struct dedup_method_ops *op;
+
+	if (i == NMETHODS || d->ix[i] == NULL)
 		return 0;
-	return tdw_index_add(d->tdw, v, id);
+	op = methods[i];
+	if (op->reserve != NULL && op->reserve(d->ix[i], fp) != 0)
+		return -1;
+	return op->add(d->ix[i], fp, id) < 0 ? -1 : 0;
 }
 
 size_t
 dedup_lock_keys_max(const struct dedup *d)
 {
-	uint64_t keys[SIMINDEX_MAX_TABLES];
-	size_t n = 1;
+	size_t n = 0, i;
 
-	if (d->sim != NULL)
-		n += simindex_keys(d->sim, 0, keys);
-	if (d->ssd != NULL)
-		n += SSDEEP_KEYS_MAX;
-	if (d->mh != NULL)
-		n += (size_t)d->cfg.minhash_bands;
-	if (d->tdw != NULL)
-		n += (size_t)d->cfg.tdw.max_tokens;
+	for (i = 0; i < NMETHODS; i++)
+		if (d->ix[i] != NULL)
+			n += methods[i]->keys_max(d->ix[i], &d->cfg);
+	assert(n <= DEDUP_LOCK_KEYS_MAX);
 	return n;
 }
 
@@ -760,37 +684,15 @@ dedup_lock_keys(const struct dedup *d, const struct dedup_fp *fp,
     uint64_t *keys, size_t cap)
 {
 	uint64_t raw[DEDUP_LOCK_KEYS_MAX];
-	unsigned char md5[MD5_RAW];
 	size_t n = 0, from, i, out;
-	int b;
 
-	/* Byte by byte, not memcpy: processes on machines of either byte
-	 * order must agree. */
-	if (md5_parse(fp->md5, md5) == 0) {
-		for (raw[0] = 0, b = 0; b < 8; b++)
-			raw[0] = raw[0] << 8 | md5[b];
-		n = 1;
-		tag_keys(raw, 0, n, DEDUP_MD5);
-	}
-	if (usable(d, fp, DEDUP_SIMHASH)) {
+	for (i = 0; i < NMETHODS; i++) {
+		if (!usable(d, fp, i))
+			continue;
 		from = n;
-		n += simindex_keys(d->sim, fp->simhash, raw + n);
-		tag_keys(raw, from, n, DEDUP_SIMHASH);
-	}
-	if (usable(d, fp, DEDUP_SSDEEP)) {
-		from = n;
-		n += ssdeep_keys(fp->ssdeep, raw + n);
-		tag_keys(raw, from, n, DEDUP_SSDEEP);
-	}
-	if (usable(d, fp, DEDUP_MINHASH)) {
-		from = n;
-		n += minhash_index_keys(d->mh, fp->minhash, raw + n);
-		tag_keys(raw, from, n, DEDUP_MINHASH);
-	}
-	if (usable(d, fp, DEDUP_TDW)) {
-		from = n;
-		n += tdw_index_keys(d->tdw, &fp->tdw, raw + n);
-		tag_keys(raw, from, n, DEDUP_TDW);
+		n += methods[i]->keys(d->ix[i], fp, raw + n);
+		assert(n <= DEDUP_LOCK_KEYS_MAX);
+		tag_keys(raw, from, n, methods[i]->info->method);
 	}
 	qsort(raw, n, sizeof(raw[0]), by_value);
 	for (i = 0, out = 0; i < n; i++) {
@@ -836,21 +738,12 @@ dedup_count(const struct dedup *d)
 size_t
 dedup_method_bytes(const struct dedup *d, enum dedup_method m)
 {
-	switch (m) {
-	case DEDUP_MD5:
-		return md5map_bytes(&d->md5);
-	case DEDUP_SIMHASH:
-		return d->sim != NULL ? simindex_bytes(d->sim) : 0;
-	case DEDUP_SSDEEP:
-		return d->ssd != NULL ? ssdeep_index_bytes(d->ssd) : 0;
-	case DEDUP_MINHASH:
-		return d->mh != NULL ? minhash_index_bytes(d->mh) : 0;
-	case DEDUP_TDW:
-		return d->tdw != NULL ? tdw_index_bytes(d->tdw) : 0;
-	case DEDUP_LINKER: /* no index: the frontier knows the linker */
+	size_t i = row_of((unsigned)m);
+
+	/* The linker has no index: the frontier knows the linker. */
+	if (i == NMETHODS || d->ix[i] == NULL)
 		return 0;
-	}
-	return 0;
+	return methods[i]->bytes(d->ix[i]);
 }
 
 size_t
@@ -859,6 +752,6 @@ dedup_bytes(const struct dedup *d)
 	size_t b = sizeof(*d), i;
 
 	for (i = 0; i < NMETHODS; i++)
-		b += dedup_method_bytes(d, method_names[i].method);
+		b += dedup_method_bytes(d, methods[i]->info->method);
 	return b;
 }

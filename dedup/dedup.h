@@ -114,9 +114,11 @@ int dedup_parse_methods(const char *s, unsigned *methods, const char **bad);
 const char *dedup_method_name(enum dedup_method m);
 
 /*
- * One row of the method table, for tools that go over every method (eval):
- * what the method's threshold means and which values are worth trying. A
- * method added to the table appears in them without further change.
+ * What the rest of the project knows of one method, for code that goes
+ * over every method (eval, compare, the settings kept with a crawl): what
+ * its threshold means, which values are worth trying, which settings
+ * decide its verdicts. A method added to the table (dedup/method.h)
+ * appears in them without further change.
  */
 struct dedup_method_info {
 	enum dedup_method method; /* its DEDUP_* bit */
@@ -127,6 +129,13 @@ struct dedup_method_info {
 	                             0: when value >= threshold */
 	double lo, hi;            /* thresholds dedup_config_threshold takes */
 	const char *sweep;        /* thresholds an evaluation tries, "a,b,c" */
+	const char *const *settings; /* INI keys of the settings that decide
+	                                its verdicts, NULL-terminated; NULL
+	                                for none */
+	const char *features_key; /* meta key of its features version (what
+	                             its fingerprint reads), or NULL */
+	int features;             /* that version, when features_key */
+	const char *features_label; /* the version's name in messages */
 };
 
 /* Row i of the method table (md5 first), or NULL past the last. */
@@ -146,11 +155,27 @@ int dedup_config_threshold(struct dedup_config *cfg, enum dedup_method m,
 /*
  * How alike fingerprints a and b are by method m, in the units of its
  * threshold: md5 1 (equal) or 0, simhash the Hamming distance, ssdeep the
- * fuzzy_compare score, minhash the estimated Jaccard similarity in percent. Returns 0 with *value set, or -1 when either lacks
- * m or holds a malformed fingerprint. Cannot fail otherwise.
+ * fuzzy_compare score, minhash the estimated Jaccard similarity in
+ * percent, tdw the weighted overlap in percent. Returns 0 with *value set,
+ * or -1 when either lacks m or holds a malformed fingerprint. Cannot fail
+ * otherwise.
  */
 int dedup_pair_value(enum dedup_method m, const struct dedup_fp *a,
     const struct dedup_fp *b, double *value);
+
+/*
+ * What method m says of fingerprints a and b, in words, into what
+ * ("distance 3 of 64 bits, 95.3 %"), and the condition under which it
+ * proposes a page under cfg's settings into rule ("<= 3"; "" for md5).
+ * Both fingerprints must have m (dedup_all_methods makes them). Returns 0,
+ * or -1 for an unknown m. Truncates to the sizes given.
+ */
+int dedup_pair_explain(enum dedup_method m, const struct dedup_config *cfg,
+    const struct dedup_fp *a, const struct dedup_fp *b, char *what,
+    size_t whatsz, char *rule, size_t rulesz);
+
+/* Every method's DEDUP_* bit: a configuration that computes them all. */
+unsigned dedup_all_methods(void);
 
 /* Verdict name ("unique", "exact", "near"). */
 const char *dedup_verdict_name(enum dedup_verdict v);
@@ -317,12 +342,13 @@ enum dedup_verdict dedup_confirm(const struct dedup *d,
 int dedup_add(struct dedup *d, const struct dedup_fp *fp, int64_t id);
 
 /*
- * Resume: index page id's stored TDW vector v, for a page given to
- * dedup_add before without it (vectors are stored apart from the other
- * fingerprints). Nothing happens when TDW is not configured. Returns 0, or
- * -1 when out of memory.
+ * Resume: index page id's method-m fingerprint in fp, for a page given to
+ * dedup_add before without it (a fingerprint stored apart from the
+ * others, as TDW vectors are). Nothing happens when m is not configured.
+ * Returns 0, or -1 when out of memory.
  */
-int dedup_add_tdw(struct dedup *d, const struct tdw_vec *v, int64_t id);
+int dedup_add_method(struct dedup *d, enum dedup_method m,
+    const struct dedup_fp *fp, int64_t id);
 
 /*
  * Lock keys: several processes judging pages at once each lock a page's

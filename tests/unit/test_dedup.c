@@ -722,7 +722,7 @@ test_tdw_method(void)
 		fb.have &= ~(unsigned)DEDUP_TDW;
 		CHECK_INT(dedup_add(r, &fb, 7), 0);
 		CHECK_INT(dedup_check(r, &fa, m, 16, &n), DEDUP_EXACT);
-		CHECK_INT(dedup_add_tdw(r, &fa.tdw, 7), 0);
+		CHECK_INT(dedup_add_method(r, DEDUP_TDW, &fa, 7), 0);
 		fa.md5[0] = fa.md5[0] == '0' ? '1' : '0';
 		CHECK_INT(dedup_check(r, &fa, m, 16, &n), DEDUP_NEAR);
 		CHECK_INT(m[0].original_id, 7);
@@ -734,7 +734,7 @@ test_tdw_method(void)
 	r = dedup_new(&c);
 	CHECK(r != NULL);
 	if (r != NULL) {
-		CHECK_INT(dedup_add_tdw(r, &fa.tdw, 7), 0);
+		CHECK_INT(dedup_add_method(r, DEDUP_TDW, &fa, 7), 0);
 		dedup_free(r);
 	}
 	dedup_free(d);
