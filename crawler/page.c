@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "crawler/fprow.h"
 #include "crawler/frontier.h"
 #include "crawler/linkrule.h"
 #include "crawler/polite.h"
@@ -377,7 +378,7 @@ work_row(struct crawl *c, const struct job *j, struct store_page *p)
 
 /*
  * The fields of a judged page's row: verdict, fingerprints (minhash is the
- * caller's MINHASH_BLOB_MAX bytes), why it was cut or refused as near.
+ * caller's FPROW_BLOB_MAX bytes), why it was cut or refused as near.
  */
 static void
 judged_row(struct crawl *c, const struct page_work *w, enum dedup_verdict v,
@@ -387,10 +388,7 @@ judged_row(struct crawl *c, const struct page_work *w, enum dedup_verdict v,
 	const struct extract_result *ex = &w->dg.ex;
 
 	p->verdict = stored_verdict(v);
-	p->md5 = w->dg.fp.md5;
-	p->has_simhash = (w->dg.fp.have & DEDUP_SIMHASH) != 0;
-	p->simhash = w->dg.fp.simhash;
-	p->ssdeep = (w->dg.fp.have & DEDUP_SSDEEP) ? w->dg.fp.ssdeep : NULL;
+	fprow_put(&w->dg.fp, p, minhash);
 	if (w->links_cut) {
 		snprintf(reason, reasonsz, "%slinks cut at %ld",
 		    ex->truncated ? "text truncated; " : "", c->cfg->max_links);
@@ -399,11 +397,6 @@ judged_row(struct crawl *c, const struct page_work *w, enum dedup_verdict v,
 		p->reason = "text truncated";
 	} else if (veto[0] != '\0') {
 		p->reason = veto;
-	}
-	if (w->dg.fp.have & DEDUP_MINHASH) {
-		p->minhash_len = minhash_encode(w->dg.fp.minhash,
-		    (size_t)w->dg.fp.minhash_perms, minhash);
-		p->minhash = minhash;
 	}
 	if (c->cfg->store_text)
 		p->text = w->dg.text;
@@ -420,7 +413,6 @@ store_judged(struct crawl *c, const struct page_work *w, int64_t id,
     int nofollow)
 {
 	const struct extract_result *ex = &w->dg.ex;
-	unsigned char vec[TDW_PACKED_MAX];
 	size_t i;
 
 	for (i = 0; i < nm; i++)
@@ -435,8 +427,7 @@ store_judged(struct crawl *c, const struct page_work *w, int64_t id,
 	if (v == DEDUP_EXACT)
 		return 0;
 	/* What dedup_add indexes, kept for a resumed crawl's index. */
-	if ((w->dg.fp.have & DEDUP_TDW) && w->dg.fp.tdw.n > 0 &&
-	    store_tdw_add(c->st, id, vec, tdw_pack(&w->dg.fp.tdw, vec)) != 0)
+	if (fprow_put_apart(c->st, id, &w->dg.fp) != 0)
 		return -1;
 	/* The shingle set a later near verdict is confirmed against. */
 	return keep_shingles(c, &w->dg.sh, id);
@@ -482,7 +473,7 @@ page_record_work(struct crawl *c, struct job *j)
 	struct page_work *w = j->work;
 	struct store_page p;
 	struct dedup_match m[DEDUP_MAX_MATCHES];
-	unsigned char minhash[MINHASH_BLOB_MAX];
+	unsigned char minhash[FPROW_BLOB_MAX];
 	enum dedup_verdict v;
 	char reason[80], veto[96];
 	const char *site;

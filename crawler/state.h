@@ -38,7 +38,6 @@
 #include "crawler/hostsched.h"
 #include "crawler/robotscache.h"
 #include "dedup/dedup.h"
-#include "dedup/simhash.h"
 #include "digest/digest.h"
 #include "util/seen.h"
 #include "util/strmap.h"
