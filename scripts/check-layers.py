@@ -5,7 +5,8 @@
   - no include cycle between modules (a module is a .c file and its .h);
   - SQLite is called only from storage/;
   - the repository root is the only include path (Makefile, fuzz build);
-  - no source file is longer than MAX_LINES.
+  - no source file is longer than MAX_LINES;
+  - no code outside a method's own file branches on that method.
 
 Prints one line per check and closes with "N passed, N failed".
 Run from the repository root: python3 scripts/check-layers.py
@@ -179,6 +180,23 @@ for d, f in sources():
     if n > MAX_LINES:
         bad.append("%s (%d)" % (f, n))
 check(not bad, "no source file over %d lines" % MAX_LINES, ", ".join(bad))
+
+# 6. Each near-duplicate method is one file of dedup/ (its table of
+# operations, dedup/method.h): no other code branches on one by name. The
+# public header declares the methods' bits, and the store gives the methods
+# columns of their own (pages.simhash, ...): crawler/fprow.c maps them.
+METHOD_BIT = re.compile(r"\bDEDUP_(SIMHASH|SSDEEP|MINHASH|TDW)\b")
+METHOD_BIT_MAY = {"dedup/dedup.h", "crawler/fprow.c"}
+bad = []
+for d, f in sources():
+    if f in METHOD_BIT_MAY or re.match(r"dedup/method_\w+\.c$", f):
+        continue
+    with open(f, encoding="utf-8", errors="replace") as fh:
+        for n, line in enumerate(fh, 1):
+            if METHOD_BIT.search(line):
+                bad.append("%s:%d" % (f, n))
+check(not bad, "a near method is named only in its own file (dedup/method_*.c)",
+      "%d lines, first %s" % (len(bad), ", ".join(bad[:5])))
 
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)
