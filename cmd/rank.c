@@ -21,6 +21,7 @@
 #include "cmd/report.h"
 #include "storage/query.h"
 #include "storage/store.h"
+#include "storage/store_pages.h"
 #include "util/err.h"
 
 #define RANK_NONE UINT32_MAX /* no ordinal */

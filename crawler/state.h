@@ -40,6 +40,8 @@
 #include "dedup/dedup.h"
 #include "dedup/simhash.h"
 #include "digest/digest.h"
+#include "storage/store_frontier.h"
+#include "storage/store_visits.h"
 #include "util/seen.h"
 #include "util/strmap.h"
 #include "util/workpool.h"
