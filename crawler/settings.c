@@ -134,8 +134,8 @@ static const struct {
 	{ "min_shingles", 0, 0, NULL, "0" },
 	{ "max_novel_words", 0, 0, NULL, "-1" },
 	{ "max_novel_percent", 0, 0, NULL, "100" },
-	/* Crawls from before issue 26 measured new words over all of a
-	 * page's words and learnt the template from every judged page. */
+	/* Crawls from before the novelty key measured new words over all of
+	 * a page's words and learnt the template from every judged page. */
 	{ "novelty", 0, 0, NULL, "all" },
 	/* Crawls from before the linker was a candidate. */
 	{ "linker", 0, 0, NULL, "no" },

@@ -1,9 +1,11 @@
 /*
- * store: nearcrawl's SQLite database -- pages, duplicates, frontier, meta,
- * the politeness state a resumed crawl must keep (robots, hosts), and the
- * link graph with what `nearcrawl rank` makes of it (links, ranks), the
- * TDW vectors its tdw index is rebuilt from (page_tdw), and the duplicates
- * the link rule counts as new content (fruitful).
+ * store: nearcrawl's database, an SQLite file or a PostgreSQL database
+ * (which several processes can share) holding the same tables -- pages,
+ * duplicates, frontier, meta, the politeness state a resumed crawl must
+ * keep (robots, hosts), and the link graph with what `nearcrawl rank`
+ * makes of it (links, ranks), the TDW vectors its tdw index is rebuilt
+ * from (page_tdw), and the duplicates the link rule counts as new content
+ * (fruitful).
  *
  * The schema (storage/schema.sql, compiled in) mirrors the research's two
  * tables: pages ("Simhash Values") and duplicates ("Duplicate Value"), plus
@@ -19,9 +21,10 @@
  * them, store_page_add and store_load_fingerprints, or store_frontier_add
  * and store_frontier_take, fail.
  *
- * WAL journal, synchronous=NORMAL, prepared statements only. Writes happen
- * inside batches (store_begin .. store_commit) chosen by the caller; a crash
- * loses at most the uncommitted batch, never consistency.
+ * On SQLite a WAL journal, synchronous=NORMAL; prepared statements only,
+ * on either. Writes happen inside batches (store_begin .. store_commit)
+ * chosen by the caller; a crash loses at most the uncommitted batch, never
+ * consistency.
  *
  * Every function returning int returns 0 (or a documented count) on success
  * and -1 on a database error; store_errmsg then says what went wrong.

@@ -117,12 +117,14 @@ int64_t store_host_reclaim(struct store *s, const char *host);
 int store_host_queue(struct store *s, const char *host, int64_t *n);
 
 /*
- * Lock the n keys (dedup_lock_keys) until the transaction ends: rows of
- * verdict_keys (one INSERT ... ON CONFLICT DO UPDATE, which makes or locks
- * each row in key order), or with advisory non-zero transaction-level
- * advisory locks.
- * Folded, sorted and locked in one order by every process. 0, or -1 (a
- * lock wait beyond the session's lock_timeout is an error).
+ * Lock the n keys (dedup_lock_keys) until the transaction ends. Each key
+ * is folded into STORE_LOCK_SLOTS and the keys sorted, so every process
+ * locks in one order and none waits for one that waits for it. With
+ * advisory 0 the locks are rows of verdict_keys (one INSERT ... ON
+ * CONFLICT DO UPDATE, which makes or locks each row); with advisory
+ * non-zero, transaction-level advisory locks. Sent with the open
+ * transaction: a lock wait beyond the session's lock_timeout is an error,
+ * reported here or by the next statement that waits. 0, or -1.
  */
 int store_verdict_lock(struct store *s, const uint64_t *keys, size_t n,
     int advisory);
