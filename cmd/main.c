@@ -23,7 +23,7 @@
 #include "web/robots.h"
 #include "web/url.h"
 
-/* Exit statuses (DESIGN.md). */
+/* Exit statuses (docs/robustness.md, "Exit status"; README.md). */
 /* 3: a crawl stopped with work left (a signal, --max-pages, saturation),
  * which a plain resume goes on with. */
 enum { EXIT_DONE = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2, EXIT_STOPPED = 3 };

@@ -10,6 +10,7 @@
 
 #include "util/esc.h"
 
+#include <assert.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -21,6 +22,7 @@
 #include "cmd/report.h"
 #include "storage/query.h"
 #include "storage/store.h"
+#include "storage/store_pages.h"
 #include "util/err.h"
 
 #define RANK_NONE UINT32_MAX /* no ordinal */
@@ -332,6 +334,7 @@ find_clusters(struct rk *r)
 		}
 		/* A root is the smallest ordinal of its cluster, so it is
 		 * met, and set up, before the other members. */
+		assert(root < u);
 		if (better(r, u, r->best[root]))
 			r->best[root] = u;
 		if (r->seq[u] < r->seq[r->first[root]])

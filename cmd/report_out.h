@@ -13,10 +13,11 @@
 
 #include "cmd/report_status.h"
 #include "storage/query.h"
+#include "storage/store_visits.h"
 
 #define REPORT_SIM_BUCKETS 21 /* 0, 5, ... 95, and 100 for exactly 100 */
 
-/* Outcomes of a revisit (storage/store.h's enum store_outcome). */
+/* Outcomes of a revisit (storage/store_visits.h's enum store_outcome). */
 #define REPORT_OUTCOMES (STORE_OUTCOME_NEW + 1)
 
 /* What one visit after the first found (report_visits.c). */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cmd/report_out.h"
+#include "storage/store_visits.h"
 
 /* The word stored for outcome k. */
 static const char *

@@ -111,8 +111,8 @@ struct config {
 	int max_novel_percent; /* ... and at most this share of its words */
 	char *novelty;        /* what the share is of: "own" (the page's
 	                         words outside its site's template, and all
-	                         its words) or "all" (all its words, before
-	                         issue 26) */
+	                         its words) or "all" (all its words, as
+	                         crawls recorded before "own" judged) */
 	char *linker;         /* "yes": the linking page is a candidate and
 	                         a listing never an original; "no" */
 	int tdw_threshold;    /* near when the TDW overlap is >= this % */

@@ -16,6 +16,7 @@
 #include "config/config.h"
 #include "dedup/dedup.h"
 #include "storage/store.h"
+#include "storage/store_visits.h"
 
 /*
  * Where a crawl's time went, in milliseconds summed over the pages of this

@@ -14,6 +14,7 @@
 #include "config/config.h"
 #include "dedup/dedup.h"
 #include "storage/store.h"
+#include "storage/store_resume.h"
 
 /* Bytes fprow_put needs of its caller for a page's encoded columns. */
 #define FPROW_BLOB_MAX MINHASH_BLOB_MAX

@@ -6,6 +6,7 @@
 #define NC_INDEXLOAD_H
 
 #include "crawler/state.h"
+#include "storage/store_resume.h"
 
 /*
  * Add the pages of sp, in seq order, to c's duplicate indexes and site

@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "storage/store_pages.h"
+
 /* Counts of dup_hops stop here: a frontier column, not to overflow. */
 #define DUP_HOPS_CAP 1000
 

@@ -30,6 +30,8 @@
 #include "crawler/loop.h"
 #include "crawler/page.h"
 #include "crawler/setup.h"
+#include "storage/store_archive.h"
+#include "storage/store_pages.h"
 #include "util/decode.h"
 #include "util/esc.h"
 #include "util/testhook.h"

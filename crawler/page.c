@@ -11,6 +11,8 @@
 #include "crawler/polite.h"
 #include "crawler/share.h"
 #include "crawler/warcout.h"
+#include "storage/store_pages.h"
+#include "storage/store_resume.h"
 #include "util/testhook.h"
 #include "web/linkhdr.h"
 

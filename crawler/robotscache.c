@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "storage/store_frontier.h"
 #include "util/strmap.h"
 
 /* Back-off after failed fetches stops doubling here: one hour. */

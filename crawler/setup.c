@@ -12,6 +12,7 @@
 
 #include "crawler/frontier.h"
 #include "crawler/settings.h"
+#include "storage/store_resume.h"
 #include "util/esc.h"
 #include "util/testhook.h"
 

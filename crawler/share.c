@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "crawler/indexload.h"
+#include "storage/store_share.h"
 #include "util/testhook.h"
 
 /* Values of the owned map: held now, or held once and given back. */

@@ -39,6 +39,8 @@
 #include "crawler/robotscache.h"
 #include "dedup/dedup.h"
 #include "digest/digest.h"
+#include "storage/store_frontier.h"
+#include "storage/store_visits.h"
 #include "util/seen.h"
 #include "util/strmap.h"
 #include "util/workpool.h"

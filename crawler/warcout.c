@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "crawler/settings.h"
+#include "storage/store_archive.h"
 
 /* The revisit profile of WARC 1.1 for a payload seen before. */
 #define PROFILE_IDENTICAL                                                      \

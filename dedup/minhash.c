@@ -44,6 +44,7 @@
  */
 #include "dedup/minhash.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -307,6 +308,8 @@ link_set(const struct minhash_index *ix, size_t e, size_t j, uint32_t to)
 	unsigned char *p = link_at(ix, e, j, &shift);
 	uint32_t w = le32_get(p);
 
+	/* An entry number (below MAX_ENTRIES) or NIL: LINK_BITS hold it. */
+	assert(to <= NIL);
 	le32_put(p, (w & ~(NIL << shift)) | to << shift);
 }
 

@@ -28,6 +28,7 @@
  */
 #include "dedup/ssdeep.h"
 
+#include <assert.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -387,13 +388,16 @@ grow_table(struct ssdeep_index *ix, size_t nslot)
 	struct parsed p;
 	const char *s;
 	size_t e, i, nk;
+	int bad;
 
 	if (tagtab_reset(&ix->tab, nslot) != 0)
 		return -1;
 	for (e = 0; e < ix->n; e++) {
 		s = ix->arena + ix->off[e];
 		/* Stored digests parsed once already: cannot fail. */
-		if (parse_digest(s, &p) != 0)
+		bad = parse_digest(s, &p) != 0;
+		assert(!bad);
+		if (bad)
 			continue;
 		nk = keys_of(&p, s, strlen(s), keys);
 		for (i = 0; i < nk; i++)
@@ -427,6 +431,9 @@ ssdeep_index_add(struct ssdeep_index *ix, const char *digest, int64_t id)
 		if (want > MAX_SLOTS || grow_table(ix, want) != 0)
 			return -1;
 	}
+	/* Reserved above: the writes below need no check. */
+	assert(ix->n < ix->cap &&
+	    ix->arena_len + normlen + 1 <= ix->arena_cap);
 
 	ix->id[ix->n] = id;
 	ix->off[ix->n] = (uint32_t)ix->arena_len;

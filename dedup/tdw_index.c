@@ -8,6 +8,7 @@
  */
 #include "dedup/tdw.h"
 
+#include <assert.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -563,6 +564,7 @@ meet(struct tdw_index *ix, struct probe *q, uint32_t vec, uint16_t pos,
 	const uint16_t *sk;
 	uint32_t o;
 
+	assert(ix->stamp[vec] != ix->query);
 	ix->stamp[vec] = ix->query;
 	/* Tokens sharing a bucket can share at most the smaller of the two
 	 * bucket weights: a bound read from 128 bytes, not from the vector. */

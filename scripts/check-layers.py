@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""Check the source tree's architecture rules (issue 13, README "Layout").
+"""Check the source tree's architecture rules (README "Layout").
 
   - a folder includes only from itself and from the folders it may use;
   - no include cycle between modules (a module is a .c file and its .h);
   - SQLite is called only from storage/;
   - the repository root is the only include path (Makefile, fuzz build);
   - no source file is longer than MAX_LINES;
-  - no code outside a method's own file branches on that method.
+  - no code outside a method's own file branches on that method;
+  - no C source cites an issue tracker's number.
 
 Prints one line per check and closes with "N passed, N failed".
 Run from the repository root: python3 scripts/check-layers.py
@@ -197,6 +198,23 @@ for d, f in sources():
                 bad.append("%s:%d" % (f, n))
 check(not bad, "a near method is named only in its own file (dedup/method_*.c)",
       "%d lines, first %s" % (len(bad), ", ".join(bad[:5])))
+
+# 7. No tracker numbers: the repository holds no tracker, so "issue 26"
+# tells a reader nothing; a comment says the reason instead.
+def issue_citations():
+    cite = re.compile(r"\bissues?\s*#?\d", re.I)
+    files = [f for _, f in sources()] + sorted(glob.glob("tests/*/*.[ch]"))
+    bad = []
+    for f in files:
+        with open(f, encoding="utf-8", errors="replace") as fh:
+            for n, line in enumerate(fh, 1):
+                if cite.search(line):
+                    bad.append("%s:%d" % (f, n))
+    return bad
+
+
+bad = issue_citations()
+check(not bad, "no C source cites an issue number", ", ".join(bad[:5]))
 
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)

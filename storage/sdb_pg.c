@@ -9,6 +9,7 @@
  */
 #include "storage/sdb_pg.h"
 
+#include <assert.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -262,6 +263,7 @@ read_ahead(struct sdb_pg *pg)
 	struct sdb_pgstmt *st = pg->ahead[0];
 	int rc;
 
+	assert(pg->nahead > 0 && st->ahead);
 	pg->nahead--;
 	memmove(pg->ahead, pg->ahead + 1, (size_t)pg->nahead * sizeof(*pg->ahead));
 	st->ahead = 0;
@@ -286,6 +288,8 @@ read_aheads(struct sdb_pg *pg, const struct sdb_pgstmt *st)
 		if ((r = read_ahead(pg)) != SDB_OK && head != st && rc == SDB_OK)
 			rc = r;
 	}
+	/* A statement sent ahead is in the list, so its rows are read. */
+	assert(st == NULL || !st->ahead);
 	return rc;
 }
 
@@ -642,6 +646,9 @@ sdb_pg_ahead(struct sdb_pgstmt *st)
 	if (!send_prepared(st) || PQpipelineSync(pg->conn) != 1)
 		return fail(pg, NULL, SDB_IOERR);
 	pg->pending = 0;
+	/* cancel_ahead took st out of the list, and a full list lost its
+	 * oldest above. */
+	assert(!st->ahead && pg->nahead < MAX_AHEAD);
 	st->ahead = 1;
 	st->ahead_rc = SDB_OK;
 	pg->ahead[pg->nahead++] = st;

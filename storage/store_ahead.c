@@ -18,7 +18,10 @@
  * held row's state changed before the answer was read), and it goes
  * back to the queue when the host is given back or the crawl pauses.
  */
+#include "storage/store_share.h"
 #include "storage/store_int.h"
+#include "storage/store_frontier.h"
+#include "storage/store_pages.h"
 
 #include <stdlib.h>
 #include <string.h>

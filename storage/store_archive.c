@@ -4,6 +4,7 @@
  * one with the same payload becomes a revisit record -- and reads a page's
  * URL back for the record that names it as an original.
  */
+#include "storage/store_archive.h"
 #include "storage/store_int.h"
 
 #include <stdlib.h>

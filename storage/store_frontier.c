@@ -3,7 +3,9 @@
  * again -- the meta table, the frontier, the robots.txt cache and the
  * per-host back-off.
  */
+#include "storage/store_frontier.h"
 #include "storage/store_int.h"
+#include "storage/store_share.h"
 
 #include <limits.h>
 #include <stdio.h>

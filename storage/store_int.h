@@ -1,7 +1,8 @@
 /*
  * store_int: what the files of storage/ share. Internal: only the files
  * of storage/ (and the unit tests) include it; the rest of the program
- * sees storage/store.h and storage/query.h.
+ * sees storage/store.h, the headers of its parts beside it
+ * (store_frontier.h, store_pages.h, store_share.h ...) and storage/query.h.
  */
 #ifndef NC_STORE_INT_H
 #define NC_STORE_INT_H
@@ -143,6 +144,7 @@ enum stmt_id {
 
 struct store__ahead;
 struct binder;
+struct store_item; /* storage/store_frontier.h */
 
 struct store {
 	struct sdb *db;              /* the connection */

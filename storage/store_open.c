@@ -1,13 +1,26 @@
 /*
  * store_open: opening and closing a database -- the writer lock, the checks
  * that the file is ours, the connection settings, the prepared statements
- * -- and the transactions of a batch. The rest of storage/store.h is in
- * store_err.c (what a failure means), store_schema.c (the schema and its
- * upgrades), store_stmt.c (the statements), store_frontier.c (meta,
- * frontier, robots and hosts), store_pages.c (pages, duplicates, links,
- * counts) and store_resume.c (what a resumed crawl loads); the commands'
- * rows are in store_conn.c and store_report.c, store_rank.c and
- * store_eval.c (storage/query.h).
+ * -- and the transactions of a batch. The rest of storage/store.h and of
+ * the headers of its parts is implemented by job:
+ *
+ *   store_err.c       what a failure means (store_hint)
+ *   store_verdict.c   the verdicts' words
+ *   store_schema.c    the schema and its upgrades
+ *   store_stmt.c      the statements, store_explain
+ *   store_pg.c        opening on PostgreSQL
+ *   store_frontier.c  meta, frontier, robots and hosts (store_frontier.h)
+ *   store_urls.c      the frontier's URLs in memory, on SQLite
+ *   store_settings.c  given-up hosts retried (store_frontier.h)
+ *   store_pages.c     pages, duplicates, links, counts (store_pages.h)
+ *   store_resume.c    what a resumed crawl loads (store_resume.h)
+ *   store_visits.c    recrawls (store_visits.h)
+ *   store_archive.c   what a crawl writing WARC files keeps (store_archive.h)
+ *   store_share.c     a crawl shared by several processes (store_share.h)
+ *   store_ahead.c     a shared store's takes sent ahead (store_share.h)
+ *
+ * The commands' rows are in store_conn.c and store_report.c, store_rank.c,
+ * store_eval.c and store_export.c (storage/query.h).
  */
 #include "storage/store.h"
 #include "storage/store_int.h"

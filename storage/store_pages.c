@@ -3,7 +3,9 @@
  * duplicates rows, the link rule's lineage and fruitful marks, redirect
  * chains, the link graph -- and the counts of it all.
  */
+#include "storage/store_pages.h"
 #include "storage/store_int.h"
+#include "storage/store_frontier.h"
 
 #include <stddef.h>
 #include <stdio.h>

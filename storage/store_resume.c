@@ -3,6 +3,7 @@
  * fingerprints, per-host page counts, TDW vectors and shingle sets -- and
  * the writes of the last two.
  */
+#include "storage/store_resume.h"
 #include "storage/store_int.h"
 
 #include <stdio.h>

@@ -3,6 +3,7 @@
  * gave up (--retry-given-up). The settings themselves are meta rows
  * (store_meta_get, store_meta_set).
  */
+#include "storage/store_frontier.h"
 #include "storage/store_int.h"
 
 int64_t

@@ -5,6 +5,7 @@
  * process owns the file and none of this is prepared: store_shared says 0
  * and the crawl never calls the rest.
  */
+#include "storage/store_share.h"
 #include "storage/store_int.h"
 
 #include <inttypes.h>

@@ -20,6 +20,7 @@
  */
 #include "storage/store_int.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,8 +50,11 @@ url_hash(const char *url, size_t len)
 static struct base *
 base_slot(struct base *base, size_t nbase, uint64_t hash)
 {
-	size_t i = (size_t)hash & (nbase - 1);
+	size_t i;
 
+	/* A power of two, so the mask is the modulo. */
+	assert(nbase > 0 && (nbase & (nbase - 1)) == 0);
+	i = (size_t)hash & (nbase - 1);
 	while (base[i].n != 0 && base[i].hash != hash)
 		i = (i + 1) & (nbase - 1);
 	return &base[i];
@@ -74,6 +78,8 @@ base_count(struct store__urls *u, uint64_t hash)
 		u->base = nb;
 		u->nbase = n;
 	}
+	/* At most 3/4 full, so base_slot finds a free slot. */
+	assert(4 * (u->base_filled + 1) <= 3 * u->nbase);
 	b = base_slot(u->base, u->nbase, hash);
 	if (b->n == 0) {
 		b->hash = hash;

@@ -6,6 +6,7 @@
  * (storage/query.h).
  */
 #include "storage/query.h"
+#include "storage/store_visits.h"
 #include "storage/store_int.h"
 
 #include <stdio.h>

@@ -4,6 +4,7 @@
  */
 #include "util/tagtab.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,8 +60,13 @@ tagtab_reset(struct tagtab *t, size_t nslot)
 void
 tagtab_put(struct tagtab *t, uint64_t hash, uint32_t entry)
 {
-	size_t i = home_of(hash, t->nslot);
+	size_t i;
 
+	/* The caller keeps a free slot, or the probe below never ends, and
+	 * an entry that fits beside the tag. */
+	assert(t->filled < t->nslot);
+	assert(entry <= TAGTAB_MAX_ENTRY);
+	i = home_of(hash, t->nslot);
 	while (t->slot[i] != 0)
 		i = i + 1 == t->nslot ? 0 : i + 1;
 	t->slot[i] = entry << TAGTAB_TAG_BITS | tag_of(hash);

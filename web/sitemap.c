@@ -6,6 +6,7 @@
 /* next_in as a pointer to const: the input is the caller's. */
 #define ZLIB_CONST
 
+#include <assert.h>
 #include <libxml/globals.h>
 #include <libxml/parser.h>
 #include <libxml/xmlerror.h>
@@ -61,7 +62,9 @@ sitemap_grow(char ***v, size_t n, size_t *alloc)
 
 	if (n < *alloc)
 		return 0;
-	/* Both lists together stop at SITEMAP_MAX_URLS, so this cannot wrap. */
+	/* Both lists together stop at SITEMAP_MAX_URLS, so this cannot wrap,
+	 * and the capped size still has room for one more. */
+	assert(n < SITEMAP_MAX_URLS);
 	na = *alloc ? *alloc * 2 : 64;
 	if (na > SITEMAP_MAX_URLS)
 		na = SITEMAP_MAX_URLS;

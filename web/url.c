@@ -4,6 +4,7 @@
 
 #include <curl/curl.h>
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -462,6 +463,7 @@ remove_dots(const char *s, size_t n, char *out)
 	size_t i = 0, o = 0, seg;
 
 	while (i < n) {
+		assert(o <= i);
 		/* s[i] is '/'; the segment runs to the next '/' or the end. */
 		for (seg = i + 1; seg < n && s[seg] != '/'; seg++)
 			;
@@ -485,6 +487,7 @@ remove_dots(const char *s, size_t n, char *out)
 		o += seg - i;
 		i = seg;
 	}
+	assert(o <= n);
 	return o;
 }
 

@@ -9,6 +9,8 @@
 #include "check.h"
 #include "storage/sdb.h"
 #include "storage/store.h"
+#include "storage/store_frontier.h"
+#include "storage/store_share.h"
 
 #include <stdio.h>
 #include <stdlib.h>

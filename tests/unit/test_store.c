@@ -1,7 +1,10 @@
 #include "check.h"
 #include "storage/query.h"
 #include "storage/store.h"
+#include "storage/store_frontier.h"
 #include "storage/store_int.h"
+#include "storage/store_pages.h"
+#include "storage/store_resume.h"
 
 #include <sys/stat.h>
 #include <sys/wait.h>
