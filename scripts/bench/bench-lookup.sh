@@ -3,7 +3,7 @@
 # brute-force scan, at growing numbers of stored pages (see
 # tests/bench/bench_lookup.c for what is generated and measured).
 #
-#   scripts/bench-lookup.sh [--rev REV] [BENCH OPTIONS] [N...]
+#   scripts/bench/bench-lookup.sh [--rev REV] [BENCH OPTIONS] [N...]
 #
 # N defaults to 10000 100000 1000000. BENCH OPTIONS go to bench_lookup
 # (-q QUERIES, -b / -B brute-force samples, -r RUNS, -k K, -t T, -s SEED).
@@ -15,7 +15,7 @@
 # Prints bench_lookup's table; exit status is bench_lookup's (1 when an
 # index answer differs from brute force).
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 REV=""
 if [ "${1:-}" = "--rev" ]; then

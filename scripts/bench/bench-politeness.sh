@@ -4,14 +4,14 @@
 # gap and obeyed robots.txt, and how close it came to the fastest polite
 # crawl.
 #
-#   scripts/bench-politeness.sh [--delay-ms D] [--nearcrawl BIN] [--keep DIR]
-#                               [--hosts] [--database URI] [--processes N]
+#   scripts/bench/bench-politeness.sh [--delay-ms D] [--nearcrawl BIN]
+#       [--keep DIR] [--hosts] [--database URI] [--processes N]
 #
 # --delay-ms D: the crawl's --delay-ms (default 200); --nearcrawl BIN: the
 # binary to measure (default ./nearcrawl); --keep DIR: copy the sites, logs
 # and database there; --hosts: also list the requests of every host;
 # --database URI: crawl into URI (an empty PostgreSQL database, see
-# scripts/pg-server.sh) instead of a fresh SQLite file; --processes N: N
+# scripts/lib/pg-server.sh) instead of a fresh SQLite file; --processes N: N
 # processes started at the same moment share the crawl (default 1; more
 # than one needs --database), and the wall time runs to the last exit.
 #
@@ -34,7 +34,7 @@
 # The script makes no assertion on the figures: it exits 0 when it ran,
 # 1 when something failed to run, 2 for bad usage.
 set -u
-cd "$(dirname "$0")/.." || exit 1
+cd "$(dirname "$0")/../.." || exit 1
 
 BIN=./nearcrawl
 DELAY=200

@@ -4,9 +4,9 @@
 # digests of realistic shape), then resumes it with nothing queued and
 # prints the reload rate nearcrawl reports.
 #
-#   scripts/bench-reload.sh [N ...]      default: 100000 1000000
+#   scripts/bench/bench-reload.sh [N ...]      default: 100000 1000000
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 [ -x ./nearcrawl ] || { echo "bench-reload: run make first" >&2; exit 2; }
 [ $# -gt 0 ] || set -- 100000 1000000
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/nearcrawl-reload.XXXXXX")

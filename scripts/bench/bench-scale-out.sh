@@ -2,15 +2,15 @@
 # Scale-out benchmark: what sharing one crawl among processes on PostgreSQL
 # costs and gains against one process on SQLite.
 #
-#   scripts/bench-scale-out.sh [--runs N] [--quick] [--nearcrawl BIN]
+#   scripts/bench/bench-scale-out.sh [--runs N] [--quick] [--nearcrawl BIN]
 #                              [--pages P]
 #
 # --runs N: runs of every configuration (default 1), medians reported;
 # --quick: a smoke run, a 1000-page site and no part 3; --nearcrawl BIN:
 # the binary (default ./nearcrawl); --pages P: the bench site's size
-# (default 12000, as scripts/bench.sh).
+# (default 12000, as scripts/bench/bench.sh).
 #
-# 1. Throughput: the bench site of scripts/bench.sh (one host,
+# 1. Throughput: the bench site of scripts/bench/bench.sh (one host,
 #    http://127.0.0.1:PORT/) crawled with bench.sh's options
 #      --quiet --delay-ms 0 --per-host 8 --concurrency 8
 #      --methods md5,simhash,minhash
@@ -23,18 +23,18 @@
 # 2. Quality: the labelled lab + uni sites (as tests/e2e/test-scale-out.sh
 #    builds them), 1 process on SQLite against 3 on PostgreSQL, scored by
 #    nearcrawl eval --groups.
-# 3. Politeness: scripts/bench-politeness.sh (150 hosts, its delay and
+# 3. Politeness: scripts/bench/bench-politeness.sh (150 hosts, its delay and
 #    robots.txt settings and its figures from the server log) with 1 process
 #    on SQLite and with --processes 3 on one PostgreSQL database. Over
 #    several runs violations and forbidden fetches are the worst run's,
 #    efficiency the median.
 #
-# The PostgreSQL server (scripts/pg-server.sh) runs on the same machine and
+# The PostgreSQL server (scripts/lib/pg-server.sh) runs on the same machine and
 # shares its cores with the crawlers and the test server. No assertion on
 # the figures: exit 0 when it ran, 1 when something failed to run, 2 for bad
 # usage or a missing tool.
 set -u
-cd "$(dirname "$0")/.." || exit 1
+cd "$(dirname "$0")/../.." || exit 1
 
 BIN=./nearcrawl
 RUNS=1
@@ -70,11 +70,12 @@ for f in "$BIN" "$SERVER"; do
 done
 for t in sqlite3 psql; do
 	command -v "$t" >/dev/null 2>&1 ||
-	    { echo "bench-scale-out: $t missing: run scripts/install-deps.sh" >&2; exit 2; }
+	    { echo "bench-scale-out: $t missing:" \
+	    "run scripts/make/install-deps.sh" >&2; exit 2; }
 done
 
-. scripts/fixture-server.sh
-. scripts/pg-server.sh
+. scripts/lib/fixture-server.sh
+. scripts/lib/pg-server.sh
 
 # Only this run's directory is ever removed.
 T=$(mktemp -d "${TMPDIR:-/tmp}/nc-scale.XXXXXX") || exit 1
@@ -166,7 +167,7 @@ if [ -f "$CACHEDIR/www.bench.test.manifest" ] &&
 	SITE=$CACHEDIR
 else
 	SITE=$T/site
-	scripts/gen-bench-site.sh "$SITE" "$PAGES" >/dev/null ||
+	scripts/gen/gen-bench-site.sh "$SITE" "$PAGES" >/dev/null ||
 	    die "generating the bench site failed"
 fi
 LOG=$T/access.log
@@ -330,8 +331,8 @@ if [ -n "$QUICK" ]; then
 	exit 0
 fi
 echo
-echo "== 3. politeness: scripts/bench-politeness.sh, 150 hosts, 1 process on SQLite" \
-    "and 3 on PostgreSQL"
+echo "== 3. politeness: scripts/bench/bench-politeness.sh, 150 hosts," \
+    "1 process on SQLite and 3 on PostgreSQL"
 : >"$T/pol"
 r=1
 while [ "$r" -le "$RUNS" ]; do
@@ -342,7 +343,8 @@ while [ "$r" -le "$RUNS" ]; do
 			db=$(pg_new_db "polite_$r") || die "cannot create a database"
 			set -- --database "$db" --processes 3
 		fi
-		scripts/bench-politeness.sh --nearcrawl "$BIN" "$@" >"$T/pol-$c-$r.out" ||
+		scripts/bench/bench-politeness.sh --nearcrawl "$BIN" "$@" \
+		    >"$T/pol-$c-$r.out" ||
 		    { cat "$T/pol-$c-$r.out" >&2; die "bench-politeness.sh failed"; }
 		{
 			printf '%s %s ' "$r" "$c"

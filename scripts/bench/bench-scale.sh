@@ -4,7 +4,7 @@
 # on and politeness off, and watch nearcrawl's memory while the store and
 # the frontier grow.
 #
-#   scripts/bench-scale.sh [--every N] [--keep DIR] [--nearcrawl BIN]
+#   scripts/bench/bench-scale.sh [--every N] [--keep DIR] [--nearcrawl BIN]
 #                          [--methods LIST] [PAGES]
 #
 # PAGES defaults to 1000000, --every to 100000 (a line every N pages),
@@ -31,7 +31,7 @@
 # when it ran, 1 when something failed, 2 for bad usage. Timings are noisy
 # on a shared two-core machine (server and crawler share it).
 set -u
-cd "$(dirname "$0")/.." || exit 1
+cd "$(dirname "$0")/../.." || exit 1
 
 BIN=./nearcrawl
 SRV=build/plain/ncserver

@@ -2,12 +2,12 @@
 # Archive benchmark: what --warc costs a crawl, how GNU wget's own WARC
 # writing compares, and how fast `nearcrawl dedup` reads archives.
 #
-#   scripts/bench-warc.sh [--runs N] [--pages P] [--nearcrawl BIN]
+#   scripts/bench/bench-warc.sh [--runs N] [--pages P] [--nearcrawl BIN]
 #
 # --runs N: runs of each configuration (default 3), medians reported;
-# --pages P: the bench site's size (default 12000, scripts/gen-bench-site.sh,
-# reused from build/bench-site when it has that size); --nearcrawl BIN: the
-# binary (default ./nearcrawl).
+# --pages P: the bench site's size (default 12000,
+# scripts/gen/gen-bench-site.sh, reused from build/bench-site when it has
+# that size); --nearcrawl BIN: the binary (default ./nearcrawl).
 #
 # On the bench site (one host, http://127.0.0.1:PORT/), each run, from
 # scratch, in turn:
@@ -23,7 +23,7 @@
 # shows. No assertion on the figures: exit 0 when it ran, 1 when something
 # failed to run, 2 for bad usage or a missing tool.
 set -u
-cd "$(dirname "$0")/.." || exit 1
+cd "$(dirname "$0")/../.." || exit 1
 
 BIN=./nearcrawl
 RUNS=3
@@ -68,12 +68,12 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 die() { echo "bench-warc: $*" >&2; exit 1; }
-. scripts/fixture-server.sh
+. scripts/lib/fixture-server.sh
 
 SITE=build/bench-site
 if ! grep -q "^pages=$PAGES " "$SITE/www.bench.test.manifest" 2>/dev/null; then
 	SITE=$T/site
-	scripts/gen-bench-site.sh "$SITE" "$PAGES" >/dev/null ||
+	scripts/gen/gen-bench-site.sh "$SITE" "$PAGES" >/dev/null ||
 	    die "generating the bench site failed"
 fi
 LOG=$T/access.log

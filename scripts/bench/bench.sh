@@ -5,11 +5,11 @@
 # nearcrawl compares with wget2, and how much of the server's ceiling the
 # fetch engine reaches.
 #
-#   scripts/bench.sh [--runs N] [--pages P] [--cache] [--nearcrawl BIN]
+#   scripts/bench/bench.sh [--runs N] [--pages P] [--cache] [--nearcrawl BIN]
 #                    [--methods LIST]
 #
 # --runs N: rounds of the four (default 3); --pages P: size of the site
-# (default 12000, see scripts/gen-bench-site.sh); --cache: generate the
+# (default 12000, see scripts/gen/gen-bench-site.sh); --cache: generate the
 # site into build/bench-site (reused by later runs with the same P) instead
 # of a temporary directory; --nearcrawl BIN: the binary (default ./nearcrawl);
 # --methods LIST: nearcrawl's --methods (default md5,simhash,minhash,
@@ -24,7 +24,7 @@
 #                  exact-duplicate check, no near-duplicate method
 #   wget2      wget2 --no-config --no-hsts -r -l inf --max-threads=8 -nv
 #                  -P FRESH_DIR
-#   wrk        wrk -t1 -c8 -d 300s --timeout 30s -s scripts/wrk-urls.lua
+#   wrk        wrk -t1 -c8 -d 300s --timeout 30s -s scripts/lib/wrk-urls.lua
 #                  URL -- PATHS COUNT
 # PATHS are the request-targets of run 1's nearcrawl crawl (robots.txt and
 # every page, in the crawl's order; run 1 starts with nearcrawl), COUNT
@@ -49,7 +49,7 @@
 # those names). No assertion on the figures: exit 0 when it ran, 1 when
 # something failed to run, 2 for bad usage or a missing tool.
 set -u
-cd "$(dirname "$0")/.." || exit 1
+cd "$(dirname "$0")/../.." || exit 1
 
 BIN=./nearcrawl
 RUNS=3
@@ -101,7 +101,7 @@ TIMEBIN=""
 [ -x /usr/bin/time ] && /usr/bin/time -f %M true >/dev/null 2>&1 &&
     TIMEBIN=/usr/bin/time
 
-. scripts/fixture-server.sh
+. scripts/lib/fixture-server.sh
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/nc-bench.XXXXXX") || exit 1
 FIXTURE_PID=""
@@ -121,7 +121,7 @@ if [ -f "$CACHEDIR/www.bench.test.manifest" ] &&
 else
 	if [ -n "$CACHE" ]; then SITE=$CACHEDIR; else SITE=$T/site; fi
 	g0=$(date +%s.%N)
-	scripts/gen-bench-site.sh "$SITE" "$PAGES" >/dev/null || {
+	scripts/gen/gen-bench-site.sh "$SITE" "$PAGES" >/dev/null || {
 		echo "bench: generating the site failed" >&2
 		exit 1
 	}
@@ -218,7 +218,7 @@ run_wrk() {
 	_r0=$(requests)
 	_n=$(wc -l <"$T/paths" | tr -d ' ')
 	measure "$T/m" wrk -t1 -c8 -d 300s --timeout 30s \
-	    -s scripts/wrk-urls.lua "$URL" -- "$T/paths" "$_n" \
+	    -s scripts/lib/wrk-urls.lua "$URL" -- "$T/paths" "$_n" \
 	    >"$T/wrk.out" 2>&1 || {
 		echo "bench: wrk failed:" >&2
 		cat "$T/wrk.out" >&2

@@ -2,18 +2,18 @@
 # Every labelled fixture crawled with each method alone and with the
 # defaults, on main and on body text: the table docs/methods.md keeps.
 #
-#   scripts/eval-all.sh [--nearcrawl BIN] [EXTRA CRAWL OPTIONS...]
+#   scripts/eval/eval-all.sh [--nearcrawl BIN] [EXTRA CRAWL OPTIONS...]
 #
-# Fixtures: www.lab.test (scripts/eval-fixture.sh), the five uni.test hosts
-# (scripts/eval-uni.sh), labelled site uni2 of ../shared/sites
-# (scripts/eval-uni2.sh, another generator's) and the site built from the
-# real pages of ../shared/corpus (scripts/eval-real.sh). Prints one
+# Fixtures: www.lab.test (scripts/eval/eval-fixture.sh), the five uni.test hosts
+# (scripts/eval/eval-uni.sh), labelled site uni2 of ../shared/sites
+# (scripts/eval/eval-uni2.sh, another generator's) and the site built from the
+# real pages of ../shared/corpus (scripts/eval/eval-real.sh). Prints one
 # Markdown row per method set and text: precision / recall / coverage on
 # each fixture, and the worst of each over the four. EXTRA options go to
 # every crawl (e.g. --max-novel-percent 20). About 60 crawls: a few
 # minutes.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 BIN=./nearcrawl
 if [ "${1:-}" = "--nearcrawl" ]; then
 	BIN=$2
@@ -35,13 +35,13 @@ for set in "defaults" "md5,simhash,ssdeep,minhash" "md5,simhash" "md5,ssdeep" \
 	if [ "$set" = defaults ]; then m=""; else m="--methods $set"; fi
 	for text in main body; do
 		# shellcheck disable=SC2086 # $m is empty or two words
-		lab=$(score scripts/eval-fixture.sh $m --text "$text" "$@")
+		lab=$(score scripts/eval/eval-fixture.sh $m --text "$text" "$@")
 		# shellcheck disable=SC2086
-		uni=$(score scripts/eval-uni.sh $m --text "$text" "$@")
+		uni=$(score scripts/eval/eval-uni.sh $m --text "$text" "$@")
 		# shellcheck disable=SC2086
-		uni2=$(score scripts/eval-uni2.sh $m --text "$text" "$@")
+		uni2=$(score scripts/eval/eval-uni2.sh $m --text "$text" "$@")
 		# shellcheck disable=SC2086
-		real=$(score scripts/eval-real.sh $m --text "$text" "$@")
+		real=$(score scripts/eval/eval-real.sh $m --text "$text" "$@")
 		echo "$set $text ${lab:-? ? ?} ${uni:-? ? ?} ${uni2:-? ? ?} ${real:-? ? ?}" | awk '
 		function min(a, b) { return (a == "?" || b + 0 < a + 0) ? b : a }
 		{

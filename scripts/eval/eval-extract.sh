@@ -9,7 +9,7 @@
 # machine-readable line:
 #   mean_f1=0.xxxx min_f1=0.xxxx under_0_5=N pages=N
 #
-# usage: scripts/eval-extract.sh [--nearcrawl BIN] [--corpus DIR]
+# usage: scripts/eval/eval-extract.sh [--nearcrawl BIN] [--corpus DIR]
 #   BIN defaults to $NEARCRAWL or ./nearcrawl; DIR to
 #   ../shared/corpus/readability/pages (from the repository root).
 # The corpus is read in place: each page is unpacked to a temporary folder.

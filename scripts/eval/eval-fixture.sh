@@ -2,15 +2,16 @@
 # Crawl the labelled fixture site with the given crawl options and score the
 # verdicts against its labels (precision, recall, coverage), and the speed.
 #
-#   scripts/eval-fixture.sh [--nearcrawl BIN] [--keep DIR] [CRAWL OPTIONS...]
+#   scripts/eval/eval-fixture.sh [--nearcrawl BIN] [--keep DIR] [OPTIONS...]
 #
-# Example: scripts/eval-fixture.sh --methods md5,ssdeep --ssdeep-threshold 90
+# OPTIONS go to the crawl, e.g.
+#   scripts/eval/eval-fixture.sh --methods md5,ssdeep --ssdeep-threshold 90
 # The last line is machine-readable:
 #   precision=P recall=R coverage=C pages=N seconds=S
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
-. scripts/eval-opts.sh
+. scripts/lib/eval-opts.sh
 eval_opts "$@"
 shift "$EVAL_SHIFT"
 SERVER=${NCSERVER:-build/plain/ncserver}
@@ -21,7 +22,7 @@ done
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/nearcrawl-eval.XXXXXX")
 PID=""
 trap '[ -n "$PID" ] && kill $PID 2>/dev/null; rm -rf "$TMP"' EXIT INT TERM
-. scripts/fixture-server.sh
+. scripts/lib/fixture-server.sh
 fixture_server_start tests/fixtures/sites "$TMP" || exit 1
 PID=$FIXTURE_PID
 PORT=$FIXTURE_PORT
@@ -31,8 +32,8 @@ start=$(date +%s.%N)
     --per-host 1 --max-pages 5000 --resolve "$H:$PORT:127.0.0.1" "$@" \
     "http://$H:$PORT/" || [ $? -eq 3 ] || exit 1
 end=$(date +%s.%N)
-scripts/eval-labels.sh "$TMP/lab.db" tests/fixtures/labelled.tsv >"$TMP/eval" ||
-    exit 1
+scripts/eval/eval-labels.sh "$TMP/lab.db" tests/fixtures/labelled.tsv \
+    >"$TMP/eval" || exit 1
 [ -n "$KEEP" ] && { mkdir -p "$KEEP"; cp "$TMP/lab.db" "$TMP/eval" "$KEEP/"; }
 pages=$(sqlite3 "$TMP/lab.db" 'SELECT count(*) FROM pages')
 grep -v '^precision=' "$TMP/eval"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # eval-labels.sh -- score a crawl database against ground-truth labels.
 #
-#   scripts/eval-labels.sh [--failures] DB LABELS
+#   scripts/eval/eval-labels.sh [--failures] DB LABELS
 #
 # DB is a nearcrawl SQLite database (tables pages and duplicates); LABELS is
 # a path<TAB>group<TAB>class file such as tests/fixtures/labelled.tsv (see

@@ -3,22 +3,24 @@
 # on three labelled sets and scored on the fourth, for each of the four
 # (docs/methods.md keeps the table).
 #
-#   scripts/eval-loso.sh [--nearcrawl BIN] [--grid "P1 P2 ..."] [--mh "T1 ..."]
+#   scripts/eval/eval-loso.sh [--nearcrawl BIN] [--grid "P1 P2 ..."]
+#       [--mh "T1 ..."]
 #
-# Sets: lab (scripts/eval-fixture.sh), uni (scripts/eval-uni.sh), uni2
-# (scripts/eval-uni2.sh, another generator's) and real (scripts/eval-real.sh,
-# real pages). The grid: --max-novel-percent P (default 5 10 15 20 25 30)
-# times --minhash-threshold T (default 60 70 80), every other setting at its
-# default. Every grid point crawls every set once and is scored by F1 =
-# 2PR / (P + R). For a left-out set, the point chosen is the one whose worst
-# F1 over the other three is best (ties: the better mean); its F1 on the
-# left-out set is what the rule would score on a site it was not tuned on.
+# Sets: lab (scripts/eval/eval-fixture.sh), uni (scripts/eval/eval-uni.sh),
+# uni2 (scripts/eval/eval-uni2.sh, another generator's) and real
+# (scripts/eval/eval-real.sh, real pages). The grid: --max-novel-percent P
+# (default 5 10 15 20 25 30) times --minhash-threshold T (default 60 70 80),
+# every other setting at its default. Every grid point crawls every set
+# once and is scored by F1 = 2PR / (P + R). For a left-out set, the point
+# chosen is the one whose worst F1 over the other three is best (ties: the
+# better mean); its F1 on the left-out set is what the rule would score on a
+# site it was not tuned on.
 # The defaults to take are the chosen point whose worst F1 over all four
 # sets is best. Prints the grid, then the leave-one-out table, then a line
 #   loso_worst_f1=F defaults=P,T
 # About 4 crawls a grid point: a few minutes for the default grid.
 set -u
-cd "$(dirname "$0")/.." || exit 2
+cd "$(dirname "$0")/../.." || exit 2
 
 BIN=./nearcrawl
 GRID="5 10 15 20 25 30"
@@ -28,7 +30,8 @@ while [ $# -gt 0 ]; do
 	--nearcrawl) BIN=$2; shift 2 ;;
 	--grid) GRID=$2; shift 2 ;;
 	--mh) MH=$2; shift 2 ;;
-	*) echo "usage: scripts/eval-loso.sh [--nearcrawl BIN] [--grid \"P ...\"] [--mh \"T ...\"]" >&2
+	*) echo "usage: scripts/eval/eval-loso.sh [--nearcrawl BIN]" \
+	       "[--grid \"P ...\"] [--mh \"T ...\"]" >&2
 	   exit 2 ;;
 	esac
 done
@@ -52,10 +55,10 @@ for p in $GRID; do
 		o="--max-novel-percent $p --minhash-threshold $t"
 		# shellcheck disable=SC2086 # o is split on purpose
 		{
-			echo "$p $t lab $(score scripts/eval-fixture.sh $o)"
-			echo "$p $t uni $(score scripts/eval-uni.sh $o)"
-			echo "$p $t uni2 $(score scripts/eval-uni2.sh $o)"
-			echo "$p $t real $(score scripts/eval-real.sh $o)"
+			echo "$p $t lab $(score scripts/eval/eval-fixture.sh $o)"
+			echo "$p $t uni $(score scripts/eval/eval-uni.sh $o)"
+			echo "$p $t uni2 $(score scripts/eval/eval-uni2.sh $o)"
+			echo "$p $t real $(score scripts/eval/eval-real.sh $o)"
 		} >>"$TMP/grid"
 		awk -v p="$p" -v t="$t" '$1 == p && $2 == t { s[$3] = $4 " / " $5 }
 		    END { printf "| %s | %s | %s | %s | %s | %s |\n", p, t,

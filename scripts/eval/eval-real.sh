@@ -1,12 +1,12 @@
 #!/bin/sh
-# Crawl the site built from the real-page corpus (scripts/gen-real-site.sh)
+# Crawl the site built from the real-page corpus (scripts/gen/gen-real-site.sh)
 # with the given crawl options and score the verdicts against its labels:
 # precision, recall, coverage, every false positive with the duplicates row
 # that made it, and every labelled group the crawl missed.
 #
-#   scripts/eval-real.sh [--nearcrawl BIN] [--keep DIR] [CRAWL OPTIONS...]
+#   scripts/eval/eval-real.sh [--nearcrawl BIN] [--keep DIR] [CRAWL OPTIONS...]
 #
-# Example: scripts/eval-real.sh --text body
+# Example: scripts/eval/eval-real.sh --text body
 # --keep DIR keeps real.db, eval (eval-labels.sh's output), labels.tsv and
 # server.log (one line per request the test server saw).
 # Nothing leaves loopback: every host resolves to 127.0.0.1 and the crawl is
@@ -14,7 +14,7 @@
 # The last line is machine-readable:
 #   precision=P recall=R coverage=C pages=N seconds=S
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 BIN=./nearcrawl
 KEEP=""
@@ -42,11 +42,11 @@ trap 'exit 1' INT TERM
 mkdir "$TMP/site"
 # The server first: cross-host links need its port. It reads files per
 # request, so the site may be written after it starts.
-. scripts/fixture-server.sh
+. scripts/lib/fixture-server.sh
 fixture_server_start "$TMP/site" "$TMP" "$TMP/server.log" || exit 1
 PID=$FIXTURE_PID
 PORT=$FIXTURE_PORT
-scripts/gen-real-site.sh "$TMP/site" "$PORT" || exit 2
+scripts/gen/gen-real-site.sh "$TMP/site" "$PORT" || exit 2
 resolve=""
 for d in "$TMP"/site/*.real.test; do
 	resolve="$resolve --resolve ${d##*/}:$PORT:127.0.0.1"
@@ -58,8 +58,8 @@ start=$(date +%s.%N)
     --concurrency 8 --max-pages 20000 --allow-domain real.test $resolve "$@" \
     "http://www.real.test:$PORT/" || [ $? -eq 3 ] || exit 1
 end=$(date +%s.%N)
-scripts/eval-labels.sh "$TMP/real.db" "$TMP/site/labels.tsv" >"$TMP/eval" ||
-    exit 1
+scripts/eval/eval-labels.sh "$TMP/real.db" "$TMP/site/labels.tsv" \
+    >"$TMP/eval" || exit 1
 if [ -n "$KEEP" ]; then
 	mkdir -p "$KEEP"
 	cp "$TMP/real.db" "$TMP/eval" "$TMP/site/labels.tsv" "$TMP/server.log" \

@@ -4,18 +4,18 @@
 # (precision, recall, coverage, per class), and say which classes the
 # false positives and the groups not reached fall into.
 #
-#   scripts/eval-uni.sh [--nearcrawl BIN] [--keep DIR] [CRAWL OPTIONS...]
+#   scripts/eval/eval-uni.sh [--nearcrawl BIN] [--keep DIR] [CRAWL OPTIONS...]
 #
-# Example: scripts/eval-uni.sh --text body
+# Example: scripts/eval/eval-uni.sh --text body
 # The sites' cross-host links carry the placeholder port NCPORT; they are
 # copied to a temporary root with the test server's port put in its place
 # (the bytes of a page otherwise stay as committed). Seeds: every host's
 # home page. The last line is machine-readable:
 #   precision=P recall=R coverage=C pages=N seconds=S
 set -u
-cd "$(dirname "$0")/.." || exit 2
+cd "$(dirname "$0")/../.." || exit 2
 
-. scripts/eval-opts.sh
+. scripts/lib/eval-opts.sh
 eval_opts "$@"
 shift "$EVAL_SHIFT"
 SERVER=${NCSERVER:-build/plain/ncserver}
@@ -27,7 +27,7 @@ LABELS=tests/fixtures/labelled-uni.tsv
 for h in $HOSTS; do
 	[ -d "tests/fixtures/sites/$h" ] || {
 		echo "eval-uni: tests/fixtures/sites/$h missing:" \
-		    "run scripts/gen-uni-site.py" >&2
+		    "run scripts/gen/gen-uni-site.py" >&2
 		exit 2
 	}
 done
@@ -36,7 +36,7 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/nearcrawl-uni.XXXXXX")
 PID=""
 trap '[ -n "$PID" ] && kill $PID 2>/dev/null; rm -rf "$TMP"' EXIT INT TERM
 mkdir "$TMP/sites"
-. scripts/fixture-server.sh
+. scripts/lib/fixture-server.sh
 fixture_server_start "$TMP/sites" "$TMP" || exit 1
 PID=$FIXTURE_PID
 PORT=$FIXTURE_PORT
@@ -78,7 +78,7 @@ start=$(date +%s.%N)
 "$BIN" crawl -d "$TMP/uni.db" --quiet --delay-ms 0 --per-host 1 \
     --max-pages 5000 "$@" $seeds || [ $? -eq 3 ] || exit 1
 end=$(date +%s.%N)
-scripts/eval-labels.sh --failures "$TMP/uni.db" "$LABELS" >"$TMP/eval" ||
+scripts/eval/eval-labels.sh --failures "$TMP/uni.db" "$LABELS" >"$TMP/eval" ||
     exit 1
 [ -n "$KEEP" ] && { mkdir -p "$KEEP"; cp "$TMP/uni.db" "$TMP/eval" "$KEEP/"; }
 pages=$(sqlite3 "$TMP/uni.db" 'SELECT count(*) FROM pages')

@@ -4,11 +4,11 @@
 # fixtures, with its own labels and scorer) with the given crawl options,
 # and score the verdicts with its scorer.
 #
-#   scripts/eval-uni2.sh [--nearcrawl BIN] [--keep DIR] [CRAWL OPTIONS...]
+#   scripts/eval/eval-uni2.sh [--nearcrawl BIN] [--keep DIR] [CRAWL OPTIONS...]
 #
 # The site's up2.sh generates it into /tmp/uni2-site and serves it with
 # nginx on 127.0.2.1-5:8087 (as root it installs nginx-light and
-# python3-doc when they are missing; scripts/install-deps.sh installs them
+# python3-doc when they are missing; scripts/make/install-deps.sh installs them
 # too). An nginx this script started is stopped at its end. Prints the
 # scorer's report (recall by class, false positives with the method that
 # matched) and, last, a machine-readable line:
@@ -16,9 +16,9 @@
 # --keep DIR keeps uni2.db and the report. Exit 0, 1 when the site cannot
 # be brought up or the crawl fails, 2 on bad usage.
 set -u
-cd "$(dirname "$0")/.." || exit 2
+cd "$(dirname "$0")/../.." || exit 2
 
-. scripts/eval-opts.sh
+. scripts/lib/eval-opts.sh
 eval_opts "$@"
 shift "$EVAL_SHIFT"
 SITE=${UNI2_DIR:-../shared/sites/uni2}

@@ -1,7 +1,7 @@
 #!/bin/sh
 # gen-bench-site.sh -- generate the CMS-like site the speed benchmark crawls.
 #
-#   scripts/gen-bench-site.sh DIR [PAGES]
+#   scripts/gen/gen-bench-site.sh DIR [PAGES]
 #
 # Writes DIR/www.bench.test/ from scratch: PAGES crawlable URLs (default
 # 12000, at least 100) plus robots.txt, and DIR/www.bench.test.manifest

@@ -2,7 +2,7 @@
 # gen-labelled-site.sh -- (re)generate the labelled fixture site www.lab.test
 # and its ground-truth labels.
 #
-#   scripts/gen-labelled-site.sh [OUTDIR]
+#   scripts/gen/gen-labelled-site.sh [OUTDIR]
 #
 # OUTDIR defaults to tests/fixtures of this repository. Writes, from scratch:
 #   OUTDIR/sites/www.lab.test/**   the static site (served as ROOT/<host>/<path>)
@@ -15,8 +15,8 @@
 # describes the page classes and the labels format.
 set -eu
 
-here=$(cd "$(dirname "$0")" && pwd)
-out=${1:-$(dirname "$here")/tests/fixtures}
+top=$(cd "$(dirname "$0")/../.." && pwd)
+out=${1:-$top/tests/fixtures}
 site=$out/sites/www.lab.test
 labels=$out/labelled.tsv
 AWK=${AWK:-awk}

@@ -2,7 +2,7 @@
 # gen-pairs.sh -- (re)generate the labelled pairs set for `nearcrawl eval`:
 # a directory of HTML documents and a file of labelled document pairs.
 #
-#   scripts/gen-pairs.sh [OUTDIR]
+#   scripts/gen/gen-pairs.sh [OUTDIR]
 #
 # OUTDIR defaults to tests/fixtures/pairs of this repository. Writes, from
 # scratch:
@@ -16,8 +16,8 @@
 # the word lists below. tests/fixtures/README.md describes the classes.
 set -eu
 
-here=$(cd "$(dirname "$0")" && pwd)
-out=${1:-$(dirname "$here")/tests/fixtures/pairs}
+top=$(cd "$(dirname "$0")/../.." && pwd)
+out=${1:-$top/tests/fixtures/pairs}
 AWK=${AWK:-awk}
 
 prog=$(mktemp "${TMPDIR:-/tmp}/gen-pairs.XXXXXX")
@@ -409,8 +409,8 @@ function lang_es() {
 BEGIN {
 	seed = 20260401
 	load()
-	printf "# nearcrawl labelled pairs, written by scripts/gen-pairs.sh: " \
-	    "do not edit.\n# A B LABEL CLASS: documents under docs/; LABEL dup " \
+	printf "# nearcrawl labelled pairs, written by " \
+	    "scripts/gen/gen-pairs.sh: do not edit.\n# A B LABEL CLASS: documents under docs/; LABEL dup " \
 	    "(same text), near (same document), distinct.\n" > pairs
 	for (i = 1; i <= NBASE; i++) gen_base(i)
 	for (i = 1; i <= NSHORT; i++) gen_short(i)

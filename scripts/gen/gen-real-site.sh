@@ -2,7 +2,7 @@
 # gen-real-site.sh -- build, at test time, a labelled static site from the
 # real pages of the shared corpus (never from pages kept in this repository).
 #
-#   scripts/gen-real-site.sh OUTDIR [PORT]
+#   scripts/gen/gen-real-site.sh OUTDIR [PORT]
 #
 # Reads ../shared/corpus/readability/pages/NAME/{source,expected}.html.gz
 # relative to the project root (REAL_CORPUS overrides the readability
@@ -41,8 +41,8 @@ port=${2:-80}
 case $port in
 '' | *[!0-9]*) echo "$me: bad port: $port" >&2; exit 2 ;;
 esac
-here=$(cd "$(dirname "$0")" && pwd)
-corpus=${REAL_CORPUS:-$(dirname "$here")/../shared/corpus/readability}
+top=$(cd "$(dirname "$0")/../.." && pwd)
+corpus=${REAL_CORPUS:-$top/../shared/corpus/readability}
 if [ ! -d "$corpus/pages" ]; then
 	echo "$me: the real-page corpus is missing: no $corpus/pages" >&2
 	echo "$me: (it lives outside the repository, in ../shared/corpus/)" >&2

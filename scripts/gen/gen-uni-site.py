@@ -2,13 +2,13 @@
 """gen-uni-site.py -- (re)generate the labelled multi-host fixture *.uni.test
 and its ground-truth labels.
 
-    scripts/gen-uni-site.py [OUTDIR]
+    scripts/gen/gen-uni-site.py [OUTDIR]
 
 OUTDIR defaults to tests/fixtures of this repository. Writes, from scratch:
     OUTDIR/sites/{www,cs,lib,events,sport}.uni.test/**   five static sites
     OUTDIR/labelled-uni.tsv    //host/path?query<TAB>group<TAB>class
 
-A second generator, written apart from scripts/gen-labelled-site.sh, so that
+A second generator, written apart from scripts/gen/gen-labelled-site.sh, so that
 the extractor and the dedup rules can be measured on page structures they
 were not built together with: table-layout templates without <main>,
 paginated listings, tag pages, an A-Z directory, search results, a course
@@ -24,7 +24,7 @@ vocabulary below.
 
 Cross-host links are written as http://HOST:NCPORT/path: the committed
 pages are not crawlable across hosts as they stand (NCPORT is not a port);
-scripts/eval-uni.sh copies the sites and puts the test server's port in
+scripts/eval/eval-uni.sh copies the sites and puts the test server's port in
 place of NCPORT before it crawls. Search results live in files named
 "search/index.html?q=TERM", which the test server serves for exactly
 /search/?q=TERM.
@@ -1633,9 +1633,10 @@ def check(S):
 
 # ---------------------------------------------------------------- output
 def main():
-    here = os.path.dirname(os.path.abspath(__file__))
+    top = os.path.dirname(os.path.dirname(
+        os.path.dirname(os.path.abspath(__file__))))
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
-        os.path.dirname(here), "tests", "fixtures")
+        top, "tests", "fixtures")
     S = Site()
     arts = make_news()
     gen_www(S, arts)

@@ -1,4 +1,4 @@
-# Sourced by the evaluation scripts (scripts/eval-fixture.sh, eval-uni.sh,
+# Sourced by the evaluation scripts (scripts/eval/eval-fixture.sh, eval-uni.sh,
 # eval-uni2.sh; POSIX sh): read their leading options.
 #
 #   eval_opts "$@"; shift "$EVAL_SHIFT"

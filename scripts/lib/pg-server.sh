@@ -1,5 +1,5 @@
 # A throwaway PostgreSQL server for the tests (sourced, POSIX sh), the
-# PostgreSQL counterpart of scripts/fixture-server.sh.
+# PostgreSQL counterpart of scripts/lib/fixture-server.sh.
 #
 #   pg_server_start DIR   initdb into DIR/data and start a server that
 #                         listens only on a Unix socket in DIR; sets PG_URI
@@ -129,8 +129,9 @@ pg_server_start() {
 	PG_URI=""
 	_PG_BIN=$(_pg_find_bin)
 	if [ -z "$_PG_BIN" ]; then
-		_pg_fail "no PostgreSQL server found (initdb, pg_ctl, postgres) in" \
-		    "/usr/lib/postgresql/*/bin or PATH: run scripts/install-deps.sh"
+		_pg_fail "no PostgreSQL server found (initdb, pg_ctl, postgres)" \
+		    "in /usr/lib/postgresql/*/bin or PATH:" \
+		    "run scripts/make/install-deps.sh"
 		return 1
 	fi
 	if ! command -v psql >/dev/null 2>&1 && [ ! -x "$_PG_BIN/psql" ]; then
@@ -167,7 +168,7 @@ pg_server_start() {
 	_pg_port=$(_pg_free_port)
 	cat >>"$PG_DIR/data/postgresql.conf" <<EOF
 
-# scripts/pg-server.sh: a throwaway server for the tests
+# scripts/lib/pg-server.sh: a throwaway server for the tests
 listen_addresses = ''
 unix_socket_directories = '$PG_DIR'
 port = $_pg_port

@@ -1,8 +1,8 @@
--- wrk script for scripts/bench.sh: the load generator asks for the pages a
--- crawl asked for, not for one URL over and over, and stops after as many
--- responses as the crawl made requests.
+-- wrk script for scripts/bench/bench.sh: the load generator asks for the
+-- pages a crawl asked for, not for one URL over and over, and stops after as
+-- many responses as the crawl made requests.
 --
---   wrk -t1 -c8 -d 300s -s scripts/wrk-urls.lua URL -- PATHS COUNT
+--   wrk -t1 -c8 -d 300s -s scripts/lib/wrk-urls.lua URL -- PATHS COUNT
 --
 -- PATHS: a file of request-targets, one a line ("/news/", "/a.html?x=1"),
 -- taken from the test server's access log of a crawl; they are asked for in

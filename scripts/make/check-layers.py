@@ -8,7 +8,7 @@
   - no source file is longer than MAX_LINES.
 
 Prints one line per check and closes with "N passed, N failed".
-Run from the repository root: python3 scripts/check-layers.py
+Run from the repository root: python3 scripts/make/check-layers.py
 """
 import glob
 import os
@@ -163,7 +163,7 @@ check(not bad, "SQLite is used only in storage/",
 
 # 4. The root is the only include path.
 bad = []
-for f in ["Makefile", "scripts/fuzz.sh"]:
+for f in ["Makefile", "scripts/make/fuzz.sh"]:
     with open(f) as fh:
         for n, line in enumerate(fh, 1):
             for flag in re.findall(r"-I\s*(\S+)", line):

@@ -5,11 +5,11 @@
 # report (demo/report/index.html) stay in demo/ for a look.
 set -eu
 
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 mkdir -p demo
 DB=demo/demo.db
 rm -f "$DB" "$DB-wal" "$DB-shm"
-. scripts/fixture-server.sh
+. scripts/lib/fixture-server.sh
 fixture_server_start tests/fixtures/sites demo demo/server.log || exit 1
 trap 'kill $FIXTURE_PID 2>/dev/null; wait $FIXTURE_PID 2>/dev/null || true' EXIT INT TERM
 PORT=$FIXTURE_PORT

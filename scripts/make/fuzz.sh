@@ -1,5 +1,5 @@
 #!/bin/sh
-# scripts/fuzz.sh [SECONDS] [TARGET...]
+# scripts/make/fuzz.sh [SECONDS] [TARGET...]
 #
 # Build every libFuzzer target of tests/fuzz/ with clang (ASan + UBSan)
 # into build/fuzz/, then run each for SECONDS (default 30) on a copy of its
@@ -15,12 +15,14 @@
 # temporary directory (logs, grown corpora) and prints its path.
 set -u
 
-cd "$(dirname "$0")/.." || exit 2
+cd "$(dirname "$0")/../.." || exit 2
 
 SECS=${1:-30}
 [ $# -gt 0 ] && shift
 case $SECS in
-*[!0-9]* | '') echo "usage: scripts/fuzz.sh [SECONDS] [TARGET...]" >&2; exit 2 ;;
+*[!0-9]* | '')
+	echo "usage: scripts/make/fuzz.sh [SECONDS] [TARGET...]" >&2
+	exit 2 ;;
 esac
 
 ALL="extract extract_chunks url robots sitemap ini simhash_ssdeep minhash tdw
@@ -50,7 +52,7 @@ if ! command -v "$CC" >/dev/null 2>&1; then
 fi
 if ! PKG_CFLAGS=$(pkg-config --cflags $PKGS) ||
     ! PKG_LIBS=$(pkg-config --libs $PKGS); then
-	echo "fuzz: libraries missing: run scripts/install-deps.sh" >&2
+	echo "fuzz: libraries missing: run scripts/make/install-deps.sh" >&2
 	exit 2
 fi
 mkdir -p "$OUT" || exit 2

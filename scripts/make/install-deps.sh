@@ -1,18 +1,21 @@
 #!/bin/sh
 # Install the Debian packages nearcrawl needs.
-#   scripts/install-deps.sh run    what building and running need (make demo)
-#   scripts/install-deps.sh [test] that and what the tests need (make test)
+#   scripts/make/install-deps.sh run     what building and running need
+#                                        (make demo)
+#   scripts/make/install-deps.sh [test]  that and what the tests need
+#                                        (make test)
 # Running needs the compiler, the libraries' -dev packages, sqlite3 (the
 # demo reads its database with it) and gnuplot (report's plots). The tests
 # also need the following. (man-db and groff-base read the generated man
 # page in tests/e2e/test-install.sh; chromium is for
 # tests/e2e/test-report-html.sh, which opens a report's index.html in
 # headless Chromium; postgresql is the throwaway server that
-# scripts/pg-server.sh starts for the scale-out tests, libpq-dev the client
-# library of the PostgreSQL backend; wrk is the load generator that
-# scripts/bench.sh measures the test server's ceiling with; nginx-light and
-# python3-doc serve and make labelled site uni2, ../shared/sites/uni2,
-# for scripts/eval-uni2.sh and tests/e2e/test-labelled-uni2.sh.)
+# scripts/lib/pg-server.sh starts for the scale-out tests, libpq-dev the
+# client library of the PostgreSQL backend; wrk is the load generator that
+# scripts/bench/bench.sh measures the test server's ceiling with;
+# nginx-light and python3-doc serve and make labelled site uni2,
+# ../shared/sites/uni2, for scripts/eval/eval-uni2.sh and
+# tests/e2e/test-labelled-uni2.sh.)
 # The WARC tests also need GNU wget (it writes WARC files of its own with
 # --warc-file), node and npm, and warcio.js from npm in tests/tools (an
 # independent WARC reader, tests/tools/warc-check.mjs). nodejs and npm are
@@ -36,7 +39,7 @@ test) PKGS="$RUN_PKGS $TEST_PKGS"; FOR_TESTS=yes ;;
 *) echo "usage: $0 [run|test]" >&2; exit 2 ;;
 esac
 
-TOOLS="$(cd "$(dirname "$0")/.." && pwd)/tests/tools"
+TOOLS="$(cd "$(dirname "$0")/../.." && pwd)/tests/tools"
 NPM_OPTS="--no-audit --no-fund --loglevel=error"
 
 missing=""

@@ -15,7 +15,7 @@ function cstr(s) {
 
 BEGIN {
 	print "/* Generated from storage/schema.sql by"
-	print "   scripts/schema-to-c.awk: do not edit. */"
+	print "   scripts/make/schema-to-c.awk: do not edit. */"
 	print "#include \"storage/store_int.h\""
 	print ""
 	print "const char store_schema_sql[] ="

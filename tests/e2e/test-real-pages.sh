@@ -1,5 +1,5 @@
 #!/bin/sh
-# A crawl of real pages: the site scripts/gen-real-site.sh builds from the
+# A crawl of real pages: the site scripts/gen/gen-real-site.sh builds from the
 # corpus in ../shared/corpus/readability (captures from BBC, NYTimes,
 # Wikipedia, ...; never copied into the repository), one host per
 # publisher, crawled with the default dedup settings. Checks that the crawl
@@ -21,7 +21,7 @@ if [ ! -d "$corpus/pages" ]; then
 fi
 
 K=$E2E_TMP/keep
-scripts/eval-real.sh --nearcrawl "$NEARCRAWL" --keep "$K" \
+scripts/eval/eval-real.sh --nearcrawl "$NEARCRAWL" --keep "$K" \
     --max-pages-per-host 150 >"$E2E_TMP/eval" 2>&1
 eq "evaluation ran" "$?" 0
 last=$(tail -n 1 "$E2E_TMP/eval")
