@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Check the source tree's architecture rules (issue 13, README "Layout").
+"""Check the source tree's architecture rules (docs/architecture.md).
 
   - a folder includes only from itself and from the folders it may use;
   - no include cycle between modules (a module is a .c file and its .h);
