@@ -4,7 +4,8 @@
 #   make test     install what is missing, build (plain and ASan+UBSan), run
 #                 the whole suite; closes with "N passed, N failed"
 #   make demo     install what is missing, build, crawl the bundled sample site
-#   make bench-lookup  build build/plain/bench_lookup (scripts/bench-lookup.sh)
+#   make bench-lookup  build build/plain/bench_lookup
+#                 (scripts/bench/bench-lookup.sh)
 #   make fuzz     build the libFuzzer targets (clang) and run each for
 #                 FUZZ_SECONDS (default 30); see tests/fuzz/README.md
 #   make format   clang-format every source file
@@ -57,11 +58,11 @@ obj  = $(patsubst %.c,$(1)/%.o,$(2))
 all: nearcrawl
 
 deps:
-	@scripts/install-deps.sh test
+	@scripts/make/install-deps.sh test
 
 # What building and running need, not the test tools (make demo).
 deps-run:
-	@scripts/install-deps.sh run
+	@scripts/make/install-deps.sh run
 
 ifneq ($(DEPS_OK),yes)
 # Missing libraries: install them, then start again with pkg-config working.
@@ -76,9 +77,9 @@ $(BS)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(DEPFLAGS) -O1 -g $(SAN) $(WARN) -c $< -o $@
 
-$(SCHEMA_C): storage/schema.sql scripts/schema-to-c.awk
+$(SCHEMA_C): storage/schema.sql scripts/make/schema-to-c.awk
 	@mkdir -p $(dir $@)
-	LC_ALL=C awk -f scripts/schema-to-c.awk storage/schema.sql >$@.tmp
+	LC_ALL=C awk -f scripts/make/schema-to-c.awk storage/schema.sql >$@.tmp
 	mv $@.tmp $@
 
 $(SCHEMA_OBJ): $(SCHEMA_C)
@@ -139,10 +140,10 @@ test: deps
 
 demo: deps-run
 	@$(MAKE) --no-print-directory nearcrawl $(B)/ncserver
-	@scripts/demo.sh
+	@scripts/make/demo.sh
 
 fuzz:
-	@scripts/fuzz.sh $(FUZZ_SECONDS)
+	@scripts/make/fuzz.sh $(FUZZ_SECONDS)
 
 format:
 	clang-format -i $(foreach d,$(LAYERS),$(wildcard $(d)/*.[ch])) \

@@ -522,7 +522,7 @@ warc_writer_open(const struct warc_writer_opts *o, char *err, size_t errsz)
 	}
 	/* The fastest level: on the crawl's loop thread, level 6 made a
 	 * crawl with --warc 1.44 times as long as one without, level 1
-	 * 1.28 times, for files 5 % larger (scripts/bench-warc.sh). */
+	 * 1.28 times, for files 5 % larger (scripts/bench/bench-warc.sh). */
 	if (deflateInit2(&w->zs, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8,
 	        Z_DEFAULT_STRATEGY) != Z_OK) {
 		err_set(err, errsz, -1, "zlib: cannot start deflate");

@@ -24,7 +24,7 @@ eval_usage(FILE *out)
 	    "labelled document pairs (FILE: \"A B dup|near|distinct [CLASS]\"\n"
 	    "a line, A and B under DIR), with the time per page; or of a\n"
 	    "crawl's verdicts against a path<TAB>group<TAB>class file, scored\n"
-	    "as scripts/eval-labels.sh scores it.\n"
+	    "as scripts/eval/eval-labels.sh scores it.\n"
 	    "\n"
 	    "  --methods LIST       methods to evaluate (default: all)\n"
 	    "  --thresholds M=LIST  thresholds of method M (repeatable)\n"

@@ -17,14 +17,14 @@
  * crawl's own verdict with its [dedup] settings: B checked after A is
  * exact or near, as `nearcrawl compare` says. Then TP, FP, FN and TN over the
  * pairs, precision TP/(TP+FP), recall TP/(TP+FN) (1 when the denominator is
- * 0, as scripts/eval-labels.sh has it), F1 their harmonic mean (0 when both
- * are 0), and per page: microseconds to fingerprint by the method alone,
+ * 0, as scripts/eval/eval-labels.sh has it), F1 their harmonic mean (0 when
+ * both are 0), and per page: microseconds to fingerprint by the method alone,
  * and to look up and add each document in turn through the crawl's index
  * at that threshold, with the index's bytes.
  *
  * Groups (`-d DB --groups FILE`): the crawl's verdicts scored against a
  * path<TAB>group<TAB>class file with the definitions of
- * scripts/eval-labels.sh, so the figures are the same: judged pages are
+ * scripts/eval/eval-labels.sh, so the figures are the same: judged pages are
  * those with verdict unique, exact or near, in seq order; a page's group is
  * its path's (the URL after scheme://host[:port], query kept, fragment
  * dropped), an exact label first, then the longest "*" prefix, else a group

@@ -1,5 +1,5 @@
 /*
- * eval_groups: scripts/eval-labels.sh's scoring, in C, so `nearcrawl eval
+ * eval_groups: scripts/eval/eval-labels.sh's scoring, in C, so `nearcrawl eval
  * -d` and the script give the same figures on the same database (a test
  * holds them to it). Label paths sit in hash maps; the "*" patterns are
  * looked up by the path's prefixes of each pattern length, longest first,

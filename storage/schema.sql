@@ -1,7 +1,7 @@
 -- nearcrawl database, schema version 1 (PRAGMA user_version).
 -- The only copy: the build turns this file into a C string
--- (scripts/schema-to-c.awk), which storage/store_schema.c runs. Three marks
--- are read there: "-- [later]" starts the tables added after the first
+-- (scripts/make/schema-to-c.awk), which storage/store_schema.c runs. Three
+-- marks are read there: "-- [later]" starts the tables added after the first
 -- schema-1 databases existed, which every writer open runs again (so they
 -- say IF NOT EXISTS); a column whose comment starts "[added]" came later
 -- too, and a writer open adds it to a table that lacks it (ALTER TABLE ...

@@ -4,7 +4,7 @@
  *
  * storage/schema.sql is the only copy of the schema: the build compiles it
  * in as store_schema_sql, with the columns marked "-- [added]" listed in
- * store__added_columns (scripts/schema-to-c.awk). A fresh file runs the
+ * store__added_columns (scripts/make/schema-to-c.awk). A fresh file runs the
  * whole text. An older one runs the part from the "-- [later]" line on
  * (its tables say IF NOT EXISTS) and an ALTER TABLE ... ADD COLUMN for
  * each added column its table lacks; schema 1 was never released without

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The whole suite: the architecture's rules (scripts/check-layers.py, on
+# The whole suite: the architecture's rules (scripts/make/check-layers.py, on
 # the plain build's objects), unit tests and end-to-end crawls, both under
 # AddressSanitizer + UndefinedBehaviorSanitizer, plus the test server's own
 # check. Every part closes with "N passed, N failed"; this script adds them
@@ -40,7 +40,7 @@ run_part() {
 	fi
 }
 
-run_part layers python3 scripts/check-layers.py
+run_part layers python3 scripts/make/check-layers.py
 run_part unit build/san/unit
 run_part server sh tests/server/smoke.sh "$NCSERVER"
 for t in tests/e2e/test-*.sh; do

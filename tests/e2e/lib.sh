@@ -4,7 +4,7 @@
 # check ...; e2e_finish. It prints one line per check and closes with
 # "N passed, N failed"; its exit status is 0 only when nothing failed.
 # A test of the PostgreSQL backend also calls e2e_start_pg and crawls into
-# "$PG_URI" (scripts/pg-server.sh: pg_sql, pg_new_db).
+# "$PG_URI" (scripts/lib/pg-server.sh: pg_sql, pg_new_db).
 
 NEARCRAWL=${NEARCRAWL:-./nearcrawl}
 NCSERVER=${NCSERVER:-build/plain/ncserver}
@@ -13,8 +13,8 @@ E2E_FAILED=0
 E2E_TMP=$(mktemp -d "${TMPDIR:-/tmp}/nearcrawl-e2e.XXXXXX")
 E2E_SERVER_PID=""
 E2E_PG=""
-. scripts/fixture-server.sh
-. scripts/pg-server.sh
+. scripts/lib/fixture-server.sh
+. scripts/lib/pg-server.sh
 
 e2e_cleanup() {
 	if [ -n "$E2E_SERVER_PID" ]; then

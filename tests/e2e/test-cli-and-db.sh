@@ -177,11 +177,13 @@ mkdir -p "$E2E_TMP/stub"
 printf '#!/bin/sh\nexit 1\n' >"$E2E_TMP/stub/dpkg-query"
 printf '#!/bin/sh\necho 1000\n' >"$E2E_TMP/stub/id"
 chmod +x "$E2E_TMP/stub/dpkg-query" "$E2E_TMP/stub/id"
-PATH="$E2E_TMP/stub:$PATH" sh scripts/install-deps.sh run 2>"$E2E_TMP/deps-run"
+PATH="$E2E_TMP/stub:$PATH" sh scripts/make/install-deps.sh run \
+    2>"$E2E_TMP/deps-run"
 eq "install-deps.sh run, nothing installed: exit 1 with the line" "$?" 1
 ok "... the libraries and gnuplot" grep -q "apt-get install -y.* libcurl4-openssl-dev.* gnuplot-nox" "$E2E_TMP/deps-run"
 ok "... no test tools" sh -c "! grep -Eq 'chromium|postgresql|valgrind|wrk|nginx' '$E2E_TMP/deps-run'"
-PATH="$E2E_TMP/stub:$PATH" sh scripts/install-deps.sh test 2>"$E2E_TMP/deps-test"
+PATH="$E2E_TMP/stub:$PATH" sh scripts/make/install-deps.sh test \
+    2>"$E2E_TMP/deps-test"
 ok "install-deps.sh test asks for the test tools too" grep -q \
     "apt-get install -y.* chromium.* nginx-light" "$E2E_TMP/deps-test"
 

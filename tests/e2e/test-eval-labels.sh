@@ -1,12 +1,13 @@
 #!/bin/sh
-# eval-labels-selftest.sh -- check scripts/eval-labels.sh on small hand-made
-# databases whose scores are worked out by hand below. Needs sqlite3.
+# eval-labels-selftest.sh -- check scripts/eval/eval-labels.sh on small
+# hand-made databases whose scores are worked out by hand below. Needs
+# sqlite3.
 # Last line: "N passed, N failed"; exit 0 iff nothing failed.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$(dirname "$here")")
-EVAL=${EVAL:-$top/scripts/eval-labels.sh}
+EVAL=${EVAL:-$top/scripts/eval/eval-labels.sh}
 pass=0
 fail=0
 

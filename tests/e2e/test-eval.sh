@@ -1,7 +1,7 @@
 #!/bin/sh
 # `nearcrawl eval`: the labelled pairs give known counts per method and
 # threshold; a crawl of the labelled site scores exactly as
-# scripts/eval-labels.sh scores it, also after its verdicts are spoilt;
+# scripts/eval/eval-labels.sh scores it, also after its verdicts are spoilt;
 # bad input is refused with exit 2.
 . tests/e2e/lib.sh
 
@@ -139,7 +139,7 @@ eq "groups: a row for the crawl and each method" \
 # crawl spoilt: print views missed, staff pages called duplicates, a page
 # with no label, a judged page turned into an error.
 same_as_script() {
-	scripts/eval-labels.sh "$DB" $L >"$E2E_TMP/script" 2>/dev/null
+	scripts/eval/eval-labels.sh "$DB" $L >"$E2E_TMP/script" 2>/dev/null
 	"$NEARCRAWL" eval -d "$DB" --groups $L >"$OUT" 2>/dev/null
 	for pat in '^precision=' '^distinct pages reached' '^groups reached' \
 	    '^judged pages'; do

@@ -56,7 +56,8 @@ if [ ! -d "$CORPUS" ]; then
 	E2E_FAILED=$((E2E_FAILED + 1))
 	e2e_finish
 fi
-scripts/eval-extract.sh --nearcrawl "$NEARCRAWL" --corpus "$CORPUS" >"$E2E_TMP/eval" 2>&1
+scripts/eval/eval-extract.sh --nearcrawl "$NEARCRAWL" --corpus "$CORPUS" \
+    >"$E2E_TMP/eval" 2>&1
 eq "eval-extract.sh runs over the corpus" "$?" 0
 last=$(tail -n 1 "$E2E_TMP/eval")
 echo "     $last"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Labelled site uni2 (../shared/sites/uni2, another generator's five
-# hosts, with its own labels and scorer; scripts/eval-uni2.sh): a crawl
+# hosts, with its own labels and scorer; scripts/eval/eval-uni2.sh): a crawl
 # with the default settings reaches every content group, obeys robots.txt,
 # and scores at least what the code scored when the definition of near
 # (docs/dedup.md, "What near means") came in, a little lower: precision
@@ -8,7 +8,7 @@
 # are judged in varies with the transfers). Before it: 0.819 and 0.660.
 . tests/e2e/lib.sh
 
-scripts/eval-uni2.sh --nearcrawl "$NEARCRAWL" --keep "$E2E_TMP/keep" \
+scripts/eval/eval-uni2.sh --nearcrawl "$NEARCRAWL" --keep "$E2E_TMP/keep" \
     >"$E2E_TMP/eval" 2>"$E2E_TMP/err"
 eq "site up, crawl and scorer ran" "$?" 0
 last=$(tail -n 1 "$E2E_TMP/eval")

@@ -4,7 +4,7 @@
 # recall >= 0.95, coverage 1.
 . tests/e2e/lib.sh
 
-scripts/eval-fixture.sh --nearcrawl "$NEARCRAWL" >"$E2E_TMP/eval" 2>&1
+scripts/eval/eval-fixture.sh --nearcrawl "$NEARCRAWL" >"$E2E_TMP/eval" 2>&1
 eq "evaluation ran" "$?" 0
 last=$(tail -n 1 "$E2E_TMP/eval")
 echo "     $last"

@@ -69,7 +69,7 @@ ok "resumed parts matched pages of earlier parts" test "$(q "$P" \
       WHERE d.method = 'minhash' AND o.seq <= 400 AND p.seq > 400")" -gt 0
 eq "integrity" "$(q "$P" 'PRAGMA integrity_check')" ok
 
-scripts/eval-fixture.sh --nearcrawl "$NEARCRAWL" $M >"$E2E_TMP/eval" 2>&1
+scripts/eval/eval-fixture.sh --nearcrawl "$NEARCRAWL" $M >"$E2E_TMP/eval" 2>&1
 eq "evaluation ran" "$?" 0
 last=$(tail -n 1 "$E2E_TMP/eval")
 echo "     $last"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The PostgreSQL test harness itself (scripts/pg-server.sh, e2e_start_pg):
+# The PostgreSQL test harness itself (scripts/lib/pg-server.sh, e2e_start_pg):
 # a server starts in the test's directory, listens only on its Unix socket
 # with the test settings, answers queries, keeps a table, reports SQL
 # errors, and stops. As root the server must run as an unprivileged user,
@@ -71,7 +71,7 @@ ok "the data directory is left for the caller" test -d "$PG_DIR/data"
 if [ "$(id -u)" -eq 0 ]; then
 	as=nobody
 	mkdir "$E2E_TMP/$as"
-	cp scripts/pg-server.sh "$E2E_TMP/$as/"
+	cp scripts/lib/pg-server.sh "$E2E_TMP/$as/"
 	chown -R "$as" "$E2E_TMP/$as"
 	chmod o+x "$E2E_TMP"
 	# shellcheck disable=SC2016 # expanded by the inner shell

@@ -1,6 +1,6 @@
 #!/bin/sh
 # `nearcrawl report`'s index.html in a real browser: headless Chromium
-# (Debian package chromium, which scripts/install-deps.sh installs) opens
+# (Debian package chromium, which scripts/make/install-deps.sh installs) opens
 # it from the report folder with the network off, and it must show the
 # summary, host and cluster tables, load every plot and log nothing on
 # its console. Untrusted text from a tampered database stays text, and
@@ -10,7 +10,7 @@
 
 CHROMIUM=${CHROMIUM:-chromium}
 if ! command -v "$CHROMIUM" >/dev/null 2>&1; then
-	echo "FAIL chromium is not installed (scripts/install-deps.sh" \
+	echo "FAIL chromium is not installed (scripts/make/install-deps.sh" \
 	    "installs the Debian package chromium)"
 	E2E_FAILED=$((E2E_FAILED + 1))
 	e2e_finish

@@ -131,9 +131,9 @@ eq "--retry-given-up: the mark cleared" \
     "$(q "$G" "SELECT count(*) FROM hosts WHERE gave_up IS NOT NULL")" 0
 eq "--retry-given-up is per run: not stored" \
     "$(q "$G" "SELECT count(*) FROM meta WHERE key = 'retry_given_up'")" 0
-# A crawl from before --novelty (issue 26) measured new words over all of
-# a page's words, with the absolute cap it was crawled with: resumed, it
-# keeps judging so, and a new crawl measures own words.
+# A crawl from before --novelty (own words, docs/dedup.md) measured new
+# words over all of a page's words, with the absolute cap it was crawled
+# with: resumed, it keeps judging so, and a new crawl measures own words.
 eq "a new crawl: novelty own" \
     "$(q "$DB" "SELECT value FROM meta WHERE key = 'novelty'")" own
 OLD="$E2E_TMP/old.db"

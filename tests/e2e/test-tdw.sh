@@ -8,8 +8,8 @@
 . tests/e2e/lib.sh
 
 M="--methods md5,tdw"
-scripts/eval-fixture.sh --nearcrawl "$NEARCRAWL" --keep "$E2E_TMP/eval" $M \
-    >"$E2E_TMP/eval.out" 2>&1
+scripts/eval/eval-fixture.sh --nearcrawl "$NEARCRAWL" --keep "$E2E_TMP/eval" \
+    $M >"$E2E_TMP/eval.out" 2>&1
 eq "evaluation ran" "$?" 0
 last=$(tail -n 1 "$E2E_TMP/eval.out")
 echo "     $last"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The verdict rules of issue 12 on pairs of real fixture pages, each pair
+# The verdict rules (docs/dedup.md) on pairs of real fixture pages, each pair
 # judged twice: by `nearcrawl compare A B` and by a crawl that fetches A,
 # then B. The two must agree (one code path, digest/digest.c), and agree
 # with what a person would say: a print view or a mobile copy is near; two

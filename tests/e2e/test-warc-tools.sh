@@ -4,7 +4,7 @@
 # hand-made WARC files right, finds wrong digests and broken files, and
 # reads what GNU wget writes with --warc-file from the test server; its
 # --cdxj index agrees with wget's own CDX. The crawler's WARC tests lean on
-# both tools (scripts/install-deps.sh installs them).
+# both tools (scripts/make/install-deps.sh installs them).
 . tests/e2e/lib.sh
 
 CHECK="node tests/tools/warc-check.mjs"

@@ -45,7 +45,7 @@ printf 'Content-Encoding: gzip\n' >"$SITE/$W/z.html.headers"
 e2e_start_server "$SITE"
 R="--resolve $W:$PORT:127.0.0.1 --resolve www.lab.test:$PORT:127.0.0.1"
 
-ok "node and warcio.js are installed (scripts/install-deps.sh)" \
+ok "node and warcio.js are installed (scripts/make/install-deps.sh)" \
     test -d tests/tools/node_modules/warcio
 
 # --- 1. the small site -----------------------------------------------------

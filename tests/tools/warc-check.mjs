@@ -24,8 +24,8 @@ try {
   warcio = await import("warcio");
 } catch (e) {
   process.stderr.write(
-    "warc-check: warcio.js is not installed; run scripts/install-deps.sh " +
-      "(npm ci --prefix tests/tools)\n",
+    "warc-check: warcio.js is not installed; " +
+      "run scripts/make/install-deps.sh (npm ci --prefix tests/tools)\n",
   );
   process.exit(2);
 }
