@@ -79,7 +79,7 @@ on_fetched(const struct fetch_result *r, void *arg)
 		goto out;
 	if (r->code == CURLE_ABORTED_BY_CALLBACK) {
 		/* Stopped by the user: ask again on resume. */
-		if (j->origin[0] == '\0' && !j->sitemap &&
+		if ((j->kind == JOB_PAGE || j->kind == JOB_REVISIT) &&
 		    store_frontier_requeue(c->st, j->it.id, 0) != 0)
 			crawl_fail(c, "cannot requeue");
 		goto out;
@@ -116,14 +116,17 @@ on_fetched(const struct fetch_result *r, void *arg)
 	}
 	if (c->warc != NULL && warcout_fetch(c, j, r) != 0)
 		goto out;
-	if (j->origin[0] != '\0') {
+	switch (j->kind) {
+	case JOB_ROBOTS:
 		polite_on_robots(c, j, r);
 		goto out;
-	}
-	if (j->sitemap) {
+	case JOB_SITEMAP:
 		if (polite_on_sitemap(c, j, r) != 0)
 			crawl_fail(c, "cannot queue a sitemap's URLs");
 		goto out;
+	case JOB_PAGE:
+	case JOB_REVISIT:
+		break;
 	}
 	if ((rc = polite_retry_later(c, j, r)) != 0) {
 		if (rc < 0)
@@ -172,8 +175,9 @@ limit_reached(const struct crawl *c)
 }
 
 /*
- * Start j's transfer: robots.txt of j->origin, a sitemap file or a page.
- * The one place the crawl starts transfers. 0, or -1 (j is the caller's).
+ * Start j's transfer: robots.txt of j->origin, a sitemap file or a page
+ * (in a recrawl, a page the crawl had becomes a revisit here). The one
+ * place the crawl starts transfers. 0, or -1 (j is the caller's).
  */
 static int
 start_transfer(struct crawl *c, struct job *j, double now)
@@ -188,14 +192,19 @@ start_transfer(struct crawl *c, struct job *j, double now)
 	const struct fetch_req *req = &page_req;
 	const char *url = j->it.url;
 
-	if (j->origin[0] != '\0') {
+	switch (j->kind) {
+	case JOB_ROBOTS:
 		snprintf(robots_url, sizeof(robots_url), "%s/robots.txt",
 		    j->origin);
 		url = robots_url;
 		req = &robots_req;
-	} else if (j->sitemap) {
+		break;
+	case JOB_SITEMAP:
 		req = &sitemap_req;
-	} else if (c->visit > 1) {
+		break;
+	case JOB_PAGE:
+		if (c->visit <= 1)
+			break;
 		/* A recrawl: a page the crawl had is asked for on condition. */
 		if ((j->prior = calloc(1, sizeof(*j->prior))) == NULL ||
 		    store_page_prior(c->st, url, j->prior) < 0)
@@ -204,12 +213,16 @@ start_transfer(struct crawl *c, struct job *j, double now)
 			free(j->prior);
 			j->prior = NULL;
 		} else {
+			j->kind = JOB_REVISIT;
 			page_req.if_none_match = j->prior->etag[0] != '\0' ?
 			    j->prior->etag : NULL;
 			page_req.if_modified_since =
 			    j->prior->last_modified[0] != '\0' ?
 			    j->prior->last_modified : NULL;
 		}
+		break;
+	case JOB_REVISIT:
+		break;
 	}
 	hostsched_started(c->sc, j->host, now);
 	return fetch_start_req(c->fe, url, req, on_fetched, j);
@@ -236,6 +249,7 @@ pump(struct crawl *c)
 			return;
 		}
 		j->c = c;
+		j->kind = JOB_PAGE;
 		snprintf(j->host, sizeof(j->host), "%s", host);
 		r = polite_pop_sitemap(c, j) ? 1
 		    : store_frontier_take(c->st, j->host, clock_wall_s(), &j->it);
@@ -249,11 +263,12 @@ pump(struct crawl *c)
 			hostsched_drained(c->sc, host);
 			continue;
 		}
-		if (!j->sitemap)
+		if (j->kind != JOB_SITEMAP)
 			c->n.queued--;
 		/* Shared: the entry is taken for all to see at once; held
 		 * uncommitted, it would stall another page's transaction. */
-		if (c->share != NULL && !j->sitemap && crawl_commit(c) != 0) {
+		if (c->share != NULL && j->kind != JOB_SITEMAP &&
+		    crawl_commit(c) != 0) {
 			crawl_job_free(j);
 			return;
 		}

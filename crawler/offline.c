@@ -216,6 +216,7 @@ new_item(struct offline *o, const char *url, const char *date, int64_t recno)
 	if ((j = calloc(1, sizeof(*j))) == NULL)
 		return NULL;
 	j->c = o->c;
+	j->kind = JOB_PAGE;
 	/* Normalised as the crawl stores URLs, so revisits find theirs. */
 	if ((u = url_normalize(url, &why)) == NULL)
 		u = strdup(url);

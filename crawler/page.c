@@ -491,7 +491,7 @@ page_record_work(struct crawl *c, struct job *j)
 	int64_t id;
 	int nofollow;
 
-	if (j->prior != NULL)
+	if (j->kind == JOB_REVISIT)
 		return revisit_record_work(c, j);
 	t0 = clock_mono_ms();
 	work_row(c, j, &p);
@@ -745,7 +745,7 @@ page_process(struct crawl *c, struct job *j, const struct fetch_result *r)
 	if (html && !looks_binary(r->content_type, r->body->data,
 	        r->body->len))
 		return page_submit(c, j, r, 0) == 0 ? 1 : -1;
-	if (j->prior != NULL)
+	if (j->kind == JOB_REVISIT)
 		return revisit_process(c, j, r);
 	crawl_new_row(c, j, &p);
 	p.status = (int)r->status;

@@ -286,7 +286,7 @@ polite_pop_sitemap(struct crawl *c, struct job *j)
 		return 0;
 	j->it.url = q->url[0];
 	memmove(q->url, q->url + 1, --q->n * sizeof(*q->url));
-	j->sitemap = 1;
+	j->kind = JOB_SITEMAP;
 	return 1;
 }
 
@@ -294,11 +294,10 @@ polite_pop_sitemap(struct crawl *c, struct job *j)
 static int
 put_back(struct crawl *c, struct job *j)
 {
-	if (j->sitemap) {
+	if (j->kind == JOB_SITEMAP) {
 		if (sitemap_insert(c, j->host, j->it.url, 1) != 0)
 			return -1;
 		j->it.url = NULL;
-		j->sitemap = 0;
 		return 0;
 	}
 	if (store_frontier_untake(c->st, j->it.id) != 0)
@@ -373,6 +372,7 @@ polite_seed_sitemap(struct crawl *c, const struct fetch_result *r,
 static int
 robots_job(struct crawl *c, struct job *j, const char *origin)
 {
+	j->kind = JOB_ROBOTS;
 	snprintf(j->origin, sizeof(j->origin), "%s", origin);
 	if (robotscache_pending(c->rc, origin) != 0)
 		return -1;
@@ -397,7 +397,7 @@ polite_admit(struct crawl *c, struct job *j, double now)
 	int state, failures;
 
 	/* Queued before a resume changed the patterns. */
-	if (!j->sitemap && j->it.depth > 0 &&
+	if (j->kind != JOB_SITEMAP && j->it.depth > 0 &&
 	    !urlfilter_patterns_allow(c->patterns, j->it.url)) {
 		if (frontier_settle_unfetched(c, j, FRONTIER_WHY_PATTERN) != 0)
 			return -1;
@@ -428,7 +428,7 @@ polite_admit(struct crawl *c, struct job *j, double now)
 	path = strchr(j->it.url + strlen(origin), '/');
 	if (robots_allowed(rules, path != NULL ? path : "/"))
 		return POLITE_FETCH;
-	if (j->sitemap)
+	if (j->kind == JOB_SITEMAP)
 		hostsched_skipped(c->sc, j->host);
 	else if (frontier_settle_unfetched(c, j, "disallowed by robots.txt") != 0)
 		return -1;

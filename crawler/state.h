@@ -183,16 +183,28 @@ struct page_work {
 	double fingerprint_ms;    /* time spent fingerprinting */
 };
 
+/*
+ * What a transfer fetches, which decides where its result goes. Set where
+ * the job is made (a page or sitemap taken for a host, a robots.txt fetch
+ * made of it) and, for a revisit, when its transfer starts.
+ */
+enum job_kind {
+	JOB_PAGE,    /* a queued URL new to the crawl: it.url */
+	JOB_REVISIT, /* a queued URL a recrawl had before: it.url, prior */
+	JOB_SITEMAP, /* a sitemap file of the host's: it.url */
+	JOB_ROBOTS   /* origin's robots.txt */
+};
+
 /* One transfer's context. */
 struct job {
 	struct crawl *c;
+	enum job_kind kind;      /* what it fetches */
 	struct store_item it;    /* the page (not for robots.txt) */
 	char host[HOST_MAX];
-	char origin[ORIGIN_MAX]; /* set when this fetches robots.txt */
-	int sitemap;             /* this fetches a sitemap: it.url */
+	char origin[ORIGIN_MAX]; /* JOB_ROBOTS: whose robots.txt */
 	double fetched_at;       /* when it was fetched (Unix), 0: now */
-	struct store_prior *prior; /* a recrawl's page as it was (owned), or
-	                              NULL for a page new to the crawl */
+	struct store_prior *prior; /* JOB_REVISIT: the page as the crawl had
+	                              it (owned); else NULL */
 	struct page_work *work;  /* an HTML page in the pool, or NULL */
 	char warc_id[WARC_ID_LEN]; /* its response's record in the archive,
 	                              "" when none */

@@ -196,7 +196,7 @@ warcout_fetch(struct crawl *c, struct job *j, const struct fetch_result *r)
 	}
 	memset(&rec, 0, sizeof(rec));
 	/* robots.txt follows its redirects: the response is the last's. */
-	rec.target_uri = j->origin[0] == '\0' ? j->it.url
+	rec.target_uri = j->kind != JOB_ROBOTS ? j->it.url
 	    : r->final_url != NULL            ? r->final_url
 	                                      : r->url;
 	rec.date = date;
@@ -236,7 +236,7 @@ warcout_fetch(struct crawl *c, struct job *j, const struct fetch_result *r)
 	if (r->request != NULL && r->request_len > 0) {
 		memset(&rec, 0, sizeof(rec));
 		rec.type = "request";
-		rec.target_uri = j->origin[0] == '\0' ? j->it.url
+		rec.target_uri = j->kind != JOB_ROBOTS ? j->it.url
 		    : r->final_url != NULL            ? r->final_url
 		                                      : r->url;
 		rec.date = date;
