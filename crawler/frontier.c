@@ -134,6 +134,43 @@ frontier_add(struct crawl *c, const char *url, int depth, int64_t parent,
 	return frontier_add_as_is(c, u, depth, parent, dup_hops);
 }
 
+int
+frontier_add_links(struct crawl *c, const struct extract_result *ex,
+    int depth, int64_t parent, int dup_hops)
+{
+	size_t i;
+
+	c->traps.too_long += (int64_t)ex->links_too_long;
+	for (i = 0; i < ex->nlinks; i++)
+		if (frontier_add(c, ex->links[i], depth, parent, dup_hops) != 0)
+			return -1;
+	return 0;
+}
+
+/*
+ * A target that strips back to the very URL that redirected is a server
+ * putting its session id in by redirect: stripped, it is known already
+ * and the page would never be fetched, so it is queued as it is. That
+ * page's own links are stripped again, so this costs one fetch more per
+ * page, and cannot loop: a second such redirect strips to a URL that is
+ * known.
+ */
+int
+frontier_add_redirect(
+    struct crawl *c, const struct job *j, const char *target, int64_t id)
+{
+	char buf[URL_MAX_LEN + 1];
+	const char *u = frontier_strip(c, target, buf, sizeof(buf));
+
+	if (u != target && strcmp(u, j->it.url) == 0)
+		u = target;
+	else if (u != target)
+		c->traps.stripped++;
+	/* A redirect is no page of its own: its target stands where it
+	 * stood in a run of duplicates. */
+	return frontier_add_as_is(c, u, j->it.depth + 1, id, j->it.dup_hops);
+}
+
 /* Settle a queued URL without asking the server (robots.txt forbids it). */
 int
 frontier_settle_unfetched(struct crawl *c, struct job *j, const char *reason)

@@ -35,6 +35,17 @@ int frontier_add_as_is(struct crawl *c, const char *url, int depth,
 int frontier_add(struct crawl *c, const char *url, int depth, int64_t parent,
     int dup_hops);
 
+/* Queue the links of a page's extraction ex (row parent) found at depth,
+ * each as frontier_add does, and count those left out as too long. 0 or
+ * -1. */
+int frontier_add_links(struct crawl *c, const struct extract_result *ex,
+    int depth, int64_t parent, int dup_hops);
+
+/* Queue target (normalised), where j's page (row id) redirects, as a
+ * link of that page. 0 or -1. */
+int frontier_add_redirect(struct crawl *c, const struct job *j,
+    const char *target, int64_t id);
+
 /* Settle j's queued URL without asking the server, with reason. 0 or -1. */
 int frontier_settle_unfetched(struct crawl *c, struct job *j,
     const char *reason);

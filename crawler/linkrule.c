@@ -1,6 +1,9 @@
 #include "crawler/linkrule.h"
 
 #include <string.h>
+#include <strings.h>
+
+#include "crawler/frontier.h"
 
 /* Counts of dup_hops stop here: a frontier column, not to overflow. */
 #define DUP_HOPS_CAP 1000
@@ -33,7 +36,7 @@ dup_run(struct crawl *c, const struct job *j, int cap, int *run)
  * Whether the links of j's page, judged v, are followed, and the dup_hops
  * they are queued with: 1 with *hops set, 0, or -1 on a database error.
  */
-int
+static int
 linkrule_followed(struct crawl *c, const struct job *j, enum dedup_verdict v,
     int *hops)
 {
@@ -57,7 +60,7 @@ linkrule_followed(struct crawl *c, const struct job *j, enum dedup_verdict v,
  * duplicate, that duplicate becomes new content. Returns 0, or -1 on a
  * database error.
  */
-int
+static int
 linkrule_credit_linker(struct crawl *c, const struct job *j)
 {
 	struct store_lineage l;
@@ -79,4 +82,35 @@ linkrule_credit_linker(struct crawl *c, const struct job *j)
 	    store_fruitful_add(c->st, at) != 0)
 		return -1;
 	return 0;
+}
+
+static int
+says_nofollow(const char *x_robots_tag)
+{
+	return x_robots_tag != NULL &&
+	    (strcasestr(x_robots_tag, "nofollow") != NULL ||
+	        strcasestr(x_robots_tag, "none") != NULL);
+}
+
+int
+linkrule_nofollow(const struct crawl *c, const struct page_work *w)
+{
+	return w->dg.ex.nofollow || c->cfg->max_links == 0 ||
+	    says_nofollow(w->x_robots_tag);
+}
+
+int
+linkrule_follow(struct crawl *c, const struct job *j, int64_t id,
+    enum dedup_verdict v, int nofollow)
+{
+	int follow, hops;
+
+	if (v == DEDUP_UNIQUE && linkrule_credit_linker(c, j) != 0)
+		return -1;
+	if ((follow = linkrule_followed(c, j, v, &hops)) < 0)
+		return -1;
+	if (!follow || nofollow)
+		return 0;
+	return frontier_add_links(c, &j->work->dg.ex, j->it.depth + 1, id,
+	    hops);
 }

@@ -1,6 +1,7 @@
 #include "crawler/loop.h"
 #include "crawler/page.h"
 #include "crawler/polite.h"
+#include "crawler/revisit.h"
 #include "crawler/setup.h"
 #include "crawler/share.h"
 #include "crawler/warcout.h"
@@ -45,7 +46,8 @@ on_worked(void *arg)
 	struct crawl *c = j->c;
 
 	if (!c->failed) {
-		if (page_record_work(c, j) != 0)
+		if ((j->kind == JOB_REVISIT ? revisit_record_work(c, j)
+		                            : page_record_work(c, j)) != 0)
 			crawl_fail(c, "cannot store a page");
 		else
 			settle_page(c, j);
@@ -136,7 +138,9 @@ on_fetched(const struct fetch_result *r, void *arg)
 	/* Counted now, not once stored: the host's next transfer may start
 	 * while this page is still in the pool. */
 	crawl_count_page(c, j->host);
-	rc = page_process(c, j, r);
+	if ((rc = page_intake(c, j, r)) == 0)
+		rc = j->kind == JOB_REVISIT ? revisit_process(c, j, r)
+		                            : page_process(c, j, r);
 	if (rc < 0) {
 		crawl_fail(c, "cannot store a page");
 		goto out;
@@ -203,23 +207,8 @@ start_transfer(struct crawl *c, struct job *j, double now)
 		req = &sitemap_req;
 		break;
 	case JOB_PAGE:
-		if (c->visit <= 1)
-			break;
-		/* A recrawl: a page the crawl had is asked for on condition. */
-		if ((j->prior = calloc(1, sizeof(*j->prior))) == NULL ||
-		    store_page_prior(c->st, url, j->prior) < 0)
+		if (revisit_request(c, j, &page_req) != 0)
 			return -1;
-		if (j->prior->id == 0) {
-			free(j->prior);
-			j->prior = NULL;
-		} else {
-			j->kind = JOB_REVISIT;
-			page_req.if_none_match = j->prior->etag[0] != '\0' ?
-			    j->prior->etag : NULL;
-			page_req.if_modified_since =
-			    j->prior->last_modified[0] != '\0' ?
-			    j->prior->last_modified : NULL;
-		}
 		break;
 	case JOB_REVISIT:
 		break;

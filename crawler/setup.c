@@ -1,6 +1,7 @@
 #include "crawler/setup.h"
 
 #include "crawler/indexload.h"
+#include "crawler/revisit.h"
 #include "crawler/share.h"
 #include "crawler/warcout.h"
 
@@ -283,53 +284,6 @@ new_parts(struct crawl *c)
 }
 
 /*
- * The visit under way (meta "visit"; 1, the first crawl, when none), and
- * with --recrawl the start of the next: every URL settled queued again,
- * to be asked for on condition (loop.c) and compared (page.c). 0, or an
- * exit status with c->err.
- */
-static int
-setup_visit(struct crawl *c)
-{
-	char *v;
-	int err = 0;
-	int64_t n;
-
-	v = store_meta_get(c->st, "visit", &err);
-	if (err) {
-		snprintf(c->err, c->errsz, "%s: %s", c->cfg->db,
-		    store_errmsg(c->st));
-		return 1;
-	}
-	c->visit = v != NULL ? atoi(v) : 1;
-	free(v);
-	if (c->visit < 1)
-		c->visit = 1;
-	if (!c->cfg->recrawl)
-		return 0;
-	if (c->offline) {
-		snprintf(c->err, c->errsz, "--recrawl is an option of crawl");
-		return 2;
-	}
-	c->visit++;
-	if ((n = store_recrawl_start(c->st, c->visit)) < 0) {
-		snprintf(c->err, c->errsz, "%s: %s", c->cfg->db,
-		    store_errmsg(c->st));
-		return 1;
-	}
-	if (n == 0) {
-		snprintf(c->err, c->errsz, "--recrawl: %s holds no page crawled "
-		    "to the end: nothing to visit again", c->cfg->db);
-		return 2;
-	}
-	if (!c->cfg->quiet)
-		fprintf(stderr, "nearcrawl: visit %d: %lld URLs queued again, "
-		    "each asked for on condition (If-None-Match, "
-		    "If-Modified-Since)\n", c->visit, (long long)n);
-	return 0;
-}
-
-/*
  * A resumed crawl's indexes, loaded back from the database, and a line
  * saying so; requeued is the URLs found in flight. 0, or -1 on a database
  * error.
@@ -407,7 +361,7 @@ setup_prepare(struct crawl *c)
 	    (!c->offline && (rc = set_scope(c)) != 0))
 		return rc;
 	if ((rc = new_parts(c)) != 0 || (rc = warcout_open(c)) != 0 ||
-	    (rc = setup_visit(c)) != 0)
+	    (rc = revisit_start(c)) != 0)
 		return rc;
 	/* Shared: what is in flight may be another process's; each host's
 	 * next owner queues it again (crawler/share.c). */

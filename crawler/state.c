@@ -71,6 +71,15 @@ crawl_end_progress(struct crawl *c)
 	c->progress_shown = 0;
 }
 
+void
+crawl_count_stages(struct crawl *c, const struct page_work *w)
+{
+	c->stages.pages++;
+	c->stages.transfer_ms += w->elapsed_ms;
+	c->stages.extract_ms += w->extract_ms;
+	c->stages.fingerprint_ms += w->fingerprint_ms;
+}
+
 /* A pages row for j's URL, numbered next in fetch order. */
 void
 crawl_new_row(struct crawl *c, const struct job *j, struct store_page *p)

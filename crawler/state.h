@@ -242,6 +242,9 @@ void crawl_batch_page(struct crawl *c);
 /* Leave the terminal's progress line before other output. */
 void crawl_end_progress(struct crawl *c);
 
+/* Where a digested page's time went, into the run's stages. */
+void crawl_count_stages(struct crawl *c, const struct page_work *w);
+
 /* A pages row for j's URL, numbered next in fetch order. */
 void crawl_new_row(struct crawl *c, const struct job *j, struct store_page *p);
 
