@@ -617,7 +617,7 @@ crawl_run(const struct config *cfg, struct crawl_summary *sum, char *err,
 	int rc, made;
 
 	memset(sum, 0, sizeof(*sum));
-	rc = crawl_init(&c, cfg, err, errsz);
+	rc = crawl_init(&c, cfg, CRAWL_FETCH, err, errsz);
 	c.tty = isatty(STDERR_FILENO);
 	/* Loading a large database takes a while; Ctrl-C then must still
 	 * mean "stop cleanly", not kill the process. */

@@ -1,7 +1,7 @@
 /*
  * loop: the crawl's event loop (crawl_run in crawl.h) -- the one place
  * transfers start -- and the teardown every run of the crawl's parts
- * ends with (crawler/offline.c's too).
+ * ends with (crawler/dedupcmd.c's too).
  */
 #ifndef NC_CRAWL_LOOP_H
 #define NC_CRAWL_LOOP_H

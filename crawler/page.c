@@ -324,7 +324,8 @@ page_record_work(struct crawl *c, struct job *j)
 	note_saturation(c, v == DEDUP_UNIQUE);
 	count_verdict(c, p.verdict);
 	/* Archived pages queue nothing: they are not fetched. */
-	if (c->offline == NULL && linkrule_follow(c, j, id, v, nofollow) != 0)
+	if (c->mode == CRAWL_FETCH &&
+	    linkrule_follow(c, j, id, v, nofollow) != 0)
 		return -1;
 	c->stages.store_ms += clock_mono_ms() - t1;
 	return 0;

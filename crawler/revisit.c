@@ -27,7 +27,7 @@ revisit_start(struct crawl *c)
 		c->visit = 1;
 	if (!c->cfg->recrawl)
 		return 0;
-	if (c->offline) {
+	if (c->mode == CRAWL_ARCHIVE) {
 		snprintf(c->err, c->errsz, "--recrawl is an option of crawl");
 		return 2;
 	}

@@ -356,9 +356,9 @@ setup_prepare(struct crawl *c)
 	if (store_begin(c->st) != 0)
 		goto dberr;
 	/* Archived pages need no seeds and have no scope. */
-	if ((!c->offline && (rc = check_seeds(c)) != 0) ||
+	if ((c->mode == CRAWL_FETCH && (rc = check_seeds(c)) != 0) ||
 	    (rc = settings_check(c)) != 0 ||
-	    (!c->offline && (rc = set_scope(c)) != 0))
+	    (c->mode == CRAWL_FETCH && (rc = set_scope(c)) != 0))
 		return rc;
 	if ((rc = new_parts(c)) != 0 || (rc = warcout_open(c)) != 0 ||
 	    (rc = revisit_start(c)) != 0)
@@ -369,7 +369,7 @@ setup_prepare(struct crawl *c)
 	    store_frontier_requeue_inflight(c->st);
 	if (requeued < 0 || load_indexes(c, requeued) != 0)
 		goto dberr;
-	if (!c->offline && (rc = add_seeds(c)) != 0)
+	if (c->mode == CRAWL_FETCH && (rc = add_seeds(c)) != 0)
 		return rc;
 	if (cfg->retry_given_up && (rc = retry_given_up(c)) != 0)
 		return rc;
@@ -388,7 +388,7 @@ setup_prepare(struct crawl *c)
 	queued = c->n.queued;
 	if (c->share != NULL)
 		c->n.queued = 0;
-	if (queued == 0 && !cfg->quiet && !c->offline)
+	if (queued == 0 && !cfg->quiet && c->mode == CRAWL_FETCH)
 		fprintf(stderr, "nearcrawl: %s: nothing queued\n",
 		    esc_str(cfg->db, msg, sizeof(msg)));
 	else if (cfg->max_pages > 0 && c->n.max_seq >= cfg->max_pages &&

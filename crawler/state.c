@@ -7,11 +7,12 @@
 #include "util/esc.h"
 
 int
-crawl_init(struct crawl *c, const struct config *cfg, char *err,
-    size_t errsz)
+crawl_init(struct crawl *c, const struct config *cfg, enum crawl_mode mode,
+    char *err, size_t errsz)
 {
 	memset(c, 0, sizeof(*c));
 	c->cfg = cfg;
+	c->mode = mode;
 	c->err = err;
 	c->errsz = errsz;
 	err[0] = '\0';

@@ -75,7 +75,17 @@
 #define FAILS_KEPT 8
 
 struct crawl_share;
-struct offline;
+struct dedupcmd;
+
+/*
+ * Where a run's pages come from. A crawl and a recrawl fetch them; the
+ * dedup command (crawler/dedupcmd.c) reads them from WARC files: it has no
+ * seeds, no scope, makes no transfer and queues no links.
+ */
+enum crawl_mode {
+	CRAWL_FETCH,  /* crawl_run: a crawl, a recrawl, a shared crawl */
+	CRAWL_ARCHIVE /* dedupcmd_run: pages read from WARC files */
+};
 
 /* Stored shingle sets kept decoded (struct crawl.sets). */
 #define CRAWL_SET_CACHE 16
@@ -130,8 +140,9 @@ struct crawl {
 	int stopping;            /* 1 after a signal, 2 after a second one */
 	int failed;              /* a run-time error ended the crawl */
 	int done;                /* nothing left to do: leave the loop */
-	struct offline *offline; /* judging archived pages (crawler/offline.c):
-	                            no links queued, no transfers; else NULL */
+	enum crawl_mode mode;    /* fetching pages, or reading archived ones */
+	struct dedupcmd *dedupcmd; /* CRAWL_ARCHIVE: the dedup command's run
+	                              (crawler/dedupcmd.c); else NULL */
 	int64_t robots_fetches;  /* robots.txt requests made by this run */
 	int64_t hosts_given_up;  /* hosts retired after repeated failures */
 	unsigned char *sat_ring; /* last sat_window judged pages: 1 = unique */
@@ -218,12 +229,12 @@ struct sitemap_queue {
 };
 
 /*
- * c made empty for a run with cfg, messages into err (errsz bytes), its
- * clocks started and its memory of settled links made. 0, or 1 with
- * "out of memory" in err; loop_teardown frees c either way.
+ * c made empty for a run with cfg in mode, messages into err (errsz
+ * bytes), its clocks started and its memory of settled links made. 0, or
+ * 1 with "out of memory" in err; loop_teardown frees c either way.
  */
-int crawl_init(struct crawl *c, const struct config *cfg, char *err,
-    size_t errsz);
+int crawl_init(struct crawl *c, const struct config *cfg,
+    enum crawl_mode mode, char *err, size_t errsz);
 
 /* End the crawl with what failed and the database's message. */
 void crawl_fail(struct crawl *c, const char *what);

@@ -1,6 +1,6 @@
 /*
- * offline: `nearcrawl dedup` -- the pages of WARC files judged as a crawl
- * judges the pages it fetches (crawl.h, offline_run).
+ * dedupcmd: `nearcrawl dedup` -- the pages of WARC files judged as a crawl
+ * judges the pages it fetches (dedupcmd_run).
  *
  * Records are read in file order, one file after the other. Each record
  * that holds a page becomes a job: an HTML response (or resource) and a
@@ -16,7 +16,7 @@
  * transaction; a rerun reads past that many records without judging
  * them.
  */
-#include "crawler/crawl.h"
+#include "crawler/dedupcmd.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -59,12 +59,12 @@ struct item {
 	char *date;         /* owned: WARC-Date, for a repeated URL */
 };
 
-struct offline {
+struct dedupcmd {
 	struct crawl *c;
 	struct item items[WINDOW]; /* ring, oldest at head */
 	size_t head, n;
 	char key[PATH_MAX + 16]; /* meta key of the file being read */
-	struct offline_summary *sum;
+	struct dedupcmd_summary *sum;
 	double last_progress;
 };
 
@@ -85,7 +85,7 @@ static void
 on_worked(void *arg)
 {
 	struct job *j = arg;
-	struct offline *o = j->c->offline;
+	struct dedupcmd *o = j->c->dedupcmd;
 	size_t i;
 
 	for (i = 0; i < o->n; i++)
@@ -157,7 +157,7 @@ write_row(struct crawl *c, struct item *it)
 /* Write the rows of the items whose turn has come. 0, or -1 with the
  * crawl failed. */
 static int
-flush(struct offline *o, int all)
+flush(struct dedupcmd *o, int all)
 {
 	struct crawl *c = o->c;
 	struct item *it;
@@ -206,7 +206,7 @@ fail:
 /* A new item for a record of url (may be NULL: a damaged record, named
  * by where it is), dated date; in the ring, or NULL when out of memory. */
 static struct item *
-new_item(struct offline *o, const char *url, const char *date, int64_t recno)
+new_item(struct dedupcmd *o, const char *url, const char *date, int64_t recno)
 {
 	struct item *it;
 	struct job *j;
@@ -238,7 +238,7 @@ new_item(struct offline *o, const char *url, const char *date, int64_t recno)
 
 /* Make room for one more item. 0, or -1. */
 static int
-room(struct offline *o)
+room(struct dedupcmd *o)
 {
 	while (o->n == WINDOW) {
 		if (flush(o, 0) != 0)
@@ -286,7 +286,7 @@ row(struct item *it, enum store_verdict v, int status, const char *ct,
  * its page to the pool, or its row. 0, or -1 when out of memory.
  */
 static int
-http_response(struct offline *o, struct item *it, struct buf *b, int cut)
+http_response(struct dedupcmd *o, struct item *it, struct buf *b, int cut)
 {
 	struct crawl *c = o->c;
 	const struct config *cfg = c->cfg;
@@ -380,7 +380,7 @@ http_response(struct offline *o, struct item *it, struct buf *b, int cut)
 /* A page whose block is the document itself: a resource record (HTML)
  * or a WET conversion record (plain text, plain set). 0, or -1. */
 static int
-document(struct offline *o, struct item *it, struct buf *b, const char *ct,
+document(struct dedupcmd *o, struct item *it, struct buf *b, const char *ct,
     int plain)
 {
 	struct fetch_result r;
@@ -425,7 +425,7 @@ holds(const struct warc_head *h)
 /* One record that holds a page (header h, number recno): its item. 0, or
  * -1 when the run must stop. */
 static int
-take_record(struct offline *o, struct warc_reader *wr,
+take_record(struct dedupcmd *o, struct warc_reader *wr,
     const struct warc_head *h, int64_t recno, const char *file)
 {
 	struct crawl *c = o->c;
@@ -482,7 +482,7 @@ nomem:
 
 /* A damaged record at offset: an error row named by where it is. */
 static int
-damaged(struct offline *o, const char *file, uint64_t offset, int64_t recno,
+damaged(struct dedupcmd *o, const char *file, uint64_t offset, int64_t recno,
     const char *err)
 {
 	char name[PATH_MAX + 64], why[PATH_MAX + 1024];
@@ -511,7 +511,7 @@ nomem:
 }
 
 static void
-progress(struct offline *o, const char *file, int force)
+progress(struct dedupcmd *o, const char *file, int force)
 {
 	char msg[PATH_MAX + 64];
 	double now = clock_mono_ms();
@@ -529,7 +529,7 @@ progress(struct offline *o, const char *file, int force)
 
 /* Read one file into the database. 0, or -1 (the run stops: c->err). */
 static int
-read_file(struct offline *o, const char *file)
+read_file(struct dedupcmd *o, const char *file)
 {
 	struct crawl *c = o->c;
 	struct warc_reader *wr;
@@ -598,11 +598,11 @@ on_stop(evutil_socket_t sig, short what, void *arg)
 }
 
 int
-offline_run(const struct config *cfg, char *const *files, size_t nfiles,
-    struct offline_summary *sum, char *err, size_t errsz)
+dedupcmd_run(const struct config *cfg, char *const *files, size_t nfiles,
+    struct dedupcmd_summary *sum, char *err, size_t errsz)
 {
 	struct crawl c;
-	struct offline o;
+	struct dedupcmd o;
 	size_t i;
 	int rc;
 
@@ -612,8 +612,8 @@ offline_run(const struct config *cfg, char *const *files, size_t nfiles,
 	for (i = 0; i < nfiles; i++)
 		if ((rc = warc_file_check(files[i], err, errsz)) != 0)
 			return 2;
-	rc = crawl_init(&c, cfg, err, errsz);
-	c.offline = &o;
+	rc = crawl_init(&c, cfg, CRAWL_ARCHIVE, err, errsz);
+	c.dedupcmd = &o;
 	o.c = &c;
 	o.sum = sum;
 	o.last_progress = c.started;
