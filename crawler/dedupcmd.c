@@ -170,7 +170,7 @@ flush(struct dedupcmd *o, int all)
 			if (!all)
 				break;
 			/* Wait for the pool. */
-			if (event_base_loop(c->base, EVLOOP_ONCE) < 0)
+			if (event_base_loop(c->loop.base, EVLOOP_ONCE) < 0)
 				goto fail;
 			continue;
 		}
@@ -244,7 +244,7 @@ room(struct dedupcmd *o)
 		if (flush(o, 0) != 0)
 			return -1;
 		if (o->n == WINDOW &&
-		    event_base_loop(o->c->base, EVLOOP_ONCE) < 0)
+		    event_base_loop(o->c->loop.base, EVLOOP_ONCE) < 0)
 			return -1;
 	}
 	return 0;
@@ -572,7 +572,7 @@ read_file(struct dedupcmd *o, const char *file)
 		recno++;
 		o->sum->records++;
 		/* Signals and finished pages, without waiting. */
-		event_base_loop(c->base, EVLOOP_NONBLOCK);
+		event_base_loop(c->loop.base, EVLOOP_NONBLOCK);
 		if (recno <= done)
 			continue;
 		rc = r == -1 ? damaged(o, real, h.offset, recno, err)
@@ -619,15 +619,7 @@ dedupcmd_run(const struct config *cfg, char *const *files, size_t nfiles,
 	o.last_progress = c.started;
 	if (rc != 0 || (rc = setup_prepare(&c)) != 0)
 		goto out;
-	c.stages.threads = loop_threads(cfg);
-	if (c.stages.threads > 0)
-		extract_init_threads();
-	if ((c.base = event_base_new()) == NULL ||
-	    (c.pool = workpool_new(c.base, c.stages.threads, on_worked)) ==
-	        NULL ||
-	    (c.sigint = evsignal_new(c.base, SIGINT, on_stop, &c)) == NULL ||
-	    (c.sigterm = evsignal_new(c.base, SIGTERM, on_stop, &c)) == NULL ||
-	    event_add(c.sigint, NULL) != 0 || event_add(c.sigterm, NULL) != 0) {
+	if (loop_open(&c, on_worked, on_stop) != 0) {
 		snprintf(err, errsz, "cannot set up the worker pool");
 		rc = 1;
 		goto out;
@@ -637,8 +629,7 @@ dedupcmd_run(const struct config *cfg, char *const *files, size_t nfiles,
 	rc = c.failed ? 1 : 0;
 	/* Pages still in the pool after a failure are dropped: they are
 	 * read again on the next run. */
-	workpool_free(c.pool, on_unworked);
-	c.pool = NULL;
+	loop_close_pool(&c, on_unworked);
 	while (o.n > 0) {
 		item_clear(&o.items[o.head]);
 		o.head = (o.head + 1) % WINDOW;
@@ -653,6 +644,7 @@ dedupcmd_run(const struct config *cfg, char *const *files, size_t nfiles,
 	sum->interrupted = c.stopping != 0 && !c.failed;
 	sum->seconds = (clock_mono_ms() - c.started) / 1e3;
 	sum->stages = c.stages;
+	sum->stages.threads = c.loop.threads;
 	if (store_counts(c.st, &sum->counts) == 0)
 		sum->counted = 1;
 out:

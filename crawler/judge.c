@@ -16,8 +16,8 @@ stored_set(void *ctx, int64_t id, struct shingles_ref *q)
 
 	memset(q, 0, sizeof(*q));
 	for (i = 0; i < CRAWL_SET_CACHE; i++)
-		if (c->sets[i].id == id)
-			return shingles_ref_copy(&c->sets[i].ref, q);
+		if (c->sets.kept[i].id == id)
+			return shingles_ref_copy(&c->sets.kept[i].ref, q);
 	if (store_shingles_get(c->st, id, &blob, &len) != 0)
 		return -1;
 	/* A malformed set confirms nothing, as a missing one. */
@@ -28,12 +28,12 @@ stored_set(void *ctx, int64_t id, struct shingles_ref *q)
 	 * seen, another process's, is not kept). */
 	if (q->n == 0)
 		return 0;
-	slot = &c->sets[c->sets_next].ref;
+	slot = &c->sets.kept[c->sets.next].ref;
 	shingles_ref_free(slot);
-	c->sets[c->sets_next].id = 0;
+	c->sets.kept[c->sets.next].id = 0;
 	if (shingles_ref_copy(q, slot) == 0)
-		c->sets[c->sets_next].id = id;
-	c->sets_next = (c->sets_next + 1) % CRAWL_SET_CACHE;
+		c->sets.kept[c->sets.next].id = id;
+	c->sets.next = (c->sets.next + 1) % CRAWL_SET_CACHE;
 	return 0;
 }
 
@@ -67,6 +67,17 @@ judge_page(struct crawl *c, const struct job *j, const char *site,
 		    "words new, %zu of all %zu", (long long)why.original_id,
 		    why.nv.new_own, why.nv.own, why.nv.new_all, why.nv.words);
 	return 0;
+}
+
+void
+judge_close(struct crawl *c)
+{
+	size_t i;
+
+	for (i = 0; i < CRAWL_SET_CACHE; i++) {
+		shingles_ref_free(&c->sets.kept[i].ref);
+		c->sets.kept[i].id = 0;
+	}
 }
 
 enum store_verdict

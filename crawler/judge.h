@@ -24,6 +24,9 @@ int judge_page(struct crawl *c, const struct job *j, const char *site,
     struct dedup_match *m, size_t *nm, enum dedup_verdict *v, char *veto,
     size_t vetosz);
 
+/* Free the sets kept. */
+void judge_close(struct crawl *c);
+
 /* The pages row's verdict of a judgement. */
 enum store_verdict judge_stored_verdict(enum dedup_verdict v);
 

@@ -1,4 +1,6 @@
 #include "crawler/loop.h"
+#include "crawler/frontier.h"
+#include "crawler/judge.h"
 #include "crawler/page.h"
 #include "crawler/polite.h"
 #include "crawler/revisit.h"
@@ -160,7 +162,7 @@ out:
 static size_t
 in_flight(const struct crawl *c)
 {
-	return fetch_active(c->fe) + workpool_pending(c->pool);
+	return fetch_active(c->loop.fe) + workpool_pending(c->loop.pool);
 }
 
 /* The pages --max-pages counts: the database's, but in a recrawl, whose
@@ -168,7 +170,7 @@ in_flight(const struct crawl *c)
 static int64_t
 limit_counted(const struct crawl *c)
 {
-	return c->visit > 1 ? c->fetched : c->seq;
+	return c->recrawl.visit > 1 ? c->tally.fetched : c->seq;
 }
 
 static int
@@ -214,7 +216,7 @@ start_transfer(struct crawl *c, struct job *j, double now)
 		break;
 	}
 	hostsched_started(c->sc, j->host, now);
-	return fetch_start_req(c->fe, url, req, on_fetched, j);
+	return fetch_start_req(c->loop.fe, url, req, on_fetched, j);
 }
 
 /* Start as many transfers as the limits allow; end the loop when done. */
@@ -290,7 +292,7 @@ pump(struct crawl *c)
 		if (r == 0) {
 			struct timeval soon = { 0, 250000 };
 
-			evtimer_add(c->wake, &soon);
+			evtimer_add(c->loop.wake, &soon);
 			return;
 		}
 	}
@@ -298,8 +300,8 @@ pump(struct crawl *c)
 	    (c->stopping || wait < 0 || limit_reached(c))) {
 		/* A break requested before the loop runs would be forgotten
 		 * by libevent, hence the flag. */
-		c->done = 1;
-		event_base_loopbreak(c->base);
+		c->loop.done = 1;
+		event_base_loopbreak(c->loop.base);
 		return;
 	}
 	if (!c->stopping && wait > 0) {
@@ -307,7 +309,7 @@ pump(struct crawl *c)
 
 		tv.tv_sec = (time_t)(wait / 1000);
 		tv.tv_usec = (suseconds_t)((wait - tv.tv_sec * 1000.0) * 1000);
-		evtimer_add(c->wake, &tv);
+		evtimer_add(c->loop.wake, &tv);
 	}
 }
 
@@ -358,7 +360,7 @@ static void
 print_progress(struct crawl *c)
 {
 	double now = clock_mono_ms(), secs = (now - c->started) / 1e3;
-	double rate = secs > 0 ? (double)c->fetched / secs : 0.0;
+	double rate = secs > 0 ? (double)c->tally.fetched / secs : 0.0;
 	struct hostsched_census hc;
 	struct winsize ws;
 	char seg[192], took[32], left[32], line[512], stamp[32];
@@ -373,7 +375,7 @@ print_progress(struct crawl *c)
 		width = (size_t)ws.ws_col - 1;
 	line[0] = '\0';
 	snprintf(seg, sizeof(seg), "%lld pages (%lld this run)",
-	    (long long)c->n.pages, (long long)c->fetched);
+	    (long long)c->n.pages, (long long)c->tally.fetched);
 	len = add_segment(line, len, sizeof(line), width, seg);
 	snprintf(seg, sizeof(seg), "unique %lld, exact %lld, near %lld, "
 	    "other %lld", (long long)c->n.unique, (long long)c->n.exact,
@@ -407,7 +409,7 @@ print_progress(struct crawl *c)
 		snprintf(seg, sizeof(seg), "hosts: %zu fetching, %zu ready, "
 		    "%zu in delay, %zu backing off, %lld given up", hc.active,
 		    hc.ready, hc.waiting, hc.held,
-		    (long long)c->hosts_given_up);
+		    (long long)c->polite.hosts_given_up);
 	len = add_segment(line, len, sizeof(line), width, seg);
 	if (!c->tty) {
 		t = time(NULL);
@@ -444,8 +446,8 @@ on_grace_over(evutil_socket_t fd, short what, void *arg)
 	struct crawl *c = arg;
 
 	c->stopping = 2;
-	fetch_abort_all(c->fe);
-	event_base_loopbreak(c->base);
+	fetch_abort_all(c->loop.fe);
+	event_base_loopbreak(c->loop.base);
 }
 
 static void
@@ -460,8 +462,8 @@ on_signal(evutil_socket_t sig, short what, void *arg)
 		if (!c->cfg->quiet)
 			fprintf(stderr, "nearcrawl: stopping: waiting for %zu "
 			    "transfers (again to stop at once)\n",
-			    fetch_active(c->fe));
-		evtimer_add(c->grace, &tv);
+			    fetch_active(c->loop.fe));
+		evtimer_add(c->loop.grace, &tv);
 		pump(c);
 		return;
 	}
@@ -480,6 +482,49 @@ loop_threads(const struct config *cfg)
 	return n > WORKPOOL_MAX_THREADS ? WORKPOOL_MAX_THREADS : (int)n;
 }
 
+/* The --resolve entries as libcurl wants them, in c->loop.resolve. */
+static int
+resolve_list(struct crawl *c)
+{
+	struct curl_slist *l;
+	size_t i;
+
+	for (i = 0; i < c->cfg->nresolve; i++) {
+		l = curl_slist_append(c->loop.resolve, c->cfg->resolve[i]);
+		if (l == NULL)
+			return -1;
+		c->loop.resolve = l;
+	}
+	return 0;
+}
+
+int
+loop_open(struct crawl *c, workpool_done_fn worked, event_callback_fn stop)
+{
+	c->loop.threads = loop_threads(c->cfg);
+	if (c->loop.threads > 0)
+		extract_init_threads();
+	if ((c->loop.base = event_base_new()) == NULL ||
+	    (c->loop.pool = workpool_new(c->loop.base, c->loop.threads,
+	        worked)) == NULL ||
+	    (c->loop.sigint = evsignal_new(c->loop.base, SIGINT, stop, c)) ==
+	        NULL ||
+	    (c->loop.sigterm = evsignal_new(c->loop.base, SIGTERM, stop, c)) ==
+	        NULL ||
+	    event_add(c->loop.sigint, NULL) != 0 ||
+	    event_add(c->loop.sigterm, NULL) != 0)
+		return -1;
+	return 0;
+}
+
+void
+loop_close_pool(struct crawl *c, void (*drop)(void *arg))
+{
+	workpool_free(c->loop.pool, drop);
+	c->loop.pool = NULL;
+}
+
+/* What a crawl adds to loop_open: the fetcher and the timers. */
 static int
 setup_loop(struct crawl *c)
 {
@@ -487,7 +532,7 @@ setup_loop(struct crawl *c)
 	struct fetch_opts fo;
 	struct timeval second = { 1, 0 };
 
-	if (setup_resolve_list(c) != 0 || (c->base = event_base_new()) == NULL)
+	if (resolve_list(c) != 0 || loop_open(c, on_worked, on_signal) != 0)
 		return -1;
 	memset(&fo, 0, sizeof(fo));
 	fo.user_agent = cfg->user_agent;
@@ -498,7 +543,7 @@ setup_loop(struct crawl *c)
 	fo.max_body = (size_t)cfg->max_body;
 	fo.max_host_connections = cfg->per_host;
 	fo.max_total_connections = cfg->concurrency;
-	fo.resolve = c->resolve;
+	fo.resolve = c->loop.resolve;
 	/* "none" is the settings' word for libcurl's own default. */
 	fo.cacert = strcmp(cfg->cacert, "none") != 0 ? cfg->cacert : NULL;
 	fo.capath = strcmp(cfg->capath, "none") != 0 ? cfg->capath : NULL;
@@ -507,23 +552,14 @@ setup_loop(struct crawl *c)
 	fo.record = c->warc != NULL;
 	if (cfg->insecure)
 		fputs(FETCH_INSECURE_WARNING, stderr);
-	c->fe = fetch_new(c->base, &fo);
-	c->stages.threads = loop_threads(cfg);
-	if (c->stages.threads > 0)
-		extract_init_threads();
-	c->pool = workpool_new(c->base, c->stages.threads, on_worked);
-	c->wake = evtimer_new(c->base, on_wake, c);
-	c->tick = event_new(c->base, -1, EV_PERSIST, on_tick, c);
-	c->grace = evtimer_new(c->base, on_grace_over, c);
-	c->sigint = evsignal_new(c->base, SIGINT, on_signal, c);
-	c->sigterm = evsignal_new(c->base, SIGTERM, on_signal, c);
-	if (c->fe == NULL || c->pool == NULL || c->wake == NULL ||
-	    c->tick == NULL ||
-	    c->grace == NULL || c->sigint == NULL || c->sigterm == NULL)
+	c->loop.fe = fetch_new(c->loop.base, &fo);
+	c->loop.wake = evtimer_new(c->loop.base, on_wake, c);
+	c->loop.tick = event_new(c->loop.base, -1, EV_PERSIST, on_tick, c);
+	c->loop.grace = evtimer_new(c->loop.base, on_grace_over, c);
+	if (c->loop.fe == NULL || c->loop.wake == NULL ||
+	    c->loop.tick == NULL || c->loop.grace == NULL)
 		return -1;
-	if (event_add(c->tick, &second) != 0 ||
-	    event_add(c->sigint, NULL) != 0 ||
-	    event_add(c->sigterm, NULL) != 0)
+	if (event_add(c->loop.tick, &second) != 0)
 		return -1;
 	return 0;
 }
@@ -535,42 +571,39 @@ loop_teardown(struct crawl *c)
 
 	/* Before the fetcher: a job in the pool holds no transfer, but its
 	 * page must not outlive the database. */
-	workpool_free(c->pool, on_unworked);
-	fetch_free(c->fe);
-	if (c->wake != NULL)
-		event_free(c->wake);
-	if (c->tick != NULL)
-		event_free(c->tick);
-	if (c->grace != NULL)
-		event_free(c->grace);
-	if (c->sigint != NULL)
-		event_free(c->sigint);
-	if (c->sigterm != NULL)
-		event_free(c->sigterm);
-	if (c->base != NULL)
-		event_base_free(c->base);
-	curl_slist_free_all(c->resolve);
+	workpool_free(c->loop.pool, on_unworked);
+	fetch_free(c->loop.fe);
+	if (c->loop.wake != NULL)
+		event_free(c->loop.wake);
+	if (c->loop.tick != NULL)
+		event_free(c->loop.tick);
+	if (c->loop.grace != NULL)
+		event_free(c->loop.grace);
+	if (c->loop.sigint != NULL)
+		event_free(c->loop.sigint);
+	if (c->loop.sigterm != NULL)
+		event_free(c->loop.sigterm);
+	if (c->loop.base != NULL)
+		event_base_free(c->loop.base);
+	curl_slist_free_all(c->loop.resolve);
 	hostsched_free(c->sc);
-	robotscache_free(c->rc);
-	strmap_free(c->sitemaps, polite_free_sitemap_queue);
-	free(c->sat_ring);
-	for (i = 0; i < c->nseeds; i++)
-		free(c->seeds[i]);
-	free(c->seeds);
+	polite_close(c);
+	page_close(c);
+	for (i = 0; i < c->scope.nseeds; i++)
+		free(c->scope.seeds[i]);
+	free(c->scope.seeds);
 	for (i = 0; i < FAILS_KEPT; i++)
 		free(c->fails[i]);
-	seen_free(c->settled);
+	frontier_close(c);
 	warcout_close(c);
 	dedup_free(c->dd);
 	tmpl_free(c->site);
-	for (i = 0; i < CRAWL_SET_CACHE; i++)
-		shingles_ref_free(&c->sets[i].ref);
-	urlfilter_patterns_free(c->patterns);
+	judge_close(c);
 	share_end(c, 0);
 	store_close(c->st);
-	for (i = 0; i < c->ndomains; i++)
-		free(c->domains[i]);
-	free(c->domains);
+	for (i = 0; i < c->scope.ndomains; i++)
+		free(c->scope.domains[i]);
+	free(c->scope.domains);
 }
 
 int
@@ -586,27 +619,28 @@ fill_summary(const struct crawl *c, struct crawl_summary *sum)
 {
 	size_t i;
 
-	sum->interrupted = c->stopping != 0 && !c->failed && !c->saturated;
-	sum->saturated = c->saturated;
+	sum->interrupted = c->stopping != 0 && !c->failed && !c->sat.saturated;
+	sum->saturated = c->sat.saturated;
 	/* As limit_reached, with nothing in flight any more. */
 	sum->limited = c->cfg->max_pages > 0 &&
 	    limit_counted(c) >= c->cfg->max_pages;
-	sum->fetched = c->fetched;
-	memcpy(sum->status, c->status, sizeof(sum->status));
-	sum->bytes = c->bytes;
-	sum->robots_fetches = c->robots_fetches;
-	sum->hosts_given_up = c->hosts_given_up;
-	sum->traps = c->traps;
+	sum->fetched = c->tally.fetched;
+	memcpy(sum->status, c->tally.status, sizeof(sum->status));
+	sum->bytes = c->tally.bytes;
+	sum->robots_fetches = c->polite.robots_fetches;
+	sum->hosts_given_up = c->polite.hosts_given_up;
+	sum->traps = c->frontier.traps;
 	sum->seconds = (clock_mono_ms() - c->started) / 1e3;
 	sum->stages = c->stages;
+	sum->stages.threads = c->loop.threads;
 	sum->indexed = (int64_t)dedup_count(c->dd);
 	sum->index_bytes = dedup_bytes(c->dd);
 	for (i = 0; i < DEDUP_METHODS; i++)
 		sum->method_bytes[i] = dedup_method_bytes(c->dd,
 		    dedup_method_at(i)->method);
-	sum->visit = c->visit;
-	memcpy(sum->outcomes, c->outcomes, sizeof(sum->outcomes));
-	sum->verdicts_moved = c->verdicts_moved;
+	sum->visit = c->recrawl.visit;
+	memcpy(sum->outcomes, c->recrawl.outcomes, sizeof(sum->outcomes));
+	sum->verdicts_moved = c->recrawl.verdicts_moved;
 }
 
 int
@@ -634,14 +668,13 @@ crawl_run(const struct config *cfg, struct crawl_summary *sum, char *err,
 	if (early_signal != 0)
 		on_signal(early_signal, 0, &c);
 	pump(&c);
-	if (!c.done && !c.failed)
-		event_base_dispatch(c.base);
+	if (!c.loop.done && !c.failed)
+		event_base_dispatch(c.loop.base);
 	crawl_end_progress(&c);
 	/* Transfers still running after a hard stop go back to the queue,
 	 * and so do pages still in the pool. */
-	fetch_abort_all(c.fe);
-	workpool_free(c.pool, on_unworked);
-	c.pool = NULL;
+	fetch_abort_all(c.loop.fe);
+	loop_close_pool(&c, on_unworked);
 	if (warcout_close(&c) != 0)
 		c.failed = 1;
 	if (!c.failed && store_commit(c.st) != 0) {

@@ -15,6 +15,29 @@
 #include "web/linkhdr.h"
 
 
+int
+page_open(struct crawl *c)
+{
+	if (config_saturation(c->cfg->stop_when_saturated, &c->sat.window,
+	        &c->sat.share) != 0) {
+		snprintf(c->err, c->errsz, "bad --stop-when-saturated");
+		return 2;
+	}
+	if (c->sat.window > 0 &&
+	    (c->sat.ring = calloc((size_t)c->sat.window, 1)) == NULL) {
+		snprintf(c->err, c->errsz, "out of memory");
+		return 1;
+	}
+	return 0;
+}
+
+void
+page_close(struct crawl *c)
+{
+	free(c->sat.ring);
+	c->sat.ring = NULL;
+}
+
 /*
  * --stop-when-saturated W:R: once W pages were judged, stop when fewer than
  * R x W of the last W were unique -- new content has dried up while
@@ -25,23 +48,23 @@ note_saturation(struct crawl *c, int unique)
 {
 	size_t at;
 
-	if (c->sat_window == 0)
+	if (c->sat.window == 0)
 		return;
-	at = (size_t)(c->sat_seen % c->sat_window);
-	if (c->sat_seen >= c->sat_window)
-		c->sat_unique -= c->sat_ring[at];
-	c->sat_ring[at] = (unsigned char)unique;
-	c->sat_unique += unique;
-	c->sat_seen++;
-	if (c->sat_seen >= c->sat_window && !c->stopping &&
-	    (double)c->sat_unique < c->sat_share * (double)c->sat_window) {
-		c->saturated = 1;
+	at = (size_t)(c->sat.seen % c->sat.window);
+	if (c->sat.seen >= c->sat.window)
+		c->sat.unique -= c->sat.ring[at];
+	c->sat.ring[at] = (unsigned char)unique;
+	c->sat.unique += unique;
+	c->sat.seen++;
+	if (c->sat.seen >= c->sat.window && !c->stopping &&
+	    (double)c->sat.unique < c->sat.share * (double)c->sat.window) {
+		c->sat.saturated = 1;
 		c->stopping = 1;
 		crawl_end_progress(c);
 		if (!c->cfg->quiet)
 			fprintf(stderr, "nearcrawl: saturated: %ld of the last "
-			    "%ld pages were unique; stopping\n", c->sat_unique,
-			    c->sat_window);
+			    "%ld pages were unique; stopping\n", c->sat.unique,
+			    c->sat.window);
 	}
 }
 
@@ -108,7 +131,7 @@ page_submit(struct crawl *c, struct job *j, const struct fetch_result *r,
 	w->status = r->status;
 	w->elapsed_ms = r->elapsed_ms;
 	j->work = w;
-	if (workpool_submit(c->pool, page_work, j) != 0) {
+	if (workpool_submit(c->loop.pool, page_work, j) != 0) {
 		*r->body = w->body;
 		j->work = NULL;
 		goto nomem;
@@ -169,7 +192,7 @@ count_verdict(struct crawl *c, enum store_verdict v)
 static int
 note_new(struct crawl *c, int64_t id, const struct store_page *p)
 {
-	return c->visit > 1 ? revisit_note_new(c, id, p) : 0;
+	return c->recrawl.visit > 1 ? revisit_note_new(c, id, p) : 0;
 }
 
 /* The row of a page the pool digested: transfer and extraction fields. */
@@ -423,10 +446,10 @@ is_html(const struct fetch_result *r)
 int
 page_intake(struct crawl *c, struct job *j, const struct fetch_result *r)
 {
-	c->fetched++;
-	c->status[r->code == CURLE_OK && r->status >= 100 && r->status < 600 ?
-	    r->status / 100 : 0]++;
-	c->bytes += (int64_t)r->body->len;
+	c->tally.fetched++;
+	c->tally.status[r->code == CURLE_OK && r->status >= 100 &&
+	    r->status < 600 ? r->status / 100 : 0]++;
+	c->tally.bytes += (int64_t)r->body->len;
 	if (is_html(r) && !looks_binary(r->content_type, r->body->data,
 	        r->body->len))
 		return page_submit(c, j, r, 0) == 0 ? 1 : -1;

@@ -13,6 +13,15 @@
 #include "crawler/state.h"
 
 /*
+ * The saturation stop's window (--stop-when-saturated W:R). 0, or an exit
+ * status with c->err: 2 for a bad value, 1 when out of memory.
+ */
+int page_open(struct crawl *c);
+
+/* Free what page_open made (safe on a part never made). */
+void page_close(struct crawl *c);
+
+/*
  * A finished transfer of a page (JOB_PAGE or JOB_REVISIT), first: counted
  * in the run's tallies, and when it is HTML (and not binary data under an
  * HTML label) handed to the worker pool. 1 handed over (the job is the

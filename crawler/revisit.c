@@ -21,38 +21,38 @@ revisit_start(struct crawl *c)
 		    store_errmsg(c->st));
 		return 1;
 	}
-	c->visit = v != NULL ? atoi(v) : 1;
+	c->recrawl.visit = v != NULL ? atoi(v) : 1;
 	free(v);
-	if (c->visit < 1)
-		c->visit = 1;
+	if (c->recrawl.visit < 1)
+		c->recrawl.visit = 1;
 	if (!c->cfg->recrawl)
 		return 0;
 	if (c->mode == CRAWL_ARCHIVE) {
 		snprintf(c->err, c->errsz, "--recrawl is an option of crawl");
 		return 2;
 	}
-	c->visit++;
-	if ((n = store_recrawl_start(c->st, c->visit)) < 0) {
+	c->recrawl.visit++;
+	if ((n = store_recrawl_start(c->st, c->recrawl.visit)) < 0) {
 		snprintf(c->err, c->errsz, "%s: %s", c->cfg->db,
 		    store_errmsg(c->st));
 		return 1;
 	}
 	if (n == 0) {
-		snprintf(c->err, c->errsz, "--recrawl: %s holds no page crawled "
-		    "to the end: nothing to visit again", c->cfg->db);
+		snprintf(c->err, c->errsz, "--recrawl: %s holds no page "
+		    "crawled to the end: nothing to visit again", c->cfg->db);
 		return 2;
 	}
 	if (!c->cfg->quiet)
 		fprintf(stderr, "nearcrawl: visit %d: %lld URLs queued again, "
 		    "each asked for on condition (If-None-Match, "
-		    "If-Modified-Since)\n", c->visit, (long long)n);
+		    "If-Modified-Since)\n", c->recrawl.visit, (long long)n);
 	return 0;
 }
 
 int
 revisit_request(struct crawl *c, struct job *j, struct fetch_req *req)
 {
-	if (c->visit <= 1)
+	if (c->recrawl.visit <= 1)
 		return 0;
 	if ((j->prior = calloc(1, sizeof(*j->prior))) == NULL ||
 	    store_page_prior(c->st, j->it.url, j->prior) < 0)
@@ -81,7 +81,7 @@ note_visit(struct crawl *c, const struct job *j, enum store_outcome o,
 	struct store_visit v;
 
 	memset(&v, 0, sizeof(v));
-	v.visit = c->visit;
+	v.visit = c->recrawl.visit;
 	v.page_id = j->prior->id;
 	v.fetched_at = clock_wall_s();
 	v.status = status;
@@ -91,13 +91,13 @@ note_visit(struct crawl *c, const struct job *j, enum store_outcome o,
 		v.has_verdict = 1;
 		v.verdict = *now;
 		if (*now != j->prior->verdict)
-			c->verdicts_moved++;
+			c->recrawl.verdicts_moved++;
 	}
 	v.has_was = j->prior->verdict != STORE_VERDICT_UNKNOWN;
 	v.was = j->prior->verdict;
 	v.location = location;
 	v.reason = reason;
-	c->outcomes[o]++;
+	c->recrawl.outcomes[o]++;
 	return store_visit_add(c->st, &v);
 }
 
@@ -107,7 +107,7 @@ revisit_note_new(struct crawl *c, int64_t id, const struct store_page *p)
 	struct store_visit v;
 
 	memset(&v, 0, sizeof(v));
-	v.visit = c->visit;
+	v.visit = c->recrawl.visit;
 	v.page_id = id;
 	v.fetched_at = p->fetched_at;
 	v.status = p->status;
@@ -116,7 +116,7 @@ revisit_note_new(struct crawl *c, int64_t id, const struct store_page *p)
 	v.has_verdict = 1;
 	v.verdict = p->verdict;
 	v.reason = p->reason;
-	c->outcomes[STORE_OUTCOME_NEW]++;
+	c->recrawl.outcomes[STORE_OUTCOME_NEW]++;
 	return store_visit_add(c->st, &v);
 }
 
@@ -132,7 +132,8 @@ revisit_record_work(struct crawl *c, struct job *j)
 
 	crawl_count_stages(c, w);
 	if (!w->extracted || w->dg.text_len == 0) {
-		now = w->extracted ? STORE_VERDICT_SKIPPED : STORE_VERDICT_ERROR;
+		now = w->extracted ? STORE_VERDICT_SKIPPED
+		                   : STORE_VERDICT_ERROR;
 		return note_visit(c, j, j->prior->md5[0] == '\0' ?
 		    STORE_OUTCOME_UNCHANGED : STORE_OUTCOME_CHANGED,
 		    (int)w->status, NULL, &now, NULL,

@@ -1,6 +1,8 @@
 #include "crawler/setup.h"
 
 #include "crawler/indexload.h"
+#include "crawler/page.h"
+#include "crawler/polite.h"
 #include "crawler/revisit.h"
 #include "crawler/share.h"
 #include "crawler/warcout.h"
@@ -22,16 +24,16 @@ add_domain(struct crawl *c, const char *d)
 	char **nd;
 	size_t i;
 
-	for (i = 0; i < c->ndomains; i++)
-		if (strcasecmp(c->domains[i], d) == 0)
+	for (i = 0; i < c->scope.ndomains; i++)
+		if (strcasecmp(c->scope.domains[i], d) == 0)
 			return 0;
-	nd = realloc(c->domains, (c->ndomains + 1) * sizeof(*nd));
+	nd = realloc(c->scope.domains, (c->scope.ndomains + 1) * sizeof(*nd));
 	if (nd == NULL)
 		return -1;
-	c->domains = nd;
-	if ((c->domains[c->ndomains] = strdup(d)) == NULL)
+	c->scope.domains = nd;
+	if ((c->scope.domains[c->scope.ndomains] = strdup(d)) == NULL)
 		return -1;
-	c->ndomains++;
+	c->scope.ndomains++;
 	return 0;
 }
 
@@ -41,14 +43,14 @@ join_domains(const struct crawl *c)
 	size_t i, len = 1;
 	char *joined;
 
-	for (i = 0; i < c->ndomains; i++)
-		len += strlen(c->domains[i]) + 1;
+	for (i = 0; i < c->scope.ndomains; i++)
+		len += strlen(c->scope.domains[i]) + 1;
 	if ((joined = calloc(1, len)) == NULL)
 		return NULL;
-	for (i = 0; i < c->ndomains; i++) {
+	for (i = 0; i < c->scope.ndomains; i++) {
 		if (i > 0)
 			strcat(joined, " ");
-		strcat(joined, c->domains[i]);
+		strcat(joined, c->scope.domains[i]);
 	}
 	return joined;
 }
@@ -84,11 +86,11 @@ set_scope(struct crawl *c)
 	for (i = 0; i < cfg->nallow; i++)
 		if (add_domain(c, cfg->allow_domains[i]) != 0)
 			return 1;
-	for (i = 0; cfg->nallow == 0 && i < c->nseeds; i++)
-		if (url_host(c->seeds[i], host, sizeof(host)) == 0 &&
+	for (i = 0; cfg->nallow == 0 && i < c->scope.nseeds; i++)
+		if (url_host(c->scope.seeds[i], host, sizeof(host)) == 0 &&
 		    add_domain(c, host) != 0)
 			return 1;
-	if (c->ndomains == 0) {
+	if (c->scope.ndomains == 0) {
 		snprintf(c->err, c->errsz,
 		    "%s: a new crawl needs at least one seed URL", cfg->db);
 		return 2;
@@ -138,7 +140,7 @@ load_host_pages(const char *host, int64_t pages, void *arg)
 }
 
 /*
- * Normalise every seed into c->seeds. A seed without a scheme is read as
+ * Normalise every seed into c->scope.seeds. A seed without a scheme is read as
  * http://, as curl reads it, and the crawl says so. Every bad seed is
  * named with its reason on stderr; then 2 with c->err set. 0, or 1 when
  * out of memory.
@@ -153,7 +155,8 @@ check_seeds(struct crawl *c)
 
 	if (cfg->nseeds == 0)
 		return 0;
-	if ((c->seeds = calloc(cfg->nseeds, sizeof(*c->seeds))) == NULL)
+	if ((c->scope.seeds = calloc(cfg->nseeds,
+	    sizeof(*c->scope.seeds))) == NULL)
 		return 1;
 	for (i = 0; i < cfg->nseeds; i++) {
 		s = cfg->seeds[i];
@@ -178,7 +181,7 @@ check_seeds(struct crawl *c)
 			bad++;
 			continue;
 		}
-		c->seeds[c->nseeds++] = norm;
+		c->scope.seeds[c->scope.nseeds++] = norm;
 	}
 	if (bad == 0)
 		return 0;
@@ -197,10 +200,11 @@ add_seeds(struct crawl *c)
 	size_t i;
 	int rc = 0;
 
-	for (i = 0; i < c->nseeds && rc == 0; i++) {
-		u = frontier_strip(c, c->seeds[i], buf, sizeof(buf));
+	for (i = 0; i < c->scope.nseeds && rc == 0; i++) {
+		u = frontier_strip(c, c->scope.seeds[i], buf, sizeof(buf));
 		if (url_host(u, host, sizeof(host)) != 0 ||
-		    !urlfilter_host_in_domains(host, c->domains, c->ndomains)) {
+		    !urlfilter_host_in_domains(host, c->scope.domains,
+		        c->scope.ndomains)) {
 			snprintf(c->err, c->errsz,
 			    "seed %s is outside the crawl's domains", u);
 			rc = 2;
@@ -223,60 +227,25 @@ new_dedup(const struct config *cfg)
 	return dedup_new(&dc);
 }
 
-int
-setup_resolve_list(struct crawl *c)
-{
-	struct curl_slist *l;
-	size_t i;
-
-	for (i = 0; i < c->cfg->nresolve; i++) {
-		l = curl_slist_append(c->resolve, c->cfg->resolve[i]);
-		if (l == NULL)
-			return -1;
-		c->resolve = l;
-	}
-	return 0;
-}
-
 /*
- * The crawl's parts in memory: dedup indexes, site templates, the host
- * scheduler, the robots.txt cache, the saturation window. 0, or an exit
- * status with c->err.
+ * The crawl's parts in memory: the frontier's filters, dedup indexes, site
+ * templates, the host scheduler, the robots.txt cache, the saturation
+ * window. 0, or an exit status with c->err.
  */
 static int
 new_parts(struct crawl *c)
 {
 	const struct config *cfg = c->cfg;
-	char token[64];
+	int rc;
 
-	c->strip =
-	    strcmp(cfg->strip_params, "none") == 0 ? NULL : cfg->strip_params;
-	if (urlfilter_patterns_new(cfg->accept_regex, cfg->naccept_regex,
-	    cfg->reject_regex, cfg->nreject_regex, &c->patterns, c->err,
-	    c->errsz) != 0)
-		return 2;
+	if ((rc = frontier_open(c)) != 0)
+		return rc;
 	c->dd = new_dedup(cfg);
 	c->site = tmpl_new();
 	c->sc = hostsched_new(cfg->per_host, cfg->delay_ms);
-	if (robots_product_token(cfg->user_agent, token, sizeof(token)) != 0) {
-		snprintf(c->err, c->errsz, "--user-agent %s: no product token "
-		    "to match robots.txt groups with", cfg->user_agent);
-		return 2;
-	}
-	c->rc = robotscache_new(c->st, token, cfg->retry_base_ms);
-	c->sitemaps = strmap_new();
-	if (config_saturation(cfg->stop_when_saturated, &c->sat_window,
-	        &c->sat_share) != 0) {
-		snprintf(c->err, c->errsz, "bad --stop-when-saturated");
-		return 2;
-	}
-	if (c->sat_window > 0 &&
-	    (c->sat_ring = calloc((size_t)c->sat_window, 1)) == NULL) {
-		snprintf(c->err, c->errsz, "out of memory");
-		return 1;
-	}
-	if (c->dd == NULL || c->site == NULL || c->sc == NULL ||
-	    c->rc == NULL || c->sitemaps == NULL) {
+	if ((rc = polite_open(c)) != 0 || (rc = page_open(c)) != 0)
+		return rc;
+	if (c->dd == NULL || c->site == NULL || c->sc == NULL) {
 		snprintf(c->err, c->errsz, "out of memory");
 		return 1;
 	}

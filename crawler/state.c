@@ -17,10 +17,6 @@ crawl_init(struct crawl *c, const struct config *cfg, enum crawl_mode mode,
 	c->errsz = errsz;
 	err[0] = '\0';
 	c->started = c->last_commit = c->last_progress = clock_mono_ms();
-	if ((c->settled = seen_new(SETTLED_BITS)) == NULL) {
-		snprintf(err, errsz, "out of memory");
-		return 1;
-	}
 	return 0;
 }
 
@@ -31,8 +27,8 @@ crawl_fail_because(struct crawl *c, const char *what, const char *why)
 		snprintf(c->err, c->errsz, "%s: %s", what, why);
 	c->failed = 1;
 	c->stopping = 2;
-	if (c->base != NULL)
-		event_base_loopbreak(c->base);
+	if (c->loop.base != NULL)
+		event_base_loopbreak(c->loop.base);
 }
 
 void
@@ -128,10 +124,11 @@ crawl_site_of(const struct crawl *c, const char *host)
 	const char *best = host, *d;
 	size_t i, bl = 0;
 
-	for (i = 0; i < c->ndomains; i++) {
-		d = c->domains[i][0] == '.' ? c->domains[i] + 1 : c->domains[i];
+	for (i = 0; i < c->scope.ndomains; i++) {
+		d = c->scope.domains[i][0] == '.' ? c->scope.domains[i] + 1
+		                                  : c->scope.domains[i];
 		if (strlen(d) > bl &&
-		    urlfilter_host_in_domains(host, &c->domains[i], 1)) {
+		    urlfilter_host_in_domains(host, &c->scope.domains[i], 1)) {
 			best = d;
 			bl = strlen(d);
 		}

@@ -87,81 +87,130 @@ enum crawl_mode {
 	CRAWL_ARCHIVE /* dedupcmd_run: pages read from WARC files */
 };
 
-/* Stored shingle sets kept decoded (struct crawl.sets). */
+/* Stored shingle sets kept decoded (struct crawl's sets). */
 #define CRAWL_SET_CACHE 16
 
+/*
+ * The crawl's state. A field or group is written in one file only, named
+ * in its comment (scripts/check-layers.py checks it); the other files
+ * read it. The parts made once and read by all stay at the top.
+ */
 struct crawl {
+	/* The run: crawler/state.c (crawl_init). */
 	const struct config *cfg;
+	enum crawl_mode mode;    /* fetching pages, or reading archived ones */
+	char *err;               /* where messages go */
+	size_t errsz;
+	double started;          /* monotonic ms */
+
+	/* The parts every file uses: crawler/setup.c (setup_prepare); freed
+	 * by loop_teardown. */
 	struct store *st;
 	struct dedup *dd;
 	struct tmpl *site;       /* each site's template, as learnt */
-	/* The last pages' stored sets read back (page.c): a listing is the
-	 * linker of its items, and an original the candidate of its
-	 * copies, page after page. id 0: empty. */
-	struct {
-		int64_t id;
-		struct shingles_ref ref;
-	} sets[CRAWL_SET_CACHE];
-	unsigned sets_next;      /* the entry to replace next */
 	struct hostsched *sc;
-	struct robotscache *rc;  /* robots.txt per origin */
-	struct strmap *sitemaps; /* host -> struct sitemap_queue (--sitemaps) */
-	struct fetcher *fe;
-	struct workpool *pool;   /* extraction and fingerprints off the loop */
-	struct seen *settled;    /* links lately queued or refused */
-	struct event_base *base;
-	struct event *wake;      /* the scheduler's next due time */
-	struct event *tick;      /* progress and periodic commits */
-	struct event *grace;     /* end of a graceful stop */
-	struct event *sigint, *sigterm;
-	struct curl_slist *resolve; /* --resolve entries for libcurl */
-	char **seeds;            /* the seeds, normalised (check_seeds) */
-	size_t nseeds;
-	char **domains;          /* crawl scope */
-	size_t ndomains;
+
+	/* Parts of their own files, NULL when the run has none. */
 	struct crawl_share *share; /* other processes crawl this database
-	                              too (crawler/share.c), else NULL */
-	struct warc_writer *warc; /* --warc: the archive (crawler/warcout.c),
-	                             else NULL */
-	int visit;               /* the visit under way: 1 the first crawl,
-	                            2, 3 ... each --recrawl */
-	int64_t outcomes[STORE_OUTCOME_NEW + 1]; /* what this run's revisits
-	                                            found, by outcome */
-	int64_t verdicts_moved;  /* changed pages whose verdict changed */
+	                              too: crawler/share.c */
+	struct warc_writer *warc; /* --warc: the archive, crawler/warcout.c */
+	struct dedupcmd *dedupcmd; /* CRAWL_ARCHIVE: the dedup command's run,
+	                              crawler/dedupcmd.c */
+
+	/* What is crawled: crawler/setup.c. */
+	struct {
+		char **seeds;    /* the seeds, normalised (check_seeds) */
+		size_t nseeds;
+		char **domains;  /* crawl scope */
+		size_t ndomains;
+	} scope;
+
+	/* The event loop and what runs on it: crawler/loop.c. */
+	struct {
+		struct event_base *base;
+		struct fetcher *fe;
+		struct workpool *pool; /* extraction and fingerprints off the
+		                          loop */
+		struct event *wake;    /* the scheduler's next due time */
+		struct event *tick;    /* progress and periodic commits */
+		struct event *grace;   /* end of a graceful stop */
+		struct event *sigint, *sigterm;
+		struct curl_slist *resolve; /* --resolve entries for libcurl */
+		int threads;           /* worker threads */
+		int done;              /* nothing left to do: leave the loop */
+	} loop;
+
+	/* What the frontier leaves out: crawler/frontier.c. */
+	struct {
+		const char *strip;   /* --strip-params list, NULL for none */
+		struct urlfilter_patterns *patterns; /* --accept-regex and
+		                        --reject-regex, NULL for none */
+		struct seen *settled; /* links lately queued or refused */
+		struct crawl_traps traps; /* what the trap defences did this
+		                             run */
+	} frontier;
+
+	/* Politeness: crawler/polite.c. */
+	struct {
+		struct robotscache *rc;  /* robots.txt per origin */
+		struct strmap *sitemaps; /* host -> struct sitemap_queue
+		                            (--sitemaps) */
+		int64_t robots_fetches;  /* robots.txt requests made by this
+		                            run */
+		int64_t hosts_given_up;  /* hosts retired after repeated
+		                            failures */
+	} polite;
+
+	/* The last pages' stored sets read back: crawler/judge.c. A listing
+	 * is the linker of its items, and an original the candidate of its
+	 * copies, page after page. */
+	struct {
+		struct {
+			int64_t id;      /* 0: empty */
+			struct shingles_ref ref;
+		} kept[CRAWL_SET_CACHE];
+		unsigned next;           /* the entry to replace next */
+	} sets;
+
+	/* --stop-when-saturated W:R: crawler/page.c. */
+	struct {
+		unsigned char *ring; /* last window judged pages: 1 = unique */
+		long window;         /* W, 0 when off */
+		double share;        /* R */
+		int64_t seen;        /* judged pages noted */
+		long unique;         /* unique pages in the ring */
+		int saturated;       /* the saturation stop ended the crawl */
+	} sat;
+
+	/* This run's fetches: crawler/page.c (page_intake). */
+	struct {
+		int64_t fetched;     /* pages fetched */
+		int64_t status[6];   /* by status class */
+		int64_t bytes;       /* and their body bytes */
+	} tally;
+
+	/* The recrawl: crawler/revisit.c. */
+	struct {
+		int visit;           /* the visit under way: 1 the first crawl,
+		                        2, 3 ... each --recrawl */
+		int64_t outcomes[STORE_OUTCOME_NEW + 1]; /* what this run's
+		                        revisits found, by outcome */
+		int64_t verdicts_moved; /* changed pages whose verdict
+		                           changed */
+	} recrawl;
+
 	struct store_counts n;   /* running counts */
-	int64_t status[6];       /* this run's fetches by status class */
-	int64_t bytes;           /* and their body bytes */
 	int64_t seq;             /* last fetch order number used */
-	int64_t fetched;         /* pages fetched by this run */
 	int batch;               /* pages in the open transaction */
 	double last_commit;      /* monotonic ms */
-	double started;          /* monotonic ms */
 	double last_progress;    /* monotonic ms */
 	int stopping;            /* 1 after a signal, 2 after a second one */
 	int failed;              /* a run-time error ended the crawl */
-	int done;                /* nothing left to do: leave the loop */
-	enum crawl_mode mode;    /* fetching pages, or reading archived ones */
-	struct dedupcmd *dedupcmd; /* CRAWL_ARCHIVE: the dedup command's run
-	                              (crawler/dedupcmd.c); else NULL */
-	int64_t robots_fetches;  /* robots.txt requests made by this run */
-	int64_t hosts_given_up;  /* hosts retired after repeated failures */
-	unsigned char *sat_ring; /* last sat_window judged pages: 1 = unique */
-	long sat_window;         /* --stop-when-saturated W, 0 when off */
-	double sat_share;        /* ... and R */
-	int64_t sat_seen;        /* judged pages noted */
-	long sat_unique;         /* unique pages in the ring */
-	int saturated;           /* the saturation stop ended the crawl */
-	const char *strip;       /* --strip-params list, NULL for none */
-	struct urlfilter_patterns *patterns; /* --accept-regex and
-	                            --reject-regex, NULL for none */
-	struct crawl_traps traps; /* what the trap defences did this run */
 	int tty;                 /* stderr is a terminal: live progress */
 	int progress_shown;      /* a progress line is on the terminal */
 	struct crawl_stages stages; /* where the time went */
 	char *fails[FAILS_KEPT]; /* the first failures of this run */
 	int64_t nfails;          /* failures noted, kept or not */
-	char *err;               /* where messages go */
-	size_t errsz;
 };
 
 /*
@@ -230,8 +279,8 @@ struct sitemap_queue {
 
 /*
  * c made empty for a run with cfg in mode, messages into err (errsz
- * bytes), its clocks started and its memory of settled links made. 0, or
- * 1 with "out of memory" in err; loop_teardown frees c either way.
+ * bytes), its clocks started. 0 (setup_prepare makes the parts);
+ * loop_teardown frees c either way.
  */
 int crawl_init(struct crawl *c, const struct config *cfg,
     enum crawl_mode mode, char *err, size_t errsz);
