@@ -191,7 +191,7 @@ flush(struct dedupcmd *o, int all)
 		if (store_meta_set(c->st, o->key, num) != 0)
 			goto fail;
 		crawl_batch_page(c);
-		if (c->failed)
+		if (c->end.failed)
 			return -1;
 		item_clear(it);
 		o->head = (o->head + 1) % WINDOW;
@@ -558,7 +558,7 @@ read_file(struct dedupcmd *o, const char *file)
 		    "%lld\n",
 		    esc_str(file, msg, sizeof(msg)), (long long)done);
 	rc = 0;
-	while (rc == 0 && !c->failed && !c->stopping) {
+	while (rc == 0 && !c->end.failed && !c->end.stopping) {
 		int r = warc_reader_next(wr, &h, err, sizeof(err));
 
 		if (r == 0)
@@ -581,12 +581,12 @@ read_file(struct dedupcmd *o, const char *file)
 			rc = flush(o, 0);
 		progress(o, file, 0);
 	}
-	if (rc == 0 && !c->failed)
+	if (rc == 0 && !c->end.failed)
 		rc = flush(o, 1);
 	warc_reader_close(wr);
 	o->sum->files++;
 	progress(o, file, 1);
-	return rc != 0 || c->failed ? -1 : 0;
+	return rc != 0 || c->end.failed ? -1 : 0;
 }
 
 static void
@@ -594,7 +594,7 @@ on_stop(evutil_socket_t sig, short what, void *arg)
 {
 	struct crawl *c = arg;
 
-	c->stopping = 1;
+	crawl_stop(c, 0);
 }
 
 int
@@ -612,21 +612,21 @@ dedupcmd_run(const struct config *cfg, char *const *files, size_t nfiles,
 	for (i = 0; i < nfiles; i++)
 		if ((rc = warc_file_check(files[i], err, errsz)) != 0)
 			return 2;
-	rc = crawl_init(&c, cfg, CRAWL_ARCHIVE, err, errsz);
+	crawl_init(&c, cfg, CRAWL_ARCHIVE, err, errsz);
 	c.dedupcmd = &o;
 	o.c = &c;
 	o.sum = sum;
 	o.last_progress = c.started;
-	if (rc != 0 || (rc = setup_prepare(&c)) != 0)
+	if ((rc = setup_prepare(&c)) != 0)
 		goto out;
 	if (loop_open(&c, on_worked, on_stop) != 0) {
 		snprintf(err, errsz, "cannot set up the worker pool");
 		rc = 1;
 		goto out;
 	}
-	for (i = 0; i < nfiles && !c.failed && !c.stopping; i++)
+	for (i = 0; i < nfiles && !c.end.failed && !c.end.stopping; i++)
 		read_file(&o, files[i]);
-	rc = c.failed ? 1 : 0;
+	rc = c.end.failed ? 1 : 0;
 	/* Pages still in the pool after a failure are dropped: they are
 	 * read again on the next run. */
 	loop_close_pool(&c, on_unworked);
@@ -641,7 +641,7 @@ dedupcmd_run(const struct config *cfg, char *const *files, size_t nfiles,
 	}
 	if (rc != 0)
 		store_rollback(c.st);
-	sum->interrupted = c.stopping != 0 && !c.failed;
+	sum->interrupted = c.end.stopping != 0 && !c.end.failed;
 	sum->seconds = (clock_mono_ms() - c.started) / 1e3;
 	sum->stages = c.stages;
 	sum->stages.threads = c.loop.threads;

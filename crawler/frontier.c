@@ -141,7 +141,7 @@ frontier_add_as_is(struct crawl *c, const char *url, int depth, int64_t parent,
 	/* Shared, r is 2: maybe new. Counted as new, the scheduler may ask
 	 * the store once in vain; it then forgets the host's count. */
 	if (r >= 1) {
-		c->n.queued++;
+		crawl_count_queued(c, 1);
 		if (hostsched_add(c->sc, host, 1, 0) != 0)
 			return -1;
 	}
@@ -223,8 +223,7 @@ frontier_settle_unfetched(struct crawl *c, struct job *j, const char *reason)
 	if (store_page_add(c->st, &p) <= 0 ||
 	    store_frontier_done(c->st, j->it.id) != 0)
 		return -1;
-	c->n.pages++;
-	c->n.skipped++;
+	crawl_count_verdict(c, STORE_VERDICT_SKIPPED);
 	hostsched_skipped(c->sc, j->host);
 	crawl_count_page(c, j->host);
 	crawl_batch_page(c);

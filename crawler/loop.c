@@ -47,7 +47,7 @@ on_worked(void *arg)
 	struct job *j = arg;
 	struct crawl *c = j->c;
 
-	if (!c->failed) {
+	if (!c->end.failed) {
 		if ((j->kind == JOB_REVISIT ? revisit_record_work(c, j)
 		                            : page_record_work(c, j)) != 0)
 			crawl_fail(c, "cannot store a page");
@@ -64,7 +64,7 @@ on_unworked(void *arg)
 {
 	struct job *j = arg;
 
-	if (!j->c->failed)
+	if (!j->c->end.failed)
 		store_frontier_requeue(j->c->st, j->it.id, 0);
 	crawl_job_free(j);
 }
@@ -79,7 +79,7 @@ on_fetched(const struct fetch_result *r, void *arg)
 	int rc;
 
 	hostsched_finished(c->sc, j->host, now);
-	if (c->failed)
+	if (c->end.failed)
 		goto out;
 	if (r->code == CURLE_ABORTED_BY_CALLBACK) {
 		/* Stopped by the user: ask again on resume. */
@@ -165,19 +165,11 @@ in_flight(const struct crawl *c)
 	return fetch_active(c->loop.fe) + workpool_pending(c->loop.pool);
 }
 
-/* The pages --max-pages counts: the database's, but in a recrawl, whose
- * pages have their rows already, this run's fetches. */
-static int64_t
-limit_counted(const struct crawl *c)
-{
-	return c->recrawl.visit > 1 ? c->tally.fetched : c->seq;
-}
-
 static int
 limit_reached(const struct crawl *c)
 {
 	return c->cfg->max_pages > 0 &&
-	    limit_counted(c) + (int64_t)in_flight(c) >= c->cfg->max_pages;
+	    crawl_limit_counted(c) + (int64_t)in_flight(c) >= c->cfg->max_pages;
 }
 
 /*
@@ -228,7 +220,7 @@ pump(struct crawl *c)
 	struct job *j;
 	int r;
 
-	while (!c->stopping && in_flight(c) < (size_t)c->cfg->concurrency &&
+	while (!c->end.stopping && in_flight(c) < (size_t)c->cfg->concurrency &&
 	    !limit_reached(c)) {
 		now = clock_mono_ms();
 		host = hostsched_next(c->sc, now, &wait);
@@ -244,7 +236,7 @@ pump(struct crawl *c)
 		snprintf(j->host, sizeof(j->host), "%s", host);
 		r = polite_pop_sitemap(c, j) ? 1
 		    : store_frontier_take(c->st, j->host, clock_wall_s(), &j->it);
-		c->stages.store_ms += clock_mono_ms() - now;
+		crawl_took(c, CRAWL_STAGE_STORE, now);
 		if (r <= 0) {
 			free(j);
 			if (r < 0) {
@@ -255,7 +247,7 @@ pump(struct crawl *c)
 			continue;
 		}
 		if (j->kind != JOB_SITEMAP)
-			c->n.queued--;
+			crawl_count_queued(c, -1);
 		/* Shared: the entry is taken for all to see at once; held
 		 * uncommitted, it would stall another page's transaction. */
 		if (c->share != NULL && j->kind != JOB_SITEMAP &&
@@ -264,7 +256,7 @@ pump(struct crawl *c)
 			return;
 		}
 		if ((r = polite_admit(c, j, now)) == POLITE_DONE) {
-			if (c->failed)
+			if (c->end.failed)
 				return;
 			continue;
 		}
@@ -281,7 +273,7 @@ pump(struct crawl *c)
 			return;
 		}
 	}
-	if (in_flight(c) == 0 && wait < 0 && !c->stopping &&
+	if (in_flight(c) == 0 && wait < 0 && !c->end.stopping &&
 	    !limit_reached(c) && c->share != NULL) {
 		/* Shared: done only when the whole crawl is; else look again
 		 * soon (a host freed, or a page of another process's). */
@@ -297,14 +289,14 @@ pump(struct crawl *c)
 		}
 	}
 	if (in_flight(c) == 0 &&
-	    (c->stopping || wait < 0 || limit_reached(c))) {
+	    (c->end.stopping || wait < 0 || limit_reached(c))) {
 		/* A break requested before the loop runs would be forgotten
 		 * by libevent, hence the flag. */
 		c->loop.done = 1;
 		event_base_loopbreak(c->loop.base);
 		return;
 	}
-	if (!c->stopping && wait > 0) {
+	if (!c->end.stopping && wait > 0) {
 		struct timeval tv;
 
 		tv.tv_sec = (time_t)(wait / 1000);
@@ -319,125 +311,18 @@ on_wake(evutil_socket_t fd, short what, void *arg)
 	pump(arg);
 }
 
-/* A duration for people: "42 s", "7 min", "3.5 h". */
-static void
-format_duration(double secs, char *out, size_t outsz)
-{
-	if (secs < 90)
-		snprintf(out, outsz, "%.0f s", secs);
-	else if (secs < 90 * 60)
-		snprintf(out, outsz, "%.0f min", secs / 60);
-	else
-		snprintf(out, outsz, "%.1f h", secs / 3600);
-}
-
-/* Append segment seg to line (len bytes used of size) when it fits in
- * width columns with its " | ". */
-static size_t
-add_segment(char *line, size_t len, size_t size, size_t width,
-    const char *seg)
-{
-	size_t n = strlen(seg) + (len > 0 ? 3 : 0);
-
-	if (len + n > width || len + n >= size)
-		return len;
-	return len + (size_t)snprintf(line + len, size - len, "%s%s",
-	    len > 0 ? " | " : "", seg);
-}
-
-/*
- * Progress: on a terminal one line rewritten every second, as wide as the
- * terminal, its segments most important first (a segment that does not fit
- * is left out whole, so a narrow terminal keeps the pages, the verdicts,
- * the rate and the time); otherwise a plain line every PROGRESS_EVERY_S for
- * logs, whole, with the time of day in front. --quiet silences both. The
- * verdict counts are the database's and add up to its pages; "this run" is
- * what this process fetched. The time left is for what is known: the queue
- * (or the pages left under --max-pages, when fewer) at this run's rate --
- * the queue grows as pages are read, so it is a floor.
- */
-static void
-print_progress(struct crawl *c)
-{
-	double now = clock_mono_ms(), secs = (now - c->started) / 1e3;
-	double rate = secs > 0 ? (double)c->tally.fetched / secs : 0.0;
-	struct hostsched_census hc;
-	struct winsize ws;
-	char seg[192], took[32], left[32], line[512], stamp[32];
-	size_t width = sizeof(line) - 1, len = 0;
-	int64_t todo = c->n.queued;
-	time_t t;
-	struct tm tm;
-
-	hostsched_census(c->sc, now, &hc);
-	if (c->tty && ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 &&
-	    ws.ws_col > 1 && ws.ws_col <= sizeof(line))
-		width = (size_t)ws.ws_col - 1;
-	line[0] = '\0';
-	snprintf(seg, sizeof(seg), "%lld pages (%lld this run)",
-	    (long long)c->n.pages, (long long)c->tally.fetched);
-	len = add_segment(line, len, sizeof(line), width, seg);
-	snprintf(seg, sizeof(seg), "unique %lld, exact %lld, near %lld, "
-	    "other %lld", (long long)c->n.unique, (long long)c->n.exact,
-	    (long long)c->n.near,
-	    (long long)(c->n.redirect + c->n.error + c->n.skipped));
-	len = add_segment(line, len, sizeof(line), width, seg);
-	format_duration(secs, took, sizeof(took));
-	snprintf(seg, sizeof(seg), "%.1f pages/s, %s", rate, took);
-	len = add_segment(line, len, sizeof(line), width, seg);
-	if (c->cfg->max_pages > 0 &&
-	    c->cfg->max_pages - limit_counted(c) < todo)
-		todo = c->cfg->max_pages - limit_counted(c);
-	if (rate > 0 && todo > 0) {
-		format_duration((double)todo / rate, left, sizeof(left));
-		snprintf(seg, sizeof(seg), "%lld queued, %s at this rate",
-		    (long long)c->n.queued, left);
-	} else {
-		snprintf(seg, sizeof(seg), "%lld queued",
-		    (long long)c->n.queued);
-	}
-	len = add_segment(line, len, sizeof(line), width, seg);
-	/* Nothing in flight: say what the crawl waits for. */
-	if (hc.active == 0 && hc.held > 0)
-		snprintf(seg, sizeof(seg), "waiting: %zu host%s backing off "
-		    "or held by Retry-After", hc.held, hc.held == 1 ? "" :
-		    "s");
-	else if (hc.active == 0 && hc.waiting > 0)
-		snprintf(seg, sizeof(seg), "waiting: %zu host%s in its "
-		    "delay", hc.waiting, hc.waiting == 1 ? "" : "s");
-	else
-		snprintf(seg, sizeof(seg), "hosts: %zu fetching, %zu ready, "
-		    "%zu in delay, %zu backing off, %lld given up", hc.active,
-		    hc.ready, hc.waiting, hc.held,
-		    (long long)c->polite.hosts_given_up);
-	len = add_segment(line, len, sizeof(line), width, seg);
-	if (!c->tty) {
-		t = time(NULL);
-		strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M:%S",
-		    localtime_r(&t, &tm));
-		fprintf(stderr, "nearcrawl: %s %s\n", stamp, line);
-		return;
-	}
-	fprintf(stderr, "\r\033[K%s", line);
-	c->progress_shown = 1;
-}
-
 static void
 on_tick(evutil_socket_t fd, short what, void *arg)
 {
 	struct crawl *c = arg;
 	double now = clock_mono_ms();
 
-	if (c->batch > 0 && now - c->last_commit >= COMMIT_EVERY_S * 1e3)
+	if (c->db.batch > 0 && now - c->db.last_commit >= COMMIT_EVERY_S * 1e3)
 		crawl_commit(c);
-	if (c->share != NULL && !c->stopping && !c->failed &&
+	if (c->share != NULL && !c->end.stopping && !c->end.failed &&
 	    share_round(c, 0) > 0)
 		pump(c);
-	if (!c->cfg->quiet && (c->tty ||
-	        now - c->last_progress >= PROGRESS_EVERY_S * 1e3)) {
-		print_progress(c);
-		c->last_progress = now;
-	}
+	crawl_progress(c, now);
 }
 
 static void
@@ -445,7 +330,7 @@ on_grace_over(evutil_socket_t fd, short what, void *arg)
 {
 	struct crawl *c = arg;
 
-	c->stopping = 2;
+	crawl_stop(c, 1);
 	fetch_abort_all(c->loop.fe);
 	event_base_loopbreak(c->loop.base);
 }
@@ -456,8 +341,8 @@ on_signal(evutil_socket_t sig, short what, void *arg)
 	struct crawl *c = arg;
 	struct timeval tv = { STOP_GRACE_S, 0 };
 
-	if (c->stopping == 0) {
-		c->stopping = 1;
+	if (c->end.stopping == 0) {
+		crawl_stop(c, 0);
 		crawl_end_progress(c);
 		if (!c->cfg->quiet)
 			fprintf(stderr, "nearcrawl: stopping: waiting for %zu "
@@ -593,7 +478,7 @@ loop_teardown(struct crawl *c)
 		free(c->scope.seeds[i]);
 	free(c->scope.seeds);
 	for (i = 0; i < FAILS_KEPT; i++)
-		free(c->fails[i]);
+		free(c->fails.kept[i]);
 	frontier_close(c);
 	warcout_close(c);
 	dedup_free(c->dd);
@@ -619,11 +504,12 @@ fill_summary(const struct crawl *c, struct crawl_summary *sum)
 {
 	size_t i;
 
-	sum->interrupted = c->stopping != 0 && !c->failed && !c->sat.saturated;
+	sum->interrupted = c->end.stopping != 0 && !c->end.failed &&
+	    !c->sat.saturated;
 	sum->saturated = c->sat.saturated;
 	/* As limit_reached, with nothing in flight any more. */
 	sum->limited = c->cfg->max_pages > 0 &&
-	    limit_counted(c) >= c->cfg->max_pages;
+	    crawl_limit_counted(c) >= c->cfg->max_pages;
 	sum->fetched = c->tally.fetched;
 	memcpy(sum->status, c->tally.status, sizeof(sum->status));
 	sum->bytes = c->tally.bytes;
@@ -651,14 +537,13 @@ crawl_run(const struct config *cfg, struct crawl_summary *sum, char *err,
 	int rc, made;
 
 	memset(sum, 0, sizeof(*sum));
-	rc = crawl_init(&c, cfg, CRAWL_FETCH, err, errsz);
-	c.tty = isatty(STDERR_FILENO);
+	crawl_init(&c, cfg, CRAWL_FETCH, err, errsz);
 	/* Loading a large database takes a while; Ctrl-C then must still
 	 * mean "stop cleanly", not kill the process. */
 	early_signal = 0;
 	signal(SIGINT, on_early_signal);
 	signal(SIGTERM, on_early_signal);
-	if (rc != 0 || (rc = setup_prepare(&c)) != 0)
+	if ((rc = setup_prepare(&c)) != 0)
 		goto out;
 	if (setup_loop(&c) != 0) {
 		snprintf(err, errsz, "cannot set up the event loop");
@@ -668,7 +553,7 @@ crawl_run(const struct config *cfg, struct crawl_summary *sum, char *err,
 	if (early_signal != 0)
 		on_signal(early_signal, 0, &c);
 	pump(&c);
-	if (!c.loop.done && !c.failed)
+	if (!c.loop.done && !c.end.failed)
 		event_base_dispatch(c.loop.base);
 	crawl_end_progress(&c);
 	/* Transfers still running after a hard stop go back to the queue,
@@ -676,20 +561,18 @@ crawl_run(const struct config *cfg, struct crawl_summary *sum, char *err,
 	fetch_abort_all(c.loop.fe);
 	loop_close_pool(&c, on_unworked);
 	if (warcout_close(&c) != 0)
-		c.failed = 1;
-	if (!c.failed && store_commit(c.st) != 0) {
-		snprintf(err, errsz, "%s: %s", cfg->db, store_errmsg(c.st));
-		c.failed = 1;
-	}
+		crawl_fail_said(&c);
+	if (!c.end.failed && store_commit(c.st) != 0)
+		crawl_fail(&c, cfg->db);
 	/* The hosts held go back, each with its next start. */
-	if (!c.failed && store_begin(c.st) == 0) {
+	if (!c.end.failed && store_begin(c.st) == 0) {
 		share_end(&c, 1);
 		store_commit(c.st);
 	}
-	rc = c.failed ? 1 : 0;
+	rc = c.end.failed ? 1 : 0;
 	/* SQLite may have kept the failed batch open: the counts below
 	 * must be what the file keeps. */
-	if (c.failed)
+	if (c.end.failed)
 		store_rollback(c.st);
 	fill_summary(&c, sum);
 	/* Every seed unreachable is a failure, not a finished crawl. */

@@ -56,10 +56,10 @@ note_saturation(struct crawl *c, int unique)
 	c->sat.ring[at] = (unsigned char)unique;
 	c->sat.unique += unique;
 	c->sat.seen++;
-	if (c->sat.seen >= c->sat.window && !c->stopping &&
+	if (c->sat.seen >= c->sat.window && !c->end.stopping &&
 	    (double)c->sat.unique < c->sat.share * (double)c->sat.window) {
 		c->sat.saturated = 1;
-		c->stopping = 1;
+		crawl_stop(c, 0);
 		crawl_end_progress(c);
 		if (!c->cfg->quiet)
 			fprintf(stderr, "nearcrawl: saturated: %ld of the last "
@@ -159,33 +159,6 @@ keep_shingles(struct crawl *c, const struct shingles *sh, int64_t id)
 	rc = store_shingles_add(c->st, id, blob, len);
 	free(blob);
 	return rc;
-}
-
-/* Count a stored page by its verdict, for the progress line. */
-static void
-count_verdict(struct crawl *c, enum store_verdict v)
-{
-	switch (v) {
-	case STORE_VERDICT_UNIQUE:
-		c->n.unique++;
-		break;
-	case STORE_VERDICT_EXACT:
-		c->n.exact++;
-		break;
-	case STORE_VERDICT_NEAR:
-		c->n.near++;
-		break;
-	case STORE_VERDICT_REDIRECT:
-		c->n.redirect++;
-		break;
-	case STORE_VERDICT_ERROR:
-		c->n.error++;
-		break;
-	default:
-		c->n.skipped++;
-		break;
-	}
-	c->n.pages++;
 }
 
 /* In a recrawl, a page new to the crawl is one the visit found new. */
@@ -325,15 +298,14 @@ page_record_work(struct crawl *c, struct job *j)
 		if ((id = store_page_add(c->st, &p)) <= 0 ||
 		    note_new(c, id, &p) != 0)
 			return -1;
-		count_verdict(c, p.verdict);
-		c->stages.store_ms += clock_mono_ms() - t0;
+		crawl_count_verdict(c, p.verdict);
+		crawl_took(c, CRAWL_STAGE_STORE, t0);
 		return 0;
 	}
 	site = crawl_site_of(c, j->host);
 	if (judge_page(c, j, site, m, &nm, &v, veto, sizeof(veto)) != 0)
 		return -1;
-	t1 = clock_mono_ms();
-	c->stages.lookup_ms += t1 - t0;
+	t1 = crawl_took(c, CRAWL_STAGE_LOOKUP, t0);
 	judged_row(c, w, v, veto, &p, reason, sizeof(reason), minhash);
 	nofollow = linkrule_nofollow(c, w);
 	if ((id = store_page_add(c->st, &p)) <= 0 ||
@@ -343,14 +315,14 @@ page_record_work(struct crawl *c, struct job *j)
 	t0 = clock_mono_ms();
 	if (v != DEDUP_EXACT && digest_add(c->dd, c->site, site, &w->dg, id) != 0)
 		return -1;
-	c->stages.lookup_ms += clock_mono_ms() - t0;
+	crawl_took(c, CRAWL_STAGE_LOOKUP, t0);
 	note_saturation(c, v == DEDUP_UNIQUE);
-	count_verdict(c, p.verdict);
+	crawl_count_verdict(c, p.verdict);
 	/* Archived pages queue nothing: they are not fetched. */
 	if (c->mode == CRAWL_FETCH &&
 	    linkrule_follow(c, j, id, v, nofollow) != 0)
 		return -1;
-	c->stages.store_ms += clock_mono_ms() - t1;
+	crawl_took(c, CRAWL_STAGE_STORE, t1);
 	return 0;
 }
 
@@ -514,7 +486,7 @@ page_process(struct crawl *c, struct job *j, const struct fetch_result *r)
 	if (p.verdict == STORE_VERDICT_ERROR)
 		crawl_note_failure(c, j->it.url,
 		    p.reason != NULL ? p.reason : "error");
-	count_verdict(c, p.verdict);
+	crawl_count_verdict(c, p.verdict);
 	rc = 0;
 out:
 	free(target);

@@ -236,7 +236,7 @@ polite_retry_later(struct crawl *c, struct job *j, const struct fetch_result *r)
 	snprintf(why, sizeof(why), "HTTP %ld, %s", r->status,
 	    r->retry_after > 0 ? "as Retry-After asks" : "back-off");
 	polite_hold_host(c, j->host, secs, 0, why);
-	c->n.queued++;
+	crawl_count_queued(c, 1);
 	return hostsched_add(c->sc, j->host, 1, 0) != 0 ? -1 : 1;
 }
 
@@ -335,7 +335,7 @@ put_back(struct crawl *c, struct job *j)
 	}
 	if (store_frontier_untake(c->st, j->it.id) != 0)
 		return -1;
-	c->n.queued++;
+	crawl_count_queued(c, 1);
 	return 0;
 }
 

@@ -346,27 +346,26 @@ setup_prepare(struct crawl *c)
 	if (store_host_pages(c->st, load_host_pages, c) != 0 ||
 	    (c->share == NULL &&
 	    store_frontier_hosts(c->st, load_host, c) != 0) ||
-	    store_counts(c->st, &c->n) != 0 || store_commit(c->st) != 0 ||
+	    crawl_load_counts(c) != 0 || store_commit(c->st) != 0 ||
 	    store_begin(c->st) != 0)
 		goto dberr;
 	if (c->share != NULL && share_round(c, 1) < 0)
 		return 1;
-	c->seq = c->n.max_seq;
 	/* Shared: the database's queue is said below; the run counts what
 	 * it leases, host by host. */
-	queued = c->n.queued;
+	queued = c->db.n.queued;
 	if (c->share != NULL)
-		c->n.queued = 0;
+		crawl_count_queued(c, -queued);
 	if (queued == 0 && !cfg->quiet && c->mode == CRAWL_FETCH)
 		fprintf(stderr, "nearcrawl: %s: nothing queued\n",
 		    esc_str(cfg->db, msg, sizeof(msg)));
-	else if (cfg->max_pages > 0 && c->n.max_seq >= cfg->max_pages &&
+	else if (cfg->max_pages > 0 && c->db.n.max_seq >= cfg->max_pages &&
 	    !cfg->quiet)
 		fprintf(stderr, "nearcrawl: %s has %lld pages, the --max-pages "
 		    "limit: nothing to fetch; give a larger --max-pages, or "
 		    "--max-pages 0 for none\n",
 		    esc_str(cfg->db, msg, sizeof(msg)),
-		    (long long)c->n.max_seq);
+		    (long long)c->db.n.max_seq);
 	return 0;
 dberr:
 	snprintf(c->err, c->errsz, "%s: %s", cfg->db, store_errmsg(c->st));

@@ -1,21 +1,32 @@
 /*
  * state: the crawl's shared state -- the struct every part of the crawl
  * works on, one transfer's job, a page on its way through a worker -- and
- * the few operations on it that every part needs: failing the crawl,
- * committing the batch, the progress line, a pages row's common fields,
- * counting a host's pages. The lowest file of the crawl: it calls none of
- * the others. Its functions carry the struct's name (crawl_), each other
- * file of the folder its own prefix (frontier_, polite_, page_, ...).
+ * the few operations on it that every part needs: failing or stopping the
+ * crawl, committing the batch, the running counts, the stage times, the
+ * progress line, a pages row's common fields, counting a host's pages.
+ * The lowest file of the crawl: it calls none of the others but the host
+ * scheduler. Its functions carry the struct's name (crawl_), each other
+ * file of the folder its own prefix (frontier_, polite_, page_, ...), and
+ * each part's state in struct crawl is a group that part alone writes.
+ * The files, lowest first (scripts/check-layers.py holds this list to the
+ * folder's):
  *
- *   crawler/state.c     this file's functions
- *   crawler/frontier.c  queueing URLs: scope, traps, the query cap
- *   crawler/linkrule.c  whether a duplicate's links are followed
- *   crawler/polite.c    robots.txt, sitemaps, Retry-After, back-off, give-up
- *   crawler/page.c      a fetched page: its row, verdict, links
- *   crawler/settings.c  the settings kept with the crawl: adopted, checked
- *   crawler/setup.c     opening, scope, resume, seeds
- *   crawler/warcout.c   the WARC archive of what was fetched
- *   crawler/loop.c      the event loop: the one place transfers start
+ *   crawler/hostsched.c    which host may be asked next, and when
+ *   crawler/robotscache.c  what each origin's robots.txt says, kept a day
+ *   crawler/state.c        this file's functions: fail, stop, count, progress
+ *   crawler/frontier.c     queueing URLs: scope, patterns, traps, query cap
+ *   crawler/linkrule.c     whether a page's links are followed; queues them
+ *   crawler/judge.c        a digested page's verdict; the stored-set cache
+ *   crawler/share.c        one crawl, several processes: leases, locks
+ *   crawler/indexload.c    stored pages back into the indexes
+ *   crawler/polite.c       robots.txt, sitemaps, Retry-After, back-off
+ *   crawler/warcout.c      the WARC archive of what was fetched
+ *   crawler/revisit.c      a recrawl: conditional requests, visits rows
+ *   crawler/page.c         a fetched page new to the crawl: row, links
+ *   crawler/settings.c     the settings kept with the crawl
+ *   crawler/setup.c        opening, scope, resume, seeds
+ *   crawler/loop.c         the event loop: the one place transfers start
+ *   crawler/dedupcmd.c     nearcrawl dedup: WARC files' pages, no fetch
  */
 #ifndef NC_CRAWL_STATE_H
 #define NC_CRAWL_STATE_H
@@ -199,18 +210,38 @@ struct crawl {
 		                           changed */
 	} recrawl;
 
-	struct store_counts n;   /* running counts */
-	int64_t seq;             /* last fetch order number used */
-	int batch;               /* pages in the open transaction */
-	double last_commit;      /* monotonic ms */
-	double last_progress;    /* monotonic ms */
-	int stopping;            /* 1 after a signal, 2 after a second one */
-	int failed;              /* a run-time error ended the crawl */
-	int tty;                 /* stderr is a terminal: live progress */
-	int progress_shown;      /* a progress line is on the terminal */
-	struct crawl_stages stages; /* where the time went */
-	char *fails[FAILS_KEPT]; /* the first failures of this run */
-	int64_t nfails;          /* failures noted, kept or not */
+	/* The database as this run keeps it: crawler/state.c. */
+	struct {
+		struct store_counts n; /* its counts, kept running */
+		int64_t seq;         /* last fetch order number used */
+		int batch;           /* pages in the open transaction */
+		double last_commit;  /* monotonic ms */
+	} db;
+
+	/* Where the time went: crawler/state.c (crawl_count_stages,
+	 * crawl_took); its threads are loop.threads. */
+	struct crawl_stages stages;
+
+	/* How the run ends: crawler/state.c (crawl_stop, crawl_fail). */
+	struct {
+		int stopping;        /* 1: start nothing new (a signal, the
+		                        saturation stop), 2: at once */
+		int failed;          /* a run-time error ended the crawl */
+	} end;
+
+	/* The progress line: crawler/state.c (crawl_progress). */
+	struct {
+		int tty;             /* stderr is a terminal: live progress */
+		int progress_shown;  /* a progress line is on the terminal */
+		double last_progress; /* monotonic ms */
+	} term;
+
+	/* Failures noted, to say why a crawl fetched nothing:
+	 * crawler/state.c (crawl_note_failure). */
+	struct {
+		char *kept[FAILS_KEPT]; /* the first failures of this run */
+		int64_t n;           /* failures noted, kept or not */
+	} fails;
 };
 
 /*
@@ -279,14 +310,23 @@ struct sitemap_queue {
 
 /*
  * c made empty for a run with cfg in mode, messages into err (errsz
- * bytes), its clocks started. 0 (setup_prepare makes the parts);
- * loop_teardown frees c either way.
+ * bytes), its clocks started; setup_prepare makes its parts, and
+ * loop_teardown frees them.
  */
-int crawl_init(struct crawl *c, const struct config *cfg,
+void crawl_init(struct crawl *c, const struct config *cfg,
     enum crawl_mode mode, char *err, size_t errsz);
 
 /* End the crawl with what failed and the database's message. */
 void crawl_fail(struct crawl *c, const char *what);
+
+/* End the crawl as failed where c->err already says why (a part that
+ * reports its own failure, as warcout_close does). */
+void crawl_fail_said(struct crawl *c);
+
+/* Stop the crawl: start nothing new and let what is in flight end (now
+ * 0: a signal, the saturation stop), or at once (now 1). Never undoes a
+ * stop at once. */
+void crawl_stop(struct crawl *c, int now);
 
 /* End the crawl with what failed and why ("WHAT: WHY" in c->err, unless
  * an earlier failure said its own). */
@@ -299,8 +339,40 @@ int crawl_commit(struct crawl *c);
  * every page when the crawl is shared, to let go of its locks). */
 void crawl_batch_page(struct crawl *c);
 
+/* The database's counts and its last fetch order number, read into
+ * c->db at the start of a run. 0, or -1 on a database error. */
+int crawl_load_counts(struct crawl *c);
+
+/* One more row in the database, judged v, for the progress line. */
+void crawl_count_verdict(struct crawl *c, enum store_verdict v);
+
+/* n more URLs queued for this run to fetch (fewer when negative). */
+void crawl_count_queued(struct crawl *c, int64_t n);
+
+/* Fetch order numbers up to seq are used (by another process of a shared
+ * crawl): the next row numbers after them. */
+void crawl_seq_past(struct crawl *c, int64_t seq);
+
+/* The pages --max-pages counts: the database's, but in a recrawl, whose
+ * pages have their rows already, this run's fetches. */
+int64_t crawl_limit_counted(const struct crawl *c);
+
+/* Print the progress line when one is due at now (monotonic ms): every
+ * tick on a terminal, every PROGRESS_EVERY_S to a file, never with
+ * --quiet. */
+void crawl_progress(struct crawl *c, double now);
+
 /* Leave the terminal's progress line before other output. */
 void crawl_end_progress(struct crawl *c);
+
+/* The stages of struct crawl_stages the crawl's parts time themselves. */
+enum crawl_stage {
+	CRAWL_STAGE_LOOKUP, /* lookup_ms: index lookups and inserts */
+	CRAWL_STAGE_STORE   /* store_ms: rows, queueing links, commits */
+};
+
+/* Add the time since t0 (monotonic ms) to stage s; returns now. */
+double crawl_took(struct crawl *c, enum crawl_stage s, double t0);
 
 /* Where a digested page's time went, into the run's stages. */
 void crawl_count_stages(struct crawl *c, const struct page_work *w);

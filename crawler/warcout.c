@@ -335,7 +335,7 @@ warcout_close(struct crawl *c)
 	rc = warc_writer_close(c->warc, why, sizeof(why));
 	c->warc = NULL;
 	if (rc != 0) {
-		if (!c->failed)
+		if (!c->end.failed)
 			snprintf(c->err, c->errsz, "--warc %s: %s",
 			    c->cfg->warc_dir, why);
 		return -1;
