@@ -1,7 +1,6 @@
 #include "crawler/linkrule.h"
 
 #include <string.h>
-#include <strings.h>
 
 #include "crawler/frontier.h"
 
@@ -84,24 +83,9 @@ linkrule_credit_linker(struct crawl *c, const struct job *j)
 	return 0;
 }
 
-static int
-says_nofollow(const char *x_robots_tag)
-{
-	return x_robots_tag != NULL &&
-	    (strcasestr(x_robots_tag, "nofollow") != NULL ||
-	        strcasestr(x_robots_tag, "none") != NULL);
-}
-
-int
-linkrule_nofollow(const struct crawl *c, const struct page_work *w)
-{
-	return w->dg.ex.nofollow || c->cfg->max_links == 0 ||
-	    says_nofollow(w->x_robots_tag);
-}
-
 int
 linkrule_follow(struct crawl *c, const struct job *j, int64_t id,
-    enum dedup_verdict v, int nofollow)
+    enum dedup_verdict v)
 {
 	int follow, hops;
 
@@ -109,7 +93,7 @@ linkrule_follow(struct crawl *c, const struct job *j, int64_t id,
 		return -1;
 	if ((follow = linkrule_followed(c, j, v, &hops)) < 0)
 		return -1;
-	if (!follow || nofollow)
+	if (!follow || j->work->nofollow)
 		return 0;
 	return frontier_add_links(c, &j->work->dg.ex, j->it.depth + 1, id,
 	    hops);

@@ -15,17 +15,13 @@
 
 #include "crawler/state.h"
 
-/* Whether a digested page's links are not to be followed: it says so
- * (markup, X-Robots-Tag), or no links are taken at all. */
-int linkrule_nofollow(const struct crawl *c, const struct page_work *w);
-
 /*
  * The links of j's digested page (row id, judged v) queued as the rule
- * says, none when nofollow (linkrule_nofollow); a unique page first makes
- * the duplicate that led to it new content. 0, or -1 on a database or
- * memory error.
+ * says, none when the page asks so (its work's nofollow); a unique page
+ * first makes the duplicate that led to it new content. 0, or -1 on a
+ * database or memory error.
  */
 int linkrule_follow(struct crawl *c, const struct job *j, int64_t id,
-    enum dedup_verdict v, int nofollow);
+    enum dedup_verdict v);
 
 #endif

@@ -236,7 +236,7 @@ pump(struct crawl *c)
 		snprintf(j->host, sizeof(j->host), "%s", host);
 		r = polite_pop_sitemap(c, j) ? 1
 		    : store_frontier_take(c->st, j->host, clock_wall_s(), &j->it);
-		crawl_took(c, CRAWL_STAGE_STORE, now);
+		crawl_count_store(c, clock_mono_ms() - now);
 		if (r <= 0) {
 			free(j);
 			if (r < 0) {

@@ -68,6 +68,14 @@ note_saturation(struct crawl *c, int unique)
 	}
 }
 
+static int
+says_nofollow(const char *x_robots_tag)
+{
+	return x_robots_tag != NULL &&
+	    (strcasestr(x_robots_tag, "nofollow") != NULL ||
+	        strcasestr(x_robots_tag, "none") != NULL);
+}
+
 /*
  * On a worker thread: extract the page and fingerprint its text. Reads the
  * configuration and the dedup settings, which nothing changes during the
@@ -98,6 +106,8 @@ page_work(void *arg)
 		free(w->dg.ex.links[--w->dg.ex.nlinks]);
 		w->links_cut = 1;
 	}
+	w->nofollow = w->extracted && (w->dg.ex.nofollow ||
+	    cfg->max_links == 0 || says_nofollow(w->x_robots_tag));
 	/* The body is not needed any more (unless the digest points into
 	 * it): give its memory back now. */
 	if (!w->plain)
@@ -282,13 +292,12 @@ page_record_work(struct crawl *c, struct job *j)
 	char reason[80], veto[96];
 	const char *site;
 	size_t nm = 0;
-	double t0, t1;
+	double t0, t1, t2, lookup_ms;
 	int64_t id;
 	int nofollow;
 
 	t0 = clock_mono_ms();
 	work_row(c, j, &p);
-	crawl_count_stages(c, w);
 	if (!w->extracted || w->dg.text_len == 0) {
 		/* Nothing to judge: an error or a page without text. */
 		p.verdict = w->extracted ? STORE_VERDICT_SKIPPED
@@ -299,30 +308,31 @@ page_record_work(struct crawl *c, struct job *j)
 		    note_new(c, id, &p) != 0)
 			return -1;
 		crawl_count_verdict(c, p.verdict);
-		crawl_took(c, CRAWL_STAGE_STORE, t0);
+		crawl_count_stages(c, w, 0, clock_mono_ms() - t0);
 		return 0;
 	}
 	site = crawl_site_of(c, j->host);
 	if (judge_page(c, j, site, m, &nm, &v, veto, sizeof(veto)) != 0)
 		return -1;
-	t1 = crawl_took(c, CRAWL_STAGE_LOOKUP, t0);
+	t1 = clock_mono_ms();
+	lookup_ms = t1 - t0;
 	judged_row(c, w, v, veto, &p, reason, sizeof(reason), minhash);
-	nofollow = linkrule_nofollow(c, w);
+	nofollow = w->nofollow;
 	if ((id = store_page_add(c->st, &p)) <= 0 ||
 	    store_judged(c, w, id, v, m, nm, nofollow) != 0 ||
-	    warcout_verdict(c, j, v, m, nm) != 0 || note_new(c, id, &p) != 0)
+	    (c->warc != NULL && warcout_verdict(c, j, v, m, nm) != 0) ||
+	    note_new(c, id, &p) != 0)
 		return -1;
-	t0 = clock_mono_ms();
+	t2 = clock_mono_ms();
 	if (v != DEDUP_EXACT && digest_add(c->dd, c->site, site, &w->dg, id) != 0)
 		return -1;
-	crawl_took(c, CRAWL_STAGE_LOOKUP, t0);
+	lookup_ms += clock_mono_ms() - t2;
 	note_saturation(c, v == DEDUP_UNIQUE);
 	crawl_count_verdict(c, p.verdict);
 	/* Archived pages queue nothing: they are not fetched. */
-	if (c->mode == CRAWL_FETCH &&
-	    linkrule_follow(c, j, id, v, nofollow) != 0)
+	if (c->mode == CRAWL_FETCH && linkrule_follow(c, j, id, v) != 0)
 		return -1;
-	crawl_took(c, CRAWL_STAGE_STORE, t1);
+	crawl_count_stages(c, w, lookup_ms, clock_mono_ms() - t1);
 	return 0;
 }
 

@@ -130,7 +130,7 @@ revisit_record_work(struct crawl *c, struct job *j)
 	char veto[96];
 	size_t i, k, nm = 0;
 
-	crawl_count_stages(c, w);
+	crawl_count_stages(c, w, 0, 0);
 	if (!w->extracted || w->dg.text_len == 0) {
 		now = w->extracted ? STORE_VERDICT_SKIPPED
 		                   : STORE_VERDICT_ERROR;
@@ -160,8 +160,7 @@ revisit_record_work(struct crawl *c, struct job *j)
 	if (note_visit(c, j, STORE_OUTCOME_CHANGED, (int)w->status,
 	        w->dg.fp.md5, &now, NULL, NULL) != 0)
 		return -1;
-	return linkrule_follow(c, j, j->prior->id, v,
-	    linkrule_nofollow(c, w));
+	return linkrule_follow(c, j, j->prior->id, v);
 }
 
 int

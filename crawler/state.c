@@ -79,12 +79,15 @@ crawl_end_progress(struct crawl *c)
 }
 
 void
-crawl_count_stages(struct crawl *c, const struct page_work *w)
+crawl_count_stages(struct crawl *c, const struct page_work *w,
+    double lookup_ms, double store_ms)
 {
 	c->stages.pages++;
 	c->stages.transfer_ms += w->elapsed_ms;
 	c->stages.extract_ms += w->extract_ms;
 	c->stages.fingerprint_ms += w->fingerprint_ms;
+	c->stages.lookup_ms += lookup_ms;
+	c->stages.store_ms += store_ms;
 }
 
 /* A pages row for j's URL, numbered next in fetch order. */
@@ -242,16 +245,10 @@ crawl_seq_past(struct crawl *c, int64_t seq)
 		c->db.seq = seq;
 }
 
-double
-crawl_took(struct crawl *c, enum crawl_stage s, double t0)
+void
+crawl_count_store(struct crawl *c, double ms)
 {
-	double now = clock_mono_ms();
-
-	if (s == CRAWL_STAGE_LOOKUP)
-		c->stages.lookup_ms += now - t0;
-	else
-		c->stages.store_ms += now - t0;
-	return now;
+	c->stages.store_ms += ms;
 }
 
 void

@@ -219,7 +219,7 @@ struct crawl {
 	} db;
 
 	/* Where the time went: crawler/state.c (crawl_count_stages,
-	 * crawl_took); its threads are loop.threads. */
+	 * crawl_count_store); its threads are loop.threads. */
 	struct crawl_stages stages;
 
 	/* How the run ends: crawler/state.c (crawl_stop, crawl_fail). */
@@ -270,6 +270,9 @@ struct page_work {
 	const char *why;          /* digesting failed: why (static) */
 	int extracted;            /* dg is valid */
 	int links_cut;            /* the page had more links than the cap */
+	int nofollow;             /* its links are not to be followed: it
+	                             says so (markup, X-Robots-Tag), or no
+	                             links are taken at all */
 	double extract_ms;        /* time spent extracting */
 	double fingerprint_ms;    /* time spent fingerprinting */
 };
@@ -365,17 +368,14 @@ void crawl_progress(struct crawl *c, double now);
 /* Leave the terminal's progress line before other output. */
 void crawl_end_progress(struct crawl *c);
 
-/* The stages of struct crawl_stages the crawl's parts time themselves. */
-enum crawl_stage {
-	CRAWL_STAGE_LOOKUP, /* lookup_ms: index lookups and inserts */
-	CRAWL_STAGE_STORE   /* store_ms: rows, queueing links, commits */
-};
+/* ms more spent on the database outside a page's own rows (reading the
+ * frontier), into the run's stages. */
+void crawl_count_store(struct crawl *c, double ms);
 
-/* Add the time since t0 (monotonic ms) to stage s; returns now. */
-double crawl_took(struct crawl *c, enum crawl_stage s, double t0);
-
-/* Where a digested page's time went, into the run's stages. */
-void crawl_count_stages(struct crawl *c, const struct page_work *w);
+/* Where a digested page's time went, into the run's stages: the workers'
+ * (w) and the loop's own, its index lookups and its storing. */
+void crawl_count_stages(struct crawl *c, const struct page_work *w,
+    double lookup_ms, double store_ms);
 
 /* A pages row for j's URL, numbered next in fetch order. */
 void crawl_new_row(struct crawl *c, const struct job *j, struct store_page *p);
