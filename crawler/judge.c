@@ -1,6 +1,7 @@
 #include "crawler/judge.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "crawler/share.h"

@@ -14,7 +14,6 @@
 #include <strings.h>
 
 #include <signal.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 static void pump(struct crawl *c);

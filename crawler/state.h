@@ -108,18 +108,18 @@ enum crawl_mode {
  */
 struct crawl {
 	/* The run: crawler/state.c (crawl_init). */
-	const struct config *cfg;
+	const struct config *cfg; /* the settings, read only */
 	enum crawl_mode mode;    /* fetching pages, or reading archived ones */
 	char *err;               /* where messages go */
-	size_t errsz;
+	size_t errsz;            /* its size */
 	double started;          /* monotonic ms */
 
 	/* The parts every file uses: crawler/setup.c (setup_prepare); freed
 	 * by loop_teardown. */
-	struct store *st;
-	struct dedup *dd;
+	struct store *st;        /* the database */
+	struct dedup *dd;        /* the duplicate indexes */
 	struct tmpl *site;       /* each site's template, as learnt */
-	struct hostsched *sc;
+	struct hostsched *sc;    /* which host may be asked next */
 
 	/* Parts of their own files, NULL when the run has none. */
 	struct crawl_share *share; /* other processes crawl this database
@@ -131,21 +131,21 @@ struct crawl {
 	/* What is crawled: crawler/setup.c. */
 	struct {
 		char **seeds;    /* the seeds, normalised (check_seeds) */
-		size_t nseeds;
+		size_t nseeds;   /* their number */
 		char **domains;  /* crawl scope */
-		size_t ndomains;
+		size_t ndomains; /* their number */
 	} scope;
 
 	/* The event loop and what runs on it: crawler/loop.c. */
 	struct {
-		struct event_base *base;
-		struct fetcher *fe;
+		struct event_base *base; /* libevent's loop */
+		struct fetcher *fe;    /* the transfers (crawl_run only) */
 		struct workpool *pool; /* extraction and fingerprints off the
 		                          loop */
 		struct event *wake;    /* the scheduler's next due time */
 		struct event *tick;    /* progress and periodic commits */
 		struct event *grace;   /* end of a graceful stop */
-		struct event *sigint, *sigterm;
+		struct event *sigint, *sigterm; /* a graceful stop */
 		struct curl_slist *resolve; /* --resolve entries for libcurl */
 		int threads;           /* worker threads */
 		int done;              /* nothing left to do: leave the loop */
@@ -178,7 +178,7 @@ struct crawl {
 	struct {
 		struct {
 			int64_t id;      /* 0: empty */
-			struct shingles_ref ref;
+			struct shingles_ref ref; /* its set, decoded */
 		} kept[CRAWL_SET_CACHE];
 		unsigned next;           /* the entry to replace next */
 	} sets;
@@ -283,7 +283,8 @@ struct page_work {
  * made of it) and, for a revisit, when its transfer starts.
  */
 enum job_kind {
-	JOB_PAGE,    /* a queued URL new to the crawl: it.url */
+	JOB_PAGE,    /* a queued URL: it.url (in a recrawl, one the crawl
+	                had becomes a revisit when its transfer starts) */
 	JOB_REVISIT, /* a queued URL a recrawl had before: it.url, prior */
 	JOB_SITEMAP, /* a sitemap file of the host's: it.url */
 	JOB_ROBOTS   /* origin's robots.txt */
