@@ -93,8 +93,8 @@ const struct opt config_opts[] = {
 	    "went, at the end", NULL, NULL },
 	{ { "crawl", "concurrency", "concurrency", "16" }, OPT_INT,
 	    F(concurrency), 0, 1, 1024, 0, "N",
-	    "pages in flight at once (fetching or being parsed)",
-	    NULL, NULL },
+	    "pages in flight at once (fetching or being parsed); fewer "
+	    "transfers when file descriptors are short", NULL, NULL },
 	{ { "crawl", "threads", "threads", "-1" }, OPT_INT, F(threads), 0, -1,
 	    64, 0, "N",
 	    "threads parsing and hashing pages; -1 = one per CPU",

@@ -16,6 +16,25 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include "util/fdlimit.h"
+#include "util/testhook.h"
+
+/*
+ * File descriptors a transfer may hold: its socket, or while libcurl
+ * resolves its host name the resolver's pair of sockets.
+ */
+#define FDS_PER_TRANSFER 2
+/*
+ * Descriptors kept free beyond those open when the transfers are sized:
+ * what opens later -- the next WARC file and its index while the last is
+ * closed, libcurl's CA bundle and its own wake-up pair, a reconnection to
+ * the database server -- with room to spare.
+ */
+#define FD_MARGIN 16
+/* A pause after running out of descriptors with no transfer in flight:
+ * none of ours holds one, so waiting for a transfer to end cannot help. */
+#define FD_PAUSE_MS 1000.0
+
 static void pump(struct crawl *c);
 static void on_fetched(const struct fetch_result *r, void *arg);
 
@@ -68,6 +87,47 @@ on_unworked(void *arg)
 	crawl_job_free(j);
 }
 
+/*
+ * j's transfer found no file descriptor to open: the crawler's trouble,
+ * not the server's. What it was for is fetched again later (no error row,
+ * no try counted, no back-off); fewer transfers run at once from now on,
+ * so that the ones in flight leave room; with none in flight, nothing
+ * starts for FD_PAUSE_MS. Said once. 0, or -1 on a database error.
+ */
+static int
+fd_shortage(struct crawl *c, struct job *j, double now)
+{
+	size_t active = fetch_active(c->loop.fe);
+	size_t cap = active > 1 ? active - active / 4 : 1;
+
+	if (cap < c->loop.max_transfers)
+		c->loop.max_transfers = cap;
+	if (active == 0)
+		c->loop.fd_pause_until = now + FD_PAUSE_MS;
+	if (!c->loop.fd_said && !c->cfg->quiet) {
+		crawl_end_progress(c);
+		fprintf(stderr, "nearcrawl: out of file descriptors with %zu "
+		    "transfers open: at most %zu at once from now on; the URLs "
+		    "that met it are fetched again (`ulimit -n' allows more)\n",
+		    active + 1, c->loop.max_transfers);
+	}
+	c->loop.fd_said = 1;
+	return polite_put_back(c, j);
+}
+
+/* Whether no transfer may start yet after running out of descriptors;
+ * *wait is then the milliseconds left. */
+static int
+fd_paused(const struct crawl *c, double *wait)
+{
+	double left = c->loop.fd_pause_until - clock_mono_ms();
+
+	if (left <= 0)
+		return 0;
+	*wait = left;
+	return 1;
+}
+
 /* A transfer ended: hand it to the part it was for. */
 static void
 on_fetched(const struct fetch_result *r, void *arg)
@@ -84,6 +144,11 @@ on_fetched(const struct fetch_result *r, void *arg)
 		/* Stopped by the user: ask again on resume. */
 		if ((j->kind == JOB_PAGE || j->kind == JOB_REVISIT) &&
 		    store_frontier_requeue(c->st, j->it.id, 0) != 0)
+			crawl_fail(c, "cannot requeue");
+		goto out;
+	}
+	if (r->no_descriptors) {
+		if (fd_shortage(c, j, now) != 0)
 			crawl_fail(c, "cannot requeue");
 		goto out;
 	}
@@ -220,7 +285,8 @@ pump(struct crawl *c)
 	int r;
 
 	while (!c->end.stopping && in_flight(c) < (size_t)c->cfg->concurrency &&
-	    !limit_reached(c)) {
+	    fetch_active(c->loop.fe) < c->loop.max_transfers &&
+	    !fd_paused(c, &wait) && !limit_reached(c)) {
 		now = clock_mono_ms();
 		host = hostsched_next(c->sc, now, &wait);
 		if (host == NULL)
@@ -408,6 +474,43 @@ loop_close_pool(struct crawl *c, void (*drop)(void *arg))
 	c->loop.pool = NULL;
 }
 
+/*
+ * How many transfers may run at once: --concurrency, or fewer when the
+ * file descriptors would not do. The soft limit is raised to the hard one
+ * first; what is open now (the database, the archive, the event loop,
+ * the worker pool, stdio) and FD_MARGIN are kept, the rest shared at
+ * FDS_PER_TRANSFER each. A lower cap is said once.
+ */
+static void
+cap_transfers(struct crawl *c)
+{
+	long limit = fdlimit_raise(), open = fdlimit_open_count(), room;
+
+	c->loop.max_transfers = (size_t)c->cfg->concurrency;
+	if (testhook_max_transfers() > 0) {
+		if (testhook_max_transfers() < c->cfg->concurrency)
+			c->loop.max_transfers = (size_t)testhook_max_transfers();
+		return;
+	}
+	if (limit < 0)
+		return;
+	/* Unknown: as many as a crawl with an archive holds by now. */
+	if (open < 0)
+		open = 24;
+	room = (limit - open - FD_MARGIN) / FDS_PER_TRANSFER;
+	if (room < 1)
+		room = 1;
+	if (room >= c->cfg->concurrency)
+		return;
+	c->loop.max_transfers = (size_t)room;
+	if (!c->cfg->quiet)
+		fprintf(stderr, "nearcrawl: --concurrency %d: at most %ld "
+		    "transfers at once: the process may open %ld file "
+		    "descriptors (`ulimit -n'), %ld are open and a transfer "
+		    "needs up to %d\n", c->cfg->concurrency, room, limit, open,
+		    FDS_PER_TRANSFER);
+}
+
 /* What a crawl adds to loop_open: the fetcher and the timers. */
 static int
 setup_loop(struct crawl *c)
@@ -418,6 +521,7 @@ setup_loop(struct crawl *c)
 
 	if (resolve_list(c) != 0 || loop_open(c, on_worked, on_signal) != 0)
 		return -1;
+	cap_transfers(c);
 	memset(&fo, 0, sizeof(fo));
 	fo.user_agent = cfg->user_agent;
 	fo.connect_timeout_ms = cfg->connect_timeout_ms;
@@ -426,7 +530,7 @@ setup_loop(struct crawl *c)
 	fo.low_speed_secs = cfg->low_speed_secs;
 	fo.max_body = (size_t)cfg->max_body;
 	fo.max_host_connections = cfg->per_host;
-	fo.max_total_connections = cfg->concurrency;
+	fo.max_total_connections = (long)c->loop.max_transfers;
 	fo.resolve = c->loop.resolve;
 	/* "none" is the settings' word for libcurl's own default. */
 	fo.cacert = strcmp(cfg->cacert, "none") != 0 ? cfg->cacert : NULL;

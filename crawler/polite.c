@@ -339,6 +339,20 @@ put_back(struct crawl *c, struct job *j)
 	return 0;
 }
 
+int
+polite_put_back(struct crawl *c, struct job *j)
+{
+	if (j->kind == JOB_ROBOTS) {
+		/* The page it was for went back to the queue already
+		 * (robots_job). */
+		robotscache_forget(c->polite.rc, j->origin);
+		return 0;
+	}
+	if (put_back(c, j) != 0)
+		return -1;
+	return hostsched_add(c->sc, j->host, 1, 0);
+}
+
 /* Queue sm's pages as seeds and its files as sitemaps. 0 or -1. */
 static int
 seed_from(struct crawl *c, const struct sitemap *sm)

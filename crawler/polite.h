@@ -59,6 +59,15 @@ int polite_on_sitemap(struct crawl *c, struct job *j,
 /* Take j->host's next sitemap file into j: 1, or 0 when none waits. */
 int polite_pop_sitemap(struct crawl *c, struct job *j);
 
+/*
+ * j's transfer never went out (the crawler could open no socket): what it
+ * was for is fetched again in a later turn of its host -- the URL or
+ * sitemap goes back to the head of the host's queue, robots.txt is
+ * unknown again -- with no try counted and no back-off: nothing was asked
+ * of the server. 0, or -1 on a database or memory error.
+ */
+int polite_put_back(struct crawl *c, struct job *j);
+
 /* 429/503: requeue j's URL for later. 1 requeued, 0 record it, -1 error. */
 int polite_retry_later(struct crawl *c, struct job *j,
     const struct fetch_result *r);

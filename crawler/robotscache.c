@@ -165,6 +165,15 @@ robotscache_pending(struct robotscache *rc, const char *origin)
 	return 0;
 }
 
+void
+robotscache_forget(struct robotscache *rc, const char *origin)
+{
+	struct origin *o = strmap_get(rc->map, origin);
+
+	if (o != NULL && o->state == ROBOTSCACHE_PENDING)
+		o->state = ROBOTSCACHE_MISSING;
+}
+
 int
 robotscache_result(struct robotscache *rc, const char *origin, int status,
     const char *body, size_t len, double now)

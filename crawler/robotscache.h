@@ -54,6 +54,13 @@ int robotscache_lookup(struct robotscache *rc, const char *origin, double now,
 int robotscache_pending(struct robotscache *rc, const char *origin);
 
 /*
+ * A fetch of origin's robots.txt that never went out (the crawler could
+ * open no socket for it): origin is unknown again, as before the fetch
+ * started, so its next turn asks again; no failure is counted.
+ */
+void robotscache_forget(struct robotscache *rc, const char *origin);
+
+/*
  * The fetch ended: status is the final HTTP status after redirects (0 for a
  * network error, or when too many redirects: then pass 399), body what was
  * received (at most ROBOTS_MAX_BYTES are kept). Stores the answer and returns

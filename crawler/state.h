@@ -151,6 +151,12 @@ struct crawl {
 		struct curl_slist *resolve; /* --resolve entries for libcurl */
 		int threads;           /* worker threads */
 		int done;              /* nothing left to do: leave the loop */
+		size_t max_transfers;  /* transfers at once: --concurrency, or
+		                          fewer when file descriptors are short */
+		double fd_pause_until; /* monotonic ms: no transfer starts
+		                          before, after running out of
+		                          descriptors with none in flight */
+		int fd_said;           /* running out of descriptors was said */
 	} loop;
 
 	/* What the frontier leaves out: crawler/frontier.c. */

@@ -9,9 +9,11 @@
 #define MAX_PAGES_VAR "NEARCRAWL_TEST_MAX_PAGE_COUNT"
 #define JUDGE_TICK_VAR "NEARCRAWL_TEST_JUDGE_TICK_MS"
 #define FAIL_ALLOC_VAR "NEARCRAWL_TEST_FAIL_ALLOC"
+#define MAX_TRANSFERS_VAR "NEARCRAWL_TEST_MAX_TRANSFERS"
 
 static int64_t max_db_pages; /* 0: no limit */
 static long judge_tick_ms;  /* 0: none */
+static long max_transfers;  /* 0: as the file descriptors allow */
 static const char *fail_url; /* page whose extraction fails, or NULL */
 static long fail_nth;        /* which allocation, from 1 */
 static _Thread_local int fail_armed; /* the countdown runs for fail_url,
@@ -68,6 +70,19 @@ testhook_load(FILE *note, char *err, size_t errsz)
 			    "crawl on %ld ms ticks (%s)\n", judge_tick_ms,
 			    JUDGE_TICK_VAR);
 	}
+	max_transfers = 0;
+	if ((v = getenv(MAX_TRANSFERS_VAR)) != NULL) {
+		if (positive(v, 100000, &n, &end) != 0 || *end != '\0') {
+			snprintf(err, errsz, "%s: expected a number of transfers, "
+			    "1 to 100000", MAX_TRANSFERS_VAR);
+			return -1;
+		}
+		max_transfers = (long)n;
+		if (note != NULL)
+			fprintf(note, "nearcrawl: test hook: up to %ld transfers "
+			    "at once, whatever the file descriptors allow (%s)\n",
+			    max_transfers, MAX_TRANSFERS_VAR);
+	}
 	if ((v = getenv(FAIL_ALLOC_VAR)) != NULL) {
 		if (positive(v, 1000000000, &n, &end) != 0 || *end != ':' ||
 		    end[1] == '\0') {
@@ -90,6 +105,12 @@ long
 testhook_judge_tick_ms(void)
 {
 	return judge_tick_ms;
+}
+
+long
+testhook_max_transfers(void)
+{
+	return max_transfers;
 }
 
 int64_t

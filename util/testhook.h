@@ -18,6 +18,11 @@
  *       (tests/e2e/test-scale-out-stress.sh); `nearcrawl dedup` waits N
  *       ms after each page it stores, so that a test can kill it midway
  *       (tests/e2e/test-warc.sh).
+ *   NEARCRAWL_TEST_MAX_TRANSFERS=N
+ *       a crawl runs up to N transfers at once (--concurrency still
+ *       applies) instead of as many as its file descriptors allow, so
+ *       that running out of them is met for real
+ *       (tests/e2e/test-fd-limit.sh).
  *
  * They are compiled in, not built separately, so the suite tests the
  * binary that ships; unset, each costs a compare where it applies. The
@@ -38,6 +43,9 @@ int testhook_load(FILE *note, char *err, size_t errsz);
 
 /* NEARCRAWL_TEST_JUDGE_TICK_MS, or 0 when unset. */
 long testhook_judge_tick_ms(void);
+
+/* NEARCRAWL_TEST_MAX_TRANSFERS, or 0 when unset. */
+long testhook_max_transfers(void);
 
 /* NEARCRAWL_TEST_MAX_PAGE_COUNT, or 0 when unset. */
 int64_t testhook_max_db_pages(void);

@@ -8,6 +8,7 @@
 
 #include "util/clock.h"
 #include "util/decode.h"
+#include "util/fdlimit.h"
 
 struct fetcher {
 	struct event_base *base; /* the loop everything runs on */
@@ -41,6 +42,7 @@ struct transfer {
 	struct decode_state *dec; /* its decoder, from the first body byte */
 	int dec_started;       /* the coding was looked at */
 	int bad_coding;        /* the coding is unknown or its data bad */
+	int no_fds;            /* a socket could not be made: EMFILE, ENFILE */
 	char errbuf[CURL_ERROR_SIZE];
 	char why[CURL_ERROR_SIZE + 64]; /* the result's error */
 	struct transfer *prev, *next;
@@ -182,6 +184,46 @@ connected(CURL *easy)
 
 	curl_easy_getinfo(easy, CURLINFO_PRETRANSFER_TIME_T, &pre);
 	return pre > 0;
+}
+
+/*
+ * libcurl: make a connection's socket. As libcurl would, but the errno of
+ * a failure is kept: running out of descriptors is this process's
+ * trouble, and libcurl would report it as a server it cannot connect to.
+ */
+static curl_socket_t
+open_socket(void *arg, curlsocktype purpose, struct curl_sockaddr *a)
+{
+	struct transfer *t = arg;
+	curl_socket_t s;
+
+	s = socket(a->family, a->socktype, a->protocol);
+	if (s == CURL_SOCKET_BAD && (errno == EMFILE || errno == ENFILE))
+		t->no_fds = 1;
+	return s;
+}
+
+/*
+ * Whether t failed for want of a descriptor: its socket could not be
+ * made, libcurl kept EMFILE or ENFILE as the system's reason, or -- for a
+ * name lookup or connection that failed before any socket, where libcurl
+ * keeps no errno (the resolver's own descriptors) -- none can be opened
+ * now.
+ */
+static int
+out_of_fds(struct transfer *t, CURLcode code)
+{
+	long oserr = 0;
+
+	if (t->no_fds)
+		return 1;
+	curl_easy_getinfo(t->easy, CURLINFO_OS_ERRNO, &oserr);
+	if (oserr == EMFILE || oserr == ENFILE)
+		return 1;
+	if ((code == CURLE_COULDNT_RESOLVE_HOST ||
+	    code == CURLE_COULDNT_CONNECT) && !connected(t->easy))
+		return fdlimit_exhausted();
+	return 0;
 }
 
 static void
@@ -333,6 +375,11 @@ explain(struct transfer *t, CURLcode code, long status)
 	long oserr = 0;
 
 	msg = t->errbuf[0] != '\0' ? t->errbuf : curl_easy_strerror(code);
+	if (t->no_fds) {
+		snprintf(t->why, sizeof(t->why), "out of file descriptors: %s",
+		    msg);
+		return;
+	}
 	if (t->too_large) {
 		snprintf(t->why, sizeof(t->why), "body larger than %zu bytes",
 		    t->body.limit);
@@ -464,6 +511,8 @@ finish(struct transfer *t, CURLcode code)
 	if (code == CURLE_ABORTED_BY_CALLBACK) {
 		r.error = "aborted";
 	} else if (code != CURLE_OK) {
+		if (r.status == 0 && out_of_fds(t, code))
+			r.no_descriptors = t->no_fds = 1;
 		explain(t, code, r.status);
 		r.error = t->why;
 	}
@@ -554,6 +603,8 @@ setup_easy(struct transfer *t, const struct fetch_req *req)
 	curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
 	curl_easy_setopt(e, CURLOPT_HEADERDATA, t);
 	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(e, CURLOPT_OPENSOCKETFUNCTION, open_socket);
+	curl_easy_setopt(e, CURLOPT_OPENSOCKETDATA, t);
 	curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION,
 	    req->max_redirects > 0 ? 1L : 0L);
 	curl_easy_setopt(e, CURLOPT_MAXREDIRS, req->max_redirects);

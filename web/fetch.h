@@ -72,6 +72,10 @@ struct fetch_result {
 	int connected;        /* the request went out over a working
 	                         connection: a failure after it (a slow or
 	                         silent answer) is the URL's, not the host's */
+	int no_descriptors;   /* failed because this process could open no
+	                         more file descriptors (EMFILE, ENFILE): the
+	                         crawler's own trouble; nothing was asked of
+	                         the server */
 	double started_wall;  /* Unix time the transfer started */
 	const char *etag;     /* ETag header, or NULL */
 	const char *last_modified; /* Last-Modified header, or NULL */
@@ -138,6 +142,7 @@ struct fetch_req {
  *   "body shorter than its Content-Length", "chunked body cut short",
  *   "body cut short"                 the server closed the connection early
  *   "connection reset"               a TCP reset
+ *   "out of file descriptors"       no_descriptors is set
  *   "empty reply", "cannot connect", "unknown host",
  *   "not an HTTP response", "bad content encoding", "too many redirects",
  *   "certificate not trusted (see --cacert, --capath)",
