@@ -637,7 +637,8 @@ dedupcmd_run(const struct config *cfg, char *const *files, size_t nfiles,
 		o.head = (o.head + 1) % WINDOW;
 		o.n--;
 	}
-	if (rc == 0 && store_commit(c.st) != 0) {
+	if (rc == 0 && (store_commit(c.st) != 0 ||
+	    store_checkpoint(c.st) != 0)) {
 		snprintf(err, errsz, "%s: %s", cfg->db, store_errmsg(c.st));
 		rc = 1;
 	}

@@ -672,6 +672,10 @@ crawl_run(const struct config *cfg, struct crawl_summary *sum, char *err,
 		share_end(&c, 1);
 		store_commit(c.st);
 	}
+	/* The pages are committed to DB-wal; a file that refuses them is
+	 * said now, not left for SQLite's silent checkpoint at close. */
+	if (!c.end.failed && store_checkpoint(c.st) != 0)
+		crawl_fail(&c, cfg->db);
 	rc = c.end.failed ? 1 : 0;
 	/* SQLite may have kept the failed batch open: the counts below
 	 * must be what the file keeps. */

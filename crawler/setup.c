@@ -302,6 +302,27 @@ retry_given_up(struct crawl *c)
 	return 0;
 }
 
+/*
+ * A resumed database must have room for a batch before anything is
+ * fetched: on a disk still full, a resume would fetch a batch's worth of
+ * pages (2,048 by default) only to fail at its commit, every time. A
+ * database this run made has just been written, and would be removed.
+ * 0, or 1 with c->err.
+ */
+static int
+check_room(struct crawl *c)
+{
+	int64_t bytes;
+
+	if (store_created(c->st) ||
+	    store_room(c->st, c->db.n.pages, c->cfg->batch, &bytes) == 0)
+		return 0;
+	snprintf(c->err, c->errsz, "%s: no room for the next batch of pages "
+	    "(about %.1f MiB): %s; free some space, then resume",
+	    c->cfg->db, (double)bytes / (1 << 20), store_errmsg(c->st));
+	return 1;
+}
+
 /* Open the store, check settings, load state, queue the seeds. */
 int
 setup_prepare(struct crawl *c)
@@ -347,8 +368,11 @@ setup_prepare(struct crawl *c)
 	if (store_host_pages(c->st, load_host_pages, c) != 0 ||
 	    (c->share == NULL &&
 	    store_frontier_hosts(c->st, load_host, c) != 0) ||
-	    crawl_load_counts(c) != 0 || store_commit(c->st) != 0 ||
-	    store_begin(c->st) != 0)
+	    crawl_load_counts(c) != 0 || store_commit(c->st) != 0)
+		goto dberr;
+	if ((rc = check_room(c)) != 0)
+		return rc;
+	if (store_begin(c->st) != 0)
 		goto dberr;
 	if (c->share != NULL && share_round(c, 1) < 0)
 		return 1;

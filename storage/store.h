@@ -164,6 +164,31 @@ int store_created(const struct store *s);
 int store_limit_pages(struct store *s, int64_t pages);
 
 /*
+ * Copy what the write-ahead log holds into the database file (SQLite; on
+ * PostgreSQL nothing), as SQLite does silently at close: call it at the
+ * end of a run, outside a transaction, so that a file that refuses
+ * writes (immutable, remounted read-only, a full disk) is said rather
+ * than leaving every page in DB-wal unnoticed. A checkpoint held back by
+ * a reader is no failure. Returns 0, or -1 with store_errmsg saying why;
+ * nothing is lost either way.
+ */
+int store_checkpoint(struct store *s);
+
+/*
+ * Whether the database has room for about batch more pages, pages being
+ * the pages rows it holds (their share of the file sizes each new one):
+ * that many bytes, at least 1 MiB and at most 64 MiB (set in *bytes), are
+ * written in a transaction that spills into DB-wal, then rolled back.
+ * A full disk, a quota, a file size limit or the page-count limit
+ * (store_limit_pages) then fails here, before anything is fetched, rather
+ * than at the first commit; the database file is not touched, and the
+ * room the log took stays its own for the commits to come. Nothing on
+ * PostgreSQL, whose disk is the server's. Call it outside a transaction.
+ * Returns 0, or -1 with store_errmsg saying why.
+ */
+int store_room(struct store *s, int64_t pages, int64_t batch, int64_t *bytes);
+
+/*
  * What a user can do about an SQLite result code (extended, or primary):
  * a short phrase such as "what was committed is kept" for SQLITE_FULL or
  * "the file is damaged: ..." for SQLITE_CORRUPT, or NULL when there is

@@ -10,19 +10,28 @@
 const char *
 store_hint(int code)
 {
+	return store__hint_kept(code, 1);
+}
+
+const char *
+store__hint_kept(int code, int kept)
+{
 	switch (code) {
 	case SQLITE_IOERR_WRITE:
 	case SQLITE_IOERR_FSYNC:
 	case SQLITE_IOERR_TRUNCATE:
 	case SQLITE_IOERR_SHMSIZE:
-		return "a write failed: a full disk, a file size limit or a "
-		       "failing disk; what was committed is kept";
+		return kept ? "a write failed: a full disk, a file size limit "
+		              "or a failing disk; what was committed is kept"
+		            : "a write failed: a full disk, a file size limit "
+		              "or a failing disk; no page was stored yet";
 	default:
 		break;
 	}
 	switch (code & 0xff) {
 	case SQLITE_FULL:
-		return "what was committed is kept";
+		return kept ? "what was committed is kept"
+		            : "no page was stored yet";
 	case SQLITE_CORRUPT:
 		return "the file is damaged; PRAGMA integrity_check in "
 		       "sqlite3 shows where";
@@ -103,6 +112,12 @@ store__target_name(const char *target)
 void
 store__why_failed(struct sdb *sdb, char *out, size_t outsz)
 {
+	store__why_failed_kept(sdb, 1, out, outsz);
+}
+
+void
+store__why_failed_kept(struct sdb *sdb, int kept, char *out, size_t outsz)
+{
 	sqlite3 *db = sdb_sqlite(sdb);
 	int code, e;
 	const char *hint;
@@ -113,7 +128,7 @@ store__why_failed(struct sdb *sdb, char *out, size_t outsz)
 	}
 	code = sqlite3_extended_errcode(db);
 	e = sqlite3_system_errno(db);
-	hint = store_hint(code);
+	hint = store__hint_kept(code, kept);
 
 	/* SQLite keeps errno only for some failures; 0 is unknown. */
 	if ((code & 0xff) != SQLITE_IOERR)

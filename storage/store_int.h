@@ -56,6 +56,30 @@ void store__release(struct store *s);
  * reason for an I/O error and store_hint's advice in parentheses. */
 void store__why_failed(struct sdb *db, char *out, size_t outsz);
 
+/* store__why_failed where kept says whether anything the user asked for
+ * was stored: when not (a new file's first writes), a full disk's advice
+ * does not say that what was committed is kept. */
+void store__why_failed_kept(struct sdb *db, int kept, char *out,
+    size_t outsz);
+
+/* store_hint's advice, for kept as store__why_failed_kept's. */
+const char *store__hint_kept(int code, int kept);
+
+/* --- store_disk.c --- */
+
+/*
+ * Checkpoint the WAL every bytes (in pages of the file's size) from the
+ * commit that passes it, as PRAGMA wal_autocheckpoint does, but report a
+ * checkpoint that fails: the COMMIT then fails (though it committed), and
+ * store__checkpoint_report says why. Nothing on PostgreSQL. An SQLite
+ * result code.
+ */
+int store__checkpoint_every(struct store *s, long bytes);
+
+/* When the last commit's checkpoint failed: s->err says so, and 1; else
+ * 0. Reports each failure once. */
+int store__checkpoint_report(struct store *s);
+
 /* target for messages: a PostgreSQL URI loses its password. */
 const char *store__target_name(const char *target);
 
@@ -170,6 +194,12 @@ struct store {
 	struct store__urls *urls;    /* not shared: the frontier's URLs in
 	                                memory (store_urls.c), NULL until
 	                                first used */
+	int ckpt_pages;              /* SQLite: checkpoint once the WAL has
+	                                this many pages (store_disk.c) */
+	int ckpt_rc;                 /* ... the failure of the last one, 0
+	                                when none is unreported */
+	int64_t committed;           /* pages added when the last commit
+	                                succeeded (of added) */
 };
 
 /*

@@ -5,6 +5,7 @@
  * the headers of its parts is implemented by job:
  *
  *   store_err.c       what a failure means (store_hint)
+ *   store_disk.c      checkpoints that report, the room check (store_room)
  *   store_verdict.c   the verdicts' words
  *   store_schema.c    the schema and its upgrades
  *   store_stmt.c      the statements, store_explain
@@ -168,28 +169,8 @@ check_file(struct store *s, const char *path, int *fresh, char *err,
 	return 0;
 }
 
-/* Bytes of WAL between two automatic checkpoints. */
+/* Bytes of WAL between two automatic checkpoints (store_disk.c). */
 #define WAL_CHECKPOINT_BYTES (256 << 20)
-
-/* Checkpoint after bytes of WAL, whatever the page size. SDB_OK or an
- * SQLite error code. */
-static int
-checkpoint_every(struct sdb *db, long bytes)
-{
-	struct sdb_stmt *st;
-	char sql[64];
-	long page = 4096;
-	int rc;
-
-	if ((rc = sdb_prepare(db, "PRAGMA page_size", &st)) != SDB_OK)
-		return rc;
-	if (sdb_step(st) == SDB_ROW && sdb_column_int64(st, 0) > 0)
-		page = (long)sdb_column_int64(st, 0);
-	sdb_finalize(st);
-	snprintf(sql, sizeof(sql), "PRAGMA wal_autocheckpoint = %ld",
-	    bytes / page);
-	return sdb_exec(db, sql);
-}
 
 /* The connection settings; only a writer may change the journal mode. */
 static int
@@ -222,7 +203,8 @@ configure(struct store *s, const char *path, int readonly, char *err,
 	    "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; "
 	    "PRAGMA journal_size_limit = 67108864; PRAGMA foreign_keys = ON";
 	if (sdb_exec(s->db, sql) != SDB_OK ||
-	    (!readonly && checkpoint_every(s->db, WAL_CHECKPOINT_BYTES) != 0)) {
+	    (!readonly &&
+	    store__checkpoint_every(s, WAL_CHECKPOINT_BYTES) != 0)) {
 		open_msg(s->db, path, err, errsz);
 		return -1;
 	}
@@ -469,7 +451,10 @@ store_begin(struct store *s)
 int
 store_commit(struct store *s)
 {
-	return store__exec_stmt(s, s->st[ST_COMMIT], NULL);
+	if (store__exec_stmt(s, s->st[ST_COMMIT], NULL) != 0)
+		return -1;
+	s->committed = s->added;
+	return 0;
 }
 
 int
@@ -488,6 +473,7 @@ store_renew(struct store *s)
 		 * the pages are there for the other processes to read. */
 		if (sdb_send(s->db) != SDB_OK)
 			return store__db_fail(s);
+		s->committed = s->added;
 	} else if (store_commit(s) != 0 || store_begin(s) != 0)
 		return -1;
 	s->begun = sdb_runs(s->db);

@@ -26,13 +26,14 @@
 
 /*
  * Run the SQL scripts a and b (b may be NULL) in one transaction: all of
- * it or none. On failure err says "PATH: cannot WHAT: why". An empty b
+ * it or none. On failure err says "PATH: cannot WHAT: why", where why
+ * does not claim that anything committed is kept unless kept. An empty b
  * (an upgrade with no column to add) is not sent: PostgreSQL calls an
  * empty query a failure, and gives no reason for it.
  */
 static int
 exec_atomic(struct store *s, const char *a, const char *b, const char *path,
-    const char *what, char *err, size_t errsz)
+    const char *what, int kept, char *err, size_t errsz)
 {
 	int pg = sdb_is_pg(s->db), ret = 0;
 	char *pa = NULL, *pb = NULL;
@@ -50,7 +51,7 @@ exec_atomic(struct store *s, const char *a, const char *b, const char *path,
 	    sdb_exec(s->db, "COMMIT") != SDB_OK) {
 		char why[320];
 
-		store__why_failed(s->db, why, sizeof(why));
+		store__why_failed_kept(s->db, kept, why, sizeof(why));
 		err_set(err, errsz, -1, "%s: cannot %s: %s", path, what, why);
 		if (!sdb_autocommit(s->db))
 			sdb_exec(s->db, "ROLLBACK");
@@ -70,8 +71,9 @@ store__create_schema(struct store *s, const char *path, char *err,
 	snprintf(sql, sizeof(sql),
 	    "PRAGMA application_id = %d; PRAGMA user_version = %d",
 	    STORE_APPLICATION_ID, STORE_SCHEMA_VERSION);
-	/* One transaction: the file is marked ours only with its schema. */
-	return exec_atomic(s, store_schema_sql, sql, path, "create schema",
+	/* One transaction: the file is marked ours only with its schema.
+	 * A new file keeps nothing when it fails (and is removed). */
+	return exec_atomic(s, store_schema_sql, sql, path, "create schema", 0,
 	    err, errsz);
 }
 
@@ -178,7 +180,7 @@ store__upgrade_schema(struct store *s, const char *path, char *err,
 	/* The later tables first, then whichever columns are missing. */
 	if ((alter = missing_columns(s->db, "", path, err, errsz)) == NULL)
 		return -1;
-	rc = exec_atomic(s, later, alter, path, "write", err, errsz);
+	rc = exec_atomic(s, later, alter, path, "write", 1, err, errsz);
 	sqlite3_free(alter);
 	return rc;
 }

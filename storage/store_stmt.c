@@ -391,7 +391,13 @@ store__release(struct store *s)
 int
 store__db_fail(struct store *s)
 {
-	store__why_failed(s->db, s->err, sizeof(s->err));
+	/* A COMMIT that failed in its checkpoint: that is the news. */
+	if (store__checkpoint_report(s))
+		return -1;
+	/* A new file with no page committed yet keeps nothing worth the
+	 * name: its first batch failed. */
+	store__why_failed_kept(s->db, !s->created || s->committed > 0,
+	    s->err, sizeof(s->err));
 	return -1;
 }
 

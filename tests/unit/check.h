@@ -122,5 +122,6 @@ void suite_tagtab(void);
 void suite_radix(void);
 void suite_keymap(void);
 void suite_fdlimit(void);
+void suite_store_disk(void);
 
 #endif
