@@ -254,32 +254,49 @@ new_parts(struct crawl *c)
 }
 
 /*
- * A resumed crawl's indexes, loaded back from the database, and a line
- * saying so; requeued is the URLs found in flight. 0, or -1 on a database
- * error.
+ * A resumed crawl's indexes, loaded back from the database, in *secs
+ * seconds. 0, or -1 on a database error.
  */
 static int
-load_indexes(struct crawl *c, int64_t requeued)
+load_indexes(struct crawl *c, double *secs)
 {
-	const struct config *cfg = c->cfg;
-	char msg[512];
-	double t0, secs;
+	double t0;
 
 	t0 = clock_mono_ms();
 	if ((c->share != NULL ? share_load(c) :
 	    indexload_span(c, &store_span_all)) != 0)
 		return -1;
-	secs = (clock_mono_ms() - t0) / 1e3;
-	if (dedup_count(c->dd) > 0 && !cfg->quiet)
-		fprintf(stderr,
-		    "nearcrawl: resuming %s: %zu fingerprints "
-		    "loaded in %.2f s (%.0f pages/s, %.1f MiB of indexes), "
-		    "%lld URLs in flight queued again\n",
-		    esc_str(cfg->db, msg, sizeof(msg)), dedup_count(c->dd),
-		    secs, secs > 0 ? (double)dedup_count(c->dd) / secs : 0.0,
-		    (double)dedup_bytes(c->dd) / (1 << 20),
-		    (long long)requeued);
+	*secs = (clock_mono_ms() - t0) / 1e3;
 	return 0;
+}
+
+/*
+ * The line a resumed crawl starts with, once the database's counts are
+ * read: the fingerprints loaded in secs, and the URLs in flight --
+ * requeued, those a run that ended without settling them left; in a
+ * shared crawl, those in flight in any process, which this one leaves
+ * alone (another process is fetching them, or, when that process
+ * stopped, each goes back to the queue as its host is leased again).
+ */
+static void
+say_resumed(struct crawl *c, int64_t requeued, double secs)
+{
+	char msg[512], flight[160];
+
+	if (dedup_count(c->dd) == 0 || c->cfg->quiet)
+		return;
+	if (c->share != NULL)
+		snprintf(flight, sizeof(flight), "%lld URLs in flight (in "
+		    "other processes, or queued again as their hosts are "
+		    "leased)", (long long)c->db.n.inflight);
+	else
+		snprintf(flight, sizeof(flight), "%lld URLs in flight queued "
+		    "again", (long long)requeued);
+	fprintf(stderr, "nearcrawl: resuming %s: %zu fingerprints loaded in "
+	    "%.2f s (%.0f pages/s, %.1f MiB of indexes), %s\n",
+	    esc_str(c->cfg->db, msg, sizeof(msg)), dedup_count(c->dd), secs,
+	    secs > 0 ? (double)dedup_count(c->dd) / secs : 0.0,
+	    (double)dedup_bytes(c->dd) / (1 << 20), flight);
 }
 
 /* --retry-given-up: the hosts given up get another chance (before the
@@ -330,6 +347,7 @@ setup_prepare(struct crawl *c)
 	const struct config *cfg = c->cfg;
 	char msg[512];
 	int64_t requeued, queued;
+	double secs = 0;
 	int rc;
 
 	if (testhook_load(stderr, c->err, c->errsz) != 0)
@@ -358,7 +376,7 @@ setup_prepare(struct crawl *c)
 	 * next owner queues it again (crawler/share.c). */
 	requeued = c->share != NULL ? 0 :
 	    store_frontier_requeue_inflight(c->st);
-	if (requeued < 0 || load_indexes(c, requeued) != 0)
+	if (requeued < 0 || load_indexes(c, &secs) != 0)
 		goto dberr;
 	if (c->mode == CRAWL_FETCH && (rc = add_seeds(c)) != 0)
 		return rc;
@@ -370,6 +388,7 @@ setup_prepare(struct crawl *c)
 	    store_frontier_hosts(c->st, load_host, c) != 0) ||
 	    crawl_load_counts(c) != 0 || store_commit(c->st) != 0)
 		goto dberr;
+	say_resumed(c, requeued, secs);
 	if ((rc = check_room(c)) != 0)
 		return rc;
 	if (store_begin(c->st) != 0)

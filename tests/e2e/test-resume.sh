@@ -20,10 +20,16 @@ for limit in 50 200 400; do
 	eq "part up to $limit stopped there" \
 	    "$(q "$E2E_TMP/parts.db" 'SELECT count(*) FROM pages')" $limit
 done
+# Three URLs left in flight, as by a crawl killed between a take and its
+# page: the resume queues them again and says how many.
+q "$E2E_TMP/parts.db" "UPDATE frontier SET state = 1 WHERE id IN
+    (SELECT id FROM frontier WHERE state = 0 ORDER BY id LIMIT 3)"
 # The limit is stored with the crawl: the last part lifts it.
-"$NEARCRAWL" crawl -d "$E2E_TMP/parts.db" --quiet --delay-ms 0 --max-pages 0 \
-    $R 2>/dev/null
+"$NEARCRAWL" crawl -d "$E2E_TMP/parts.db" --delay-ms 0 --max-pages 0 \
+    $R 2>"$E2E_TMP/err"
 eq "last part exits 0" "$?" 0
+ok "last part says it queued the 3 URLs in flight again" \
+    grep -q "^nearcrawl: resuming .*, 3 URLs in flight queued again\$" "$E2E_TMP/err"
 eq "same verdict counts" "$(counts "$E2E_TMP/parts.db")" "$(counts "$E2E_TMP/whole.db")"
 eq "same URLs" \
     "$(q "$E2E_TMP/parts.db" 'SELECT url FROM pages ORDER BY url' | md5sum)" \
