@@ -489,7 +489,8 @@ cap_transfers(struct crawl *c)
 	c->loop.max_transfers = (size_t)c->cfg->concurrency;
 	if (testhook_max_transfers() > 0) {
 		if (testhook_max_transfers() < c->cfg->concurrency)
-			c->loop.max_transfers = (size_t)testhook_max_transfers();
+			c->loop.max_transfers =
+			    (size_t)testhook_max_transfers();
 		return;
 	}
 	if (limit < 0)

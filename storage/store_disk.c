@@ -187,7 +187,8 @@ store_room(struct store *s, int64_t pages, int64_t batch, int64_t *bytes)
 	sdb_finalize(st);
 	if (sdb_exec(s->db, "ROLLBACK") != SDB_OK && ret == 0)
 		ret = disk_fail(s);
-	snprintf(sql, sizeof(sql), "PRAGMA cache_size = %lld", (long long)cache);
+	snprintf(sql, sizeof(sql), "PRAGMA cache_size = %lld",
+	    (long long)cache);
 	if (sdb_exec(s->db, sql) != SDB_OK && ret == 0)
 		ret = disk_fail(s);
 	return ret;

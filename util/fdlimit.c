@@ -27,8 +27,8 @@ fdlimit_raise(void)
 		/* Refused: the limit stays what it was, read again below. */
 		(void)setrlimit(RLIMIT_NOFILE, &rl);
 	}
-	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY ||
-	    rl.rlim_cur > LONG_MAX)
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 ||
+	    rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > LONG_MAX)
 		return -1;
 	return (long)rl.rlim_cur;
 }
