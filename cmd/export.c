@@ -52,6 +52,8 @@ struct ex {
 	int64_t size;
 	long shown;
 	struct buf list;   /* the members shown, each NUL-terminated */
+	int64_t odd;       /* pages whose verdict and duplicates rows
+	                      disagree (said at the end) */
 };
 
 /*
@@ -206,6 +208,12 @@ page_out(const struct store_export_row *r, void *arg)
 	FILE *out = x->out;
 	char seq[24], status[24], when[48], pct[32];
 
+	/* A near or exact page has a duplicates row, and that row its
+	 * original. */
+	if ((r->has_match && r->original_url == NULL) || (!r->has_match &&
+	    (strcmp(r->verdict, "near") == 0 ||
+	    strcmp(r->verdict, "exact") == 0)))
+		x->odd++;
 	snprintf(seq, sizeof(seq), "%" PRId64, r->seq);
 	snprintf(status, sizeof(status), "%" PRId64, r->status);
 	iso_time(r->fetched_at, when, sizeof(when));
@@ -407,6 +415,13 @@ run(struct ex *x, const char *db, int clusters)
 	if (rc == 2) {
 		say("out of memory");
 		return EX_RUNTIME;
+	}
+	if (x->odd > 0) {
+		snprintf(err, sizeof(err), "%lld near or exact pages have no "
+		    "original: their duplicates rows, or the pages those name, "
+		    "are not there; `nearcrawl check -d %s` says what else is "
+		    "amiss", (long long)x->odd, db);
+		say(err);
 	}
 	return rc == 0 ? EX_OK : EX_RUNTIME; /* 1: a write failed */
 db_fail:

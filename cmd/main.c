@@ -10,6 +10,7 @@
 #include <curl/curl.h>
 #include <libxml/parser.h>
 
+#include "cmd/check.h"
 #include "cmd/compare.h"
 #include "cmd/eval.h"
 #include "cmd/export.h"
@@ -80,6 +81,11 @@ usage(FILE *out)
 	    "         judge the pages of WARC files (nearcrawl's, wget's,\n"
 	    "         Heritrix's, WET) in record order as a crawl would, into\n"
 	    "         DB (takes the crawl's [dedup] options; a rerun resumes)\n"
+	    "  check  -d DB [--warc DIR|none]\n"
+	    "         whether the database is sound: the file itself, every\n"
+	    "         near or exact page's duplicates row, seq without gaps,\n"
+	    "         nothing left in flight, the WARC files against their\n"
+	    "         CDXJ indexes and the pages (exit 1 with the problems)\n"
 	    "  robots FILE AGENT URL\n"
 	    "         print whether robots.txt FILE allows AGENT to fetch URL\n"
 	    "         (exit 0 allowed, 1 disallowed)\n"
@@ -840,6 +846,8 @@ main(int argc, char **argv)
 		rc = cmd_robots(argc - 1, argv + 1);
 	} else if (strcmp(argv[1], "dedup") == 0) {
 		rc = cmd_dedup(argc - 1, argv + 1);
+	} else if (strcmp(argv[1], "check") == 0) {
+		rc = check_main(argc - 1, argv + 1);
 	} else {
 		fputs("nearcrawl: unknown command `", stderr);
 		esc_fputs(argv[1], stderr);

@@ -333,6 +333,7 @@ write_growth(struct rep *r)
 struct rows {
 	struct rep *r;
 	FILE *f;
+	int64_t gone;  /* clusters.csv: rows naming a page not stored */
 };
 
 /* One more of the busiest hosts, drawn in hosts.svg. */
@@ -394,6 +395,8 @@ cluster_line(const struct store_cluster_row *c, void *arg)
 {
 	struct rows *w = arg;
 
+	if (c->original_url == NULL || c->duplicate_url == NULL)
+		w->gone++;
 	put_csv(w->f, c->original_url);
 	putc(',', w->f);
 	put_csv(w->f, c->duplicate_url);
@@ -423,10 +426,18 @@ write_clusters(struct rep *r)
 	    o.f);
 	w.r = r;
 	w.f = o.f;
+	w.gone = 0;
 	if (store_report_clusters(r->c, cluster_line, &w) != 0) {
 		rc = report_out_dbfail(r);
 		report_out_abort(&o);
 		return rc;
+	}
+	if (w.gone > 0) {
+		fprintf(stderr, "nearcrawl: report: %lld duplicates rows name a "
+		    "page that is not stored (an empty URL in clusters.csv): "
+		    "`nearcrawl check -d ", (long long)w.gone);
+		esc_fputs(r->db, stderr);
+		fputs("` says what else is amiss\n", stderr);
 	}
 	return report_out_close(r, &o);
 }

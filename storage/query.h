@@ -16,6 +16,7 @@
  *   storage/store_rank.c    nearcrawl rank's rows and its ranks table
  *   storage/store_eval.c    nearcrawl eval --groups' rows
  *   storage/store_export.c  nearcrawl export's rows
+ *   storage/store_check.c   nearcrawl check's rows
  *   storage/store_visits.c  the recrawls' rows (report)
  */
 #ifndef NC_QUERY_H
@@ -300,5 +301,82 @@ struct store_export_member {
 };
 int store_export_members(struct store_conn *c,
     int (*fn)(const struct store_export_member *r, void *arg), void *arg);
+
+/* --- check (storage/store_check.c) --- */
+
+/* target as messages name it: a PostgreSQL URI without its password
+ * (a static buffer, valid until the next call), a path as it is. */
+const char *store_check_name(const char *target);
+
+/*
+ * The file's own integrity: on SQLite each line of PRAGMA integrity_check
+ * that is not "ok" (at most 100); on PostgreSQL what amcheck finds in the
+ * tables of the crawl's schema (verify_heapam, where the installed amcheck
+ * has it) and their B-tree indexes (bt_index_check, every heap tuple
+ * looked up), one line a table or index. fn(line, arg) for each. When
+ * nothing could be checked (amcheck not installed, or its functions not
+ * granted to the user), *why_not says why, else it is NULL. 0, fn's
+ * value, 2 when out of memory, or -1 on a database error.
+ */
+int store_check_integrity(struct store_conn *c,
+    int (*fn)(const char *line, void *arg), void *arg, const char **why_not);
+
+/* A page judged near or exact that has no duplicates row; by seq. */
+struct store_check_page {
+	int64_t id;
+	int64_t seq;
+	const char *url;             /* "" when NULL */
+	enum store_verdict verdict;  /* near or exact */
+};
+int store_check_unmatched(struct store_conn *c,
+    int (*fn)(const struct store_check_page *r, void *arg), void *arg);
+
+/*
+ * A duplicates row whose page or original is not in pages (its URL then
+ * NULL), or that names its page as its own original; by id.
+ */
+struct store_check_dup {
+	int64_t id, page_id, original_id;
+	const char *page_url;     /* NULL when the page is not there */
+	const char *original_url; /* NULL when the original is not there */
+	const char *method;       /* "" when NULL */
+};
+int store_check_dangling(struct store_conn *c,
+    int (*fn)(const struct store_check_dup *r, void *arg), void *arg);
+
+/* Every pages row's seq, in order, repeats included. */
+int store_check_seqs(struct store_conn *c, int (*fn)(int64_t seq, void *arg),
+    void *arg);
+
+/*
+ * Frontier rows in flight whose host no process holds a lease on at now
+ * (Unix seconds): on SQLite, which has no leases, every row in flight; by
+ * id.
+ */
+struct store_check_flight {
+	int64_t id;
+	const char *url, *host; /* "" when NULL */
+};
+int store_check_in_flight(struct store_conn *c, double now,
+    int (*fn)(const struct store_check_flight *r, void *arg), void *arg);
+
+/* *n = leases held by a process at now (Unix seconds): the processes of a
+ * shared crawl at work; 0 on SQLite. 0, or -1. */
+int store_check_live(struct store_conn *c, double now, int64_t *n);
+
+/* meta's value for key, a copy the caller frees; NULL when absent, with
+ * *err 0, or on failure with *err -1 (database) or 2 (out of memory). */
+char *store_check_meta(struct store_conn *c, const char *key, int *err);
+
+/* Every page, in seq order: what was fetched, for the archive's check. */
+struct store_check_fetch {
+	const char *url;            /* "" when NULL */
+	enum store_verdict verdict;
+	int64_t status;             /* HTTP status, 0 when no response */
+	double fetched_at;          /* Unix seconds */
+	int64_t seq;
+};
+int store_check_fetches(struct store_conn *c,
+    int (*fn)(const struct store_check_fetch *r, void *arg), void *arg);
 
 #endif

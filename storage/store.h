@@ -146,6 +146,16 @@ int store_is_server(const char *target);
 struct store *store_open(const char *path, unsigned flags, char *err,
     size_t errsz);
 
+/*
+ * Whether a writer (a crawl, nearcrawl dedup) has the SQLite file at path
+ * open now: 1, 0, or -1 when the file cannot be opened. The writer lock
+ * is probed with a descriptor of its own, taken and let go at once, so
+ * call it before this process opens the file: closing a descriptor of a
+ * file drops every POSIX lock the process's SQLite holds on it. 0 for a
+ * PostgreSQL target (store_check_live tells there).
+ */
+int store_in_use(const char *path);
+
 /* Commit nothing, finalise statements, release the lock, close. NULL ok. */
 void store_close(struct store *s);
 

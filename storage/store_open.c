@@ -411,6 +411,25 @@ fail:
 	return NULL;
 }
 
+int
+store_in_use(const char *path)
+{
+	int fd, busy;
+
+	if (sdb_target_is_pg(path))
+		return 0;
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)) ==
+	    -1)
+		return -1;
+	/* Shared, and given back at once: a writer starting meanwhile
+	 * would take it for another writer. */
+	busy = flock(fd, LOCK_SH | LOCK_NB) == -1 && errno == EWOULDBLOCK;
+	if (!busy)
+		flock(fd, LOCK_UN);
+	close(fd);
+	return busy;
+}
+
 void
 store_close(struct store *s)
 {

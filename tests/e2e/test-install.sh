@@ -36,6 +36,9 @@ eq "completion: crawl's options" "$(complete_words "$NEARCRAWL" crawl --del)" \
     "--delay --delay-ms"
 eq "completion: dedup's options are its own" \
     "$(complete_words "$NEARCRAWL" dedup --pro)" ""
+eq "completion: check" "$(complete_words "$NEARCRAWL" chec)" check
+eq "completion: check's options" "$(complete_words "$NEARCRAWL" check --w)" \
+    "--warc"
 make -s uninstall DESTDIR="$S" PREFIX=/opt/nc
 ok "make uninstall removes them" test ! -e "$S/opt/nc/bin/nearcrawl" -a ! -e "$M" -a ! -e "$C"
 
