@@ -149,7 +149,60 @@ q() {
 	sqlite3 -batch -noheader "$1" "$2"
 }
 
+# e2e_check_dbs: `nearcrawl check` passes on every crawl database the
+# test made: the SQLite files in $E2E_TMP and the directories right below
+# it, and, when the test started a PostgreSQL server, each of its
+# databases that holds a crawl; a check line each (e2e_finish calls it).
+# E2E_CHECK_SKIP holds shell patterns of file (or PostgreSQL database)
+# names left out: databases a test damages, spoils or makes foreign on
+# purpose, each test saying why. A file that is not SQLite is never a
+# crawl's. E2E_CHECK=no leaves everything out.
+e2e_check_dbs() {
+	[ "${E2E_CHECK:-yes}" = no ] && return 0
+	for _ck_db in "$E2E_TMP"/*.db "$E2E_TMP"/*/*.db; do
+		[ -f "$_ck_db" ] && ! _e2e_check_skipped "${_ck_db##*/}" &&
+		    [ "$(head -c 15 "$_ck_db" 2>/dev/null)" = "SQLite format 3" ] ||
+		    continue
+		e2e_check_db "$_ck_db" "${_ck_db#"$E2E_TMP"/}"
+	done
+	[ -n "$E2E_PG" ] && [ -n "${PG_URI:-}" ] || return 0
+	for _ck_name in $(pg_sql "SELECT datname FROM pg_database
+	    WHERE NOT datistemplate AND datname <> 'postgres'
+	    ORDER BY datname" 2>/dev/null); do
+		_e2e_check_skipped "$_ck_name" && continue
+		_ck_uri=$(echo "$PG_URI" |
+		    sed "s|^postgresql:///nearcrawl?|postgresql:///$_ck_name?|")
+		[ "$(_pg_psql "$_ck_uri" -At -c \
+		    "SELECT to_regclass('meta') IS NOT NULL" 2>/dev/null)" = t ] ||
+		    continue
+		e2e_check_db "$_ck_uri" "PostgreSQL database $_ck_name"
+	done
+}
+
+# Whether name matches a pattern of E2E_CHECK_SKIP.
+_e2e_check_skipped() {
+	for _ck_pat in ${E2E_CHECK_SKIP:-}; do
+		# shellcheck disable=SC2254 # a pattern on purpose
+		case $1 in $_ck_pat) return 0 ;; esac
+	done
+	return 1
+}
+
+# e2e_check_db DB NAME: a check line saying that `nearcrawl check` passes
+# on DB, with what check said when it does not.
+e2e_check_db() {
+	if "$NEARCRAWL" check -d "$1" >"$E2E_TMP/check.out" 2>&1; then
+		E2E_PASSED=$((E2E_PASSED + 1))
+		echo "ok   nearcrawl check passes on $2"
+	else
+		E2E_FAILED=$((E2E_FAILED + 1))
+		echo "FAIL nearcrawl check passes on $2"
+		sed -n '1,8s/^/     /p' "$E2E_TMP/check.out"
+	fi
+}
+
 e2e_finish() {
+	e2e_check_dbs
 	echo "$E2E_PASSED passed, $E2E_FAILED failed"
 	[ "$E2E_FAILED" -eq 0 ] && exit 0
 	exit 1

@@ -201,11 +201,13 @@ assert r["reason"] == "a,\"b\"\r\n\t\ufffd\\\x01", repr(r["reason"])
 # 10 MB more for the larger database; streaming costs nothing.
 grow() {
 	cp "$DB" "$2"
+	# seq goes on from the crawl's, as a longer crawl's would.
+	_last=$(q "$2" 'SELECT max(seq) FROM pages')
 	q "$2" "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n
 	    WHERE i < $1) INSERT INTO pages (url, host, verdict, reason, status,
 	    depth, seq, fetched_at) SELECT 'http://syn.test/page/' || i ||
 	    '?' || hex(randomblob(40)), 'syn.test', 'error', hex(randomblob(250)),
-	    404, 1, 1000 + i, 1700000000 + i FROM n"
+	    404, 1, $_last + i, 1700000000 + i FROM n"
 }
 max_rss() {
 	python3 -c '

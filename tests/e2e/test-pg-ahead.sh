@@ -6,6 +6,9 @@
 . tests/e2e/lib.sh
 
 UNIT=${UNIT:-build/san/unit}
+# The unit tests' database holds URLs taken ahead by a store they close
+# without giving them back: no crawl for nearcrawl check.
+E2E_CHECK_SKIP="ahead_t"
 ok "the unit binary is built" test -x "$UNIT"
 e2e_start_pg
 NC_UNIT_ONLY=sdb_pg NC_TEST_PG=$PG_URI "$UNIT" >"$E2E_TMP/unit.out" 2>&1

@@ -89,6 +89,8 @@ echo "not a database" >"$E2E_TMP/text.db"
 eq "non-database exits 2" "$?" 2
 ok "non-database named" grep -q "text.db" "$E2E_TMP/err"
 ok "no directory made for a bad database" test ! -e "$E2E_TMP/r1"
+# Another program's database: no crawl of ours for nearcrawl check.
+E2E_CHECK_SKIP="other.db"
 sqlite3 "$E2E_TMP/other.db" 'CREATE TABLE t (x)'
 "$NEARCRAWL" report -d "$E2E_TMP/other.db" -o "$E2E_TMP/r2" 2>/dev/null
 eq "foreign SQLite database exits 2" "$?" 2
