@@ -15,7 +15,9 @@
 #include "cmd/export.h"
 #include "cmd/rank.h"
 #include "cmd/report.h"
+#include "cmd/search.h"
 #include "cmd/textcmd.h"
+#include "config/cmdopt.h"
 #include "config/config.h"
 #include "crawler/crawl.h"
 #include "util/buf.h"
@@ -61,6 +63,10 @@ usage(FILE *out)
 	    "  export -d DB [--format csv|jsonl] [-o FILE] [--clusters]\n"
 	    "         every page (verdict, original, canonical) or every\n"
 	    "         duplicate cluster as CSV or JSON Lines\n"
+	    "  search -d DB [--all] [--k K] [--limit N] [--format F] QUERY\n"
+	    "         the pages whose text matches QUERY, best first, each\n"
+	    "         with its exact and near copies folded under it;\n"
+	    "         --queries FILE runs the query-biased paper's experiment\n"
 	    "  eval   --docs DIR --pairs FILE [--methods L]\n"
 	    "         [--thresholds M=L] [--text main|body|both] [--by-class]\n"
 	    "         [-c FILE] [--csv]\n"
@@ -773,6 +779,8 @@ man_page(FILE *out)
 	    ".TP\n\\fB\\-h\\fR, \\fB\\-\\-help\\fR\nPrint the help and "
 	    "exit.\n", out);
 	config_man_options(out);
+	fputs(".SH SEARCH OPTIONS\n", out);
+	cmdopt_man(out);
 	fputs(".SH EXIT STATUS\n.TP\n0\nDone: the crawl has nothing left to "
 	    "fetch.\n.TP\n1\nFailed at run time (a full disk, a write error, "
 	    "damage met in the data, out of memory); every committed batch "
@@ -839,6 +847,8 @@ main(int argc, char **argv)
 		rc = cmd_robots(argc - 1, argv + 1);
 	} else if (strcmp(argv[1], "dedup") == 0) {
 		rc = cmd_dedup(argc - 1, argv + 1);
+	} else if (strcmp(argv[1], "search") == 0) {
+		rc = search_main(argc - 1, argv + 1);
 	} else {
 		fputs("nearcrawl: unknown command `", stderr);
 		esc_fputs(argv[1], stderr);

@@ -46,6 +46,9 @@
 
 #include "storage/store.h"
 
+/* An open database to search (search_open). */
+struct search;
+
 /* Results of search_open and search_run. The command exits 1 for
  * RUNTIME and 2 for BADDB and BADQUERY. */
 enum search_status {
