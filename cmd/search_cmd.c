@@ -354,10 +354,10 @@ notes(const struct search_result *r, const struct cmd *c)
 	}
 	if (r->partial) {
 		fputs("nearcrawl: search: judged pages are missing from the "
-		    "index (crawled before it): run `nearcrawl index -d ",
+		    "index (crawled before it?): `nearcrawl index -d ",
 		    stderr);
 		esc_fputs(c->db, stderr);
-		fputs("`\n", stderr);
+		fputs("` adds what it can\n", stderr);
 	}
 	if (r->more)
 		fprintf(stderr, "nearcrawl: search: more than %d pages match; "
