@@ -13,6 +13,7 @@
 #include "cmd/compare.h"
 #include "cmd/eval.h"
 #include "cmd/export.h"
+#include "cmd/indexcmd.h"
 #include "cmd/rank.h"
 #include "cmd/report.h"
 #include "cmd/search.h"
@@ -67,6 +68,9 @@ usage(FILE *out)
 	    "         the pages whose text matches QUERY, best first, each\n"
 	    "         with its exact and near copies folded under it;\n"
 	    "         --queries FILE runs the query-biased paper's experiment\n"
+	    "  index  -d DB [--warc PATH]...\n"
+	    "         give a database crawled before the search index its\n"
+	    "         index (or finish one), from its WARC files or stored text\n"
 	    "  eval   --docs DIR --pairs FILE [--methods L]\n"
 	    "         [--thresholds M=L] [--text main|body|both] [--by-class]\n"
 	    "         [-c FILE] [--csv]\n"
@@ -779,7 +783,7 @@ man_page(FILE *out)
 	    ".TP\n\\fB\\-h\\fR, \\fB\\-\\-help\\fR\nPrint the help and "
 	    "exit.\n", out);
 	config_man_options(out);
-	fputs(".SH SEARCH OPTIONS\n", out);
+	fputs(".SH SEARCH AND INDEX OPTIONS\n", out);
 	cmdopt_man(out);
 	fputs(".SH EXIT STATUS\n.TP\n0\nDone: the crawl has nothing left to "
 	    "fetch.\n.TP\n1\nFailed at run time (a full disk, a write error, "
@@ -849,6 +853,8 @@ main(int argc, char **argv)
 		rc = cmd_dedup(argc - 1, argv + 1);
 	} else if (strcmp(argv[1], "search") == 0) {
 		rc = search_main(argc - 1, argv + 1);
+	} else if (strcmp(argv[1], "index") == 0) {
+		rc = indexcmd_main(argc - 1, argv + 1);
 	} else {
 		fputs("nearcrawl: unknown command `", stderr);
 		esc_fputs(argv[1], stderr);
