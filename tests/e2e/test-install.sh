@@ -16,9 +16,18 @@ M=$S/opt/nc/share/man/man1/nearcrawl.1
 # Every long option of crawl --help is in the man page's OPTIONS, and no
 # other.
 "$NEARCRAWL" crawl --help | grep -o -- '--[a-z][a-z0-9-]*' | sort -u >"$E2E_TMP/help.opts"
-sed -n '/^\.SH OPTIONS/,/^\.SH EXIT/p' "$M" | sed 's/\\-/-/g' |
+sed -n '/^\.SH OPTIONS/,/^\.SH /p' "$M" | sed 's/\\-/-/g' |
     grep -o -- '--[a-z][a-z0-9-]*' | sort -u >"$E2E_TMP/man.opts"
 eq "the man page's options are --help's" \
+    "$(comm -3 "$E2E_TMP/help.opts" "$E2E_TMP/man.opts" | tr -d ' \t' | tr '\n' ' ')" ""
+# The same of search's and index's, in their section.
+for c in search index; do
+	"$NEARCRAWL" $c --help | grep -o -- '--[a-z][a-z0-9-]*' | sort -u
+done | sort -u >"$E2E_TMP/help.opts"
+sed -n '/^\.SH SEARCH AND INDEX OPTIONS/,/^\.SH EXIT/p' "$M" |
+    sed 's/\\-/-/g' | grep -o -- '--[a-z][a-z0-9-]*' |
+    sort -u >"$E2E_TMP/man.opts"
+eq "the man page's search and index options are --help's" \
     "$(comm -3 "$E2E_TMP/help.opts" "$E2E_TMP/man.opts" | tr -d ' \t' | tr '\n' ' ')" ""
 ok "it is a page man can read" sh -c "man -l '$M' 2>&1 | grep -q 'EXIT STATUS'"
 ok "... without troff warnings" sh -c "[ -z \"\$(groff -man -z -ww '$M' 2>&1)\" ]"
@@ -36,6 +45,11 @@ eq "completion: crawl's options" "$(complete_words "$NEARCRAWL" crawl --del)" \
     "--delay --delay-ms"
 eq "completion: dedup's options are its own" \
     "$(complete_words "$NEARCRAWL" dedup --pro)" ""
+eq "completion: search and index" "$(complete_words "$NEARCRAWL" se) $(
+    complete_words "$NEARCRAWL" ind)" "search index"
+eq "completion: search's options and formats" \
+    "$(complete_words "$NEARCRAWL" search --fo) $(
+    complete_words "$NEARCRAWL" search --format j)" "--format jsonl"
 make -s uninstall DESTDIR="$S" PREFIX=/opt/nc
 ok "make uninstall removes them" test ! -e "$S/opt/nc/bin/nearcrawl" -a ! -e "$M" -a ! -e "$C"
 
