@@ -125,6 +125,7 @@ struct config {
 	int row_locks;  /* shared: verdict locks are rows, not advisory */
 	int batch;      /* pages written per transaction */
 	int store_text; /* also store each page's extracted text */
+	char *search_index; /* "yes": index each judged page for search */
 	char *warc_dir; /* WARC files go here; "none": no archive */
 	long warc_max_bytes; /* rotate WARC files before this size */
 	char *warc_prefix;   /* WARC file name prefix */

@@ -428,7 +428,8 @@ store_judged(struct crawl *c, const struct page_work *w, int64_t id,
 	if (!nofollow && store_links_put(c->st, id, ex->links, ex->nlinks) != 0)
 		return -1;
 	/* `nearcrawl search` finds the page by its title and near text. */
-	if (store_search_add(c->st, id, ex->title, w->dg.near,
+	if (strcmp(c->cfg->search_index, "yes") == 0 &&
+	    store_search_add(c->st, id, ex->title, w->dg.near,
 	        w->dg.near_len) != 0)
 		return -1;
 	if (v == DEDUP_EXACT)

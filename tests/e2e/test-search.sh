@@ -113,6 +113,28 @@ eq "the declared canonical is shown" "$(sed -n 2p "$E2E_TMP/out")" \
     "   http://$C:$PORT/article.html"
 ok "and said to be" grep -q '(shown: declared canonical)' "$E2E_TMP/out"
 
+# A crawl told not to index (--search-index no): nothing indexed, search
+# says so, index makes it from the stored text.
+"$NEARCRAWL" crawl -d "$E2E_TMP/noix.db" --quiet --delay-ms 0 \
+    --search-index no --store-text --text body \
+    --resolve "$C:$PORT:127.0.0.1" "http://$C:$PORT/" 2>/dev/null
+eq "--search-index no: nothing indexed" \
+    "$(q "$E2E_TMP/noix.db" "SELECT count(*) FROM search_text")" 0
+search -d "$E2E_TMP/noix.db" library >"$E2E_TMP/out"
+ok "search says the index lacks pages" grep -q 'nearcrawl index' \
+    "$E2E_TMP/serr"
+"$NEARCRAWL" index -d "$E2E_TMP/noix.db" 2>"$E2E_TMP/ierr"
+ok "index takes the stored text (the near text of --text body)" grep -Eq \
+    'indexed now: 0 from WARC records, [1-9][0-9]* from stored text' \
+    "$E2E_TMP/ierr"
+ok "and does not call it a superset" sh -c \
+    "! grep -q 'superset' '$E2E_TMP/ierr'"
+search -d "$E2E_TMP/noix.db" library >"$E2E_TMP/out"
+eq "then search finds the guide" "$(sed -n 2p "$E2E_TMP/out")" \
+    "   http://$C:$PORT/guide.html"
+ok "and says nothing of the index" sh -c \
+    "! grep -q 'nearcrawl index' '$E2E_TMP/serr'"
+
 # ---- index: a crawl's lost entries, from WARC files or stored text ----
 search -d "$DB" --all --format csv --limit 10000 --top 100000 'lake OR team' \
     >"$E2E_TMP/before.csv"
