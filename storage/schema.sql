@@ -219,7 +219,10 @@ CREATE INDEX IF NOT EXISTS visits_visit ON visits (visit, outcome);
 -- FTS5 merges its segments when 8 of a size are there, not 4: a crawl
 -- adds pages all the time, and merging half as often took a sixth off
 -- the time 12,000 pages of the bench site took to index (docs/search.md).
--- [sqlite] INSERT INTO search_text (search_text, rank) VALUES ('automerge', 8);
+-- Set once: a writer open that finds it set writes nothing.
+-- [sqlite] INSERT INTO search_text (search_text, rank) SELECT 'automerge', 8
+-- [sqlite]     WHERE NOT EXISTS (SELECT 1 FROM search_text_config
+-- [sqlite]     WHERE k = 'automerge');
 -- [pg] CREATE TABLE IF NOT EXISTS search_text (
 -- [pg]     page_id INTEGER PRIMARY KEY REFERENCES pages(id),
 -- [pg]     title TEXT,
