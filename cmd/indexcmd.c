@@ -561,7 +561,8 @@ add_path(struct ix *x, const char *path, char ***list, size_t *n)
 		if (!x->quiet) {
 			fputs("nearcrawl: index: ", stderr);
 			esc_fputs(path, stderr);
-			fprintf(stderr, ": %s (passed over)\n", strerror(errno));
+			fprintf(stderr, ": %s (passed over)\n",
+			    strerror(errno));
 		}
 		return 0;
 	}

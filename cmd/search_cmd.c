@@ -165,8 +165,8 @@ print_text(FILE *f, const struct search_result *r, const struct cmd *c)
 			fputs("\n   ", f);
 			put_snippet(f, g, on, off, 1);
 		}
-		fprintf(f, "\n   %s, score %.4g", verdict_word(g->best->verdict),
-		    g->best->score);
+		fprintf(f, "\n   %s, score %.4g",
+		    verdict_word(g->best->verdict), g->best->score);
 		if (g->nmembers > 0)
 			fprintf(f, "; %zu similar page%s omitted (shown: %s)",
 			    g->nmembers, g->nmembers == 1 ? "" : "s",

@@ -220,8 +220,8 @@ take_results(struct exp *x, size_t qi)
 		rc = store_search_hits(x->s->q, x->q[qi].text, x->o->top,
 		    offset, hit_in, x, why, sizeof(why));
 		if (rc == STORE_SEARCH_BADQUERY)
-			return err_set(x->err, x->errsz, 2, "%s:%ld: bad query: "
-			    "%s", x->o->file, x->q[qi].line, why);
+			return err_set(x->err, x->errsz, 2, "%s:%ld: bad "
+			    "query: %s", x->o->file, x->q[qi].line, why);
 		if (rc < 0)
 			return store_conn_fail(x->s->c, x->err, x->errsz, 1, 2);
 		if (rc == 2)

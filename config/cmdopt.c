@@ -188,8 +188,8 @@ cmdopt_parse(const struct cmdopt_cmd *c, int argc, char **argv,
 		else if (i + 1 < argc)
 			v = argv[++i];
 		else
-			return err_set(err, errsz, -1, "%s needs a value (%s)", a,
-			    o->arg);
+			return err_set(err, errsz, -1, "%s needs a value (%s)",
+			    a, o->arg);
 		if (take(c, o, v, fn, arg, err, errsz) != 0)
 			return -1;
 	}

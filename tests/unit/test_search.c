@@ -243,7 +243,8 @@ test_simhash_blocks(void)
 		/* Near one of 12 centres: 0 to 5 random bits flipped. */
 		p[i].simhash = base[check_splitmix(&s) % 12];
 		for (j = check_splitmix(&s) % 6; j > 0; j--)
-			p[i].simhash ^= (uint64_t)1 << (check_splitmix(&s) % 64);
+			p[i].simhash ^= (uint64_t)1 <<
+			    (check_splitmix(&s) % 64);
 	}
 	for (k = 0; k <= 6; k++) {
 		brute_groups(p, N, k, root);
