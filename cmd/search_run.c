@@ -90,9 +90,10 @@ search_open(const char *db, struct search **sp, char *err, size_t errsz)
 		goto fail;
 	}
 	if (!exists) {
-		rc = err_set(err, errsz, SEARCH_BADDB, "%s: no search index "
-		    "(the database was made before it): run `nearcrawl index "
-		    "-d %s` first", db, db);
+		/* Not the target: a PostgreSQL URI may hold a password. */
+		rc = err_set(err, errsz, SEARCH_BADDB, "no search index in the "
+		    "database (it was made before the index): run `nearcrawl "
+		    "index -d DB` first");
 		goto fail;
 	}
 	*sp = s;

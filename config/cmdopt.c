@@ -176,8 +176,7 @@ cmdopt_parse(const struct cmdopt_cmd *c, int argc, char **argv,
 		} else
 			o = a[2] == '\0' ? find_letter(c, a[1]) : NULL;
 		if (o == NULL)
-			return err_set(err, errsz, -1, "%s: unknown option %s",
-			    c->name, a);
+			return err_set(err, errsz, -1, "unknown option %s", a);
 		if (o->kind == CMDOPT_FLAG) {
 			if (eq != NULL)
 				return err_set(err, errsz, -1, "--%s takes no "
