@@ -13,12 +13,12 @@ _nearcrawl() {
 	fi
 	cmd=${COMP_WORDS[1]}
 	case $prev in
+	--format)
+		COMPREPLY=($(compgen -W "text csv jsonl" -- "$cur"))
+		return ;;
 	-d|--db|-c|--config|-o|--out|--warc|--cacert|--capath|--docs|--pairs|\
 	--groups|--queries)
 		COMPREPLY=($(compgen -f -- "$cur"))
-		return ;;
-	--format)
-		COMPREPLY=($(compgen -W "text csv jsonl" -- "$cur"))
 		return ;;
 	esac
 	if [[ $cur == -* ]]; then
