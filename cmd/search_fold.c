@@ -196,42 +196,51 @@ join_clusters(uint32_t *up, const int64_t *cluster, size_t n,
 }
 
 /*
- * Join the pages whose SimHashes differ in at most k bits. Two such
- * hashes agree on at least one of k + 1 blocks (pigeonhole), so only
- * pages that share a block's bits are compared: the pages sorted by each
- * block in turn, each run of equal blocks compared pairwise.
+ * Join the pages whose SimHashes differ in at most k bits. Pages with the
+ * same hash are joined first and stand for one another after, so that a
+ * page and its thousand exact copies cost a sort, not a million
+ * comparisons. Then two hashes within k bits agree on at least one of
+ * k + 1 blocks (pigeonhole), so only hashes that share a block's bits are
+ * compared: the distinct hashes sorted by each block in turn, each run
+ * of equal blocks compared pairwise. rep is room for n indices.
  */
 static void
 join_simhash(uint32_t *up, const struct search_page *p, size_t n, int k,
-    struct keyed *kb)
+    struct keyed *kb, uint32_t *rep)
 {
 	int blocks = k + 1 < 64 ? k + 1 : 64, b, lo, width;
-	size_t i, j, x, m, start;
+	size_t i, j, x, m, nrep = 0, start;
 	uint64_t mask;
 
+	for (i = m = 0; i < n; i++)
+		if (p[i].has_simhash) {
+			kb[m].key = p[i].simhash;
+			kb[m++].i = (uint32_t)i;
+		}
+	qsort(kb, m, sizeof(*kb), keyed_cmp);
+	for (i = 0; i < m; i++) {
+		if (i > 0 && kb[i].key == kb[i - 1].key)
+			join(up, kb[i - 1].i, kb[i].i);
+		else
+			rep[nrep++] = kb[i].i;
+	}
 	if (k >= 64) {
 		/* Any two 64-bit hashes: every page with one is joined. */
-		for (i = 0, start = n; i < n; i++)
-			if (p[i].has_simhash) {
-				if (start == n)
-					start = i;
-				else
-					join(up, (uint32_t)start, (uint32_t)i);
-			}
+		for (i = 1; i < nrep; i++)
+			join(up, rep[0], rep[i]);
 		return;
 	}
-	for (b = 0, lo = 0; b < blocks; b++, lo += width) {
+	/* k = 0: the equal hashes were all. */
+	for (b = 0, lo = 0; k > 0 && b < blocks; b++, lo += width) {
 		width = 64 / blocks + (b < 64 % blocks);
-		mask = width == 64 ? ~(uint64_t)0 :
-		    (((uint64_t)1 << width) - 1) << lo;
-		for (i = m = 0; i < n; i++)
-			if (p[i].has_simhash) {
-				kb[m].key = p[i].simhash & mask;
-				kb[m++].i = (uint32_t)i;
-			}
-		qsort(kb, m, sizeof(*kb), keyed_cmp);
-		for (start = 0; start < m; start = j) {
-			for (j = start + 1; j < m && kb[j].key ==
+		mask = (((uint64_t)1 << width) - 1) << lo;
+		for (i = 0; i < nrep; i++) {
+			kb[i].key = p[rep[i]].simhash & mask;
+			kb[i].i = rep[i];
+		}
+		qsort(kb, nrep, sizeof(*kb), keyed_cmp);
+		for (start = 0; start < nrep; start = j) {
+			for (j = start + 1; j < nrep && kb[j].key ==
 			    kb[start].key; j++)
 				;
 			for (i = start; i < j; i++)
@@ -365,8 +374,9 @@ search_fold(struct search_page *p, const int64_t *cluster, size_t n, int k,
 	for (i = 0; i < n; i++)
 		up[i] = (uint32_t)i;
 	join_clusters(up, cluster, n, kb);
+	/* order is free until the sets are laid out below. */
 	if (k >= 0)
-		join_simhash(up, p, n, k, kb);
+		join_simhash(up, p, n, k, kb, order);
 	/*
 	 * A set's root is its smallest index: its best-scored page. Count
 	 * the members of each root, then lay the sets out one after the
