@@ -29,8 +29,8 @@ struct store_searcher;
 
 /*
  * The duplicate clusters of a crawl: a union-find over the duplicates
- * rows' two pages. Add every row, build once, then ask. About 24 bytes a
- * row while adding, 12 a page once built.
+ * rows' two pages. Add every row, build once, then ask. About 32 bytes a
+ * row while building, 12 a page once built.
  */
 struct search_clusters;
 
