@@ -282,7 +282,8 @@ on_request(struct evhttp_request *req, void *arg)
 	}
 out:
 	evhttp_clear_headers(&r.query);
-	evhttp_uri_free(u);
+	if (u != NULL)
+		evhttp_uri_free(u);
 	free(path);
 	evbuffer_free(r.out);
 }

@@ -356,9 +356,9 @@ write_figures(struct pv *v, const struct svt_marks *m)
 	    (long long)v->learnt);
 	sv_h(r, v->site);
 	sv_printf(r, ")</li>\n<li id=\"new\"><b>%zu</b> new words, %.1f %% "
-	    "of all its words; <b>%zu</b> new of its own, %.1f %% "
-	    "(<mark>marked</mark> below)</li>\n", nv->new_all, all,
-	    nv->new_own, own);
+	    "of all its words; <b>%zu</b> new of its own, %.1f %%%s</li>\n",
+	    nv->new_all, all, nv->new_own, own, m->measured ?
+	    " (<mark>marked</mark> below)" : "");
 	if (nv->listed)
 		sv_puts(r, "<li>The original lists this page (an item of it "
 		    "leads here): a listing is never its items' "
@@ -463,6 +463,11 @@ svv_page(struct sv_req *r, int64_t id, int fetch)
 		    "they are now, which may differ)</p></form>\n",
 		    (long long)id, v.a.url != NULL ? "s" : "");
 	sv_puts(r, v.a.url != NULL ? "<div class=\"cols\">\n" : "<div>\n");
+	/* Without an original every word is new: nothing to mark. */
+	if (!m.measured) {
+		free(m.isnew);
+		m.isnew = NULL;
+	}
 	write_side(&v, "this page", &v.p, v.p.digested ? &m : NULL);
 	if (v.a.url != NULL)
 		write_side(&v, v.a_why[0] == 'i' ? "its original" :
