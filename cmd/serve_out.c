@@ -31,7 +31,8 @@ sv_printf(struct sv_req *r, const char *fmt, ...)
 }
 
 /*
- * The n bytes at s for HTML: esc.h's units, a bad one as \xHH, the five
+ * The n bytes at s for HTML: esc.h's units, a bad one as \xHH (but for a
+ * line break or a tab, which HTML reads as a blank), the five
  * characters that mean something in HTML as references. Runs of safe
  * bytes go out in one piece.
  */
@@ -49,6 +50,11 @@ sv_hn(struct sv_req *r, const char *s, size_t n)
 		 * passes n, as the caller promises (and a NUL ends it). */
 		if (s[i] == '\0') {
 			bad = 1;
+			u = 1;
+		} else if (s[i] == '\n' || s[i] == '\t') {
+			/* White space to HTML, safe in text and attributes:
+			 * a <pre> keeps a text's lines. */
+			bad = 0;
 			u = 1;
 		} else
 			u = esc_next(s + i, &bad);

@@ -4,7 +4,8 @@
  *
  * Everything that came from the web or the database -- URLs, titles,
  * hosts, text, robots.txt -- goes out through sv_h or sv_hn, which write
- * control and invalid bytes as \xHH (util/esc.h's rule) and & < > " ' as
+ * control and invalid bytes as \xHH (util/esc.h's rule; line breaks and
+ * tabs are kept, HTML reads them as blanks) and & < > " ' as
  * character references, so a crawled page titled <script> stays text in
  * element text and in quoted attribute values alike. A URL is a link only
  * when it is http or https. A response is capped at SV_MAX_RESPONSE
