@@ -16,6 +16,9 @@ _nearcrawl() {
 	-d|--db|-c|--config|-o|--warc|--cacert|--capath|--docs|--pairs|--groups)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return ;;
+	--port|--addr|--refresh|--hosts)
+		COMPREPLY=()
+		return ;;
 	esac
 	if [[ $cur == -* ]]; then
 		words=$("${COMP_WORDS[0]}" "$cmd" --help 2>/dev/null |

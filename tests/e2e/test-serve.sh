@@ -290,6 +290,11 @@ eq "serve of a missing database exits 2" "$?" 2
 "$NEARCRAWL" serve --help >"$E2E_TMP/out"
 eq "serve --help exits 0" "$?" 0
 ok "and prints its usage" grep -q 'usage: nearcrawl serve' "$E2E_TMP/out"
+ok "nearcrawl help lists serve" sh -c "'$NEARCRAWL' help | grep -q '^  serve '"
+ok "so does the man page" sh -c "'$NEARCRAWL' man | grep -q '^  serve '"
+ok "the completion offers serve's options" bash -c \
+    ". completion/nearcrawl.bash; COMP_WORDS=('$NEARCRAWL' serve --ref);
+    COMP_CWORD=2; _nearcrawl; [ \"\${COMPREPLY[*]}\" = --refresh ]"
 
 # PostgreSQL: the same view of the same crawl.
 e2e_start_pg
