@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include <event2/buffer.h>
@@ -179,6 +180,29 @@ path_id(const char *path, const char *prefix, int64_t *id, const char **rest)
 	return 1;
 }
 
+/*
+ * Whether the request's Host names this machine, when the server listens
+ * on loopback only: a page elsewhere that a browser is made to load from
+ * a name resolving to 127.0.0.1 (DNS rebinding) must not read the view.
+ */
+static int
+host_ok(const struct sv *s, struct evhttp_request *req)
+{
+	const char *h = evhttp_find_header(evhttp_request_get_input_headers(
+	    req), "Host");
+	size_t n;
+
+	if (!s->loopback || h == NULL)
+		return 1;
+	if (*h == '[') {
+		n = strcspn(h, "]");
+		return n == 4 && strncmp(h, "[::1", 4) == 0;
+	}
+	n = strcspn(h, ":");
+	return (n == 9 && strncasecmp(h, "localhost", 9) == 0) ||
+	    strncmp(h, "127.", 4) == 0;
+}
+
 /* The page for r's path, by method; 0 when the path is unknown. */
 static int
 route(struct sv_req *r, enum evhttp_cmd_type m)
@@ -187,6 +211,13 @@ route(struct sv_req *r, enum evhttp_cmd_type m)
 	int64_t id;
 	int get = m == EVHTTP_REQ_GET || m == EVHTTP_REQ_HEAD;
 
+	if (strcmp(p, "/report") == 0 && get) {
+		/* The report's files are named relative to its folder. */
+		evhttp_add_header(evhttp_request_get_output_headers(r->req),
+		    "Location", "/report/");
+		sv_error(r, 301, "the report is at /report/");
+		return 1;
+	}
 	if (strncmp(p, "/report/", 8) == 0 && get) {
 		svr_file(r, p + 8);
 		return 1;
@@ -246,6 +277,11 @@ on_request(struct evhttp_request *req, void *arg)
 	if ((r.out = evbuffer_new()) == NULL) {
 		evhttp_send_error(req, 503, NULL);
 		return;
+	}
+	if (!host_ok(r.s, req)) {
+		sv_error(&r, 400, "this view answers only to this machine's "
+		    "names (127.0.0.1, localhost)");
+		goto out;
 	}
 	if (uri == NULL || strlen(uri) > SV_MAX_URI) {
 		sv_error(&r, 414, "request target too long");
@@ -337,12 +373,15 @@ static int
 set_up(struct sv *s, const struct args *a)
 {
 	struct dedup_config dc;
+	struct store_counts n;
 	struct store *st;
 	char err[1024], self[PATH_MAX];
-	ssize_t n;
+	ssize_t len;
 	int rc;
 
 	s->db = a->db;
+	s->loopback = strncmp(a->addr, "127.", 4) == 0 ||
+	    strcmp(a->addr, "::1") == 0 || strcmp(a->addr, "localhost") == 0;
 	s->refresh = (int)a->refresh;
 	s->quiet = a->quiet;
 	if ((st = store_open(a->db, STORE_READONLY, err, sizeof(err))) ==
@@ -376,19 +415,25 @@ set_up(struct sv *s, const struct args *a)
 		    "memory\n");
 		return SV_RUNTIME;
 	}
-	if (connect_db(s, err, sizeof(err)) != 0) {
+	if (connect_db(s, err, sizeof(err)) != 0 ||
+	    store_view_begin(s->v) != 0 || store_view_counts(s->v, &n) != 0 ||
+	    store_view_end(s->v) != 0) {
+		if (s->v != NULL)
+			store_conn_fail(s->c, err, sizeof(err), 1, 2);
 		fputs("nearcrawl: ", stderr);
 		esc_fputs(err, stderr);
 		putc('\n', stderr);
 		return SV_USAGE;
 	}
+	/* The first report is of the database as it is now. */
+	s->seen_seq = n.max_seq;
 	/* The report is this program's `report` command, run apart. */
-	if ((n = readlink("/proc/self/exe", self, sizeof(self) - 1)) < 0) {
+	if ((len = readlink("/proc/self/exe", self, sizeof(self) - 1)) < 0) {
 		fprintf(stderr, "nearcrawl: cannot find this program: %s\n",
 		    strerror(errno));
 		return SV_RUNTIME;
 	}
-	self[n] = '\0';
+	self[len] = '\0';
 	if ((s->self = strdup(self)) == NULL || svr_init(s, err,
 	    sizeof(err)) != 0) {
 		fprintf(stderr, "nearcrawl: %s\n", s->self == NULL ?

@@ -57,6 +57,8 @@ struct sv {
 	                               change, 0 never */
 	int refresh;                /* seconds between reports at most */
 	int quiet;                  /* no messages but errors */
+	int loopback;               /* listening on loopback only: the Host
+	                               header must name this machine */
 };
 
 /* One request being answered. */

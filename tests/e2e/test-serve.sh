@@ -176,6 +176,11 @@ eq "PUT: 405" "$(status PUT /pages)" 405
 eq "GET of the fetch action: 405" "$(status GET "/page/$ART/fetch")" 405
 long=$(awk 'BEGIN { while (n++ < 5000) printf "a" }')
 eq "a 5000-byte target: 414" "$(status GET "/pages?x=$long")" 414
+eq "another Host (DNS rebinding): 400" "$(curl -s -o /dev/null \
+    -w '%{http_code}' -H 'Host: evil.example' "$SV/")" 400
+eq "localhost is this machine: 200" "$(curl -s -o /dev/null \
+    -w '%{http_code}' -H 'Host: localhost' "$SV/")" 200
+eq "/report without its slash: 301" "$(status GET /report)" 301
 eq "HEAD: 200" "$(curl -s -o /dev/null -w '%{http_code}' -I "$SV/")" 200
 ok "pages say that no script may run" sh -c \
     "curl -s -D - -o /dev/null '$SV/' | grep -qi \"^content-security-policy: default-src 'none'\""
