@@ -13,10 +13,13 @@
 #include "cmd/compare.h"
 #include "cmd/eval.h"
 #include "cmd/export.h"
+#include "cmd/indexcmd.h"
 #include "cmd/rank.h"
 #include "cmd/report.h"
+#include "cmd/search.h"
 #include "cmd/serve.h"
 #include "cmd/textcmd.h"
+#include "config/cmdopt.h"
 #include "config/config.h"
 #include "crawler/crawl.h"
 #include "util/buf.h"
@@ -57,9 +60,9 @@ usage(FILE *out)
 	    "         CSV files; DIR defaults to DB.report (also mid-crawl)\n"
 	    "  serve  -d DB [--port N] [--addr A] [--refresh S] [--quiet]\n"
 	    "         a local web view of the crawl, read-only, also while it\n"
-	    "         runs: summary and plots, clusters with every member, a\n"
-	    "         page beside its original with its new words marked,\n"
-	    "         hosts with back-off and robots.txt\n"
+	    "         runs: summary and plots, search with copies folded,\n"
+	    "         clusters with every member, a page beside its original\n"
+	    "         with its new words marked, hosts and robots.txt\n"
 	    "  rank   -d DB [--damping D] [--iterations N] [--epsilon E]\n"
 	    "         [--top N] [--quiet]\n"
 	    "         PageRank over the crawled links; the best-ranked page\n"
@@ -67,6 +70,13 @@ usage(FILE *out)
 	    "  export -d DB [--format csv|jsonl] [-o FILE] [--clusters]\n"
 	    "         every page (verdict, original, canonical) or every\n"
 	    "         duplicate cluster as CSV or JSON Lines\n"
+	    "  search -d DB [--all] [--k K] [--limit N] [--format F] QUERY\n"
+	    "         the pages whose text matches QUERY, best first, each\n"
+	    "         with its exact and near copies folded under it;\n"
+	    "         --queries FILE runs the query-biased paper's experiment\n"
+	    "  index  -d DB [--warc PATH]...\n"
+	    "         give a database crawled before the search index its\n"
+	    "         index (or finish one), from its WARC files or stored text\n"
 	    "  eval   --docs DIR --pairs FILE [--methods L]\n"
 	    "         [--thresholds M=L] [--text main|body|both] [--by-class]\n"
 	    "         [-c FILE] [--csv]\n"
@@ -779,6 +789,8 @@ man_page(FILE *out)
 	    ".TP\n\\fB\\-h\\fR, \\fB\\-\\-help\\fR\nPrint the help and "
 	    "exit.\n", out);
 	config_man_options(out);
+	fputs(".SH SEARCH AND INDEX OPTIONS\n", out);
+	cmdopt_man(out);
 	fputs(".SH EXIT STATUS\n.TP\n0\nDone: the crawl has nothing left to "
 	    "fetch.\n.TP\n1\nFailed at run time (a full disk, a write error, "
 	    "damage met in the data, out of memory); every committed batch "
@@ -848,6 +860,10 @@ main(int argc, char **argv)
 		rc = cmd_robots(argc - 1, argv + 1);
 	} else if (strcmp(argv[1], "dedup") == 0) {
 		rc = cmd_dedup(argc - 1, argv + 1);
+	} else if (strcmp(argv[1], "search") == 0) {
+		rc = search_main(argc - 1, argv + 1);
+	} else if (strcmp(argv[1], "index") == 0) {
+		rc = indexcmd_main(argc - 1, argv + 1);
 	} else {
 		fputs("nearcrawl: unknown command `", stderr);
 		esc_fputs(argv[1], stderr);

@@ -243,6 +243,10 @@ int config_saturation(const char *v, long *window, double *share);
  * the man page: the same table, so the two cannot disagree. */
 void config_man_options(FILE *out);
 
+/* s for troff: a backslash doubled, a leading dot or quote escaped, and
+ * "-" as \- (a minus, so that options can be searched for and copied). */
+void config_man_text(FILE *out, const char *s);
+
 /* Print the option lines of the named sections only (a NULL-ended list;
  * NULL: every section), in the table's order, for the commands that take
  * a part of crawl's options (dedup, compare). */
