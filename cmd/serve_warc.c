@@ -12,13 +12,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <time.h>
 
 #include "archive/cdxj.h"
 #include "archive/httpmsg.h"
 #include "archive/warcread.h"
-#include "util/decode.h"
+#include "util/buf.h"
 
 /* The header part of a record read on top of the body's cap. */
 #define HEAD_ROOM (256 * 1024)
@@ -223,16 +222,14 @@ find_capture(const char *dir, const char *key, const char *url, double at,
 	closedir(d);
 }
 
-/* The HTTP body of a response block b into body, as the crawl read it. */
+/* The HTTP body of a response block b into body, as the crawl read it
+ * (archive/httpmsg.h's httpmsg_body, which `nearcrawl dedup` and
+ * `nearcrawl index` read archives with too). */
 static int
 http_body(struct buf *b, struct buf *body, char *ctype, size_t ctsz,
     char *note, size_t notesz)
 {
 	struct http_msg m;
-	struct buf dechunked;
-	const char *payload;
-	char ce[64], te[64];
-	size_t plen;
 	int rc;
 
 	if (httpmsg_parse(b->data, b->len, &m) != 0 || m.status == 0) {
@@ -242,23 +239,9 @@ http_body(struct buf *b, struct buf *body, char *ctype, size_t ctsz,
 	}
 	if (!httpmsg_header(&m, "Content-Type", ctype, ctsz))
 		ctype[0] = '\0';
-	payload = b->data + m.head_len;
-	plen = b->len - m.head_len;
-	buf_init(&dechunked, body->limit);
-	/* Undone only when really chunked, as `nearcrawl dedup` does. */
-	if (httpmsg_header(&m, "Transfer-Encoding", te, sizeof(te)) &&
-	    strcasestr(te, "chunked") != NULL &&
-	    httpmsg_dechunk(payload, plen, &dechunked) == 0) {
-		payload = dechunked.data != NULL ? dechunked.data : "";
-		plen = dechunked.len;
-	}
-	rc = decode_all(decode_coding_of(httpmsg_header(&m,
-	    "Content-Encoding", ce, sizeof(ce)) ? ce : NULL), payload, plen,
-	    body);
-	buf_free(&dechunked);
-	if (rc == BUF_NOMEM)
+	if ((rc = httpmsg_body(&m, body)) == BUF_NOMEM)
 		return -1;
-	if (rc != BUF_OK && rc != DECODE_SHORT && rc != BUF_FULL) {
+	if (rc != BUF_OK && rc != BUF_FULL) {
 		snprintf(note, notesz, "the archived body's content coding "
 		    "cannot be undone");
 		return 1;
