@@ -2,8 +2,9 @@
  * serve: `nearcrawl serve` (cmd/serve.h): the command line, the database
  * and the crawl's settings, libevent's HTTP server, and the dispatch of a
  * request to its page. The pages are in serve_pages.c (overview, pages,
- * clusters, hosts), serve_view.c (a page), serve_report.c (the report's
- * files and its remaking); serve_out.c writes HTML for them all.
+ * clusters, hosts), serve_view.c (a page), serve_search.c (search),
+ * serve_report.c (the report's files and its remaking); serve_out.c
+ * writes HTML for them all.
  */
 #include "cmd/serve.h"
 
@@ -30,8 +31,11 @@
 
 #include "cmd/serve_out.h"
 #include "cmd/serve_pages.h"
+#include "cmd/search.h"
 #include "cmd/serve_report.h"
+#include "cmd/serve_search.h"
 #include "cmd/serve_view.h"
+#include "config/cmdopt.h"
 #include "crawler/crawl.h"
 #include "storage/query.h"
 #include "util/esc.h"
@@ -45,29 +49,6 @@ enum { SV_DONE = 0, SV_RUNTIME = 1, SV_USAGE = 2 };
 /* Seconds an idle or slow connection is kept. */
 #define SV_TIMEOUT 30
 
-static const char use[] =
-    "usage: nearcrawl serve -d DB [--port N] [--addr A] [--refresh S] "
-    "[-q|--quiet]\n"
-    "A local web view of a crawl, read-only, also while it runs: the "
-    "summary and\n"
-    "plots of the report, the pages, the duplicate clusters with every "
-    "member,\n"
-    "a page beside its original with the words that are new marked, the "
-    "hosts\n"
-    "with their back-off and robots.txt. Stop it with Ctrl-C.\n"
-    "  -d DB        the crawl's database (SQLite file or postgresql://...)\n"
-    "  --port N     port to listen on (default 8077; 0: any free one)\n"
-    "  --addr A     address to listen on (default 127.0.0.1, this machine "
-    "only;\n"
-    "               the view has no login: think before opening it to "
-    "others)\n"
-    "  --refresh S  remake the report's plots at most every S seconds while "
-    "the\n"
-    "               database changes (1 to 3600, default 10)\n"
-    "  -q, --quiet  print nothing but errors\n"
-    "Exit status: 0 stopped by SIGINT or SIGTERM, 1 cannot listen or run, "
-    "2 bad\nusage or a database it cannot open.\n";
-
 /* The command line. */
 struct args {
 	const char *db;   /* -d */
@@ -77,20 +58,29 @@ struct args {
 	int quiet;        /* -q */
 };
 
-/* A whole number in [lo, hi]. */
+/* One option of the command line (config/cmdopt.h's serve table). */
 static int
-num_arg(const char *s, long lo, long hi, long *out)
+opt_in(int opt, const char *value, long number, void *arg)
 {
-	char *end;
-	long v;
+	struct args *a = arg;
 
-	if (s == NULL || *s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno != 0 || *end != '\0' || v < lo || v > hi)
-		return -1;
-	*out = v;
+	switch (opt) {
+	case CMDOPT_SERVE_DB:
+		a->db = value;
+		break;
+	case CMDOPT_SERVE_PORT:
+		a->port = number;
+		break;
+	case CMDOPT_SERVE_ADDR:
+		a->addr = value;
+		break;
+	case CMDOPT_SERVE_REFRESH:
+		a->refresh = number;
+		break;
+	case CMDOPT_SERVE_QUIET:
+		a->quiet = 1;
+		break;
+	}
 	return 0;
 }
 
@@ -98,45 +88,33 @@ num_arg(const char *s, long lo, long hi, long *out)
 static int
 parse_args(int argc, char **argv, struct args *a)
 {
-	int i;
+	char err[512], **ops;
+	int rc, nops = 0;
 
 	a->addr = "127.0.0.1";
 	a->port = SERVE_PORT;
 	a->refresh = SERVE_REFRESH;
-	for (i = 1; i < argc; i++) {
-		const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-
-		if (strcmp(o, "-h") == 0 || strcmp(o, "--help") == 0)
-			return 1;
-		if (strcmp(o, "-q") == 0 || strcmp(o, "--quiet") == 0) {
-			a->quiet = 1;
-			continue;
-		}
-		if (v != NULL && (strcmp(o, "-d") == 0 ||
-		    strcmp(o, "--db") == 0))
-			a->db = v;
-		else if (v != NULL && strcmp(o, "--addr") == 0 && *v != '\0')
-			a->addr = v;
-		else if (strcmp(o, "--port") == 0 &&
-		    num_arg(v, 0, 65535, &a->port) == 0)
-			;
-		else if (strcmp(o, "--refresh") == 0 &&
-		    num_arg(v, 1, 3600, &a->refresh) == 0)
-			;
-		else {
-			fputs("nearcrawl: serve: bad or unknown argument `",
-			    stderr);
-			esc_fputs(o, stderr);
-			fputs("'\n", stderr);
-			return -1;
-		}
-		i++;
-	}
-	if (a->db == NULL) {
-		fputs("nearcrawl: serve: no database given (-d DB)\n", stderr);
+	if ((ops = calloc((size_t)argc + 1, sizeof(*ops))) == NULL) {
+		fprintf(stderr, "nearcrawl: out of memory\n");
 		return -1;
 	}
-	return 0;
+	rc = cmdopt_parse(&cmdopt_serve, argc, argv, opt_in, a, ops, &nops,
+	    err, sizeof(err));
+	free(ops);
+	if (rc == 1)
+		return 1;
+	if (rc == 0 && nops > 0)
+		snprintf(err, sizeof(err), "serve takes no operand");
+	else if (rc == 0 && a->db == NULL)
+		snprintf(err, sizeof(err), "no database given (-d DB)");
+	else if (rc == 0 && *a->addr == '\0')
+		snprintf(err, sizeof(err), "--addr: an address");
+	else if (rc == 0)
+		return 0;
+	fputs("nearcrawl: serve: ", stderr);
+	esc_fputs(err, stderr);
+	fputs("\ntry `nearcrawl serve --help'\n", stderr);
+	return -1;
 }
 
 /* Our connection, opened again after a failure. 0, or -1. */
@@ -241,7 +219,7 @@ route(struct sv_req *r, enum evhttp_cmd_type m)
 	}
 	if (!get && (strcmp(p, "/") == 0 || strcmp(p, "/pages") == 0 ||
 	    strcmp(p, "/clusters") == 0 || strcmp(p, "/hosts") == 0 ||
-	    strcmp(p, "/host") == 0))
+	    strcmp(p, "/host") == 0 || strcmp(p, "/search") == 0))
 		return -1;
 	if (strcmp(p, "/") == 0)
 		svp_home(r);
@@ -253,6 +231,8 @@ route(struct sv_req *r, enum evhttp_cmd_type m)
 		svp_hosts(r);
 	else if (strcmp(p, "/host") == 0)
 		svp_host(r);
+	else if (strcmp(p, "/search") == 0)
+		svs_search(r);
 	else
 		return 0;
 	return 1;
@@ -447,6 +427,7 @@ static void
 tear_down(struct sv *s)
 {
 	svr_cleanup(s);
+	search_close(s->search);
 	store_view_free(s->v);
 	store_conn_close(s->c);
 	dedup_free(s->dd);
@@ -466,7 +447,8 @@ serve_main(int argc, char **argv)
 
 	memset(&a, 0, sizeof(a));
 	if ((rc = parse_args(argc, argv, &a)) != 0) {
-		fputs(use, rc > 0 ? stdout : stderr);
+		if (rc > 0)
+			cmdopt_usage(&cmdopt_serve, stdout);
 		return rc > 0 ? SV_DONE : SV_USAGE;
 	}
 	memset(&s, 0, sizeof(s));

@@ -7,7 +7,8 @@
  * summary and plots, remade while a crawl runs), the pages by verdict and
  * host, the largest clusters, a cluster with every member, a page with
  * its metadata, links and its text beside its original's with the new
- * words marked, and the hosts with their back-off and robots.txt. The database is opened read-only and no read
+ * words marked, the hosts with their back-off and robots.txt, and search
+ * with duplicates folded. The database is opened read-only and no read
  * transaction outlives a request, so a crawl can write it meanwhile.
  * Requests it cannot serve get a 4xx: 404 for an unknown path or id, 400
  * for a malformed parameter, 405 for another method, 414 for a target

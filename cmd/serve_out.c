@@ -213,6 +213,11 @@ sv_head(struct sv_req *r, const char *title, int refresh)
 	    "<a href=\"/clusters\">clusters</a>"
 	    "<a href=\"/hosts\">hosts</a>"
 	    "<a href=\"/report/\">report</a>");
+	sv_puts(r, "<form action=\"/search\" method=\"get\" role=\"search\">"
+	    "<input type=\"search\" name=\"q\" placeholder=\"search the "
+	    "crawl\" value=\"");
+	sv_h(r, strcmp(r->path, "/search") == 0 ? sv_query(r, "q") : NULL);
+	sv_puts(r, "\"></form>");
 	sv_puts(r, "</nav>\n<main>\n");
 }
 

@@ -26,6 +26,8 @@
 #include "dedup/dedup.h"
 #include "storage/store_view.h"
 
+struct search;
+
 /* Bytes of one response at most (a page view's two texts fit). */
 #define SV_MAX_RESPONSE (8 * 1024 * 1024)
 /* The longest request target answered; longer is 414. */
@@ -41,6 +43,8 @@ struct sv {
 	struct store_conn *c;       /* our read-only connection, or NULL
 	                               after a failure (opened again) */
 	struct store_view *v;       /* the view on c */
+	struct search *search;      /* the search handle, opened at the
+	                               first search, or NULL */
 	struct event_base *base;    /* the loop */
 	char *self;                 /* this program, to run `report` */
 	char *tmp;                  /* our temporary directory */

@@ -51,7 +51,7 @@ NEAR=$(q "$DB" "SELECT id FROM pages WHERE url = '${INJ}article-print.html'")
 HOSTILE=$(q "$DB" "SELECT id FROM pages WHERE url = '$INJ'")
 QUERY=""
 if curl -s "$SV/" | grep -q 'name="q"'; then
-	QUERY="admissions"
+	QUERY="calendar"
 fi
 timeout 180 node tests/tools/serve-browser.mjs "$SV" "$E2E_TMP/shots" \
     "$NEAR" "$HOSTILE" $QUERY >"$E2E_TMP/browser" 2>&1

@@ -1,8 +1,8 @@
 #!/bin/sh
 # `nearcrawl serve`: the web view of a crawl of the labelled fixture site
 # and of www.inject.test (a site whose titles and text are markup), on
-# SQLite and on PostgreSQL. Every page answers with what it should show;
-# requests it cannot serve get a 4xx; everything from the web stays text;
+# SQLite and on PostgreSQL. Every page answers with what it should show,
+# search with copies folded too; requests it cannot serve get a 4xx; everything from the web stays text;
 # the database is not changed by a byte; a crawl writes the same database
 # while the view reads it; a short load leaves no error; SIGTERM stops it.
 . tests/e2e/lib.sh
@@ -243,6 +243,32 @@ get / >/dev/null
 ok "the overview shows them" grep -q "<div id=\"n-pages\">$after<span>" \
     "$E2E_TMP/body"
 
+# Search, once the crawl is whole (it indexed each page as it stored it):
+# results with duplicates folded, the omitted pages on request.
+eq "search answers 200" "$(get '/search?q=calendar')" 200
+ok "it finds results" grep -q '<div class="hit"' "$E2E_TMP/body"
+ok "their snippets mark the matched word" grep -q -i \
+    '<mark>calendar</mark>' "$E2E_TMP/body"
+folded=$(sed -n 's|.*>\([0-9]*\) similar pages* omitted</a>.*|\1|p' \
+    "$E2E_TMP/body" | head -n 1)
+ok "copies are folded under a result ($folded omitted)" \
+    test "${folded:-0}" -gt 0
+eq "all=1 lists them" "$(get '/search?q=calendar&all=1')" 200
+ok "every omitted page is listed" test \
+    "$(grep -c '<li class="member">' "$E2E_TMP/body")" -ge "${folded:-1}"
+eq "search without a query: 200" "$(status GET /search)" 200
+eq "a malformed query: 400" "$(status GET '/search?q=%22open')" 400
+eq "a bad k: 400" "$(status GET '/search?q=calendar&k=99')" 400
+get '/search?q=%3Cscript%3Ealert(9)%3C%2Fscript%3E' >/dev/null
+eq "a query of markup is echoed as text" \
+    "$(grep -c -i '<script' "$E2E_TMP/body")" 0
+get '/search?q=alert' >/dev/null
+eq "no <script> element in the results" \
+    "$(grep -c -i '<script' "$E2E_TMP/body")" 0
+ok "snippets of markup stay text" grep -q 'onerror=<mark>alert</mark>' \
+    "$E2E_TMP/body"
+
+
 serve_stop
 eq "SIGTERM: serve exits 0" "$?" 0
 ok "it says it stopped" grep -q 'serve stopped' "$E2E_TMP/serve.log"
@@ -289,14 +315,16 @@ serve_stop
 # Bad usage and a database that is not one.
 "$NEARCRAWL" serve >/dev/null 2>"$E2E_TMP/err"
 eq "serve without -d exits 2" "$?" 2
-ok "with its usage" grep -q usage "$E2E_TMP/err"
+ok "and says how to get help" grep -q 'nearcrawl serve --help' \
+    "$E2E_TMP/err"
 "$NEARCRAWL" serve -d "$E2E_TMP/none.db" --port 0 2>"$E2E_TMP/err"
 eq "serve of a missing database exits 2" "$?" 2
 "$NEARCRAWL" serve --help >"$E2E_TMP/out"
 eq "serve --help exits 0" "$?" 0
 ok "and prints its usage" grep -q 'usage: nearcrawl serve' "$E2E_TMP/out"
 ok "nearcrawl help lists serve" sh -c "'$NEARCRAWL' help | grep -q '^  serve '"
-ok "so does the man page" sh -c "'$NEARCRAWL' man | grep -q '^  serve '"
+ok "so does the man page, with serve's options" sh -c \
+    "'$NEARCRAWL' man | grep -q 'remake the report'"
 ok "the completion offers serve's options" bash -c \
     ". completion/nearcrawl.bash; COMP_WORDS=('$NEARCRAWL' serve --ref);
     COMP_CWORD=2; _nearcrawl; [ \"\${COMPREPLY[*]}\" = --refresh ]"
@@ -326,6 +354,10 @@ eq "PostgreSQL: a host answers 200" "$(get '/host?name=www.lab.test')" 200
 ok "PostgreSQL: with its robots.txt" grep -q '<h2>robots.txt of' \
     "$E2E_TMP/body"
 eq "PostgreSQL: near pages answer 200" "$(get '/pages?verdict=near')" 200
+eq "PostgreSQL: search answers 200" "$(get '/search?q=calendar')" 200
+ok "PostgreSQL: it finds results" grep -q '<div class="hit"' "$E2E_TMP/body"
+ok "PostgreSQL: and folds copies" grep -q 'similar pages* omitted' \
+    "$E2E_TMP/body"
 eq "PostgreSQL: no such page: 404" "$(status GET /page/99999999)" 404
 get "/page/$(pgq "SELECT id FROM pages WHERE url = '$INJ'")" >/dev/null
 ok "PostgreSQL: the markup title is shown as text" grep -q \
