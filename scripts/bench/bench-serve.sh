@@ -13,8 +13,9 @@
 #
 # The requests go round the view's pages: the overview, the pages by
 # verdict, the clusters, the largest cluster, page views of near and
-# unique pages (each a WARC read, two digests and the measure), the
-# hosts, a host, a report plot. Prints wrk's summary (requests/s,
+# unique pages (each a WARC read, two digests and the measure), two
+# searches (one listing the folded pages), the hosts, a host, a report
+# plot. Prints wrk's summary (requests/s,
 # latency, socket errors, non-2xx answers) and the server's RSS after a
 # warm-up, at its highest and at the end: flat memory means the end is
 # about the warm-up's. No assertion on the figures: exit 0 when it ran,
@@ -96,6 +97,8 @@ done
 	echo /clusters
 	echo /hosts
 	echo /report/growth.svg
+	echo '/search?q=calendar'
+	echo '/search?q=library+OR+admissions&all=1'
 	sqlite3 "$DB" "SELECT '/host?name=' || host FROM pages
 	    GROUP BY host ORDER BY count(*) DESC LIMIT 1"
 	sqlite3 "$DB" "SELECT '/cluster/' || original_id FROM duplicates
