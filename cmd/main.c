@@ -22,6 +22,7 @@
 #include "config/cmdopt.h"
 #include "config/config.h"
 #include "crawler/crawl.h"
+#include "crawler/dedupcmd.h"
 #include "util/buf.h"
 #include "util/esc.h"
 #include "web/robots.h"
@@ -295,7 +296,7 @@ static int
 cmd_dedup(int argc, char **argv)
 {
 	struct config cfg;
-	struct offline_summary sum;
+	struct dedupcmd_summary sum;
 	const struct store_counts *n = &sum.counts;
 	char err[1024], **files = NULL;
 	size_t nfiles;
@@ -337,7 +338,7 @@ cmd_dedup(int argc, char **argv)
 	memset(&sum, 0, sizeof(sum));
 	rc = crawl_adopt_settings(&cfg, err, sizeof(err));
 	if (rc == 0)
-		rc = offline_run(&cfg, files, nfiles, &sum, err, sizeof(err));
+		rc = dedupcmd_run(&cfg, files, nfiles, &sum, err, sizeof(err));
 	if (rc != 0)
 		say(err);
 	if (rc != EXIT_USAGE && sum.counted) {

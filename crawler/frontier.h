@@ -14,6 +14,16 @@
 #define FRONTIER_WHY_PATTERN "excluded by --accept-regex/--reject-regex"
 
 /*
+ * The frontier's filters (--strip-params, --accept-regex, --reject-regex)
+ * and its memory of settled links. 0, or an exit status with c->err: 2
+ * for a bad pattern, 1 when out of memory.
+ */
+int frontier_open(struct crawl *c);
+
+/* Free what frontier_open made (safe on a part never made). */
+void frontier_close(struct crawl *c);
+
+/*
  * Why url (normalised), found at depth, is not to be queued, or NULL when
  * it is; then host (HOST_MAX bytes) holds its host.
  */
@@ -34,6 +44,25 @@ int frontier_add_as_is(struct crawl *c, const char *url, int depth,
  * dup_hops what the link rule gives it (0 for seeds). 0 or -1. */
 int frontier_add(struct crawl *c, const char *url, int depth, int64_t parent,
     int dup_hops);
+
+/* Queue the links of a page's extraction ex (row parent) found at depth,
+ * each as frontier_add does, and count those left out as too long. 0 or
+ * -1. */
+int frontier_add_links(struct crawl *c, const struct extract_result *ex,
+    int depth, int64_t parent, int dup_hops);
+
+/* Queue target (normalised), where j's page (row id) redirects, as a
+ * link of that page. 0 or -1. */
+int frontier_add_redirect(struct crawl *c, const struct job *j,
+    const char *target, int64_t id);
+
+/*
+ * A URL taken from the frontier (not a sitemap's, not a seed) that the
+ * patterns exclude now -- it was queued before a resume changed them --
+ * is settled as skipped without a fetch and counted. 1 settled (j's
+ * URL is the caller's to free), 0 when it stays, -1 on a database error.
+ */
+int frontier_drop_excluded(struct crawl *c, struct job *j);
 
 /* Settle j's queued URL without asking the server, with reason. 0 or -1. */
 int frontier_settle_unfetched(struct crawl *c, struct job *j,

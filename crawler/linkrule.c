@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "crawler/frontier.h"
 #include "storage/store_pages.h"
 
 /* Counts of dup_hops stop here: a frontier column, not to overflow. */
@@ -35,7 +36,7 @@ dup_run(struct crawl *c, const struct job *j, int cap, int *run)
  * Whether the links of j's page, judged v, are followed, and the dup_hops
  * they are queued with: 1 with *hops set, 0, or -1 on a database error.
  */
-int
+static int
 linkrule_followed(struct crawl *c, const struct job *j, enum dedup_verdict v,
     int *hops)
 {
@@ -59,7 +60,7 @@ linkrule_followed(struct crawl *c, const struct job *j, enum dedup_verdict v,
  * duplicate, that duplicate becomes new content. Returns 0, or -1 on a
  * database error.
  */
-int
+static int
 linkrule_credit_linker(struct crawl *c, const struct job *j)
 {
 	struct store_lineage l;
@@ -81,4 +82,20 @@ linkrule_credit_linker(struct crawl *c, const struct job *j)
 	    store_fruitful_add(c->st, at) != 0)
 		return -1;
 	return 0;
+}
+
+int
+linkrule_follow(struct crawl *c, const struct job *j, int64_t id,
+    enum dedup_verdict v)
+{
+	int follow, hops;
+
+	if (v == DEDUP_UNIQUE && linkrule_credit_linker(c, j) != 0)
+		return -1;
+	if ((follow = linkrule_followed(c, j, v, &hops)) < 0)
+		return -1;
+	if (!follow || j->work->nofollow)
+		return 0;
+	return frontier_add_links(c, &j->work->dg.ex, j->it.depth + 1, id,
+	    hops);
 }

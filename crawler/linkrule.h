@@ -16,17 +16,12 @@
 #include "crawler/state.h"
 
 /*
- * Whether the links of j's page, judged v, are followed, and the dup_hops
- * they are queued with: 1 with *hops set, 0, or -1 on a database error.
+ * The links of j's digested page (row id, judged v) queued as the rule
+ * says, none when the page asks so (its work's nofollow); a unique page
+ * first makes the duplicate that led to it new content. 0, or -1 on a
+ * database or memory error.
  */
-int linkrule_followed(struct crawl *c, const struct job *j,
-    enum dedup_verdict v, int *hops);
-
-/*
- * j's page is unique: when what linked to it (through redirects) is a
- * duplicate, that duplicate becomes new content. 0, or -1 on a database
- * error.
- */
-int linkrule_credit_linker(struct crawl *c, const struct job *j);
+int linkrule_follow(struct crawl *c, const struct job *j, int64_t id,
+    enum dedup_verdict v);
 
 #endif

@@ -1,6 +1,9 @@
 #include "crawler/loop.h"
+#include "crawler/frontier.h"
+#include "crawler/judge.h"
 #include "crawler/page.h"
 #include "crawler/polite.h"
+#include "crawler/revisit.h"
 #include "crawler/setup.h"
 #include "crawler/share.h"
 #include "crawler/warcout.h"
@@ -11,7 +14,6 @@
 #include <strings.h>
 
 #include <signal.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 static void pump(struct crawl *c);
@@ -44,8 +46,9 @@ on_worked(void *arg)
 	struct job *j = arg;
 	struct crawl *c = j->c;
 
-	if (!c->failed) {
-		if (page_record_work(c, j) != 0)
+	if (!c->end.failed) {
+		if ((j->kind == JOB_REVISIT ? revisit_record_work(c, j)
+		                            : page_record_work(c, j)) != 0)
 			crawl_fail(c, "cannot store a page");
 		else
 			settle_page(c, j);
@@ -60,7 +63,7 @@ on_unworked(void *arg)
 {
 	struct job *j = arg;
 
-	if (!j->c->failed)
+	if (!j->c->end.failed)
 		store_frontier_requeue(j->c->st, j->it.id, 0);
 	crawl_job_free(j);
 }
@@ -75,11 +78,11 @@ on_fetched(const struct fetch_result *r, void *arg)
 	int rc;
 
 	hostsched_finished(c->sc, j->host, now);
-	if (c->failed)
+	if (c->end.failed)
 		goto out;
 	if (r->code == CURLE_ABORTED_BY_CALLBACK) {
 		/* Stopped by the user: ask again on resume. */
-		if (j->origin[0] == '\0' && !j->sitemap &&
+		if ((j->kind == JOB_PAGE || j->kind == JOB_REVISIT) &&
 		    store_frontier_requeue(c->st, j->it.id, 0) != 0)
 			crawl_fail(c, "cannot requeue");
 		goto out;
@@ -116,14 +119,17 @@ on_fetched(const struct fetch_result *r, void *arg)
 	}
 	if (c->warc != NULL && warcout_fetch(c, j, r) != 0)
 		goto out;
-	if (j->origin[0] != '\0') {
+	switch (j->kind) {
+	case JOB_ROBOTS:
 		polite_on_robots(c, j, r);
 		goto out;
-	}
-	if (j->sitemap) {
+	case JOB_SITEMAP:
 		if (polite_on_sitemap(c, j, r) != 0)
 			crawl_fail(c, "cannot queue a sitemap's URLs");
 		goto out;
+	case JOB_PAGE:
+	case JOB_REVISIT:
+		break;
 	}
 	if ((rc = polite_retry_later(c, j, r)) != 0) {
 		if (rc < 0)
@@ -133,7 +139,9 @@ on_fetched(const struct fetch_result *r, void *arg)
 	/* Counted now, not once stored: the host's next transfer may start
 	 * while this page is still in the pool. */
 	crawl_count_page(c, j->host);
-	rc = page_process(c, j, r);
+	if ((rc = page_intake(c, j, r)) == 0)
+		rc = j->kind == JOB_REVISIT ? revisit_process(c, j, r)
+		                            : page_process(c, j, r);
 	if (rc < 0) {
 		crawl_fail(c, "cannot store a page");
 		goto out;
@@ -153,27 +161,20 @@ out:
 static size_t
 in_flight(const struct crawl *c)
 {
-	return fetch_active(c->fe) + workpool_pending(c->pool);
-}
-
-/* The pages --max-pages counts: the database's, but in a recrawl, whose
- * pages have their rows already, this run's fetches. */
-static int64_t
-limit_counted(const struct crawl *c)
-{
-	return c->visit > 1 ? c->fetched : c->seq;
+	return fetch_active(c->loop.fe) + workpool_pending(c->loop.pool);
 }
 
 static int
 limit_reached(const struct crawl *c)
 {
 	return c->cfg->max_pages > 0 &&
-	    limit_counted(c) + (int64_t)in_flight(c) >= c->cfg->max_pages;
+	    crawl_limit_counted(c) + (int64_t)in_flight(c) >= c->cfg->max_pages;
 }
 
 /*
- * Start j's transfer: robots.txt of j->origin, a sitemap file or a page.
- * The one place the crawl starts transfers. 0, or -1 (j is the caller's).
+ * Start j's transfer: robots.txt of j->origin, a sitemap file or a page
+ * (in a recrawl, a page the crawl had becomes a revisit here). The one
+ * place the crawl starts transfers. 0, or -1 (j is the caller's).
  */
 static int
 start_transfer(struct crawl *c, struct job *j, double now)
@@ -188,31 +189,25 @@ start_transfer(struct crawl *c, struct job *j, double now)
 	const struct fetch_req *req = &page_req;
 	const char *url = j->it.url;
 
-	if (j->origin[0] != '\0') {
+	switch (j->kind) {
+	case JOB_ROBOTS:
 		snprintf(robots_url, sizeof(robots_url), "%s/robots.txt",
 		    j->origin);
 		url = robots_url;
 		req = &robots_req;
-	} else if (j->sitemap) {
+		break;
+	case JOB_SITEMAP:
 		req = &sitemap_req;
-	} else if (c->visit > 1) {
-		/* A recrawl: a page the crawl had is asked for on condition. */
-		if ((j->prior = calloc(1, sizeof(*j->prior))) == NULL ||
-		    store_page_prior(c->st, url, j->prior) < 0)
+		break;
+	case JOB_PAGE:
+		if (revisit_request(c, j, &page_req) != 0)
 			return -1;
-		if (j->prior->id == 0) {
-			free(j->prior);
-			j->prior = NULL;
-		} else {
-			page_req.if_none_match = j->prior->etag[0] != '\0' ?
-			    j->prior->etag : NULL;
-			page_req.if_modified_since =
-			    j->prior->last_modified[0] != '\0' ?
-			    j->prior->last_modified : NULL;
-		}
+		break;
+	case JOB_REVISIT:
+		break;
 	}
 	hostsched_started(c->sc, j->host, now);
-	return fetch_start_req(c->fe, url, req, on_fetched, j);
+	return fetch_start_req(c->loop.fe, url, req, on_fetched, j);
 }
 
 /* Start as many transfers as the limits allow; end the loop when done. */
@@ -224,7 +219,7 @@ pump(struct crawl *c)
 	struct job *j;
 	int r;
 
-	while (!c->stopping && in_flight(c) < (size_t)c->cfg->concurrency &&
+	while (!c->end.stopping && in_flight(c) < (size_t)c->cfg->concurrency &&
 	    !limit_reached(c)) {
 		now = clock_mono_ms();
 		host = hostsched_next(c->sc, now, &wait);
@@ -236,10 +231,11 @@ pump(struct crawl *c)
 			return;
 		}
 		j->c = c;
+		j->kind = JOB_PAGE;
 		snprintf(j->host, sizeof(j->host), "%s", host);
 		r = polite_pop_sitemap(c, j) ? 1
 		    : store_frontier_take(c->st, j->host, clock_wall_s(), &j->it);
-		c->stages.store_ms += clock_mono_ms() - now;
+		crawl_count_store(c, clock_mono_ms() - now);
 		if (r <= 0) {
 			free(j);
 			if (r < 0) {
@@ -249,16 +245,17 @@ pump(struct crawl *c)
 			hostsched_drained(c->sc, host);
 			continue;
 		}
-		if (!j->sitemap)
-			c->n.queued--;
+		if (j->kind != JOB_SITEMAP)
+			crawl_count_queued(c, -1);
 		/* Shared: the entry is taken for all to see at once; held
 		 * uncommitted, it would stall another page's transaction. */
-		if (c->share != NULL && !j->sitemap && crawl_commit(c) != 0) {
+		if (c->share != NULL && j->kind != JOB_SITEMAP &&
+		    crawl_commit(c) != 0) {
 			crawl_job_free(j);
 			return;
 		}
 		if ((r = polite_admit(c, j, now)) == POLITE_DONE) {
-			if (c->failed)
+			if (c->end.failed)
 				return;
 			continue;
 		}
@@ -275,7 +272,7 @@ pump(struct crawl *c)
 			return;
 		}
 	}
-	if (in_flight(c) == 0 && wait < 0 && !c->stopping &&
+	if (in_flight(c) == 0 && wait < 0 && !c->end.stopping &&
 	    !limit_reached(c) && c->share != NULL) {
 		/* Shared: done only when the whole crawl is; else look again
 		 * soon (a host freed, or a page of another process's). */
@@ -286,24 +283,24 @@ pump(struct crawl *c)
 		if (r == 0) {
 			struct timeval soon = { 0, 250000 };
 
-			evtimer_add(c->wake, &soon);
+			evtimer_add(c->loop.wake, &soon);
 			return;
 		}
 	}
 	if (in_flight(c) == 0 &&
-	    (c->stopping || wait < 0 || limit_reached(c))) {
+	    (c->end.stopping || wait < 0 || limit_reached(c))) {
 		/* A break requested before the loop runs would be forgotten
 		 * by libevent, hence the flag. */
-		c->done = 1;
-		event_base_loopbreak(c->base);
+		c->loop.done = 1;
+		event_base_loopbreak(c->loop.base);
 		return;
 	}
-	if (!c->stopping && wait > 0) {
+	if (!c->end.stopping && wait > 0) {
 		struct timeval tv;
 
 		tv.tv_sec = (time_t)(wait / 1000);
 		tv.tv_usec = (suseconds_t)((wait - tv.tv_sec * 1000.0) * 1000);
-		evtimer_add(c->wake, &tv);
+		evtimer_add(c->loop.wake, &tv);
 	}
 }
 
@@ -313,125 +310,18 @@ on_wake(evutil_socket_t fd, short what, void *arg)
 	pump(arg);
 }
 
-/* A duration for people: "42 s", "7 min", "3.5 h". */
-static void
-format_duration(double secs, char *out, size_t outsz)
-{
-	if (secs < 90)
-		snprintf(out, outsz, "%.0f s", secs);
-	else if (secs < 90 * 60)
-		snprintf(out, outsz, "%.0f min", secs / 60);
-	else
-		snprintf(out, outsz, "%.1f h", secs / 3600);
-}
-
-/* Append segment seg to line (len bytes used of size) when it fits in
- * width columns with its " | ". */
-static size_t
-add_segment(char *line, size_t len, size_t size, size_t width,
-    const char *seg)
-{
-	size_t n = strlen(seg) + (len > 0 ? 3 : 0);
-
-	if (len + n > width || len + n >= size)
-		return len;
-	return len + (size_t)snprintf(line + len, size - len, "%s%s",
-	    len > 0 ? " | " : "", seg);
-}
-
-/*
- * Progress: on a terminal one line rewritten every second, as wide as the
- * terminal, its segments most important first (a segment that does not fit
- * is left out whole, so a narrow terminal keeps the pages, the verdicts,
- * the rate and the time); otherwise a plain line every PROGRESS_EVERY_S for
- * logs, whole, with the time of day in front. --quiet silences both. The
- * verdict counts are the database's and add up to its pages; "this run" is
- * what this process fetched. The time left is for what is known: the queue
- * (or the pages left under --max-pages, when fewer) at this run's rate --
- * the queue grows as pages are read, so it is a floor.
- */
-static void
-print_progress(struct crawl *c)
-{
-	double now = clock_mono_ms(), secs = (now - c->started) / 1e3;
-	double rate = secs > 0 ? (double)c->fetched / secs : 0.0;
-	struct hostsched_census hc;
-	struct winsize ws;
-	char seg[192], took[32], left[32], line[512], stamp[32];
-	size_t width = sizeof(line) - 1, len = 0;
-	int64_t todo = c->n.queued;
-	time_t t;
-	struct tm tm;
-
-	hostsched_census(c->sc, now, &hc);
-	if (c->tty && ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 &&
-	    ws.ws_col > 1 && ws.ws_col <= sizeof(line))
-		width = (size_t)ws.ws_col - 1;
-	line[0] = '\0';
-	snprintf(seg, sizeof(seg), "%lld pages (%lld this run)",
-	    (long long)c->n.pages, (long long)c->fetched);
-	len = add_segment(line, len, sizeof(line), width, seg);
-	snprintf(seg, sizeof(seg), "unique %lld, exact %lld, near %lld, "
-	    "other %lld", (long long)c->n.unique, (long long)c->n.exact,
-	    (long long)c->n.near,
-	    (long long)(c->n.redirect + c->n.error + c->n.skipped));
-	len = add_segment(line, len, sizeof(line), width, seg);
-	format_duration(secs, took, sizeof(took));
-	snprintf(seg, sizeof(seg), "%.1f pages/s, %s", rate, took);
-	len = add_segment(line, len, sizeof(line), width, seg);
-	if (c->cfg->max_pages > 0 &&
-	    c->cfg->max_pages - limit_counted(c) < todo)
-		todo = c->cfg->max_pages - limit_counted(c);
-	if (rate > 0 && todo > 0) {
-		format_duration((double)todo / rate, left, sizeof(left));
-		snprintf(seg, sizeof(seg), "%lld queued, %s at this rate",
-		    (long long)c->n.queued, left);
-	} else {
-		snprintf(seg, sizeof(seg), "%lld queued",
-		    (long long)c->n.queued);
-	}
-	len = add_segment(line, len, sizeof(line), width, seg);
-	/* Nothing in flight: say what the crawl waits for. */
-	if (hc.active == 0 && hc.held > 0)
-		snprintf(seg, sizeof(seg), "waiting: %zu host%s backing off "
-		    "or held by Retry-After", hc.held, hc.held == 1 ? "" :
-		    "s");
-	else if (hc.active == 0 && hc.waiting > 0)
-		snprintf(seg, sizeof(seg), "waiting: %zu host%s in its "
-		    "delay", hc.waiting, hc.waiting == 1 ? "" : "s");
-	else
-		snprintf(seg, sizeof(seg), "hosts: %zu fetching, %zu ready, "
-		    "%zu in delay, %zu backing off, %lld given up", hc.active,
-		    hc.ready, hc.waiting, hc.held,
-		    (long long)c->hosts_given_up);
-	len = add_segment(line, len, sizeof(line), width, seg);
-	if (!c->tty) {
-		t = time(NULL);
-		strftime(stamp, sizeof(stamp), "%Y-%m-%d %H:%M:%S",
-		    localtime_r(&t, &tm));
-		fprintf(stderr, "nearcrawl: %s %s\n", stamp, line);
-		return;
-	}
-	fprintf(stderr, "\r\033[K%s", line);
-	c->progress_shown = 1;
-}
-
 static void
 on_tick(evutil_socket_t fd, short what, void *arg)
 {
 	struct crawl *c = arg;
 	double now = clock_mono_ms();
 
-	if (c->batch > 0 && now - c->last_commit >= COMMIT_EVERY_S * 1e3)
+	if (c->db.batch > 0 && now - c->db.last_commit >= COMMIT_EVERY_S * 1e3)
 		crawl_commit(c);
-	if (c->share != NULL && !c->stopping && !c->failed &&
+	if (c->share != NULL && !c->end.stopping && !c->end.failed &&
 	    share_round(c, 0) > 0)
 		pump(c);
-	if (!c->cfg->quiet && (c->tty ||
-	        now - c->last_progress >= PROGRESS_EVERY_S * 1e3)) {
-		print_progress(c);
-		c->last_progress = now;
-	}
+	crawl_progress(c, now);
 }
 
 static void
@@ -439,9 +329,9 @@ on_grace_over(evutil_socket_t fd, short what, void *arg)
 {
 	struct crawl *c = arg;
 
-	c->stopping = 2;
-	fetch_abort_all(c->fe);
-	event_base_loopbreak(c->base);
+	crawl_stop(c, 1);
+	fetch_abort_all(c->loop.fe);
+	event_base_loopbreak(c->loop.base);
 }
 
 static void
@@ -450,14 +340,14 @@ on_signal(evutil_socket_t sig, short what, void *arg)
 	struct crawl *c = arg;
 	struct timeval tv = { STOP_GRACE_S, 0 };
 
-	if (c->stopping == 0) {
-		c->stopping = 1;
+	if (c->end.stopping == 0) {
+		crawl_stop(c, 0);
 		crawl_end_progress(c);
 		if (!c->cfg->quiet)
 			fprintf(stderr, "nearcrawl: stopping: waiting for %zu "
 			    "transfers (again to stop at once)\n",
-			    fetch_active(c->fe));
-		evtimer_add(c->grace, &tv);
+			    fetch_active(c->loop.fe));
+		evtimer_add(c->loop.grace, &tv);
 		pump(c);
 		return;
 	}
@@ -476,6 +366,49 @@ loop_threads(const struct config *cfg)
 	return n > WORKPOOL_MAX_THREADS ? WORKPOOL_MAX_THREADS : (int)n;
 }
 
+/* The --resolve entries as libcurl wants them, in c->loop.resolve. */
+static int
+resolve_list(struct crawl *c)
+{
+	struct curl_slist *l;
+	size_t i;
+
+	for (i = 0; i < c->cfg->nresolve; i++) {
+		l = curl_slist_append(c->loop.resolve, c->cfg->resolve[i]);
+		if (l == NULL)
+			return -1;
+		c->loop.resolve = l;
+	}
+	return 0;
+}
+
+int
+loop_open(struct crawl *c, workpool_done_fn worked, event_callback_fn stop)
+{
+	c->loop.threads = loop_threads(c->cfg);
+	if (c->loop.threads > 0)
+		extract_init_threads();
+	if ((c->loop.base = event_base_new()) == NULL ||
+	    (c->loop.pool = workpool_new(c->loop.base, c->loop.threads,
+	        worked)) == NULL ||
+	    (c->loop.sigint = evsignal_new(c->loop.base, SIGINT, stop, c)) ==
+	        NULL ||
+	    (c->loop.sigterm = evsignal_new(c->loop.base, SIGTERM, stop, c)) ==
+	        NULL ||
+	    event_add(c->loop.sigint, NULL) != 0 ||
+	    event_add(c->loop.sigterm, NULL) != 0)
+		return -1;
+	return 0;
+}
+
+void
+loop_close_pool(struct crawl *c, void (*drop)(void *arg))
+{
+	workpool_free(c->loop.pool, drop);
+	c->loop.pool = NULL;
+}
+
+/* What a crawl adds to loop_open: the fetcher and the timers. */
 static int
 setup_loop(struct crawl *c)
 {
@@ -483,7 +416,7 @@ setup_loop(struct crawl *c)
 	struct fetch_opts fo;
 	struct timeval second = { 1, 0 };
 
-	if (setup_resolve_list(c) != 0 || (c->base = event_base_new()) == NULL)
+	if (resolve_list(c) != 0 || loop_open(c, on_worked, on_signal) != 0)
 		return -1;
 	memset(&fo, 0, sizeof(fo));
 	fo.user_agent = cfg->user_agent;
@@ -494,7 +427,7 @@ setup_loop(struct crawl *c)
 	fo.max_body = (size_t)cfg->max_body;
 	fo.max_host_connections = cfg->per_host;
 	fo.max_total_connections = cfg->concurrency;
-	fo.resolve = c->resolve;
+	fo.resolve = c->loop.resolve;
 	/* "none" is the settings' word for libcurl's own default. */
 	fo.cacert = strcmp(cfg->cacert, "none") != 0 ? cfg->cacert : NULL;
 	fo.capath = strcmp(cfg->capath, "none") != 0 ? cfg->capath : NULL;
@@ -503,23 +436,14 @@ setup_loop(struct crawl *c)
 	fo.record = c->warc != NULL;
 	if (cfg->insecure)
 		fputs(FETCH_INSECURE_WARNING, stderr);
-	c->fe = fetch_new(c->base, &fo);
-	c->stages.threads = loop_threads(cfg);
-	if (c->stages.threads > 0)
-		extract_init_threads();
-	c->pool = workpool_new(c->base, c->stages.threads, on_worked);
-	c->wake = evtimer_new(c->base, on_wake, c);
-	c->tick = event_new(c->base, -1, EV_PERSIST, on_tick, c);
-	c->grace = evtimer_new(c->base, on_grace_over, c);
-	c->sigint = evsignal_new(c->base, SIGINT, on_signal, c);
-	c->sigterm = evsignal_new(c->base, SIGTERM, on_signal, c);
-	if (c->fe == NULL || c->pool == NULL || c->wake == NULL ||
-	    c->tick == NULL ||
-	    c->grace == NULL || c->sigint == NULL || c->sigterm == NULL)
+	c->loop.fe = fetch_new(c->loop.base, &fo);
+	c->loop.wake = evtimer_new(c->loop.base, on_wake, c);
+	c->loop.tick = event_new(c->loop.base, -1, EV_PERSIST, on_tick, c);
+	c->loop.grace = evtimer_new(c->loop.base, on_grace_over, c);
+	if (c->loop.fe == NULL || c->loop.wake == NULL ||
+	    c->loop.tick == NULL || c->loop.grace == NULL)
 		return -1;
-	if (event_add(c->tick, &second) != 0 ||
-	    event_add(c->sigint, NULL) != 0 ||
-	    event_add(c->sigterm, NULL) != 0)
+	if (event_add(c->loop.tick, &second) != 0)
 		return -1;
 	return 0;
 }
@@ -531,42 +455,39 @@ loop_teardown(struct crawl *c)
 
 	/* Before the fetcher: a job in the pool holds no transfer, but its
 	 * page must not outlive the database. */
-	workpool_free(c->pool, on_unworked);
-	fetch_free(c->fe);
-	if (c->wake != NULL)
-		event_free(c->wake);
-	if (c->tick != NULL)
-		event_free(c->tick);
-	if (c->grace != NULL)
-		event_free(c->grace);
-	if (c->sigint != NULL)
-		event_free(c->sigint);
-	if (c->sigterm != NULL)
-		event_free(c->sigterm);
-	if (c->base != NULL)
-		event_base_free(c->base);
-	curl_slist_free_all(c->resolve);
+	workpool_free(c->loop.pool, on_unworked);
+	fetch_free(c->loop.fe);
+	if (c->loop.wake != NULL)
+		event_free(c->loop.wake);
+	if (c->loop.tick != NULL)
+		event_free(c->loop.tick);
+	if (c->loop.grace != NULL)
+		event_free(c->loop.grace);
+	if (c->loop.sigint != NULL)
+		event_free(c->loop.sigint);
+	if (c->loop.sigterm != NULL)
+		event_free(c->loop.sigterm);
+	if (c->loop.base != NULL)
+		event_base_free(c->loop.base);
+	curl_slist_free_all(c->loop.resolve);
 	hostsched_free(c->sc);
-	robotscache_free(c->rc);
-	strmap_free(c->sitemaps, polite_free_sitemap_queue);
-	free(c->sat_ring);
-	for (i = 0; i < c->nseeds; i++)
-		free(c->seeds[i]);
-	free(c->seeds);
+	polite_close(c);
+	page_close(c);
+	for (i = 0; i < c->scope.nseeds; i++)
+		free(c->scope.seeds[i]);
+	free(c->scope.seeds);
 	for (i = 0; i < FAILS_KEPT; i++)
-		free(c->fails[i]);
-	seen_free(c->settled);
+		free(c->fails.kept[i]);
+	frontier_close(c);
 	warcout_close(c);
 	dedup_free(c->dd);
 	tmpl_free(c->site);
-	for (i = 0; i < CRAWL_SET_CACHE; i++)
-		shingles_ref_free(&c->sets[i].ref);
-	urlfilter_patterns_free(c->patterns);
+	judge_close(c);
 	share_end(c, 0);
 	store_close(c->st);
-	for (i = 0; i < c->ndomains; i++)
-		free(c->domains[i]);
-	free(c->domains);
+	for (i = 0; i < c->scope.ndomains; i++)
+		free(c->scope.domains[i]);
+	free(c->scope.domains);
 }
 
 int
@@ -582,27 +503,29 @@ fill_summary(const struct crawl *c, struct crawl_summary *sum)
 {
 	size_t i;
 
-	sum->interrupted = c->stopping != 0 && !c->failed && !c->saturated;
-	sum->saturated = c->saturated;
+	sum->interrupted = c->end.stopping != 0 && !c->end.failed &&
+	    !c->sat.saturated;
+	sum->saturated = c->sat.saturated;
 	/* As limit_reached, with nothing in flight any more. */
 	sum->limited = c->cfg->max_pages > 0 &&
-	    limit_counted(c) >= c->cfg->max_pages;
-	sum->fetched = c->fetched;
-	memcpy(sum->status, c->status, sizeof(sum->status));
-	sum->bytes = c->bytes;
-	sum->robots_fetches = c->robots_fetches;
-	sum->hosts_given_up = c->hosts_given_up;
-	sum->traps = c->traps;
+	    crawl_limit_counted(c) >= c->cfg->max_pages;
+	sum->fetched = c->tally.fetched;
+	memcpy(sum->status, c->tally.status, sizeof(sum->status));
+	sum->bytes = c->tally.bytes;
+	sum->robots_fetches = c->polite.robots_fetches;
+	sum->hosts_given_up = c->polite.hosts_given_up;
+	sum->traps = c->frontier.traps;
 	sum->seconds = (clock_mono_ms() - c->started) / 1e3;
 	sum->stages = c->stages;
+	sum->stages.threads = c->loop.threads;
 	sum->indexed = (int64_t)dedup_count(c->dd);
 	sum->index_bytes = dedup_bytes(c->dd);
 	for (i = 0; i < DEDUP_METHODS; i++)
 		sum->method_bytes[i] = dedup_method_bytes(c->dd,
 		    dedup_method_at(i)->method);
-	sum->visit = c->visit;
-	memcpy(sum->outcomes, c->outcomes, sizeof(sum->outcomes));
-	sum->verdicts_moved = c->verdicts_moved;
+	sum->visit = c->recrawl.visit;
+	memcpy(sum->outcomes, c->recrawl.outcomes, sizeof(sum->outcomes));
+	sum->verdicts_moved = c->recrawl.verdicts_moved;
 }
 
 int
@@ -613,14 +536,13 @@ crawl_run(const struct config *cfg, struct crawl_summary *sum, char *err,
 	int rc, made;
 
 	memset(sum, 0, sizeof(*sum));
-	rc = crawl_init(&c, cfg, err, errsz);
-	c.tty = isatty(STDERR_FILENO);
+	crawl_init(&c, cfg, CRAWL_FETCH, err, errsz);
 	/* Loading a large database takes a while; Ctrl-C then must still
 	 * mean "stop cleanly", not kill the process. */
 	early_signal = 0;
 	signal(SIGINT, on_early_signal);
 	signal(SIGTERM, on_early_signal);
-	if (rc != 0 || (rc = setup_prepare(&c)) != 0)
+	if ((rc = setup_prepare(&c)) != 0)
 		goto out;
 	if (setup_loop(&c) != 0) {
 		snprintf(err, errsz, "cannot set up the event loop");
@@ -630,29 +552,26 @@ crawl_run(const struct config *cfg, struct crawl_summary *sum, char *err,
 	if (early_signal != 0)
 		on_signal(early_signal, 0, &c);
 	pump(&c);
-	if (!c.done && !c.failed)
-		event_base_dispatch(c.base);
+	if (!c.loop.done && !c.end.failed)
+		event_base_dispatch(c.loop.base);
 	crawl_end_progress(&c);
 	/* Transfers still running after a hard stop go back to the queue,
 	 * and so do pages still in the pool. */
-	fetch_abort_all(c.fe);
-	workpool_free(c.pool, on_unworked);
-	c.pool = NULL;
+	fetch_abort_all(c.loop.fe);
+	loop_close_pool(&c, on_unworked);
 	if (warcout_close(&c) != 0)
-		c.failed = 1;
-	if (!c.failed && store_commit(c.st) != 0) {
-		snprintf(err, errsz, "%s: %s", cfg->db, store_errmsg(c.st));
-		c.failed = 1;
-	}
+		crawl_fail_said(&c);
+	if (!c.end.failed && store_commit(c.st) != 0)
+		crawl_fail(&c, cfg->db);
 	/* The hosts held go back, each with its next start. */
-	if (!c.failed && store_begin(c.st) == 0) {
+	if (!c.end.failed && store_begin(c.st) == 0) {
 		share_end(&c, 1);
 		store_commit(c.st);
 	}
-	rc = c.failed ? 1 : 0;
+	rc = c.end.failed ? 1 : 0;
 	/* SQLite may have kept the failed batch open: the counts below
 	 * must be what the file keeps. */
-	if (c.failed)
+	if (c.end.failed)
 		store_rollback(c.st);
 	fill_summary(&c, sum);
 	/* Every seed unreachable is a failure, not a finished crawl. */

@@ -10,6 +10,36 @@
 
 static int queue_sitemap(struct crawl *c, const char *url);
 static void queue_sitemaps_of(struct crawl *c, const char *origin);
+static void free_sitemap_queue(void *p);
+
+int
+polite_open(struct crawl *c)
+{
+	const struct config *cfg = c->cfg;
+	char token[64];
+
+	if (robots_product_token(cfg->user_agent, token, sizeof(token)) != 0) {
+		snprintf(c->err, c->errsz, "--user-agent %s: no product token "
+		    "to match robots.txt groups with", cfg->user_agent);
+		return 2;
+	}
+	c->polite.rc = robotscache_new(c->st, token, cfg->retry_base_ms);
+	c->polite.sitemaps = strmap_new();
+	if (c->polite.rc == NULL || c->polite.sitemaps == NULL) {
+		snprintf(c->err, c->errsz, "out of memory");
+		return 1;
+	}
+	return 0;
+}
+
+void
+polite_close(struct crawl *c)
+{
+	robotscache_free(c->polite.rc);
+	c->polite.rc = NULL;
+	strmap_free(c->polite.sitemaps, free_sitemap_queue);
+	c->polite.sitemaps = NULL;
+}
 
 /* Give host up: it is never asked again in this crawl, and why is kept. */
 void
@@ -22,7 +52,7 @@ polite_give_up(struct crawl *c, const char *host, const char *why)
 	h.gave_up = (char *)why;
 	if (store_host_put(c->st, host, &h) != 0)
 		crawl_fail(c, "cannot record a host");
-	c->hosts_given_up++;
+	c->polite.hosts_given_up++;
 	crawl_note_failure(c, host, why);
 	crawl_end_progress(c);
 	if (!c->cfg->quiet) {
@@ -103,8 +133,8 @@ polite_on_robots(struct crawl *c, struct job *j, const struct fetch_result *r)
 		status = 399; /* RFC 9309: treat as unavailable, allow all */
 	else
 		status = 0;
-	c->robots_fetches++;
-	st = robotscache_result(c->rc, j->origin, status,
+	c->polite.robots_fetches++;
+	st = robotscache_result(c->polite.rc, j->origin, status,
 	    r->body->data != NULL ? r->body->data : "", r->body->len,
 	    clock_wall_s());
 	if (st < 0) {
@@ -113,14 +143,15 @@ polite_on_robots(struct crawl *c, struct job *j, const struct fetch_result *r)
 	}
 	/* The gap after robots.txt itself already obeys its Crawl-delay. */
 	if (st == ROBOTSCACHE_READY &&
-	    robotscache_lookup(c->rc, j->origin, clock_wall_s(), &rules, &retry_at,
-	        &failures) == ROBOTSCACHE_READY &&
+	    robotscache_lookup(c->polite.rc, j->origin, clock_wall_s(), &rules,
+	        &retry_at, &failures) == ROBOTSCACHE_READY &&
 	    (gap = apply_crawl_delay(c, j->host, rules)) > 0)
 		hostsched_defer(c->sc, j->host, clock_mono_ms() + (double)gap);
 	if (st == ROBOTSCACHE_READY && c->cfg->sitemaps)
 		queue_sitemaps_of(c, j->origin);
 	if (st == ROBOTSCACHE_WAIT &&
-	    robotscache_failures(c->rc, j->origin) > c->cfg->max_retries) {
+	    robotscache_failures(c->polite.rc, j->origin) >
+	        c->cfg->max_retries) {
 		if (status == 0)
 			snprintf(why, sizeof(why), "robots.txt unreachable: %s",
 			    r->error != NULL ? r->error : "no answer");
@@ -141,8 +172,8 @@ queue_sitemaps_of(struct crawl *c, const char *origin)
 	size_t i, n;
 	int failures;
 
-	if (robotscache_lookup(c->rc, origin, clock_wall_s(), &rules, &retry_at,
-	        &failures) != ROBOTSCACHE_READY)
+	if (robotscache_lookup(c->polite.rc, origin, clock_wall_s(), &rules,
+	        &retry_at, &failures) != ROBOTSCACHE_READY)
 		return;
 	n = robots_sitemaps(rules, &urls);
 	for (i = 0; i < n; i++)
@@ -205,12 +236,13 @@ polite_retry_later(struct crawl *c, struct job *j, const struct fetch_result *r)
 	snprintf(why, sizeof(why), "HTTP %ld, %s", r->status,
 	    r->retry_after > 0 ? "as Retry-After asks" : "back-off");
 	polite_hold_host(c, j->host, secs, 0, why);
-	c->n.queued++;
+	crawl_count_queued(c, 1);
 	return hostsched_add(c->sc, j->host, 1, 0) != 0 ? -1 : 1;
 }
 
-void
-polite_free_sitemap_queue(void *p)
+/* strmap free function of c->polite.sitemaps. */
+static void
+free_sitemap_queue(void *p)
 {
 	struct sitemap_queue *q = p;
 	size_t i;
@@ -227,12 +259,12 @@ polite_free_sitemap_queue(void *p)
 static int
 sitemap_insert(struct crawl *c, const char *host, char *url, int front)
 {
-	struct sitemap_queue *q = strmap_get(c->sitemaps, host);
+	struct sitemap_queue *q = strmap_get(c->polite.sitemaps, host);
 	char **nu;
 
 	if (q == NULL) {
 		if ((q = calloc(1, sizeof(*q))) == NULL ||
-		    strmap_put(c->sitemaps, host, q) != 0) {
+		    strmap_put(c->polite.sitemaps, host, q) != 0) {
 			free(q);
 			return -1;
 		}
@@ -262,8 +294,9 @@ queue_sitemap(struct crawl *c, const char *url)
 	if ((u = url_normalize(url, &why)) == NULL)
 		return 0;
 	if (url_host(u, host, sizeof(host)) != 0 ||
-	    !urlfilter_host_in_domains(host, c->domains, c->ndomains) ||
-	    ((q = strmap_get(c->sitemaps, host)) != NULL &&
+	    !urlfilter_host_in_domains(host, c->scope.domains,
+	        c->scope.ndomains) ||
+	    ((q = strmap_get(c->polite.sitemaps, host)) != NULL &&
 	        q->seen >= SITEMAPS_PER_HOST)) {
 		free(u);
 		return 0;
@@ -272,7 +305,7 @@ queue_sitemap(struct crawl *c, const char *url)
 		free(u);
 		return -1;
 	}
-	((struct sitemap_queue *)strmap_get(c->sitemaps, host))->seen++;
+	((struct sitemap_queue *)strmap_get(c->polite.sitemaps, host))->seen++;
 	return hostsched_add(c->sc, host, 1, 0);
 }
 
@@ -280,13 +313,13 @@ queue_sitemap(struct crawl *c, const char *url)
 int
 polite_pop_sitemap(struct crawl *c, struct job *j)
 {
-	struct sitemap_queue *q = strmap_get(c->sitemaps, j->host);
+	struct sitemap_queue *q = strmap_get(c->polite.sitemaps, j->host);
 
 	if (q == NULL || q->n == 0)
 		return 0;
 	j->it.url = q->url[0];
 	memmove(q->url, q->url + 1, --q->n * sizeof(*q->url));
-	j->sitemap = 1;
+	j->kind = JOB_SITEMAP;
 	return 1;
 }
 
@@ -294,16 +327,15 @@ polite_pop_sitemap(struct crawl *c, struct job *j)
 static int
 put_back(struct crawl *c, struct job *j)
 {
-	if (j->sitemap) {
+	if (j->kind == JOB_SITEMAP) {
 		if (sitemap_insert(c, j->host, j->it.url, 1) != 0)
 			return -1;
 		j->it.url = NULL;
-		j->sitemap = 0;
 		return 0;
 	}
 	if (store_frontier_untake(c->st, j->it.id) != 0)
 		return -1;
-	c->n.queued++;
+	crawl_count_queued(c, 1);
 	return 0;
 }
 
@@ -373,8 +405,9 @@ polite_seed_sitemap(struct crawl *c, const struct fetch_result *r,
 static int
 robots_job(struct crawl *c, struct job *j, const char *origin)
 {
+	j->kind = JOB_ROBOTS;
 	snprintf(j->origin, sizeof(j->origin), "%s", origin);
-	if (robotscache_pending(c->rc, origin) != 0)
+	if (robotscache_pending(c->polite.rc, origin) != 0)
 		return -1;
 	store_item_clear(&j->it);
 	/* The page was put back: its host still has it queued. */
@@ -397,19 +430,17 @@ polite_admit(struct crawl *c, struct job *j, double now)
 	int state, failures;
 
 	/* Queued before a resume changed the patterns. */
-	if (!j->sitemap && j->it.depth > 0 &&
-	    !urlfilter_patterns_allow(c->patterns, j->it.url)) {
-		if (frontier_settle_unfetched(c, j, FRONTIER_WHY_PATTERN) != 0)
+	if ((state = frontier_drop_excluded(c, j)) != 0) {
+		if (state < 0)
 			return -1;
-		c->traps.dropped++;
 		store_item_clear(&j->it);
 		free(j);
 		return POLITE_DONE;
 	}
 	if (url_origin(j->it.url, origin, sizeof(origin)) != 0)
 		return POLITE_FETCH;
-	state = robotscache_lookup(c->rc, origin, clock_wall_s(), &rules, &retry_at,
-	    &failures);
+	state = robotscache_lookup(c->polite.rc, origin, clock_wall_s(), &rules,
+	    &retry_at, &failures);
 	if (state < 0)
 		return -1;
 	if (state != ROBOTSCACHE_READY) {
@@ -428,7 +459,7 @@ polite_admit(struct crawl *c, struct job *j, double now)
 	path = strchr(j->it.url + strlen(origin), '/');
 	if (robots_allowed(rules, path != NULL ? path : "/"))
 		return POLITE_FETCH;
-	if (j->sitemap)
+	if (j->kind == JOB_SITEMAP)
 		hostsched_skipped(c->sc, j->host);
 	else if (frontier_settle_unfetched(c, j, "disallowed by robots.txt") != 0)
 		return -1;

@@ -10,6 +10,17 @@
 
 #include "crawler/state.h"
 
+/*
+ * The robots.txt cache (matching groups by the product token of
+ * --user-agent) and the hosts' sitemap queues. 0, or an exit status with
+ * c->err: 2 when the User-Agent has no product token, 1 when out of
+ * memory.
+ */
+int polite_open(struct crawl *c);
+
+/* Free what polite_open made (safe on a part never made). */
+void polite_close(struct crawl *c);
+
 /* What polite_admit decided on a URL just taken from the frontier. */
 enum polite_admit {
 	POLITE_DONE = 0,   /* dealt with: waits for robots.txt or forbidden;
@@ -51,9 +62,6 @@ int polite_pop_sitemap(struct crawl *c, struct job *j);
 /* 429/503: requeue j's URL for later. 1 requeued, 0 record it, -1 error. */
 int polite_retry_later(struct crawl *c, struct job *j,
     const struct fetch_result *r);
-
-/* strmap free function of c->sitemaps. */
-void polite_free_sitemap_queue(void *p);
 
 /*
  * A seed whose body is a sitemap (a sitemaps.org file or index, gzip or

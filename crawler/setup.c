@@ -1,6 +1,9 @@
 #include "crawler/setup.h"
 
 #include "crawler/indexload.h"
+#include "crawler/page.h"
+#include "crawler/polite.h"
+#include "crawler/revisit.h"
 #include "crawler/share.h"
 #include "crawler/warcout.h"
 
@@ -22,16 +25,16 @@ add_domain(struct crawl *c, const char *d)
 	char **nd;
 	size_t i;
 
-	for (i = 0; i < c->ndomains; i++)
-		if (strcasecmp(c->domains[i], d) == 0)
+	for (i = 0; i < c->scope.ndomains; i++)
+		if (strcasecmp(c->scope.domains[i], d) == 0)
 			return 0;
-	nd = realloc(c->domains, (c->ndomains + 1) * sizeof(*nd));
+	nd = realloc(c->scope.domains, (c->scope.ndomains + 1) * sizeof(*nd));
 	if (nd == NULL)
 		return -1;
-	c->domains = nd;
-	if ((c->domains[c->ndomains] = strdup(d)) == NULL)
+	c->scope.domains = nd;
+	if ((c->scope.domains[c->scope.ndomains] = strdup(d)) == NULL)
 		return -1;
-	c->ndomains++;
+	c->scope.ndomains++;
 	return 0;
 }
 
@@ -41,14 +44,14 @@ join_domains(const struct crawl *c)
 	size_t i, len = 1;
 	char *joined;
 
-	for (i = 0; i < c->ndomains; i++)
-		len += strlen(c->domains[i]) + 1;
+	for (i = 0; i < c->scope.ndomains; i++)
+		len += strlen(c->scope.domains[i]) + 1;
 	if ((joined = calloc(1, len)) == NULL)
 		return NULL;
-	for (i = 0; i < c->ndomains; i++) {
+	for (i = 0; i < c->scope.ndomains; i++) {
 		if (i > 0)
 			strcat(joined, " ");
-		strcat(joined, c->domains[i]);
+		strcat(joined, c->scope.domains[i]);
 	}
 	return joined;
 }
@@ -84,11 +87,11 @@ set_scope(struct crawl *c)
 	for (i = 0; i < cfg->nallow; i++)
 		if (add_domain(c, cfg->allow_domains[i]) != 0)
 			return 1;
-	for (i = 0; cfg->nallow == 0 && i < c->nseeds; i++)
-		if (url_host(c->seeds[i], host, sizeof(host)) == 0 &&
+	for (i = 0; cfg->nallow == 0 && i < c->scope.nseeds; i++)
+		if (url_host(c->scope.seeds[i], host, sizeof(host)) == 0 &&
 		    add_domain(c, host) != 0)
 			return 1;
-	if (c->ndomains == 0) {
+	if (c->scope.ndomains == 0) {
 		snprintf(c->err, c->errsz,
 		    "%s: a new crawl needs at least one seed URL", cfg->db);
 		return 2;
@@ -138,7 +141,7 @@ load_host_pages(const char *host, int64_t pages, void *arg)
 }
 
 /*
- * Normalise every seed into c->seeds. A seed without a scheme is read as
+ * Normalise every seed into c->scope.seeds. A seed without a scheme is read as
  * http://, as curl reads it, and the crawl says so. Every bad seed is
  * named with its reason on stderr; then 2 with c->err set. 0, or 1 when
  * out of memory.
@@ -153,7 +156,8 @@ check_seeds(struct crawl *c)
 
 	if (cfg->nseeds == 0)
 		return 0;
-	if ((c->seeds = calloc(cfg->nseeds, sizeof(*c->seeds))) == NULL)
+	if ((c->scope.seeds = calloc(cfg->nseeds,
+	    sizeof(*c->scope.seeds))) == NULL)
 		return 1;
 	for (i = 0; i < cfg->nseeds; i++) {
 		s = cfg->seeds[i];
@@ -178,7 +182,7 @@ check_seeds(struct crawl *c)
 			bad++;
 			continue;
 		}
-		c->seeds[c->nseeds++] = norm;
+		c->scope.seeds[c->scope.nseeds++] = norm;
 	}
 	if (bad == 0)
 		return 0;
@@ -197,10 +201,11 @@ add_seeds(struct crawl *c)
 	size_t i;
 	int rc = 0;
 
-	for (i = 0; i < c->nseeds && rc == 0; i++) {
-		u = frontier_strip(c, c->seeds[i], buf, sizeof(buf));
+	for (i = 0; i < c->scope.nseeds && rc == 0; i++) {
+		u = frontier_strip(c, c->scope.seeds[i], buf, sizeof(buf));
 		if (url_host(u, host, sizeof(host)) != 0 ||
-		    !urlfilter_host_in_domains(host, c->domains, c->ndomains)) {
+		    !urlfilter_host_in_domains(host, c->scope.domains,
+		        c->scope.ndomains)) {
 			snprintf(c->err, c->errsz,
 			    "seed %s is outside the crawl's domains", u);
 			rc = 2;
@@ -223,110 +228,28 @@ new_dedup(const struct config *cfg)
 	return dedup_new(&dc);
 }
 
-int
-setup_resolve_list(struct crawl *c)
-{
-	struct curl_slist *l;
-	size_t i;
-
-	for (i = 0; i < c->cfg->nresolve; i++) {
-		l = curl_slist_append(c->resolve, c->cfg->resolve[i]);
-		if (l == NULL)
-			return -1;
-		c->resolve = l;
-	}
-	return 0;
-}
-
 /*
- * The crawl's parts in memory: dedup indexes, site templates, the host
- * scheduler, the robots.txt cache, the saturation window. 0, or an exit
- * status with c->err.
+ * The crawl's parts in memory: the frontier's filters, dedup indexes, site
+ * templates, the host scheduler, the robots.txt cache, the saturation
+ * window. 0, or an exit status with c->err.
  */
 static int
 new_parts(struct crawl *c)
 {
 	const struct config *cfg = c->cfg;
-	char token[64];
+	int rc;
 
-	c->strip =
-	    strcmp(cfg->strip_params, "none") == 0 ? NULL : cfg->strip_params;
-	if (urlfilter_patterns_new(cfg->accept_regex, cfg->naccept_regex,
-	    cfg->reject_regex, cfg->nreject_regex, &c->patterns, c->err,
-	    c->errsz) != 0)
-		return 2;
+	if ((rc = frontier_open(c)) != 0)
+		return rc;
 	c->dd = new_dedup(cfg);
 	c->site = tmpl_new();
 	c->sc = hostsched_new(cfg->per_host, cfg->delay_ms);
-	if (robots_product_token(cfg->user_agent, token, sizeof(token)) != 0) {
-		snprintf(c->err, c->errsz, "--user-agent %s: no product token "
-		    "to match robots.txt groups with", cfg->user_agent);
-		return 2;
-	}
-	c->rc = robotscache_new(c->st, token, cfg->retry_base_ms);
-	c->sitemaps = strmap_new();
-	if (config_saturation(cfg->stop_when_saturated, &c->sat_window,
-	        &c->sat_share) != 0) {
-		snprintf(c->err, c->errsz, "bad --stop-when-saturated");
-		return 2;
-	}
-	if (c->sat_window > 0 &&
-	    (c->sat_ring = calloc((size_t)c->sat_window, 1)) == NULL) {
+	if ((rc = polite_open(c)) != 0 || (rc = page_open(c)) != 0)
+		return rc;
+	if (c->dd == NULL || c->site == NULL || c->sc == NULL) {
 		snprintf(c->err, c->errsz, "out of memory");
 		return 1;
 	}
-	if (c->dd == NULL || c->site == NULL || c->sc == NULL ||
-	    c->rc == NULL || c->sitemaps == NULL) {
-		snprintf(c->err, c->errsz, "out of memory");
-		return 1;
-	}
-	return 0;
-}
-
-/*
- * The visit under way (meta "visit"; 1, the first crawl, when none), and
- * with --recrawl the start of the next: every URL settled queued again,
- * to be asked for on condition (loop.c) and compared (page.c). 0, or an
- * exit status with c->err.
- */
-static int
-setup_visit(struct crawl *c)
-{
-	char *v;
-	int err = 0;
-	int64_t n;
-
-	v = store_meta_get(c->st, "visit", &err);
-	if (err) {
-		snprintf(c->err, c->errsz, "%s: %s", c->cfg->db,
-		    store_errmsg(c->st));
-		return 1;
-	}
-	c->visit = v != NULL ? atoi(v) : 1;
-	free(v);
-	if (c->visit < 1)
-		c->visit = 1;
-	if (!c->cfg->recrawl)
-		return 0;
-	if (c->offline) {
-		snprintf(c->err, c->errsz, "--recrawl is an option of crawl");
-		return 2;
-	}
-	c->visit++;
-	if ((n = store_recrawl_start(c->st, c->visit)) < 0) {
-		snprintf(c->err, c->errsz, "%s: %s", c->cfg->db,
-		    store_errmsg(c->st));
-		return 1;
-	}
-	if (n == 0) {
-		snprintf(c->err, c->errsz, "--recrawl: %s holds no page crawled "
-		    "to the end: nothing to visit again", c->cfg->db);
-		return 2;
-	}
-	if (!c->cfg->quiet)
-		fprintf(stderr, "nearcrawl: visit %d: %lld URLs queued again, "
-		    "each asked for on condition (If-None-Match, "
-		    "If-Modified-Since)\n", c->visit, (long long)n);
 	return 0;
 }
 
@@ -403,12 +326,12 @@ setup_prepare(struct crawl *c)
 	if (store_begin(c->st) != 0)
 		goto dberr;
 	/* Archived pages need no seeds and have no scope. */
-	if ((!c->offline && (rc = check_seeds(c)) != 0) ||
+	if ((c->mode == CRAWL_FETCH && (rc = check_seeds(c)) != 0) ||
 	    (rc = settings_check(c)) != 0 ||
-	    (!c->offline && (rc = set_scope(c)) != 0))
+	    (c->mode == CRAWL_FETCH && (rc = set_scope(c)) != 0))
 		return rc;
 	if ((rc = new_parts(c)) != 0 || (rc = warcout_open(c)) != 0 ||
-	    (rc = setup_visit(c)) != 0)
+	    (rc = revisit_start(c)) != 0)
 		return rc;
 	/* Shared: what is in flight may be another process's; each host's
 	 * next owner queues it again (crawler/share.c). */
@@ -416,7 +339,7 @@ setup_prepare(struct crawl *c)
 	    store_frontier_requeue_inflight(c->st);
 	if (requeued < 0 || load_indexes(c, requeued) != 0)
 		goto dberr;
-	if (!c->offline && (rc = add_seeds(c)) != 0)
+	if (c->mode == CRAWL_FETCH && (rc = add_seeds(c)) != 0)
 		return rc;
 	if (cfg->retry_given_up && (rc = retry_given_up(c)) != 0)
 		return rc;
@@ -424,27 +347,26 @@ setup_prepare(struct crawl *c)
 	if (store_host_pages(c->st, load_host_pages, c) != 0 ||
 	    (c->share == NULL &&
 	    store_frontier_hosts(c->st, load_host, c) != 0) ||
-	    store_counts(c->st, &c->n) != 0 || store_commit(c->st) != 0 ||
+	    crawl_load_counts(c) != 0 || store_commit(c->st) != 0 ||
 	    store_begin(c->st) != 0)
 		goto dberr;
 	if (c->share != NULL && share_round(c, 1) < 0)
 		return 1;
-	c->seq = c->n.max_seq;
 	/* Shared: the database's queue is said below; the run counts what
 	 * it leases, host by host. */
-	queued = c->n.queued;
+	queued = c->db.n.queued;
 	if (c->share != NULL)
-		c->n.queued = 0;
-	if (queued == 0 && !cfg->quiet && !c->offline)
+		crawl_count_queued(c, -queued);
+	if (queued == 0 && !cfg->quiet && c->mode == CRAWL_FETCH)
 		fprintf(stderr, "nearcrawl: %s: nothing queued\n",
 		    esc_str(cfg->db, msg, sizeof(msg)));
-	else if (cfg->max_pages > 0 && c->n.max_seq >= cfg->max_pages &&
+	else if (cfg->max_pages > 0 && c->db.n.max_seq >= cfg->max_pages &&
 	    !cfg->quiet)
 		fprintf(stderr, "nearcrawl: %s has %lld pages, the --max-pages "
 		    "limit: nothing to fetch; give a larger --max-pages, or "
 		    "--max-pages 0 for none\n",
 		    esc_str(cfg->db, msg, sizeof(msg)),
-		    (long long)c->n.max_seq);
+		    (long long)c->db.n.max_seq);
 	return 0;
 dberr:
 	snprintf(c->err, c->errsz, "%s: %s", cfg->db, store_errmsg(c->st));

@@ -11,7 +11,4 @@
 /* Open and load the crawl; 0, or an exit status (1 or 2) with c->err. */
 int setup_prepare(struct crawl *c);
 
-/* The --resolve entries as libcurl wants them, in c->resolve. 0 or -1. */
-int setup_resolve_list(struct crawl *c);
-
 #endif

@@ -179,7 +179,7 @@ on_claim(const struct store_lease *l, void *arg)
 	else
 		rc = hostsched_add(c->sc, host, queued, due > wall ?
 		    clock_mono_ms() + (due - wall) * 1e3 : 0);
-	c->n.queued += queued;
+	crawl_count_queued(c, queued);
 out:
 	store_host_clear(&h);
 	return rc;
@@ -426,8 +426,7 @@ share_before_judge(struct crawl *c, const struct digest *g)
 	}
 	sh->caught_up = clock;
 	sh->added_at = store_pages_added(c->st);
-	if (clock > c->seq)
-		c->seq = clock;
+	crawl_seq_past(c, clock);
 	if (testhook_judge_tick_ms() > 0)
 		wait_tick(testhook_judge_tick_ms());
 	return 0;

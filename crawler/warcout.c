@@ -197,7 +197,7 @@ warcout_fetch(struct crawl *c, struct job *j, const struct fetch_result *r)
 	}
 	memset(&rec, 0, sizeof(rec));
 	/* robots.txt follows its redirects: the response is the last's. */
-	rec.target_uri = j->origin[0] == '\0' ? j->it.url
+	rec.target_uri = j->kind != JOB_ROBOTS ? j->it.url
 	    : r->final_url != NULL            ? r->final_url
 	                                      : r->url;
 	rec.date = date;
@@ -237,7 +237,7 @@ warcout_fetch(struct crawl *c, struct job *j, const struct fetch_result *r)
 	if (r->request != NULL && r->request_len > 0) {
 		memset(&rec, 0, sizeof(rec));
 		rec.type = "request";
-		rec.target_uri = j->origin[0] == '\0' ? j->it.url
+		rec.target_uri = j->kind != JOB_ROBOTS ? j->it.url
 		    : r->final_url != NULL            ? r->final_url
 		                                      : r->url;
 		rec.date = date;
@@ -336,7 +336,7 @@ warcout_close(struct crawl *c)
 	rc = warc_writer_close(c->warc, why, sizeof(why));
 	c->warc = NULL;
 	if (rc != 0) {
-		if (!c->failed)
+		if (!c->end.failed)
 			snprintf(c->err, c->errsz, "--warc %s: %s",
 			    c->cfg->warc_dir, why);
 		return -1;

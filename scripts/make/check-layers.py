@@ -7,7 +7,9 @@
   - the repository root is the only include path (Makefile, fuzz build);
   - no source file is longer than MAX_LINES;
   - no code outside a method's own file branches on that method;
-  - no C source cites an issue tracker's number.
+  - no C source cites an issue tracker's number;
+  - crawler/state.h lists the folder's files, and each part of struct
+    crawl is written only by the file its comment names.
 
 Prints one line per check and closes with "N passed, N failed".
 Run from the repository root: python3 scripts/make/check-layers.py
@@ -215,6 +217,66 @@ def issue_citations():
 
 bad = issue_citations()
 check(not bad, "no C source cites an issue number", ", ".join(bad[:5]))
+
+# 8. The crawl's state (crawler/state.h): its file map lists the folder's
+# files, and each member or group of struct crawl is written (assigned,
+# incremented) only in the file its comment, or the block comment above
+# it, names.
+def check_crawl_state(path="crawler/state.h"):
+    cfile = re.compile(r"crawler/\w+\.c")
+    with open(path) as fh:
+        h = fh.read()
+    listed = set(re.findall(r"^ \*\s+(crawler/\w+\.c)\s", h.split("*/")[0],
+                            re.M))
+    files = set(glob.glob("crawler/*.c"))
+    check(listed == files, "the file map in %s lists every crawler/*.c" % path,
+          "not listed: %s; no such file: %s" % (
+              " ".join(sorted(files - listed)) or "-",
+              " ".join(sorted(listed - files)) or "-"))
+    start = h.index("struct crawl {")
+    lines = h[start:h.index("\n};", start)].splitlines()[1:]
+    owner, block, group, depth, i = {}, None, None, 0, 0
+    while i < len(lines):
+        s, text = lines[i].strip(), ""
+        if depth == 0 and ";" in s and not s.startswith("/*"):
+            code, _, text = s.partition("/*")
+            name = re.findall(r"(\w+)\s*(?:\[[^]]*\])?\s*;", code)[-1]
+        if s.startswith("/*") or text:
+            text = text or s
+            while "*/" not in lines[i]:
+                i += 1
+                text += lines[i]
+        m = cfile.search(text)
+        if depth == 0 and s.startswith("/*"):
+            block = m.group(0) if m else None
+        elif depth == 0 and s.startswith("struct {"):
+            depth, group = 1, block
+        elif depth == 0 and ";" in s:
+            owner[name] = m.group(0) if m else block
+        elif depth > 0:
+            depth += s.count("{") - s.count("}")
+            m = re.match(r"\}\s*(\w+)\s*;", s)
+            if depth == 0 and m:
+                owner[m.group(1)] = group
+        elif s == "":
+            block = None
+        i += 1
+    bad = ["%s names no writer" % n for n, f in owner.items() if f is None]
+    for f in sorted(files):
+        with open(f, encoding="utf-8", errors="replace") as fh:
+            code = re.sub(r"/\*.*?\*/", "", fh.read(), flags=re.S)
+        for n, o in sorted(owner.items()):
+            at = r"(?:\bc|->c)(?:->|\.)%s\b" % n
+            if o != f and re.search(
+                    at + r"(?:\s*(?:\.\w+|\[[^]\n]*\]))*\s*"
+                    r"(?:[-+*/%&|^]?=(?!=)|\+\+|--)|(?:\+\+|--)\s*" + at,
+                    code):
+                bad.append("%s writes %s, %s's" % (f, n, o))
+    check(owner and not bad, "each part of struct crawl is written by the "
+          "file its comment names", "; ".join(bad[:10]))
+
+
+check_crawl_state()
 
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)

@@ -1,6 +1,6 @@
 /*
- * offline: `nearcrawl dedup` -- the pages of WARC files judged as a crawl
- * judges the pages it fetches (crawl.h, offline_run).
+ * dedupcmd: `nearcrawl dedup` -- the pages of WARC files judged as a crawl
+ * judges the pages it fetches (dedupcmd_run).
  *
  * Records are read in file order, one file after the other. Each record
  * that holds a page becomes a job: an HTML response (or resource) and a
@@ -16,7 +16,7 @@
  * transaction; a rerun reads past that many records without judging
  * them.
  */
-#include "crawler/crawl.h"
+#include "crawler/dedupcmd.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -61,12 +61,12 @@ struct item {
 	char *date;         /* owned: WARC-Date, for a repeated URL */
 };
 
-struct offline {
+struct dedupcmd {
 	struct crawl *c;
 	struct item items[WINDOW]; /* ring, oldest at head */
 	size_t head, n;
 	char key[PATH_MAX + 16]; /* meta key of the file being read */
-	struct offline_summary *sum;
+	struct dedupcmd_summary *sum;
 	double last_progress;
 };
 
@@ -87,7 +87,7 @@ static void
 on_worked(void *arg)
 {
 	struct job *j = arg;
-	struct offline *o = j->c->offline;
+	struct dedupcmd *o = j->c->dedupcmd;
 	size_t i;
 
 	for (i = 0; i < o->n; i++)
@@ -159,7 +159,7 @@ write_row(struct crawl *c, struct item *it)
 /* Write the rows of the items whose turn has come. 0, or -1 with the
  * crawl failed. */
 static int
-flush(struct offline *o, int all)
+flush(struct dedupcmd *o, int all)
 {
 	struct crawl *c = o->c;
 	struct item *it;
@@ -172,7 +172,7 @@ flush(struct offline *o, int all)
 			if (!all)
 				break;
 			/* Wait for the pool. */
-			if (event_base_loop(c->base, EVLOOP_ONCE) < 0)
+			if (event_base_loop(c->loop.base, EVLOOP_ONCE) < 0)
 				goto fail;
 			continue;
 		}
@@ -193,7 +193,7 @@ flush(struct offline *o, int all)
 		if (store_meta_set(c->st, o->key, num) != 0)
 			goto fail;
 		crawl_batch_page(c);
-		if (c->failed)
+		if (c->end.failed)
 			return -1;
 		item_clear(it);
 		o->head = (o->head + 1) % WINDOW;
@@ -208,7 +208,7 @@ fail:
 /* A new item for a record of url (may be NULL: a damaged record, named
  * by where it is), dated date; in the ring, or NULL when out of memory. */
 static struct item *
-new_item(struct offline *o, const char *url, const char *date, int64_t recno)
+new_item(struct dedupcmd *o, const char *url, const char *date, int64_t recno)
 {
 	struct item *it;
 	struct job *j;
@@ -218,6 +218,7 @@ new_item(struct offline *o, const char *url, const char *date, int64_t recno)
 	if ((j = calloc(1, sizeof(*j))) == NULL)
 		return NULL;
 	j->c = o->c;
+	j->kind = JOB_PAGE;
 	/* Normalised as the crawl stores URLs, so revisits find theirs. */
 	if ((u = url_normalize(url, &why)) == NULL)
 		u = strdup(url);
@@ -239,13 +240,13 @@ new_item(struct offline *o, const char *url, const char *date, int64_t recno)
 
 /* Make room for one more item. 0, or -1. */
 static int
-room(struct offline *o)
+room(struct dedupcmd *o)
 {
 	while (o->n == WINDOW) {
 		if (flush(o, 0) != 0)
 			return -1;
 		if (o->n == WINDOW &&
-		    event_base_loop(o->c->base, EVLOOP_ONCE) < 0)
+		    event_base_loop(o->c->loop.base, EVLOOP_ONCE) < 0)
 			return -1;
 	}
 	return 0;
@@ -287,7 +288,7 @@ row(struct item *it, enum store_verdict v, int status, const char *ct,
  * its page to the pool, or its row. 0, or -1 when out of memory.
  */
 static int
-http_response(struct offline *o, struct item *it, struct buf *b, int cut)
+http_response(struct dedupcmd *o, struct item *it, struct buf *b, int cut)
 {
 	struct crawl *c = o->c;
 	const struct config *cfg = c->cfg;
@@ -381,7 +382,7 @@ http_response(struct offline *o, struct item *it, struct buf *b, int cut)
 /* A page whose block is the document itself: a resource record (HTML)
  * or a WET conversion record (plain text, plain set). 0, or -1. */
 static int
-document(struct offline *o, struct item *it, struct buf *b, const char *ct,
+document(struct dedupcmd *o, struct item *it, struct buf *b, const char *ct,
     int plain)
 {
 	struct fetch_result r;
@@ -426,7 +427,7 @@ holds(const struct warc_head *h)
 /* One record that holds a page (header h, number recno): its item. 0, or
  * -1 when the run must stop. */
 static int
-take_record(struct offline *o, struct warc_reader *wr,
+take_record(struct dedupcmd *o, struct warc_reader *wr,
     const struct warc_head *h, int64_t recno, const char *file)
 {
 	struct crawl *c = o->c;
@@ -483,7 +484,7 @@ nomem:
 
 /* A damaged record at offset: an error row named by where it is. */
 static int
-damaged(struct offline *o, const char *file, uint64_t offset, int64_t recno,
+damaged(struct dedupcmd *o, const char *file, uint64_t offset, int64_t recno,
     const char *err)
 {
 	char name[PATH_MAX + 64], why[PATH_MAX + 1024];
@@ -512,7 +513,7 @@ nomem:
 }
 
 static void
-progress(struct offline *o, const char *file, int force)
+progress(struct dedupcmd *o, const char *file, int force)
 {
 	char msg[PATH_MAX + 64];
 	double now = clock_mono_ms();
@@ -530,7 +531,7 @@ progress(struct offline *o, const char *file, int force)
 
 /* Read one file into the database. 0, or -1 (the run stops: c->err). */
 static int
-read_file(struct offline *o, const char *file)
+read_file(struct dedupcmd *o, const char *file)
 {
 	struct crawl *c = o->c;
 	struct warc_reader *wr;
@@ -559,7 +560,7 @@ read_file(struct offline *o, const char *file)
 		    "%lld\n",
 		    esc_str(file, msg, sizeof(msg)), (long long)done);
 	rc = 0;
-	while (rc == 0 && !c->failed && !c->stopping) {
+	while (rc == 0 && !c->end.failed && !c->end.stopping) {
 		int r = warc_reader_next(wr, &h, err, sizeof(err));
 
 		if (r == 0)
@@ -573,7 +574,7 @@ read_file(struct offline *o, const char *file)
 		recno++;
 		o->sum->records++;
 		/* Signals and finished pages, without waiting. */
-		event_base_loop(c->base, EVLOOP_NONBLOCK);
+		event_base_loop(c->loop.base, EVLOOP_NONBLOCK);
 		if (recno <= done)
 			continue;
 		rc = r == -1 ? damaged(o, real, h.offset, recno, err)
@@ -582,12 +583,12 @@ read_file(struct offline *o, const char *file)
 			rc = flush(o, 0);
 		progress(o, file, 0);
 	}
-	if (rc == 0 && !c->failed)
+	if (rc == 0 && !c->end.failed)
 		rc = flush(o, 1);
 	warc_reader_close(wr);
 	o->sum->files++;
 	progress(o, file, 1);
-	return rc != 0 || c->failed ? -1 : 0;
+	return rc != 0 || c->end.failed ? -1 : 0;
 }
 
 static void
@@ -595,15 +596,15 @@ on_stop(evutil_socket_t sig, short what, void *arg)
 {
 	struct crawl *c = arg;
 
-	c->stopping = 1;
+	crawl_stop(c, 0);
 }
 
 int
-offline_run(const struct config *cfg, char *const *files, size_t nfiles,
-    struct offline_summary *sum, char *err, size_t errsz)
+dedupcmd_run(const struct config *cfg, char *const *files, size_t nfiles,
+    struct dedupcmd_summary *sum, char *err, size_t errsz)
 {
 	struct crawl c;
-	struct offline o;
+	struct dedupcmd o;
 	size_t i;
 	int rc;
 
@@ -613,33 +614,24 @@ offline_run(const struct config *cfg, char *const *files, size_t nfiles,
 	for (i = 0; i < nfiles; i++)
 		if ((rc = warc_file_check(files[i], err, errsz)) != 0)
 			return 2;
-	rc = crawl_init(&c, cfg, err, errsz);
-	c.offline = &o;
+	crawl_init(&c, cfg, CRAWL_ARCHIVE, err, errsz);
+	c.dedupcmd = &o;
 	o.c = &c;
 	o.sum = sum;
 	o.last_progress = c.started;
-	if (rc != 0 || (rc = setup_prepare(&c)) != 0)
+	if ((rc = setup_prepare(&c)) != 0)
 		goto out;
-	c.stages.threads = loop_threads(cfg);
-	if (c.stages.threads > 0)
-		extract_init_threads();
-	if ((c.base = event_base_new()) == NULL ||
-	    (c.pool = workpool_new(c.base, c.stages.threads, on_worked)) ==
-	        NULL ||
-	    (c.sigint = evsignal_new(c.base, SIGINT, on_stop, &c)) == NULL ||
-	    (c.sigterm = evsignal_new(c.base, SIGTERM, on_stop, &c)) == NULL ||
-	    event_add(c.sigint, NULL) != 0 || event_add(c.sigterm, NULL) != 0) {
+	if (loop_open(&c, on_worked, on_stop) != 0) {
 		snprintf(err, errsz, "cannot set up the worker pool");
 		rc = 1;
 		goto out;
 	}
-	for (i = 0; i < nfiles && !c.failed && !c.stopping; i++)
+	for (i = 0; i < nfiles && !c.end.failed && !c.end.stopping; i++)
 		read_file(&o, files[i]);
-	rc = c.failed ? 1 : 0;
+	rc = c.end.failed ? 1 : 0;
 	/* Pages still in the pool after a failure are dropped: they are
 	 * read again on the next run. */
-	workpool_free(c.pool, on_unworked);
-	c.pool = NULL;
+	loop_close_pool(&c, on_unworked);
 	while (o.n > 0) {
 		item_clear(&o.items[o.head]);
 		o.head = (o.head + 1) % WINDOW;
@@ -651,9 +643,10 @@ offline_run(const struct config *cfg, char *const *files, size_t nfiles,
 	}
 	if (rc != 0)
 		store_rollback(c.st);
-	sum->interrupted = c.stopping != 0 && !c.failed;
+	sum->interrupted = c.end.stopping != 0 && !c.end.failed;
 	sum->seconds = (clock_mono_ms() - c.started) / 1e3;
 	sum->stages = c.stages;
+	sum->stages.threads = c.loop.threads;
 	if (store_counts(c.st, &sum->counts) == 0)
 		sum->counted = 1;
 out:
