@@ -77,15 +77,22 @@ warc_dir(struct sv *s, char *buf, size_t bufsz)
 }
 
 int
-svt_load(struct sv *s, struct svt_doc *d, int fetch)
+svt_load(struct sv *s, struct svt_doc *d, char *const *dirs, size_t ndirs,
+    int fetch)
 {
 	char dir[4096], note[256], err[512];
 	const char *w;
+	size_t i;
 	int rc;
 
 	buf_init(&d->raw, (size_t)s->cfg.max_body);
 	note[0] = '\0';
-	if ((w = warc_dir(s, dir, sizeof(dir))) != NULL) {
+	w = warc_dir(s, dir, sizeof(dir));
+	for (i = 0; i <= ndirs; i++) {
+		if (i > 0)
+			w = dirs[i - 1];
+		if (w == NULL)
+			continue;
 		rc = svw_read(w, d->url, d->fetched_at, &d->raw, d->ctype,
 		    sizeof(d->ctype), note, sizeof(note));
 		if (rc < 0)
@@ -126,9 +133,9 @@ svt_load(struct sv *s, struct svt_doc *d, int fetch)
 		    d->raw.len));
 	}
 	d->source = SVT_NONE;
-	snprintf(d->note, sizeof(d->note), "the crawl kept no text of it "
-	    "(no --warc, no --store-text)%s%.200s", note[0] != '\0' ? "; " : "",
-	    note);
+	snprintf(d->note, sizeof(d->note), "no text of it is kept: neither "
+	    "the crawl's archive nor a stored text has it%s%.200s",
+	    note[0] != '\0' ? "; " : "", note);
 	return 0;
 }
 

@@ -2,7 +2,8 @@
  * serve_text: a page's text as the crawl read it, for the page view, and
  * which of its words are new against its original.
  *
- * The bytes come, in this order, from the crawl's WARC files (--warc: the
+ * The bytes come, in this order, from the crawl's WARC files (--warc, or
+ * those `nearcrawl dedup` read, found through their CDXJ index: the
  * page as fetched, so the view reads the main text the near methods read,
  * through the same digest step as the crawl and `nearcrawl compare`),
  * from the text the crawl stored (--store-text: the body text, read as
@@ -65,12 +66,18 @@ int svt_doc_init(struct svt_doc *d, int64_t id, const char *url,
 /* Free what d owns. */
 void svt_doc_free(struct svt_doc *d);
 
+/* Folders of archives besides the crawl's own looked in at most. */
+#define SVT_DIRS 8
+
 /*
- * Read d's bytes (the WARC files, its stored text, the URL when fetch)
- * and digest them. Cannot fail but out of memory (-1); a document without
- * text has source SVT_NONE and a note. 0 otherwise.
+ * Read d's bytes (the crawl's WARC files, then those in the ndirs
+ * folders dirs -- where the files `nearcrawl dedup` read are --, its
+ * stored text, the URL when fetch) and digest them. Cannot fail but out
+ * of memory (-1); a document without text has source SVT_NONE and a
+ * note. 0 otherwise.
  */
-int svt_load(struct sv *s, struct svt_doc *d, int fetch);
+int svt_load(struct sv *s, struct svt_doc *d, char *const *dirs,
+    size_t ndirs, int fetch);
 
 /*
  * Learn the template of site from one stored shingle set (a page of host

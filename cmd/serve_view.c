@@ -16,6 +16,7 @@
 
 #include "cmd/serve_text.h"
 #include "storage/store_frontier.h"
+#include "storage/store_search.h"
 
 /* Links listed at most. */
 #define VIEW_LINKS 200
@@ -44,6 +45,9 @@ struct pv {
 	struct tmpl *t;        /* the site's template before the page */
 	const char *site;      /* its site (in cfg or host) */
 	int64_t learnt;        /* pages t was learnt from */
+	char *dirs[SVT_DIRS];  /* folders of the WARC files `nearcrawl
+	                          dedup` read into the database, owned */
+	size_t ndirs;
 	int64_t links;         /* links listed */
 	int64_t copies;        /* pages that repeat this one */
 };
@@ -253,6 +257,27 @@ learn(const char *host, const char *verdict, const void *blob, size_t len,
 	    VIEW_OOM : 0;
 }
 
+/* A WARC file `nearcrawl dedup` read: its folder, once, where its CDXJ
+ * index may be. */
+static int
+dedup_dir(const char *path, void *arg)
+{
+	struct pv *v = arg;
+	const char *slash = strrchr(path, '/');
+	size_t i, n = slash != NULL ? (size_t)(slash - path) : 0;
+
+	if (slash == NULL || v->ndirs >= SVT_DIRS)
+		return 0;
+	for (i = 0; i < v->ndirs; i++)
+		if (strlen(v->dirs[i]) == n && strncmp(v->dirs[i], path, n) ==
+		    0)
+			return 0;
+	if ((v->dirs[v->ndirs] = strndup(path, n)) == NULL)
+		return VIEW_OOM;
+	v->ndirs++;
+	return 0;
+}
+
 /* A unique page's reason names the candidate it was measured against:
  * "not near page N: ...". Its id, or 0. */
 static int64_t
@@ -308,6 +333,9 @@ read_db(struct pv *v, int64_t id)
 	    "are not queued).</p>\n");
 	if (v->has_text && (rc = store_view_text(s->v, id, copy_text,
 	    &v->p.stored)) != 0)
+		return rc;
+	if ((rc = store_search_dedup_files(store_view_conn(s->v), dedup_dir,
+	    v)) != 0)
 		return rc;
 	/* The site's template as the crawl knew it when it judged the
 	 * page, from the latest of the site's earlier pages. */
@@ -432,8 +460,9 @@ svv_page(struct sv_req *r, int64_t id, int fetch)
 		sv_error(r, 404, "no such page");
 		goto out;
 	}
-	if (svt_load(r->s, &v.p, fetch) != 0 || (v.a.url != NULL &&
-	    svt_load(r->s, &v.a, fetch) != 0) || (v.p.digested &&
+	if (svt_load(r->s, &v.p, v.dirs, v.ndirs, fetch) != 0 ||
+	    (v.a.url != NULL && svt_load(r->s, &v.a, v.dirs, v.ndirs,
+	    fetch) != 0) || (v.p.digested &&
 	    svt_measure(r->s, &v.p, v.a.url != NULL ? &v.a : NULL, v.a_blob,
 	    v.a_len, v.t, v.site, &m) != 0)) {
 		sv_error(r, 503, "out of memory");
@@ -481,6 +510,8 @@ out:
 	svt_doc_free(&v.p);
 	svt_doc_free(&v.a);
 	tmpl_free(v.t);
+	while (v.ndirs > 0)
+		free(v.dirs[--v.ndirs]);
 	free(v.a_blob);
 	free(v.host);
 	free(v.reason);

@@ -312,6 +312,20 @@ ok "and the changed word marked" grep -q '<mark>fortnight</mark>' \
     "$E2E_TMP/body"
 serve_stop
 
+# A dedup database: its pages read back from the WARC files it read.
+DD=$E2E_TMP/dedup.db
+"$NEARCRAWL" dedup -d "$DD" --quiet "$E2E_TMP"/warc/*.warc.gz 2>/dev/null
+eq "nearcrawl dedup of the crawl's archive exits 0" "$?" 0
+serve_start "$DD"
+p=$(q "$DD" "SELECT id FROM pages WHERE url = '${INJ}article-print.html'")
+eq "dedup database: the page view answers 200" "$(get "/page/$p")" 200
+ok "it reads the archive dedup read" grep -q 'archived in the crawl' \
+    "$E2E_TMP/body"
+ok "and marks the changed word" grep -q '<mark>fortnight</mark>' \
+    "$E2E_TMP/body"
+eq "dedup database: search answers 200" "$(get '/search?q=calendar')" 200
+serve_stop
+
 # Bad usage and a database that is not one.
 "$NEARCRAWL" serve >/dev/null 2>"$E2E_TMP/err"
 eq "serve without -d exits 2" "$?" 2
