@@ -17,6 +17,7 @@
 #include "cmd/rank.h"
 #include "cmd/report.h"
 #include "cmd/search.h"
+#include "cmd/serve.h"
 #include "cmd/textcmd.h"
 #include "config/cmdopt.h"
 #include "config/config.h"
@@ -58,6 +59,11 @@ usage(FILE *out)
 	    "         index.html tying together plots (growth, per host,\n"
 	    "         similarity), hosts, clusters and a summary, with their\n"
 	    "         CSV files; DIR defaults to DB.report (also mid-crawl)\n"
+	    "  serve  -d DB [--port N] [--addr A] [--refresh S] [--quiet]\n"
+	    "         a local web view of the crawl, read-only, also while it\n"
+	    "         runs: summary and plots, search with copies folded,\n"
+	    "         clusters with every member, a page beside its original\n"
+	    "         with its new words marked, hosts and robots.txt\n"
 	    "  rank   -d DB [--damping D] [--iterations N] [--epsilon E]\n"
 	    "         [--top N] [--quiet]\n"
 	    "         PageRank over the crawled links; the best-ranked page\n"
@@ -797,6 +803,7 @@ man_page(FILE *out)
 	    "uni.example \\-\\-delay 1 https://www.uni.example/\n"
 	    "nearcrawl crawl \\-d uni.db        # resume\n"
 	    "nearcrawl report \\-d uni.db \\-o report\n"
+	    "nearcrawl serve \\-d uni.db     # then open http://127.0.0.1:8077/\n"
 	    "nearcrawl compare https://a.example/x https://a.example/x?print=1\n"
 	    ".fi\n.SH SEE ALSO\nwget2(1), curl(1); the project's README.md and "
 	    "docs/ (dedup.md, politeness.md, robustness.md).\n", out);
@@ -840,6 +847,8 @@ main(int argc, char **argv)
 		rc = cmd_report(argc - 1, argv + 1);
 	} else if (strcmp(argv[1], "eval") == 0) {
 		rc = cmd_eval(argc - 1, argv + 1);
+	} else if (strcmp(argv[1], "serve") == 0) {
+		rc = serve_main(argc - 1, argv + 1);
 	} else if (strcmp(argv[1], "export") == 0) {
 		rc = export_main(argc - 1, argv + 1);
 	} else if (strcmp(argv[1], "rank") == 0) {

@@ -20,6 +20,9 @@ _nearcrawl() {
 	--groups|--queries)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return ;;
+	--port|--addr|--refresh|--hosts)
+		COMPREPLY=()
+		return ;;
 	esac
 	if [[ $cur == -* ]]; then
 		words=$("${COMP_WORDS[0]}" "$cmd" --help 2>/dev/null |

@@ -1,5 +1,6 @@
 /*
- * cmdopt: the tables of `nearcrawl search` and `nearcrawl index`, and the
+ * cmdopt: the tables of `nearcrawl search`, `nearcrawl index` and
+ * `nearcrawl serve`, and the
  * parsing, --help and man page made from them (config/cmdopt.h).
  */
 #include "config/cmdopt.h"
@@ -95,8 +96,40 @@ const struct cmdopt_cmd cmdopt_index = {
 	index_opts, N(index_opts),
 };
 
+/* Rows in the order of cmdopt.h's CMDOPT_SERVE_* values. */
+static const struct cmdopt serve_opts[] = {
+	{ "db", 'd', CMDOPT_STR, "DB", 0, 0, NULL,
+	    "the crawl's database: an SQLite file or a postgresql:// URI "
+	    "(read only; a crawl may be writing it)" },
+	{ "port", 0, CMDOPT_INT, "N", 0, 65535, "8077",
+	    "port to listen on; 0 takes a free one (the first line on "
+	    "stderr says which)" },
+	{ "addr", 0, CMDOPT_STR, "A", 0, 0, "127.0.0.1",
+	    "address to listen on: this machine only by default; the view "
+	    "has no login, so think before opening it to others" },
+	{ "refresh", 0, CMDOPT_INT, "S", 1, 3600, "10",
+	    "while the database changes, remake the report's plots at most "
+	    "every S seconds" },
+	{ "quiet", 'q', CMDOPT_FLAG, NULL, 0, 0, NULL,
+	    "print nothing but errors" },
+};
+
+const struct cmdopt_cmd cmdopt_serve = {
+	"serve",
+	"serve -d DB [--port N] [--addr A] [--refresh S] [-q|--quiet]",
+	"A local web view of a crawl (docs/serve.md), read only, also while "
+	"a crawl writes it: the report's summary and plots, search with "
+	"duplicates folded, the clusters with every member, a page beside "
+	"its original with the words that are new marked, the hosts with "
+	"their back-off and robots.txt. Ctrl-C (SIGINT) or SIGTERM stops it. "
+	"Exit status: 0 stopped by a signal; 1 it cannot listen or run; 2 "
+	"bad usage or a database it cannot open.",
+	NULL, NULL,
+	serve_opts, N(serve_opts),
+};
+
 static const struct cmdopt_cmd *const commands[] = {
-	&cmdopt_search, &cmdopt_index,
+	&cmdopt_search, &cmdopt_index, &cmdopt_serve,
 };
 
 /* The option of c called name (len bytes), or NULL. */

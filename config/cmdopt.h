@@ -1,6 +1,7 @@
 /*
  * cmdopt: the options of the commands that read a crawl rather than
- * make one (`nearcrawl search`, `nearcrawl index`), one table a command,
+ * make one (`nearcrawl search`, `nearcrawl index`, `nearcrawl serve`),
+ * one table a command,
  * so that parsing, `--help` and the man page come from the same rows and
  * cannot disagree -- as the settings table does for `crawl`.
  *
@@ -61,6 +62,14 @@ enum {
 	CMDOPT_INDEX_DB,
 	CMDOPT_INDEX_WARC,
 	CMDOPT_INDEX_QUIET,
+};
+extern const struct cmdopt_cmd cmdopt_serve;
+enum {
+	CMDOPT_SERVE_DB,
+	CMDOPT_SERVE_PORT,
+	CMDOPT_SERVE_ADDR,
+	CMDOPT_SERVE_REFRESH,
+	CMDOPT_SERVE_QUIET,
 };
 
 /*
