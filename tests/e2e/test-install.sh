@@ -39,8 +39,8 @@ eq "completion: crawl's options" "$(complete_words "$NEARCRAWL" crawl --del)" \
     "--delay --delay-ms"
 eq "completion: dedup's options are its own" \
     "$(complete_words "$NEARCRAWL" dedup --pro)" ""
-eq "completion: search and index" "$(complete_words "$NEARCRAWL" se) $(
-    complete_words "$NEARCRAWL" ind)" "search index"
+eq "completion: search, serve and index" "$(complete_words "$NEARCRAWL" se) $(
+    complete_words "$NEARCRAWL" ind)" "serve search index"
 eq "completion: search's options and formats" \
     "$(complete_words "$NEARCRAWL" search --fo) $(
     complete_words "$NEARCRAWL" search --format j)" "--format jsonl"
