@@ -2,7 +2,8 @@
  * httpmsg: the HTTP message inside a WARC request or response block
  * (Content-Type application/http): its start line and header section. No
  * I/O and no allocation except what httpmsg_dechunk appends to its buf.
- * Line ends may be CRLF or a bare LF, as servers send both.
+ * Line ends may be CRLF or a bare LF, as servers send both, or CR CR LF,
+ * as a writer that added a CR to each CRLF leaves them.
  */
 #ifndef NC_HTTPMSG_H
 #define NC_HTTPMSG_H
@@ -23,9 +24,9 @@ struct http_msg {
 
 /*
  * Parse the n bytes at p as an HTTP message: a status line
- * ("HTTP/1.1 200 OK", "HTTP/2 404", "HTTP/1.0 200" without a reason) or a
- * request line ("GET / HTTP/1.1", status 0), header lines (folded
- * continuation lines accepted), a blank line. *m points into p, which
+ * ("HTTP/1.1 200 OK", "HTTP/2 404"; "HTTP/1.0 200" and "HTTP/1.0 302 "
+ * without a reason) or a request line ("GET / HTTP/1.1", status 0),
+ * header lines (folded continuation lines accepted), a blank line. *m points into p, which
  * must outlive it. Returns 0, or -1 when p does not start with a complete
  * start line and header section (within HTTPMSG_MAX_HEAD bytes); *m is
  * zeroed then.
