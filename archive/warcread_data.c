@@ -6,6 +6,7 @@
 #include "archive/warcread_int.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -372,6 +373,14 @@ warcread_resync(struct warc_reader *r, char *err, size_t errsz)
 		rc = rd_sync_data(r, err, errsz);
 		if (rc != -1)
 			return rc;
+		/* In a member that holds several records this is the only
+		 * word of what the bad data loses: report it. */
+		if (r->mem_multi && !r->pending) {
+			r->pending = 1;
+			r->pending_off = r->woff + r->wend;
+			snprintf(r->pending_err, sizeof(r->pending_err), "%s",
+			    err);
+		}
 		r->sync = RD_SYNC_RAW;
 		r->sync_from = r->fail_raw + 1;
 	}
@@ -380,24 +389,44 @@ warcread_resync(struct warc_reader *r, char *err, size_t errsz)
 int
 warc_file_check(const char *path, char *err, size_t errsz)
 {
-	char head[16], shown[sizeof(head) + 1];
-	gzFile f;
-	int n, i;
+	unsigned char raw[4096], head[16];
+	char shown[sizeof(head) + 1];
+	z_stream zs;
+	ssize_t n;
+	int fd, i, got;
 
+	/* Only the start is looked at: a gzip stream damaged further on
+	 * (its check wrong at the end, say) is no reason to refuse it. */
 	errno = 0;
-	if ((f = gzopen(path, "rb")) == NULL)
-		return err_set(err, errsz, -2, "%s: %s", path,
-		    errno != 0 ? strerror(errno) : "cannot open");
-	n = gzread(f, head, sizeof(head));
-	gzclose(f);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return err_set(err, errsz, -2, "%s: %s", path, strerror(errno));
+	do
+		n = read(fd, raw, sizeof(raw));
+	while (n < 0 && errno == EINTR);
+	close(fd);
 	if (n < 0)
 		return err_set(err, errsz, -2, "%s: cannot read", path);
-	if (n == 0 || (n >= 5 && memcmp(head, "WARC/", 5) == 0) ||
-	    (n >= 11 && memcmp(head, "filedesc://", 11) == 0))
+	got = (int)(n < (ssize_t)sizeof(head) ? n : (ssize_t)sizeof(head));
+	memcpy(head, raw, (size_t)got);
+	if (n >= 2 && raw[0] == 0x1f && raw[1] == 0x8b) {
+		memset(&zs, 0, sizeof(zs));
+		if (inflateInit2(&zs, 15 + 16) != Z_OK)
+			return err_set(err, errsz, -2, "out of memory");
+		zs.next_in = raw;
+		zs.avail_in = (unsigned int)n;
+		zs.next_out = head;
+		zs.avail_out = sizeof(head);
+		inflate(&zs, Z_SYNC_FLUSH);
+		got = (int)(sizeof(head) - zs.avail_out);
+		inflateEnd(&zs);
+	}
+	if (n == 0 || (got >= 5 && memcmp(head, "WARC/", 5) == 0) ||
+	    (got >= 11 && memcmp(head, "filedesc://", 11) == 0))
 		return 0;
-	for (i = 0; i < n; i++)
-		shown[i] = head[i] >= 0x20 && head[i] < 0x7f ? head[i] : '.';
-	shown[n] = '\0';
+	for (i = 0; i < got; i++)
+		shown[i] = head[i] >= 0x20 && head[i] < 0x7f ? (char)head[i]
+		                                               : '.';
+	shown[got] = '\0';
 	return err_set(err, errsz, -1, "%s: not a WARC or ARC file (it starts "
 	    "with \"%s\"); dedup reads WARC 0.17 to 1.1 and ARC, gzip or "
 	    "not", path, shown);

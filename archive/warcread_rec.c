@@ -386,6 +386,19 @@ rd_arc_version(struct warc_reader *r, char *err, size_t errsz)
 	return rd_block(r, NULL, NULL, err, errsz);
 }
 
+/* Report the damage noted in the data of a member that holds several
+ * records (r->pending): -1, h->earlier set. */
+static int
+rd_report_pending(
+    struct warc_reader *r, struct warc_head *h, char *err, size_t errsz)
+{
+	r->pending = 0;
+	h->offset = r->pending_off;
+	h->decompressed = 1;
+	h->earlier = 1;
+	return err_set(err, errsz, -1, "%s", r->pending_err);
+}
+
 struct warc_reader *
 warc_reader_open(const char *path, char *err, size_t errsz)
 {
@@ -464,12 +477,9 @@ warc_reader_next(
 	}
 	r->nfields = 0;
 	if (r->pending) {
-		r->pending = 0;
+		/* The record read last stands; resync past the bad data. */
 		r->state = RD_BAD;
-		h->offset = r->pending_off;
-		h->decompressed = 1;
-		h->earlier = 1;
-		return err_set(err, errsz, -1, "%s", r->pending_err);
+		return rd_report_pending(r, h, err, errsz);
 	}
 	for (;;) {
 		if (r->state == RD_DONE)
@@ -478,6 +488,8 @@ warc_reader_next(
 			if ((rc = warcread_resync(r, err, errsz)) < 0)
 				return -2;
 			r->state = rc == 0 ? RD_EOF : RD_NONE;
+			if (r->pending)
+				return rd_report_pending(r, h, err, errsz);
 		}
 		if (r->state == RD_EOF)
 			return 0;
