@@ -475,13 +475,20 @@ static int
 revisit(struct item *it, const struct buf *b, const char *ref)
 {
 	struct http_msg m;
-	char ct[256];
+	char ct[256], why[160];
 	int have_ct = 0, rc;
+
 
 	if (httpmsg_parse(b->data, b->len, &m) == 0 && m.status != 0) {
 		have_ct = httpmsg_header(&m, "Content-Type", ct, sizeof(ct));
 		if ((rc = status_row(it, &m, have_ct ? ct : NULL)) != 0)
 			return rc < 0 ? -1 : 0;
+		/* A copy of an image is what the image was, as a crawl
+		 * says: not HTML. */
+		if (have_ct && !extract_is_html(ct, NULL, 0)) {
+			snprintf(why, sizeof(why), "not HTML: %.100s", ct);
+			return row(it, STORE_VERDICT_SKIPPED, m.status, ct, why);
+		}
 	}
 	if (row(it, STORE_VERDICT_EXACT, m.status, have_ct ? ct : NULL,
 	        NULL) != 0)

@@ -70,6 +70,10 @@ eq "... and each page's verdict and status" \
     WHERE url NOT LIKE '%/robots.txt' ORDER BY url")" \
     "$(q "$A.db" "SELECT url || ' ' || verdict || ' ' || status FROM pages
     ORDER BY url")"
+eq "a revisit of an image is skipped for the crawl's reason" "$(q "$A.re.db" \
+    "SELECT verdict || ' ' || reason FROM pages WHERE url LIKE '%/img2.png'")" \
+    "$(q "$A.db" "SELECT verdict || ' ' || reason FROM pages WHERE url LIKE
+    '%/img2.png'")"
 eq "a revisit of a 404 page is a 404" "$(q "$A.re.db" "SELECT
     group_concat(verdict || ' ' || status, ', ') FROM pages WHERE url LIKE
     '%/gone_.html'")" "error 404, error 404, error 404"
