@@ -353,11 +353,30 @@ status_row(struct item *it, const struct http_msg *m, const char *ct)
 	return row(it, STORE_VERDICT_ERROR, m->status, ct, why) == 0 ? 1 : -1;
 }
 
+/* Whether n bytes at p read as text: at most 1 in 32 of the first 1024
+ * are control bytes text does not hold (what crawler/page.c asks of a
+ * body called HTML). */
+static int
+text_like(const char *p, size_t n)
+{
+	const unsigned char *b = (const unsigned char *)p;
+	size_t i, bad = 0;
+
+	n = n < 1024 ? n : 1024;
+	for (i = 0; i < n; i++)
+		if (b[i] <= 0x08 || b[i] == 0x0b ||
+		    (b[i] >= 0x0e && b[i] <= 0x1a) ||
+		    (b[i] >= 0x1c && b[i] <= 0x1f))
+			bad++;
+	return bad * 32 <= n;
+}
+
 /*
  * The payload (p, n bytes) undone of its Content-Encoding ce into body.
  * Archives that stored the body decoded often kept the header (Common
- * Crawl 2014, ClueWeb09): when it does not decode, the body is taken as
- * stored and *note says so. BUF_OK, BUF_FULL (over the cap), BUF_NOMEM.
+ * Crawl 2014, ClueWeb09): when it does not decode but reads as text, the
+ * body is taken as stored and *note says so. BUF_OK, BUF_FULL (over the
+ * cap), BUF_NOMEM, DECODE_BAD (coded data that is damaged).
  */
 static int
 undo_coding(const char *ce, const char *p, size_t n, struct buf *body,
@@ -370,6 +389,8 @@ undo_coding(const char *ce, const char *p, size_t n, struct buf *body,
 	if (dc == BUF_OK || dc == DECODE_SHORT || dc == BUF_FULL ||
 	    dc == BUF_NOMEM)
 		return dc == DECODE_SHORT ? BUF_OK : dc;
+	if (!text_like(p, n))
+		return DECODE_BAD;
 	buf_reset(body);
 	*note = "Content-Encoding does not decode: the body was taken as "
 		"stored";
@@ -429,9 +450,11 @@ http_response(struct dedupcmd *o, struct item *it, struct buf *b, int cut)
 		buf_free(&body);
 		return -1;
 	}
-	if (dc == BUF_FULL) {
+	if (dc != BUF_OK) {
 		buf_free(&body);
-		snprintf(why, sizeof(why), "body larger than %ld bytes",
+		snprintf(why, sizeof(why),
+		    dc == BUF_FULL ? "body larger than %ld bytes"
+		                   : "bad content encoding",
 		    cfg->max_body);
 		return row(it, STORE_VERDICT_ERROR, m.status,
 		    have_ct ? ct : NULL, why);
