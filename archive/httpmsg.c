@@ -34,7 +34,10 @@ httpmsg_tchar(char c)
 
 /*
  * The line at p (n bytes left): sets *len to its length without the line
- * end and returns the length with it, or 0 when no LF ends it.
+ * end and returns the length with it, or 0 when no LF ends it. The line
+ * end is the LF and every CR before it: some writers put a CR before a
+ * CRLF they were handed (CR CR LF), and a blank line is blank all the
+ * same.
  */
 static size_t
 httpmsg_line(const char *p, size_t n, size_t *len)
@@ -44,7 +47,7 @@ httpmsg_line(const char *p, size_t n, size_t *len)
 	if (lf == NULL)
 		return 0;
 	*len = (size_t)(lf - p);
-	if (*len > 0 && p[*len - 1] == '\r')
+	while (*len > 0 && p[*len - 1] == '\r')
 		(*len)--;
 	return (size_t)(lf - p) + 1;
 }

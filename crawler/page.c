@@ -275,6 +275,19 @@ store_judged(struct crawl *c, const struct page_work *w, int64_t id,
 	return keep_shingles(c, &w->dg.sh, id);
 }
 
+/* The row's reason with the job's note after it (a page read from an
+ * archive: how its body was read), in buf when both are there. */
+static const char *
+with_note(const struct job *j, const char *reason, char *buf, size_t bufsz)
+{
+	if (j->note == NULL)
+		return reason;
+	if (reason == NULL)
+		return j->note;
+	snprintf(buf, bufsz, "%s; %s", reason, j->note);
+	return buf;
+}
+
 /*
  * Back on the loop: the page's verdict against everything seen before, its
  * pages and duplicates rows, and its links. Returns 0, or -1 on a database
@@ -288,7 +301,7 @@ page_record_work(struct crawl *c, struct job *j)
 	struct dedup_match m[DEDUP_MAX_MATCHES];
 	unsigned char minhash[FPROW_BLOB_MAX];
 	enum dedup_verdict v;
-	char reason[80], veto[96];
+	char reason[80], veto[96], noted[256];
 	const char *site;
 	size_t nm = 0;
 	double t0, t1, t2, lookup_ms;
@@ -303,6 +316,7 @@ page_record_work(struct crawl *c, struct job *j)
 		    : STORE_VERDICT_ERROR;
 		p.reason = w->extracted ? "no text in body"
 		    : w->why != NULL ? w->why : "cannot parse HTML";
+		p.reason = with_note(j, p.reason, noted, sizeof(noted));
 		if ((id = store_page_add(c->st, &p)) <= 0 ||
 		    note_new(c, id, &p) != 0)
 			return -1;
@@ -316,6 +330,7 @@ page_record_work(struct crawl *c, struct job *j)
 	t1 = clock_mono_ms();
 	lookup_ms = t1 - t0;
 	judged_row(c, w, v, veto, &p, reason, sizeof(reason), minhash);
+	p.reason = with_note(j, p.reason, noted, sizeof(noted));
 	nofollow = w->nofollow;
 	if ((id = store_page_add(c->st, &p)) <= 0 ||
 	    store_judged(c, w, id, v, m, nm, nofollow) != 0 ||

@@ -305,6 +305,9 @@ struct job {
 	struct page_work *work;  /* an HTML page in the pool, or NULL */
 	char warc_id[WARC_ID_LEN]; /* its response's record in the archive,
 	                              "" when none */
+	const char *note;        /* CRAWL_ARCHIVE: what its row's reason
+	                            says besides (the record's, say how its
+	                            body was read), or NULL; the caller's */
 };
 
 /* Sitemap files still to read for one host, taken in its own turns. */

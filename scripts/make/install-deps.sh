@@ -34,6 +34,7 @@ set -eu
 RUN_PKGS="build-essential pkg-config
 libcurl4-openssl-dev libevent-dev libxml2-dev libsqlite3-dev
 libfuzzy-dev libinih-dev libssl-dev zlib1g-dev libpq-dev libjemalloc-dev
+libbrotli-dev
 sqlite3 gnuplot-nox"
 TEST_PKGS="postgresql curl valgrind python3 openssl
 chromium wrk nginx-light python3-doc man-db groff-base"

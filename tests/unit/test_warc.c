@@ -25,6 +25,8 @@ struct seen {
 	int rc;               /* what warc_reader_next returned */
 	int brc;              /* what warc_reader_block returned */
 	uint64_t offset;      /* h.offset */
+	int decompressed;     /* h.decompressed */
+	int earlier;          /* h.earlier */
 	uint64_t end;         /* warc_reader_finish's end */
 	char type[32];        /* h.type */
 	char uri[128];        /* h.target_uri */
@@ -129,6 +131,8 @@ read_all(const char *path, struct seen *s, int max)
 		rc = warc_reader_next(r, &h, err, sizeof(err));
 		s[n].rc = rc;
 		s[n].offset = h.offset;
+		s[n].decompressed = h.decompressed;
+		s[n].earlier = h.earlier;
 		if (rc == 1) {
 			snprintf(s[n].type, sizeof(s[n].type), "%s",
 			    h.type ? h.type : "");
@@ -841,7 +845,11 @@ test_one_gzip_stream(void)
 	CHECK(s[0].rc == 1 && s[3].rc == 1 && s[4].rc == 0);
 	CHECK_INT(s[3].brc, 0);
 	CHECK_STR(s[3].uri, "http://example.com/p3");
-	CHECK_INT(s[3].offset, 0); /* all in the one member */
+	/* All in the one member: where each starts in the data. */
+	CHECK_INT(s[0].offset, 0);
+	CHECK_INT(s[0].decompressed, 0);
+	CHECK_INT(s[3].offset, off[3]);
+	CHECK_INT(s[3].decompressed, 1);
 	CHECK_INT(s[2].block_len, strlen(http_head) + strlen(http_body));
 out:
 	free(z);
