@@ -93,8 +93,8 @@ usage(FILE *out)
 	    "         print the page's main text (default) or body text, one\n"
 	    "         block per line\n"
 	    "  dedup  [-c FILE] [-d DB] [options] FILE.warc[.gz]...\n"
-	    "         judge the pages of WARC files (nearcrawl's, wget's,\n"
-	    "         Heritrix's, WET) in record order as a crawl would, into\n"
+	    "         judge the pages of WARC or ARC files (nearcrawl's,\n"
+	    "         wget's, Heritrix's, WET) in record order as a crawl would, into\n"
 	    "         DB (takes the crawl's [dedup] options; a rerun resumes)\n"
 	    "  robots FILE AGENT URL\n"
 	    "         print whether robots.txt FILE allows AGENT to fetch URL\n"
@@ -310,11 +310,13 @@ cmd_dedup(int argc, char **argv)
 
 		printf("usage: nearcrawl dedup [-c FILE] [-d DB] [options] "
 		    "FILE.warc[.gz]...\n"
-		    "Judge the pages of WARC files (gzipped or not; WET files "
-		    "too) in record\norder, as a crawl judges the pages it "
+		    "Judge the pages of WARC files (gzipped or not; WET and ARC "
+		    "files too) in\nrecord order, as a crawl judges the pages it "
 		    "fetches, into DB; a rerun resumes.\nExit status: 0 done, "
-		    "1 failed at run time, 2 bad usage or a file that is\nnot "
-		    "WARC. Of the crawl's options these matter (and --threads "
+		    "1 failed at run time (a file that cannot be read is\nan "
+		    "error row, and the others are judged), 2 bad usage or a "
+		    "file that is not\nWARC or ARC. Of the crawl's options these "
+		    "matter (and --threads "
 		    "N, -c FILE):\n");
 		config_usage_sections(stdout, parts);
 		config_free(&cfg);
