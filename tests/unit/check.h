@@ -121,5 +121,6 @@ void suite_chunks(void);
 void suite_tagtab(void);
 void suite_radix(void);
 void suite_keymap(void);
+void suite_pg_conn(void);
 
 #endif

@@ -1,0 +1,155 @@
+/*
+ * A PostgreSQL connection's faults (storage/sdb_pg_conn.c): a connection
+ * the server closes is found lost at once, and so is one whose answers
+ * libpq no longer expects (it used to spin there); the server's notices
+ * and libpq's messages come out as one line.
+ * The server tests need one: tests/e2e/test-pg-restart.sh starts a
+ * throwaway server and runs this suite alone, with its URI in NC_TEST_PG
+ * (the whole unit run, without it, runs only the tests that need none).
+ */
+#include "check.h"
+#include "storage/sdb.h"
+#include "storage/sdb_pg.h"
+#include "storage/sdb_pg_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* A hang here is a failure, not a stuck test run: the alarm's default
+ * action ends the process, and the runner's status says so. */
+#define HANG_S 20
+
+static double
+now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void
+test_one_line(void)
+{
+	char out[128];
+
+	sdb_pg__one_line(out, sizeof(out), "connection to server on socket "
+	    "\"/x/.s.PGSQL.5432\" failed: No such file or directory\n\tIs the "
+	    "server running locally and accepting connections on that "
+	    "socket?\n");
+	CHECK(strchr(out, '\n') == NULL && strchr(out, '\t') == NULL);
+	CHECK(strstr(out, "directory. Is the server running") != NULL);
+	CHECK(out[strlen(out) - 1] != ' ');
+	sdb_pg__one_line(out, sizeof(out), "server closed the connection "
+	    "unexpectedly\n\tThis probably means the server terminated "
+	    "abnormally\n\tbefore or while processing the request.\n");
+	CHECK(strstr(out, "unexpectedly. This probably means the server "
+	    "terminated abnormally before or while") != NULL);
+	sdb_pg__one_line(out, sizeof(out), "a: \n\n  B\r\n");
+	CHECK_STR(out, "a: B");
+	sdb_pg__one_line(out, 8, "0123456789");
+	CHECK(strlen(out) < 8);
+}
+
+/* The backend of a connection in pipeline mode is terminated: the next
+ * statement fails at once, says why, and so does every later call. */
+static void
+test_terminated(void)
+{
+	const char *uri = getenv("NC_TEST_PG");
+	struct sdb *db, *other;
+	struct sdb_stmt *st = NULL, *pid = NULL;
+	char err[512], sql[96];
+	double t0;
+
+	if ((db = sdb_open_pg(uri, 60000, err, sizeof(err))) == NULL ||
+	    (other = sdb_open_pg(uri, 60000, err, sizeof(err))) == NULL) {
+		CHECK(!"connect");
+		sdb_close(db);
+		return;
+	}
+	CHECK_INT(sdb_prepare(db, "SELECT pg_backend_pid()", &pid), SDB_OK);
+	CHECK_INT(sdb_prepare(db, "SELECT 1", &st), SDB_OK);
+	CHECK_INT(sdb_pipeline(db, 1), 0);
+	CHECK_INT(sdb_step(pid), SDB_ROW);
+	snprintf(sql, sizeof(sql), "SELECT pg_terminate_backend(%lld)",
+	    (long long)sdb_column_int64(pid, 0));
+	sdb_reset(pid);
+	CHECK(!sdb_lost(db));
+	CHECK_INT(sdb_exec(other, sql), SDB_OK);
+	usleep(200000);
+	alarm(HANG_S);
+	t0 = now_s();
+	CHECK_INT(sdb_step(st), SDB_IOERR);
+	CHECK(sdb_lost(db));
+	CHECK(strstr(sdb_errmsg(db), "terminating connection") != NULL);
+	CHECK(strchr(sdb_errmsg(db), '\n') == NULL);
+	sdb_reset(st);
+	CHECK_INT(sdb_step(st), SDB_IOERR);
+	CHECK_INT(sdb_step_later(st), SDB_IOERR);
+	CHECK_INT(sdb_exec(db, "SELECT 1"), SDB_IOERR);
+	CHECK_INT(sdb_flush(db), SDB_IOERR);
+	CHECK(now_s() - t0 < 5);
+	sdb_finalize(st);
+	sdb_finalize(pid);
+	sdb_close(db);
+	alarm(0);
+	/* The other connection is untouched. */
+	CHECK(!sdb_lost(other));
+	CHECK_INT(sdb_exec(other, "SELECT 1"), SDB_OK);
+	sdb_close(other);
+}
+
+/* libpq hands out the answers to a statement sent ahead before its owner
+ * reads them (as when libpq loses count of what it awaits): the read
+ * finds nothing more expected and calls the connection lost, where it
+ * used to wait for a sync that never came, spinning. */
+static void
+test_out_of_step(void)
+{
+	const char *uri = getenv("NC_TEST_PG");
+	struct sdb_pgstmt *st = NULL;
+	struct sdb_pg *pg;
+	PGresult *res;
+	char err[512];
+	int n = 0;
+
+	if ((pg = sdb_pg_connect(uri, 60000, err, sizeof(err))) == NULL) {
+		CHECK(!"connect");
+		return;
+	}
+	CHECK_INT(sdb_pg_prepare(pg, "SELECT 1", &st), SDB_OK);
+	CHECK_INT(sdb_pg_pipeline(pg, 1), 0);
+	CHECK_INT(sdb_pg_ahead(st), SDB_OK);
+	while (n < 10) {
+		res = PQgetResult(pg->conn);
+		n++;
+		if (res != NULL && PQresultStatus(res) == PGRES_PIPELINE_SYNC) {
+			PQclear(res);
+			break;
+		}
+		PQclear(res);
+	}
+	CHECK(n < 10);
+	CHECK(!sdb_pg_lost(pg));
+	alarm(HANG_S);
+	CHECK_INT(sdb_pg_step(st), SDB_IOERR);
+	CHECK(sdb_pg_lost(pg));
+	CHECK(strstr(sdb_pg_errmsg(pg), "lost count") != NULL);
+	sdb_pg_finalize(st);
+	sdb_pg_close(pg);
+	alarm(0);
+}
+
+void
+suite_pg_conn(void)
+{
+	RUN(test_one_line);
+	if (getenv("NC_TEST_PG") == NULL)
+		return;
+	RUN(test_terminated);
+	RUN(test_out_of_step);
+}
