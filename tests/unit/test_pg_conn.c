@@ -1,8 +1,9 @@
 /*
- * A PostgreSQL connection's faults (storage/sdb_pg_conn.c): a connection
- * the server closes is found lost at once, and so is one whose answers
- * libpq no longer expects (it used to spin there); the server's notices
- * and libpq's messages come out as one line.
+ * A PostgreSQL connection's faults (storage/sdb_pg_conn.c,
+ * storage/store_pg.c): a connection the server closes is found lost at
+ * once, and so is one whose answers libpq no longer expects (it used to
+ * spin there); the server's notices and libpq's messages come out as one
+ * line; a database marked by a newer nearcrawl is refused as SQLite's is.
  * The server tests need one: tests/e2e/test-pg-restart.sh starts a
  * throwaway server and runs this suite alone, with its URI in NC_TEST_PG
  * (the whole unit run, without it, runs only the tests that need none).
@@ -11,6 +12,7 @@
 #include "storage/sdb.h"
 #include "storage/sdb_pg.h"
 #include "storage/sdb_pg_int.h"
+#include "storage/store.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -144,6 +146,66 @@ test_out_of_step(void)
 	alarm(0);
 }
 
+/* store_open of a database whose meta table carries mark; err gets its
+ * message. Whether it opened. */
+static int
+open_marked(const char *uri, const char *mark, char *err, size_t errsz)
+{
+	struct sdb *db;
+	struct store *s;
+	char sql[128];
+
+	if ((db = sdb_open_pg(uri, 60000, err, errsz)) == NULL)
+		return 0;
+	snprintf(sql, sizeof(sql), "COMMENT ON TABLE meta IS '%s'", mark);
+	CHECK_INT(sdb_exec(db, sql), SDB_OK);
+	sdb_close(db);
+	err[0] = '\0';
+	if ((s = store_open(uri, STORE_CREATE, err, errsz)) == NULL)
+		return 0;
+	store_close(s);
+	return 1;
+}
+
+/* The schema's mark: a newer number is refused in SQLite's words, an
+ * older or equal one opens, anything else is another program's. */
+static void
+test_newer_schema(void)
+{
+	const char *uri = getenv("NC_TEST_PG");
+	char err[512], dburi[512], msg[64];
+	struct store *s;
+	struct sdb *db;
+
+	if ((db = sdb_open_pg(uri, 60000, err, sizeof(err))) == NULL) {
+		CHECK(!"connect");
+		return;
+	}
+	CHECK_INT(sdb_exec(db, "DROP DATABASE IF EXISTS schema_t"), SDB_OK);
+	CHECK_INT(sdb_exec(db, "CREATE DATABASE schema_t"), SDB_OK);
+	sdb_close(db);
+	snprintf(dburi, sizeof(dburi), "postgresql:///schema_t%s",
+	    strchr(uri, '?') != NULL ? strchr(uri, '?') : "");
+	s = store_open(dburi, STORE_CREATE, err, sizeof(err));
+	CHECK(s != NULL);
+	store_close(s);
+	CHECK(!open_marked(dburi, "nearcrawl schema 99", err, sizeof(err)));
+	CHECK(strstr(err, ": made by a newer nearcrawl (schema 99)") != NULL);
+	snprintf(msg, sizeof(msg), "nearcrawl schema %d",
+	    STORE_SCHEMA_VERSION + 1);
+	CHECK(!open_marked(dburi, msg, err, sizeof(err)));
+	CHECK(strstr(err, "made by a newer nearcrawl") != NULL);
+	snprintf(msg, sizeof(msg), "nearcrawl schema %d",
+	    STORE_SCHEMA_VERSION);
+	CHECK(open_marked(dburi, msg, err, sizeof(err)));
+	CHECK(open_marked(dburi, "nearcrawl schema 1", err, sizeof(err)));
+	CHECK(!open_marked(dburi, "nearcrawl schema x", err, sizeof(err)));
+	CHECK(strstr(err, "not a nearcrawl database (it has a meta table of "
+	    "its own)") != NULL);
+	CHECK(!open_marked(dburi, "my own meta", err, sizeof(err)));
+	CHECK(strstr(err, "not a nearcrawl database") != NULL);
+}
+
 void
 suite_pg_conn(void)
 {
@@ -152,4 +214,5 @@ suite_pg_conn(void)
 		return;
 	RUN(test_terminated);
 	RUN(test_out_of_step);
+	RUN(test_newer_schema);
 }
