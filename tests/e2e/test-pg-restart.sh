@@ -3,7 +3,8 @@
 # (tests/unit/test_pg_conn.c) run alone against a throwaway server -- a
 # connection the server terminates is found lost at once, libpq out of
 # step with the server's answers is no reason to spin, a database marked
-# by a newer nearcrawl is refused.
+# by a newer nearcrawl is refused, a host whose last URL its owner left in
+# flight is claimed again.
 . tests/e2e/lib.sh
 
 UNIT=${UNIT:-build/san/unit}
@@ -13,7 +14,7 @@ ok "the unit binary is built" test -x "$UNIT"
 NC_UNIT_ONLY=pg_conn NC_TEST_PG=$PG_URI "$UNIT" >"$E2E_TMP/unit.out" 2>&1
 status=$?
 sed 's/^/    /' "$E2E_TMP/unit.out"
-eq "the unit suite pg_conn: its four tests ran and passed ($status)" \
+eq "the unit suite pg_conn: its five tests ran and passed ($status)" \
     "$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$E2E_TMP/unit.out" | tail -n 1)" \
-    "4 passed, 0 failed"
+    "5 passed, 0 failed"
 e2e_finish

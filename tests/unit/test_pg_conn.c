@@ -1,9 +1,10 @@
 /*
- * A PostgreSQL connection's faults (storage/sdb_pg_conn.c,
- * storage/store_pg.c): a connection the server closes is found lost at
+ * A PostgreSQL server's faults (storage/sdb_pg_conn.c, storage/store_pg.c,
+ * storage/store_share.c): a connection the server closes is found lost at
  * once, and so is one whose answers libpq no longer expects (it used to
  * spin there); the server's notices and libpq's messages come out as one
- * line; a database marked by a newer nearcrawl is refused as SQLite's is.
+ * line; a database marked by a newer nearcrawl is refused as SQLite's is;
+ * a host whose last URL its owner left in flight is claimed again.
  * The server tests need one: tests/e2e/test-pg-restart.sh starts a
  * throwaway server and runs this suite alone, with its URI in NC_TEST_PG
  * (the whole unit run, without it, runs only the tests that need none).
@@ -13,6 +14,8 @@
 #include "storage/sdb_pg.h"
 #include "storage/sdb_pg_int.h"
 #include "storage/store.h"
+#include "storage/store_frontier.h"
+#include "storage/store_share.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -167,25 +170,41 @@ open_marked(const char *uri, const char *mark, char *err, size_t errsz)
 	return 1;
 }
 
+/* A database of its own on NC_TEST_PG's server, made empty: its URI into
+ * dburi. 0, or -1. */
+static int
+new_db(const char *name, char *dburi, size_t dburisz)
+{
+	const char *uri = getenv("NC_TEST_PG");
+	char err[512], sql[96];
+	struct sdb *db;
+	int rc;
+
+	if ((db = sdb_open_pg(uri, 60000, err, sizeof(err))) == NULL)
+		return -1;
+	snprintf(sql, sizeof(sql), "DROP DATABASE IF EXISTS %s", name);
+	rc = sdb_exec(db, sql);
+	snprintf(sql, sizeof(sql), "CREATE DATABASE %s", name);
+	if (rc == SDB_OK)
+		rc = sdb_exec(db, sql);
+	sdb_close(db);
+	snprintf(dburi, dburisz, "postgresql:///%s%s", name,
+	    strchr(uri, '?') != NULL ? strchr(uri, '?') : "");
+	return rc == SDB_OK ? 0 : -1;
+}
+
 /* The schema's mark: a newer number is refused in SQLite's words, an
  * older or equal one opens, anything else is another program's. */
 static void
 test_newer_schema(void)
 {
-	const char *uri = getenv("NC_TEST_PG");
 	char err[512], dburi[512], msg[64];
 	struct store *s;
-	struct sdb *db;
 
-	if ((db = sdb_open_pg(uri, 60000, err, sizeof(err))) == NULL) {
-		CHECK(!"connect");
+	if (new_db("schema_t", dburi, sizeof(dburi)) != 0) {
+		CHECK(!"a new database");
 		return;
 	}
-	CHECK_INT(sdb_exec(db, "DROP DATABASE IF EXISTS schema_t"), SDB_OK);
-	CHECK_INT(sdb_exec(db, "CREATE DATABASE schema_t"), SDB_OK);
-	sdb_close(db);
-	snprintf(dburi, sizeof(dburi), "postgresql:///schema_t%s",
-	    strchr(uri, '?') != NULL ? strchr(uri, '?') : "");
 	s = store_open(dburi, STORE_CREATE, err, sizeof(err));
 	CHECK(s != NULL);
 	store_close(s);
@@ -206,6 +225,55 @@ test_newer_schema(void)
 	CHECK(strstr(err, "not a nearcrawl database") != NULL);
 }
 
+static int
+count_lease(const struct store_lease *l, void *arg)
+{
+	(void)l;
+	++*(int *)arg;
+	return 0;
+}
+
+/* An owner whose lease ran out (it died, or lost its connection) left a
+ * host's last URL in flight, none queued: another process claims the
+ * host and queues the URL again. The claim used to want queued URLs, so
+ * nobody took the host and the crawl waited for the URL for ever. */
+static void
+test_claim_in_flight(void)
+{
+	static const char host[] = "a.test";
+	char err[512], dburi[512];
+	struct store_item it;
+	struct store *s;
+	int n = 0;
+
+	if (new_db("claim_t", dburi, sizeof(dburi)) != 0) {
+		CHECK(!"a new database");
+		return;
+	}
+	if ((s = store_open(dburi, STORE_CREATE, err, sizeof(err))) == NULL) {
+		CHECK(!"store_open");
+		return;
+	}
+	CHECK_INT(store_set_worker(s, "w1"), 0);
+	CHECK_INT(store_begin(s), 0);
+	CHECK(store_frontier_add(s, "http://a.test/", host, 0, 0, 0) >= 0);
+	CHECK(store_lease_note(s, host) >= 0);
+	/* A lease that ran out long ago. */
+	CHECK_INT(store_lease_take(s, host, 1.0, count_lease, &n), 1);
+	CHECK_INT(store_frontier_take(s, host, 4e9, &it), 1);
+	store_item_clear(&it);
+	CHECK_INT(store_commit(s), 0);
+	CHECK_INT(store_set_worker(s, "w2"), 0);
+	CHECK_INT(store_begin(s), 0);
+	n = 0;
+	CHECK_INT(store_lease_claim(s, 2e9, 2e9 + 10, 10, 0, count_lease, &n),
+	    1);
+	CHECK_INT(n, 1);
+	CHECK_INT(store_host_reclaim(s, host), 1);
+	CHECK_INT(store_commit(s), 0);
+	store_close(s);
+}
+
 void
 suite_pg_conn(void)
 {
@@ -215,4 +283,5 @@ suite_pg_conn(void)
 	RUN(test_terminated);
 	RUN(test_out_of_step);
 	RUN(test_newer_schema);
+	RUN(test_claim_in_flight);
 }
