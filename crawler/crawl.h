@@ -62,6 +62,9 @@ struct crawl_summary {
 	int limited;                /* --max-pages reached */
 	struct crawl_stages stages; /* where the time went */
 	int counted;                /* counts could be read */
+	int db_lost;                /* the run failed on a lost connection to
+	                               its database server (and the counts
+	                               could not be read): a resume goes on */
 	int64_t indexed;            /* pages in the fingerprint indexes */
 	uint64_t index_bytes;       /* memory those indexes hold */
 	uint64_t method_bytes[DEDUP_METHODS]; /* of it, per dedup_method_at */

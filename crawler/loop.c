@@ -586,6 +586,7 @@ crawl_run(const struct config *cfg, struct crawl_summary *sum, char *err,
 out:
 	if (rc != 0 && c.st != NULL)
 		store_rollback(c.st);
+	sum->db_lost = rc != 0 && store_lost(c.st);
 	/* Refused (2) with a database this run made: leave no empty one. */
 	made = rc == 2 && store_created(c.st);
 	loop_teardown(&c);

@@ -136,6 +136,14 @@ struct store_counts {
 int store_is_server(const char *target);
 
 /*
+ * Whether s's connection to its database server is gone (the server
+ * restarted, the network failed): every call fails from then on, and what
+ * the server had not committed is rolled back there. A new store_open of
+ * the same target goes on from what was committed. 0 on SQLite.
+ */
+int store_lost(const struct store *s);
+
+/*
  * Open (and with STORE_CREATE, create) the database at path. Refuses, with a
  * message in err naming the file: a file that is not an SQLite database, an
  * SQLite database that is not nearcrawl's (foreign tables or application_id),

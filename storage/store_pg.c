@@ -205,3 +205,9 @@ fail:
 	store__release(s);
 	return NULL;
 }
+
+int
+store_lost(const struct store *s)
+{
+	return s != NULL && s->db != NULL && sdb_lost(s->db);
+}
