@@ -207,6 +207,12 @@ fail:
 }
 
 int
+store_server_ready(const char *target)
+{
+	return sdb_server_ready(target);
+}
+
+int
 store_lost(const struct store *s)
 {
 	return s != NULL && s->db != NULL && sdb_lost(s->db);
