@@ -5,7 +5,8 @@
 # out of step with the server's answers is no reason to spin, a database
 # marked by a newer nearcrawl is refused, a host whose last URL its owner
 # left in flight is claimed again. With --db-retry-s 0 a crawl ends at
-# once when the server stops, saying why on one line and how to resume.
+# once when the server stops, with --db-retry-s 2 two seconds later,
+# saying why on one line and how to resume.
 # Then the server restarts under crawls: stopped at once (pg_ctl -m
 # immediate) while one process, then three sharing a crawl, are at work,
 # kept down 20 s, started again. Every process waits without spinning,
@@ -149,25 +150,44 @@ clean() {
 	    "$(grep -c -e '^WARNING' -e 'message type' -e 'x0a' -e '^[^n]' "$2")" 0
 }
 
-# 0. --db-retry-s 0: no wait.
+# 0. The bound: with --db-retry-s 0 a crawl ends as soon as it finds the
+# connection lost, with --db-retry-s 2 two seconds later.
 DB=$(pg_new_db stop0)
-"$NEARCRAWL" crawl -d "$DB" --db-retry-s 0 --quiet "$@" \
-    2>"$E2E_TMP/stop0.err" &
-pid=$!
-e2e_watchdog 60 $pid
+for r in 0 2; do
+	"$NEARCRAWL" crawl -d "$DB" --db-retry-s $r --quiet "$@" \
+	    2>"$E2E_TMP/stop$r.err" &
+	eval "pid$r=\$!"
+done
+# shellcheck disable=SC2154 # set by the eval above
+e2e_watchdog 60 "$pid0" "$pid2"
 wait_pages 150
 pg_server_stop
-wait $pid
+t0=$(ms)
+wait "$pid0"
 eq "--db-retry-s 0: the crawl exits 1 when the server stops" "$?" 1
+took0=$(($(ms) - t0))
+wait "$pid2"
+eq "--db-retry-s 2: the crawl exits 1 when the server stays away" "$?" 1
+took2=$(($(ms) - t0))
 e2e_watchdog_off
+# Counted from the end of the stop: the processes may find the connection
+# lost while the server is going down.
+ok "--db-retry-s 0: at once, --db-retry-s 2: 2 s later (${took0}, ${took2} ms)" \
+    test "$took0" -lt 3000 -a "$took2" -ge 1500 -a "$took2" -lt 8000
 ok "--db-retry-s 0: it says why" \
     grep -q "server closed the connection unexpectedly" "$E2E_TMP/stop0.err"
-ok "--db-retry-s 0: it says how to resume" \
-    grep -q "^nearcrawl: resume with: nearcrawl crawl -d " "$E2E_TMP/stop0.err"
-eq "--db-retry-s 0: no raw libpq line (server notices, line breaks)" \
-    "$(grep -c -e '^WARNING' -e 'message type' -e 'x0a' -e '^[^n]' \
-        "$E2E_TMP/stop0.err")" 0
-ok "--db-retry-s 0: the server starts again" pg_server_restart
+ok "--db-retry-s 2: it says it gave up" \
+    grep -q "the database did not come back within 2 s (--db-retry-s)" \
+    "$E2E_TMP/stop2.err"
+for r in 0 2; do
+	ok "--db-retry-s $r: it says how to resume" \
+	    grep -q "^nearcrawl: resume with: nearcrawl crawl -d " \
+	    "$E2E_TMP/stop$r.err"
+	eq "--db-retry-s $r: no raw libpq line (server notices, line breaks)" \
+	    "$(grep -c -e '^WARNING' -e 'message type' -e 'x0a' -e '^[^n]' \
+	        "$E2E_TMP/stop$r.err")" 0
+done
+ok "the server starts again" pg_server_restart
 
 # 1. One process, its progress line on.
 DB=$(pg_new_db restart1)
