@@ -2,9 +2,11 @@
 
 #include <stdint.h>
 #include <string.h>
+#include <strings.h>
 
 #include "util/buf.h"
 #include "util/chars.h"
+#include "util/decode.h"
 
 /* The longest chunk-size line (size, extensions) httpmsg_dechunk reads. */
 #define HTTPMSG_MAX_CHUNK_LINE 4096
@@ -224,4 +226,26 @@ httpmsg_dechunk(const char *p, size_t n, struct buf *out)
 		if (len == 0)
 			return 0;
 	}
+}
+
+int
+httpmsg_body(const struct http_msg *m, struct buf *out)
+{
+	const char *payload = m->start + m->head_len;
+	size_t plen = m->len - m->head_len;
+	char te[64], ce[64];
+	struct buf dechunked;
+	int rc;
+
+	buf_init(&dechunked, out->limit);
+	if (httpmsg_header(m, "Transfer-Encoding", te, sizeof(te)) &&
+	    strcasestr(te, "chunked") != NULL &&
+	    httpmsg_dechunk(payload, plen, &dechunked) == 0) {
+		payload = dechunked.data != NULL ? dechunked.data : "";
+		plen = dechunked.len;
+	}
+	rc = decode_all(decode_coding_of(httpmsg_header(m, "Content-Encoding",
+	    ce, sizeof(ce)) ? ce : NULL), payload, plen, out);
+	buf_free(&dechunked);
+	return rc == DECODE_SHORT ? BUF_OK : rc;
 }

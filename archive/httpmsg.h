@@ -51,4 +51,16 @@ int httpmsg_header(
  */
 int httpmsg_dechunk(const char *p, size_t n, struct buf *out);
 
+/*
+ * The body of response m (its bytes after the head) as a client reads it,
+ * appended to out: the chunked transfer-coding undone when a
+ * Transfer-Encoding header says chunked and the body really is (archives
+ * keep a chunked body either way), then the Content-Encoding (gzip,
+ * deflate) decoded, out's limit capping the result. Returns 0 (BUF_OK);
+ * BUF_FULL past the cap; BUF_NOMEM; DECODE_BAD for a coding that cannot
+ * be undone or bad coded data (util/decode.h). A body that stops short
+ * of its coding's end is taken as far as it goes.
+ */
+int httpmsg_body(const struct http_msg *m, struct buf *out);
+
 #endif

@@ -154,6 +154,15 @@ int warc_reader_block(
 int warc_reader_finish(
     struct warc_reader *r, uint64_t *end, char *err, size_t errsz);
 
+/*
+ * Go to the record that starts at offset (a CDXJ line's "offset": in a
+ * per-record gzip file the start of its gzip member, in a plain file its
+ * first byte); the next warc_reader_next reads it. An offset that is no
+ * record start reads as a damaged record. Returns 0, or -1 after an
+ * earlier I/O error. Not for a file that is one gzip stream.
+ */
+int warc_reader_seek(struct warc_reader *r, uint64_t offset);
+
 /* Whether the file is gzipped (1) or plain (0). */
 int warc_reader_gzipped(const struct warc_reader *r);
 

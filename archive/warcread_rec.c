@@ -556,6 +556,28 @@ warc_reader_finish(
 }
 
 int
+warc_reader_seek(struct warc_reader *r, uint64_t offset)
+{
+	if (r->failed)
+		return -1;
+	/* As a resync lands on a member: nothing of the window or of the
+	 * inflater is kept, and the next record is read from offset. */
+	if (r->gz) {
+		r->rawoff = offset;
+		r->rawpos = r->rawend = 0;
+		r->zended = 1;
+		r->woff += r->wend;
+	} else
+		r->woff = offset;
+	r->wpos = r->wend = 0;
+	r->nfields = 0;
+	r->have_rec = 0;
+	r->digest_bad = 0;
+	r->state = RD_NONE;
+	return 0;
+}
+
+int
 warc_reader_gzipped(const struct warc_reader *r)
 {
 	return r->gz;

@@ -14,6 +14,7 @@
 #include "crawler/warcout.h"
 #include "storage/store_pages.h"
 #include "storage/store_resume.h"
+#include "storage/store_search.h"
 #include "util/testhook.h"
 #include "web/linkhdr.h"
 
@@ -259,6 +260,11 @@ store_judged(struct crawl *c, const struct page_work *w, int64_t id,
 	 * followed or not, in the page's own transaction. Not through
 	 * frontier_add, whose seen-cache skips most of them. */
 	if (!nofollow && store_links_put(c->st, id, ex->links, ex->nlinks) != 0)
+		return -1;
+	/* `nearcrawl search` finds the page by its title and near text. */
+	if (strcmp(c->cfg->search_index, "yes") == 0 &&
+	    store_search_add(c->st, id, ex->title, w->dg.near,
+	        w->dg.near_len) != 0)
 		return -1;
 	if (v == DEDUP_EXACT)
 		return 0;

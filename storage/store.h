@@ -4,8 +4,9 @@
  * duplicates, frontier, meta, the politeness state a resumed crawl must
  * keep (robots, hosts), and the link graph with what `nearcrawl rank`
  * makes of it (links, ranks), the TDW vectors its tdw index is rebuilt
- * from (page_tdw), and the duplicates the link rule counts as new content
- * (fruitful).
+ * from (page_tdw), the duplicates the link rule counts as new content
+ * (fruitful), and the full-text index `nearcrawl search` reads
+ * (search_text).
  *
  * The schema (storage/schema.sql, compiled in) mirrors the research's two
  * tables: pages ("Simhash Values") and duplicates ("Duplicate Value"), plus
@@ -39,6 +40,7 @@
  *   storage/store_visits.h    recrawls: visits and a page's earlier state
  *   storage/store_archive.h   what a crawl writing WARC files keeps
  *   storage/store_share.h     a crawl shared by several processes
+ *   storage/store_search.h    the full-text index, written and searched
  *
  * The functions are implemented by job in storage/store_*.c (store_open.c
  * lists them); the commands' own reads are in storage/query.h.

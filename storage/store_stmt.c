@@ -302,6 +302,8 @@ const struct store__stmt_def store__stmt_def[ST_NUM] = {
 	    "UPDATE frontier SET dup_hops = ?1, parent_id = ?2 "
 	    "WHERE id = ?3 AND state < 2 AND dup_hops > ?1", NULL,
 	    "dup_hops" },
+	[ST_SEARCH_ADD] = { "search_add", STORE__SEARCH_ADD, "search_text",
+	    .pg = STORE__SEARCH_ADD_PG },
 };
 
 /* err = "PATH: " and why s's database failed. */

@@ -27,7 +27,7 @@ main(void)
 		SUITE(oom), SUITE(pagerank), SUITE(tdw), SUITE(shingles),
 		SUITE(canonical), SUITE(dedup_keys), SUITE(warc), SUITE(decode),
 		SUITE(cdxj), SUITE(sdb_pg), SUITE(chunks), SUITE(tagtab), SUITE(radix),
-		SUITE(keymap), SUITE(pg_conn),
+		SUITE(keymap), SUITE(search), SUITE(pg_conn),
 	};
 	const char *only = getenv("NC_UNIT_ONLY");
 	size_t i, ran = 0;

@@ -563,6 +563,41 @@ out:
 	unit_remove_dir(dir);
 }
 
+/*
+ * warc_reader_seek: a record read from the offset a CDXJ line gives, in
+ * any order, whatever was read before (a gzipped file of three kinds of
+ * record), and the next one after it.
+ */
+static void
+test_seek(void)
+{
+	struct warc_reader *r;
+	struct warc_head h;
+	struct warc_pos pos[3];
+	char dir[64], path[256], err[256];
+	int i, order[] = { 2, 0, 1, 1 };
+
+	unit_make_dir("warc", dir, sizeof(dir));
+	if (three_records(dir, pos, path, sizeof(path)) != 0 ||
+	    (r = warc_reader_open(path, err, sizeof(err))) == NULL) {
+		CHECK(0);
+		goto out;
+	}
+	for (i = 0; i < 4; i++) {
+		CHECK_INT(warc_reader_seek(r, pos[order[i]].offset), 0);
+		CHECK_INT(warc_reader_next(r, &h, err, sizeof(err)), 1);
+		CHECK(h.offset == pos[order[i]].offset);
+		CHECK(h.type != NULL && strcmp(h.type, order[i] == 0 ?
+		    "request" : order[i] == 1 ? "response" : "revisit") == 0);
+	}
+	/* Read on from there: the next record is the revisit. */
+	CHECK_INT(warc_reader_next(r, &h, err, sizeof(err)), 1);
+	CHECK(h.type != NULL && strcmp(h.type, "revisit") == 0);
+	warc_reader_close(r);
+out:
+	unit_remove_dir(dir);
+}
+
 /* Reading with warc_reader_next only: the truncated record is -1. */
 static void
 test_truncated_skip(void)
@@ -906,6 +941,7 @@ suite_warc(void)
 	RUN(test_rotation);
 	RUN(test_truncated);
 	RUN(test_truncated_skip);
+	RUN(test_seek);
 	RUN(test_garbage_between_members);
 	RUN(test_plain);
 	RUN(test_one_gzip_stream);
