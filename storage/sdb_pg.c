@@ -128,7 +128,7 @@ sdb_pg_connect(const char *conninfo, long lock_ms, char *err, size_t errsz)
 		snprintf(err, errsz, "out of memory");
 		return NULL;
 	}
-	if (sdb_pg__dial(pg, conninfo, lock_ms, err, errsz) != 0) {
+	if (sdb_pg__dial(pg, conninfo, err, errsz) != 0) {
 		sdb_pg_close(pg);
 		return NULL;
 	}

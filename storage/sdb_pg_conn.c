@@ -15,12 +15,8 @@
 
 #include "storage/sdb_codes.h"
 
-/* How often a wait for an answer looks at the socket again. */
+/* How often a wait for an answer looks at the connection again. */
 #define POLL_MS 1000
-/* A server that sends nothing for this long past the session's lock wait
- * has not answered a statement that waits for no lock: the connection is
- * taken for dead (a network that drops packets gives no other sign). */
-#define SILENCE_MS 60000L
 
 /*
  * Connection settings given before the caller's, which override them: a
@@ -113,8 +109,8 @@ on_notice(void *arg, const PGresult *res)
 }
 
 int
-sdb_pg__dial(struct sdb_pg *pg, const char *conninfo, long lock_ms,
-    char *err, size_t errsz)
+sdb_pg__dial(struct sdb_pg *pg, const char *conninfo, char *err,
+    size_t errsz)
 {
 	const char *vals[] = CONN_DEFAULTS("10", conninfo);
 	char why[400];
@@ -127,17 +123,18 @@ sdb_pg__dial(struct sdb_pg *pg, const char *conninfo, long lock_ms,
 		return -1;
 	}
 	PQsetNoticeReceiver(pg->conn, on_notice, pg);
-	pg->silence_ms = lock_ms > 0 ? lock_ms + SILENCE_MS : 0;
 	return 0;
 }
 
-/* libpq's own wait would block without a bound on a server that went
- * away without a word: this one polls, and gives up after pg->silence_ms. */
+/*
+ * No limit on the wait itself: a server silent for minutes may be busy (a
+ * count over a billion rows), and one that went away without a word is
+ * found by the TCP keepalives, which its kernel answers while it works.
+ */
 int
 sdb_pg__await(struct sdb_pg *pg)
 {
 	struct pollfd pfd;
-	long silent = 0;
 	int n, out;
 
 	while (PQisBusy(pg->conn)) {
@@ -150,14 +147,8 @@ sdb_pg__await(struct sdb_pg *pg)
 			continue;
 		if (n < 0)
 			return sdb_pg__lose(pg, strerror(errno));
-		if (n == 0) {
-			silent += POLL_MS;
-			if (pg->silence_ms > 0 && silent >= pg->silence_ms)
-				return sdb_pg__lose(pg,
-				    "no answer from the server");
+		if (n == 0)
 			continue;
-		}
-		silent = 0;
 		if (PQconsumeInput(pg->conn) != 1 ||
 		    PQstatus(pg->conn) == CONNECTION_BAD)
 			return sdb_pg__lose(pg, NULL);

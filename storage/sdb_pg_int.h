@@ -31,7 +31,6 @@ struct sdb_pg {
 	unsigned next_name;     /* the next statement's number */
 	int64_t changes;        /* rows the last write changed */
 	int lost;               /* the connection is gone: every call fails */
-	long silence_ms;        /* longest wait for an answer, 0: no limit */
 	int code;               /* last failure, SDB_* */
 	char state[6];          /* its SQLSTATE, "" when none */
 	char msg[512];          /* its message */
@@ -40,14 +39,12 @@ struct sdb_pg {
 
 /*
  * Connect pg->conn to conninfo, with a connect that gives up and TCP
- * keepalives unless conninfo says otherwise, the server's notices kept in
- * pg->notice instead of printed, and answers awaited no longer than
- * lock_ms and a minute more (lock_ms 0: as long as they take). 0, or -1
- * with "cannot connect: why" in err (pg->conn may then be set, the
- * caller's to finish).
+ * keepalives unless conninfo says otherwise, and the server's notices
+ * kept in pg->notice instead of printed. 0, or -1 with "cannot connect:
+ * why" in err (pg->conn may then be set, the caller's to finish).
  */
-int sdb_pg__dial(struct sdb_pg *pg, const char *conninfo, long lock_ms,
-    char *err, size_t errsz);
+int sdb_pg__dial(struct sdb_pg *pg, const char *conninfo, char *err,
+    size_t errsz);
 
 /*
  * The connection is gone; why says how (NULL: libpq's words). Records it
@@ -59,8 +56,8 @@ int sdb_pg__lose(struct sdb_pg *pg, const char *why);
 
 /*
  * Wait until libpq has a result to hand without blocking, reading what
- * the server sends meanwhile: SDB_OK, or SDB_IOERR (sdb_pg__lose'd) when
- * the connection broke or the server stayed silent too long.
+ * the server sends meanwhile and looking at the connection every second:
+ * SDB_OK, or SDB_IOERR (sdb_pg__lose'd) when the connection broke.
  */
 int sdb_pg__await(struct sdb_pg *pg);
 
