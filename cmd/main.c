@@ -279,6 +279,13 @@ cmd_crawl(int argc, char **argv)
 		fprintf(stderr,
 		    "nearcrawl: failed: %lld pages fetched in %.1f s\n",
 		    (long long)sum.fetched, sum.seconds);
+		/* Its server went away: what was committed waits there. */
+		if (sum.db_lost) {
+			fputs("nearcrawl: resume with: nearcrawl crawl -d ",
+			    stderr);
+			esc_fputs(cfg.db, stderr);
+			putc('\n', stderr);
+		}
 	} else if (rc != EXIT_USAGE) {
 		print_summary(&cfg, &sum, rc);
 	}

@@ -123,6 +123,8 @@ struct config {
 	char *db;       /* SQLite database file or PostgreSQL URI */
 	char *worker;   /* this process's pages.worker name; "auto": machine:pid */
 	int row_locks;  /* shared: verdict locks are rows, not advisory */
+	int db_retry_s; /* PostgreSQL: seconds to reconnect after a lost
+	                   connection, 0: stop at once */
 	int batch;      /* pages written per transaction */
 	int store_text; /* also store each page's extracted text */
 	char *search_index; /* "yes": index each judged page for search */

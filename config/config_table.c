@@ -255,6 +255,10 @@ const struct opt config_opts[] = {
 	    "shared crawls serialise verdicts on rows of verdict_keys, not on "
 	    "advisory locks (for distributed PostgreSQL-compatible engines)",
 	    NULL, NULL },
+	{ { "storage", "db_retry_s", "db-retry-s", "300" }, OPT_INT,
+	    F(db_retry_s), 0, 0, 604800, 0, "N", "PostgreSQL: when the "
+	    "connection to the server is lost, reconnect and go on for up "
+	    "to N seconds, then stop (exit 1); 0 = stop at once", NULL, NULL },
 	{ { "storage", "batch_pages", "batch-pages", "2048" }, OPT_INT,
 	    F(batch), 0, 1, 100000, 0, "N", "pages written per transaction, "
 	    "or 2 seconds' worth if fewer (a crawl shared by several "

@@ -26,6 +26,7 @@
  *   crawler/page.c         a fetched page new to the crawl: row, links
  *   crawler/settings.c     the settings kept with the crawl
  *   crawler/setup.c        opening, scope, resume, seeds
+ *   crawler/reconnect.c    a lost database connection: the wait for it
  *   crawler/loop.c         the event loop: the one place transfers start
  *   crawler/dedupcmd.c     nearcrawl dedup: WARC files' pages, no fetch
  */

@@ -138,6 +138,23 @@ struct store_counts {
 int store_is_server(const char *target);
 
 /*
+ * Whether the server of target (store_is_server) accepts connections now:
+ * 1, 0 when it does not answer or turns connections away for a while
+ * (starting up, shutting down, in recovery): worth waiting for; -1 when
+ * target cannot be used. Waits at most 2 s unless target sets its own
+ * connect_timeout.
+ */
+int store_server_ready(const char *target);
+
+/*
+ * Whether s's connection to its database server is gone (the server
+ * restarted, the network failed): every call fails from then on, and what
+ * the server had not committed is rolled back there. A new store_open of
+ * the same target goes on from what was committed. 0 on SQLite.
+ */
+int store_lost(const struct store *s);
+
+/*
  * Open (and with STORE_CREATE, create) the database at path. Refuses, with a
  * message in err naming the file: a file that is not an SQLite database, an
  * SQLite database that is not nearcrawl's (foreign tables or application_id),

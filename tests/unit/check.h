@@ -123,5 +123,6 @@ void suite_radix(void);
 void suite_keymap(void);
 void suite_warcread(void);
 void suite_search(void);
+void suite_pg_conn(void);
 
 #endif
