@@ -13,7 +13,8 @@
 #                 PREFIX (/usr/local), staged under DESTDIR when given
 
 CC      ?= cc
-PKGS     = libcurl libevent libxml-2.0 sqlite3 inih libcrypto zlib libpq
+PKGS     = libcurl libevent libxml-2.0 sqlite3 inih libcrypto zlib libpq \
+           libbrotlidec
 DEPS_OK := $(shell pkg-config --exists $(PKGS) jemalloc 2>/dev/null && echo yes)
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lfuzzy -lm \

@@ -2,9 +2,11 @@
 
 #include <stdint.h>
 #include <string.h>
+#include <strings.h>
 
 #include "util/buf.h"
 #include "util/chars.h"
+#include "util/decode.h"
 
 /* The longest chunk-size line (size, extensions) httpmsg_dechunk reads. */
 #define HTTPMSG_MAX_CHUNK_LINE 4096
@@ -32,7 +34,10 @@ httpmsg_tchar(char c)
 
 /*
  * The line at p (n bytes left): sets *len to its length without the line
- * end and returns the length with it, or 0 when no LF ends it.
+ * end and returns the length with it, or 0 when no LF ends it. The line
+ * end is the LF and every CR before it: some writers put a CR before a
+ * CRLF they were handed (CR CR LF), and a blank line is blank all the
+ * same.
  */
 static size_t
 httpmsg_line(const char *p, size_t n, size_t *len)
@@ -42,7 +47,7 @@ httpmsg_line(const char *p, size_t n, size_t *len)
 	if (lf == NULL)
 		return 0;
 	*len = (size_t)(lf - p);
-	if (*len > 0 && p[*len - 1] == '\r')
+	while (*len > 0 && p[*len - 1] == '\r')
 		(*len)--;
 	return (size_t)(lf - p) + 1;
 }
@@ -224,4 +229,26 @@ httpmsg_dechunk(const char *p, size_t n, struct buf *out)
 		if (len == 0)
 			return 0;
 	}
+}
+
+int
+httpmsg_body(const struct http_msg *m, struct buf *out)
+{
+	const char *payload = m->start + m->head_len;
+	size_t plen = m->len - m->head_len;
+	char te[64], ce[64];
+	struct buf dechunked;
+	int rc;
+
+	buf_init(&dechunked, out->limit);
+	if (httpmsg_header(m, "Transfer-Encoding", te, sizeof(te)) &&
+	    strcasestr(te, "chunked") != NULL &&
+	    httpmsg_dechunk(payload, plen, &dechunked) == 0) {
+		payload = dechunked.data != NULL ? dechunked.data : "";
+		plen = dechunked.len;
+	}
+	rc = decode_all(decode_coding_of(httpmsg_header(m, "Content-Encoding",
+	    ce, sizeof(ce)) ? ce : NULL), payload, plen, out);
+	buf_free(&dechunked);
+	return rc == DECODE_SHORT ? BUF_OK : rc;
 }

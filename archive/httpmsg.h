@@ -2,7 +2,8 @@
  * httpmsg: the HTTP message inside a WARC request or response block
  * (Content-Type application/http): its start line and header section. No
  * I/O and no allocation except what httpmsg_dechunk appends to its buf.
- * Line ends may be CRLF or a bare LF, as servers send both.
+ * Line ends may be CRLF or a bare LF, as servers send both, or CR CR LF,
+ * as a writer that added a CR to each CRLF leaves them.
  */
 #ifndef NC_HTTPMSG_H
 #define NC_HTTPMSG_H
@@ -23,9 +24,9 @@ struct http_msg {
 
 /*
  * Parse the n bytes at p as an HTTP message: a status line
- * ("HTTP/1.1 200 OK", "HTTP/2 404", "HTTP/1.0 200" without a reason) or a
- * request line ("GET / HTTP/1.1", status 0), header lines (folded
- * continuation lines accepted), a blank line. *m points into p, which
+ * ("HTTP/1.1 200 OK", "HTTP/2 404"; "HTTP/1.0 200" and "HTTP/1.0 302 "
+ * without a reason) or a request line ("GET / HTTP/1.1", status 0),
+ * header lines (folded continuation lines accepted), a blank line. *m points into p, which
  * must outlive it. Returns 0, or -1 when p does not start with a complete
  * start line and header section (within HTTPMSG_MAX_HEAD bytes); *m is
  * zeroed then.
@@ -50,5 +51,17 @@ int httpmsg_header(
  * What was decoded before a failure stays appended.
  */
 int httpmsg_dechunk(const char *p, size_t n, struct buf *out);
+
+/*
+ * The body of response m (its bytes after the head) as a client reads it,
+ * appended to out: the chunked transfer-coding undone when a
+ * Transfer-Encoding header says chunked and the body really is (archives
+ * keep a chunked body either way), then the Content-Encoding (gzip,
+ * deflate, br) decoded, out's limit capping the result. Returns 0 (BUF_OK);
+ * BUF_FULL past the cap; BUF_NOMEM; DECODE_BAD for a coding that cannot
+ * be undone or bad coded data (util/decode.h). A body that stops short
+ * of its coding's end is taken as far as it goes.
+ */
+int httpmsg_body(const struct http_msg *m, struct buf *out);
 
 #endif

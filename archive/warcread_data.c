@@ -6,7 +6,9 @@
 #include "archive/warcread_int.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -68,6 +70,7 @@ rd_push_member(struct warc_reader *r, uint64_t data, uint64_t raw)
 	r->mem[r->nmem % RD_MEMBERS].data = data;
 	r->mem[r->nmem % RD_MEMBERS].raw = raw;
 	r->nmem++;
+	r->mem_multi = 0;
 }
 
 void
@@ -126,6 +129,8 @@ warcread_more(struct warc_reader *r, int cross, char *err, size_t errsz)
 		return (int)n;
 	}
 	for (;;) {
+		if (r->zbad[0] != '\0')
+			return err_set(err, errsz, -1, "%s", r->zbad);
 		if (r->zended) {
 			if (!cross)
 				return 0;
@@ -136,6 +141,7 @@ warcread_more(struct warc_reader *r, int cross, char *err, size_t errsz)
 			if (have < 3 ||
 			    memcmp(r->raw + r->rawpos, rd_magic, 3) != 0) {
 				r->fail_raw = r->rawoff + r->rawpos;
+				r->fail_eof = 0;
 				return err_set(err, errsz, -1,
 				    "bytes that are not a gzip member at "
 				    "offset %" PRIu64,
@@ -154,6 +160,7 @@ warcread_more(struct warc_reader *r, int cross, char *err, size_t errsz)
 				return -2;
 			if (have == 0) {
 				r->fail_raw = rd_cur_member(r);
+				r->fail_eof = 1;
 				return err_set(err, errsz, -1,
 				    "truncated file (it ends inside a gzip "
 				    "member)");
@@ -175,9 +182,15 @@ warcread_more(struct warc_reader *r, int cross, char *err, size_t errsz)
 			r->failed = 1;
 			return err_set(err, errsz, -2, "zlib: out of memory");
 		} else if (zrc != Z_OK && zrc != Z_BUF_ERROR) {
+			/* What came before the bad data is delivered first
+			 * (a wrong check at a member's end comes after all
+			 * of it); the next call reports the damage. */
 			r->fail_raw = rd_cur_member(r);
-			return err_set(err, errsz, -1, "bad gzip data (%s)",
+			r->fail_eof = 0;
+			snprintf(r->zbad, sizeof(r->zbad), "bad gzip data (%s)",
 			    r->zs.msg != NULL ? r->zs.msg : "inflate failed");
+			if (got == 0)
+				return err_set(err, errsz, -1, "%s", r->zbad);
 		}
 		if (got > 0)
 			return (int)got;
@@ -185,12 +198,13 @@ warcread_more(struct warc_reader *r, int cross, char *err, size_t errsz)
 }
 
 int
-warcread_avail(struct warc_reader *r, size_t k, char *err, size_t errsz)
+warcread_avail(
+    struct warc_reader *r, size_t k, int cross, char *err, size_t errsz)
 {
 	int rc;
 
 	while (r->wend - r->wpos < k)
-		if ((rc = warcread_more(r, 1, err, errsz)) <= 0)
+		if ((rc = warcread_more(r, cross, err, errsz)) <= 0)
 			return rc;
 	return 1;
 }
@@ -220,25 +234,26 @@ rd_find_magic(
 	}
 }
 
-/* Whether the member at off inflates to data that starts "WARC/1.". */
-static int
-rd_probe(struct warc_reader *r, uint64_t off, char *err, size_t errsz)
+ssize_t
+warcread_peek(
+    struct warc_reader *r, uint64_t off, unsigned char *out, size_t n)
 {
-	unsigned char out[7];
 	size_t fed = 0;
 	ssize_t got;
 	int zrc;
 
 	if (inflateReset(&r->zs) != Z_OK) {
 		r->failed = 1;
-		return err_set(err, errsz, -2, "zlib: reset");
+		return -2;
 	}
 	r->zs.next_out = out;
-	r->zs.avail_out = sizeof(out);
+	r->zs.avail_out = (unsigned int)n;
 	while (r->zs.avail_out > 0 && fed < RD_PROBE_MAX) {
 		got = warcread_pread(r, r->raw, 4096, off + fed);
-		if (got < 0)
-			return warcread_ioerr(r, err, errsz, "read");
+		if (got < 0) {
+			r->failed = 1;
+			return -2;
+		}
 		if (got == 0)
 			break;
 		fed += (size_t)got;
@@ -248,7 +263,19 @@ rd_probe(struct warc_reader *r, uint64_t off, char *err, size_t errsz)
 		if (zrc != Z_OK && zrc != Z_BUF_ERROR)
 			break;
 	}
-	return r->zs.avail_out == 0 && memcmp(out, "WARC/1.", 7) == 0;
+	return (ssize_t)(n - r->zs.avail_out);
+}
+
+/* Whether the member at off inflates to data that starts a record. */
+static int
+rd_probe(struct warc_reader *r, uint64_t off, char *err, size_t errsz)
+{
+	unsigned char out[RD_START_MAX];
+	ssize_t got;
+
+	if ((got = warcread_peek(r, off, out, sizeof(out))) < 0)
+		return warcread_ioerr(r, err, errsz, "read");
+	return warcread_is_start(r, out, (size_t)got, 1) == 1;
 }
 
 /* Resync on the next gzip member from sync_from that holds a record. */
@@ -270,13 +297,32 @@ rd_sync_raw(struct warc_reader *r, char *err, size_t errsz)
 	r->rawoff = at;
 	r->rawpos = r->rawend = 0;
 	r->zended = 1;
+	r->zbad[0] = '\0';
 	r->woff += r->wend;
 	r->wpos = r->wend = 0;
 	return 1;
 }
 
+/* Whether wpos starts a record, reading on as far as that takes. 1, 0,
+ * -1 damaged compressed data, -2. */
+static int
+rd_start_at(struct warc_reader *r, char *err, size_t errsz)
+{
+	int rc, st;
+
+	while ((st = warcread_is_start(
+	            r, r->win + r->wpos, r->wend - r->wpos, 0)) < 0) {
+		if ((rc = warcread_more(r, 1, err, errsz)) < 0)
+			return rc;
+		if (rc == 0)
+			return warcread_is_start(
+			    r, r->win + r->wpos, r->wend - r->wpos, 1);
+	}
+	return st;
+}
+
 /*
- * Resync on the next line of the data that starts "WARC/1." (a gzip
+ * Resync on the next line of the data that starts a record (a gzip
  * member's first byte starts a line). Returns 1 with wpos there, 0 at
  * the end, -1 compressed data damaged (fail_raw), -2.
  */
@@ -290,14 +336,15 @@ rd_sync_data(struct warc_reader *r, char *err, size_t errsz)
 	int rc;
 
 	for (;;) {
-		if ((rc = warcread_avail(r, 7, err, errsz)) <= 0)
+		if ((rc = warcread_avail(r, 1, 1, err, errsz)) <= 0)
 			return rc;
 		here = r->woff + r->wpos;
 		for (i = 0; i < RD_MEMBERS && i < r->nmem; i++)
 			if (r->mem[i].data == here)
 				r->sync_line = 1;
-		if (r->sync_line && memcmp(r->win + r->wpos, "WARC/1.", 7) == 0)
-			return 1;
+		if (r->sync_line && (rc = rd_start_at(r, err, errsz)) != 0)
+			return rc;
+		here = r->woff + r->wpos;
 		nl = memchr(r->win + r->wpos, '\n', r->wend - r->wpos);
 		next = nl != NULL ? r->woff + (size_t)(nl - r->win) + 1
 		                  : r->woff + r->wend;
@@ -326,6 +373,14 @@ warcread_resync(struct warc_reader *r, char *err, size_t errsz)
 		rc = rd_sync_data(r, err, errsz);
 		if (rc != -1)
 			return rc;
+		/* In a member that holds several records this is the only
+		 * word of what the bad data loses: report it. */
+		if (r->mem_multi && !r->pending) {
+			r->pending = 1;
+			r->pending_off = r->woff + r->wend;
+			snprintf(r->pending_err, sizeof(r->pending_err), "%s",
+			    err);
+		}
 		r->sync = RD_SYNC_RAW;
 		r->sync_from = r->fail_raw + 1;
 	}
@@ -334,24 +389,45 @@ warcread_resync(struct warc_reader *r, char *err, size_t errsz)
 int
 warc_file_check(const char *path, char *err, size_t errsz)
 {
-	char head[16], shown[sizeof(head) + 1];
-	gzFile f;
-	int n, i;
+	unsigned char raw[4096], head[16];
+	char shown[sizeof(head) + 1];
+	z_stream zs;
+	ssize_t n;
+	int fd, i, got;
 
+	/* Only the start is looked at: a gzip stream damaged further on
+	 * (its check wrong at the end, say) is no reason to refuse it. */
 	errno = 0;
-	if ((f = gzopen(path, "rb")) == NULL)
-		return err_set(err, errsz, -2, "%s: %s", path,
-		    errno != 0 ? strerror(errno) : "cannot open");
-	n = gzread(f, head, sizeof(head));
-	gzclose(f);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return err_set(err, errsz, -2, "%s: %s", path, strerror(errno));
+	do
+		n = read(fd, raw, sizeof(raw));
+	while (n < 0 && errno == EINTR);
+	close(fd);
 	if (n < 0)
 		return err_set(err, errsz, -2, "%s: cannot read", path);
-	if (n == 0 || (n >= 5 && memcmp(head, "WARC/", 5) == 0))
+	got = (int)(n < (ssize_t)sizeof(head) ? n : (ssize_t)sizeof(head));
+	memcpy(head, raw, (size_t)got);
+	if (n >= 2 && raw[0] == 0x1f && raw[1] == 0x8b) {
+		memset(&zs, 0, sizeof(zs));
+		if (inflateInit2(&zs, 15 + 16) != Z_OK)
+			return err_set(err, errsz, -2, "out of memory");
+		zs.next_in = raw;
+		zs.avail_in = (unsigned int)n;
+		zs.next_out = head;
+		zs.avail_out = sizeof(head);
+		inflate(&zs, Z_SYNC_FLUSH);
+		got = (int)(sizeof(head) - zs.avail_out);
+		inflateEnd(&zs);
+	}
+	if (n == 0 || (got >= 5 && memcmp(head, "WARC/", 5) == 0) ||
+	    (got >= 11 && memcmp(head, "filedesc://", 11) == 0))
 		return 0;
-	for (i = 0; i < n; i++)
-		shown[i] = head[i] >= 0x20 && head[i] < 0x7f ? head[i] : '.';
-	shown[n] = '\0';
-	return err_set(err, errsz, -1, "%s: not a WARC file (it starts "
-	    "with \"%s\"); dedup reads WARC 1.0 and 1.1, gzip or not", path,
-	    shown);
+	for (i = 0; i < got; i++)
+		shown[i] = head[i] >= 0x20 && head[i] < 0x7f ? (char)head[i]
+		                                               : '.';
+	shown[got] = '\0';
+	return err_set(err, errsz, -1, "%s: not a WARC or ARC file (it starts "
+	    "with \"%s\"); dedup reads WARC 0.17 to 1.1 and ARC, gzip or "
+	    "not", path, shown);
 }

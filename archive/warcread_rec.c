@@ -61,203 +61,75 @@ rd_damaged(struct warc_reader *r, int kind)
 	return -1;
 }
 
-static char
-rd_lower(char c)
-{
-	return (c >= 'A' && c <= 'Z') ? (char)(c + ('a' - 'A')) : c;
-}
-
-/* The expected digest of a WARC-Block-Digest value in canonical form
- * (sha1: and upper-case base32), or "" when it is not a SHA-1. */
-static void
-rd_want_digest(const char *v, char want[WARC_DIGEST_LEN])
-{
-	unsigned char md[20];
-	size_t i, n;
-	int hi, lo;
-
-	want[0] = '\0';
-	if (v == NULL || strncasecmp(v, "sha1:", 5) != 0)
-		return;
-	v += 5;
-	n = strlen(v);
-	if (n == 32) {
-		memcpy(want, "sha1:", 5);
-		for (i = 0; i < 32; i++) {
-			want[5 + i] = v[i];
-			if (v[i] >= 'a' && v[i] <= 'z')
-				want[5 + i] = (char)(v[i] - ('a' - 'A'));
-		}
-		want[37] = '\0';
-		return;
-	}
-	if (n != 40)
-		return;
-	for (i = 0; i < 20; i++) {
-		hi = rd_lower(v[2 * i]);
-		lo = rd_lower(v[2 * i + 1]);
-		hi = hi >= 'a' && hi <= 'f'  ? hi - 'a' + 10
-		    : hi >= '0' && hi <= '9' ? hi - '0'
-		                             : -1;
-		lo = lo >= 'a' && lo <= 'f'  ? lo - 'a' + 10
-		    : lo >= '0' && lo <= '9' ? lo - '0'
-		                             : -1;
-		if (hi < 0 || lo < 0)
-			return;
-		md[i] = (unsigned char)(hi << 4 | lo);
-	}
-	warc_sha1_text(md, want);
-}
-
-static int
-rd_blank(char c)
-{
-	return c == ' ' || c == '\t';
-}
-
-/*
- * Cut the header copied into hdr (len bytes, ending in CRLFCRLF) into its
- * version line and fields. Returns 0, or -1 with err.
- */
-static int
-rd_parse_header(struct warc_reader *r, size_t len, char *err, size_t errsz)
-{
-	char *p = r->hdr, *end = r->hdr + len - 2, *eol, *colon, *v, *e;
-	size_t i;
-
-	r->nfields = 0;
-	eol = strstr(p, "\r\n");
-	if (eol == NULL || eol - p < 8 || memcmp(p, "WARC/1.", 7) != 0)
-		return err_set(err, errsz, -1, "bad version line");
-	for (i = 7; p + i < eol; i++)
-		if (p[i] < '0' || p[i] > '9')
-			return err_set(err, errsz, -1, "bad version line");
-	*eol = '\0';
-	for (p = eol + 2; p < end; p = eol + 2) {
-		/* A field ends at a CRLF not followed by a blank. */
-		for (eol = p; (eol = strstr(eol, "\r\n")) != NULL &&
-		     eol + 2 < end && rd_blank(eol[2]);
-		     eol += 2)
-			eol[0] = eol[1] = ' ';
-		if (eol == NULL)
-			return err_set(err, errsz, -1, "bad header line");
-		*eol = '\0';
-		if ((colon = strchr(p, ':')) == NULL || colon == p)
-			continue; /* not a field: ignored */
-		for (e = colon; e > p && rd_blank(e[-1]); e--)
-			;
-		*e = '\0';
-		for (v = colon + 1; rd_blank(*v); v++)
-			;
-		for (e = v + strlen(v); e > v && rd_blank(e[-1]); e--)
-			;
-		*e = '\0';
-		if (r->nfields < WARC_READ_MAX_FIELDS) {
-			r->fields[r->nfields].name = p;
-			r->fields[r->nfields].value = v;
-			r->nfields++;
-		}
-	}
-	return 0;
-}
-
-static const char *
-rd_field(const struct warc_reader *r, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < r->nfields; i++)
-		if (warc_caseeq(r->fields[i].name, name))
-			return r->fields[i].value;
-	return NULL;
-}
-
 const char *
 warc_head_field(const struct warc_head *h, const char *name)
 {
 	if (h == NULL || h->reader == NULL || name == NULL)
 		return NULL;
-	return rd_field(h->reader, name);
-}
-
-/* A URI field written in angle brackets, as WARC 1.0 (and wget) did:
- * drop them, in place. */
-static const char *
-rd_uri(struct warc_reader *r, const char *name)
-{
-	size_t i, n;
-	char *v;
-
-	for (i = 0; i < r->nfields; i++) {
-		if (!warc_caseeq(r->fields[i].name, name))
-			continue;
-		v = (char *)(uintptr_t)r->fields[i].value;
-		n = strlen(v);
-		if (n >= 2 && v[0] == '<' && v[n - 1] == '>') {
-			v[n - 1] = '\0';
-			r->fields[i].value = v + 1;
-		}
-		return r->fields[i].value;
-	}
-	return NULL;
-}
-
-/* Fill h from the parsed header; -1 when Content-Length is unusable. */
-static int
-rd_fill_head(
-    struct warc_reader *r, struct warc_head *h, char *err, size_t errsz)
-{
-	const char *cl;
-	uint64_t n = 0;
-	size_t i;
-
-	h->version = r->hdr;
-	h->type = rd_field(r, "WARC-Type");
-	h->target_uri = rd_uri(r, "WARC-Target-URI");
-	h->date = rd_field(r, "WARC-Date");
-	h->record_id = rd_field(r, "WARC-Record-ID");
-	h->content_type = rd_field(r, "Content-Type");
-	h->payload_digest = rd_field(r, "WARC-Payload-Digest");
-	h->block_digest = rd_field(r, "WARC-Block-Digest");
-	h->refers_to_target_uri = rd_uri(r, "WARC-Refers-To-Target-URI");
-	h->refers_to_date = rd_field(r, "WARC-Refers-To-Date");
-	h->refers_to = rd_field(r, "WARC-Refers-To");
-	h->concurrent_to = rd_field(r, "WARC-Concurrent-To");
-	h->ip_address = rd_field(r, "WARC-IP-Address");
-	h->truncated = rd_field(r, "WARC-Truncated");
-	h->profile = rd_field(r, "WARC-Profile");
-	cl = rd_field(r, "Content-Length");
-	if (cl == NULL || *cl == '\0')
-		return err_set(err, errsz, -1, "missing Content-Length");
-	for (i = 0; cl[i] != '\0'; i++) {
-		if (cl[i] < '0' || cl[i] > '9' || n > (UINT64_MAX >> 4))
-			return err_set(err, errsz, -1, "bad Content-Length");
-		n = n * 10 + (uint64_t)(cl[i] - '0');
-	}
-	h->content_length = n;
-	return 0;
+	return warcread_field(h->reader, name);
 }
 
 /* Start the block of the record whose header is in h. */
 static void
 rd_start_block(struct warc_reader *r, const struct warc_head *h)
 {
-	r->left = h->content_length;
+	r->left = r->cl = h->content_length;
 	r->digest_bad = 0;
-	rd_want_digest(h->block_digest, r->want);
+	r->cut_short = 0;
+	warcread_want_digest(h->block_digest, r->want);
 	r->md_ok = r->want[0] != '\0' &&
 	    EVP_DigestInit_ex(r->md, EVP_sha1(), NULL) == 1;
 	r->state = RD_BLOCK;
 	r->have_rec = 1;
 }
 
+/*
+ * Where the record at data offset here starts, into rec_off: its byte
+ * offset in a plain file; in a gzipped one, the file offset of its gzip
+ * member when it starts one (nothing but line ends before it in the
+ * member, from pos0 on), else its offset in the decompressed data (a
+ * member that holds several records: a file gzipped whole).
+ */
+static void
+rd_place(struct warc_reader *r, uint64_t pos0, uint64_t here)
+{
+	uint64_t raw, raw0;
+	int first, first0;
+
+	r->rec_off = here;
+	r->rec_member = r->rec_data = 0;
+	if (!r->gz)
+		return;
+	warcread_where(r, here, &raw, &first);
+	if (!first) {
+		warcread_where(r, pos0, &raw0, &first0);
+		first = first0 && raw0 == raw;
+	}
+	if (first) {
+		r->rec_off = raw;
+		r->rec_member = 1;
+		return;
+	}
+	r->rec_data = 1;
+	r->mem_multi = 1;
+}
+
+/* Damage in the compressed data between records: where to say it is. */
+static int
+rd_gzip_between(struct warc_reader *r, struct warc_head *h)
+{
+	h->offset = r->mem_multi ? r->woff + r->wpos : r->fail_raw;
+	h->decompressed = r->mem_multi;
+	return rd_damaged(r, RD_DMG_GZIP);
+}
+
 /* Read a record's header from wpos: 1, 0 at the end, -1 damaged, -2. */
 static int
 rd_header(struct warc_reader *r, struct warc_head *h, char *err, size_t errsz)
 {
-	unsigned char *hit;
-	size_t have, from = 0, len;
-	int rc;
+	uint64_t pos0 = UINT64_MAX;
+	size_t have, from = 0, len = 0;
+	int rc, st;
 
 	for (;;) {
 		if (r->wpos == r->wend) {
@@ -266,32 +138,30 @@ rd_header(struct warc_reader *r, struct warc_head *h, char *err, size_t errsz)
 				r->state = RD_EOF;
 				return 0;
 			}
-			if (rc == -1) {
-				h->offset = r->fail_raw;
-				return rd_damaged(r, RD_DMG_GZIP);
-			}
+			if (rc == -1)
+				return rd_gzip_between(r, h);
 			if (rc < 0)
 				return rc;
 		}
+		if (pos0 == UINT64_MAX)
+			pos0 = r->woff + r->wpos;
 		if (r->win[r->wpos] != '\r' && r->win[r->wpos] != '\n')
 			break;
 		r->wpos++;
 	}
-	warcread_where(r, r->woff + r->wpos, &r->rec_off, &r->rec_member);
+	rd_place(r, pos0, r->woff + r->wpos);
 	h->offset = r->rec_off;
+	h->decompressed = r->rec_data;
 	for (;;) {
 		have = r->wend - r->wpos;
-		len = have < 7 ? have : 7;
-		if (memcmp(r->win + r->wpos, "WARC/1.", len) != 0) {
-			err_set(err, errsz, -1, "bad version line");
+		st = warcread_is_start(r, r->win + r->wpos, have, 0);
+		if (st == 0) {
+			err_set(err, errsz, -1, r->arc ? "bad ARC header line"
+			                               : "bad version line");
 			return rd_damaged(r, RD_DMG_HEAD);
 		}
-		from = from > 3 ? from - 3 : 0;
-		hit =
-		    memmem(r->win + r->wpos + from, have - from, "\r\n\r\n", 4);
-		if (hit != NULL)
+		if (st == 1 && (len = warcread_head_len(r, have, &from)) > 0)
 			break;
-		from = have;
 		if (have >= WARC_READ_MAX_HEADER) {
 			err_set(err, errsz, -1, "header too long");
 			return rd_damaged(r, RD_DMG_HEAD);
@@ -307,7 +177,6 @@ rd_header(struct warc_reader *r, struct warc_head *h, char *err, size_t errsz)
 		if (rc < 0)
 			return rc;
 	}
-	len = (size_t)(hit - (r->win + r->wpos)) + 4;
 	if (len > WARC_READ_MAX_HEADER) {
 		err_set(err, errsz, -1, "header too long");
 		return rd_damaged(r, RD_DMG_HEAD);
@@ -318,11 +187,11 @@ rd_header(struct warc_reader *r, struct warc_head *h, char *err, size_t errsz)
 	}
 	memcpy(r->hdr, r->win + r->wpos, len);
 	r->hdr[len] = '\0';
-	if (rd_parse_header(r, len, err, errsz) != 0 ||
-	    rd_fill_head(r, h, err, errsz) != 0) {
+	if (warcread_parse_head(r, len, h, err, errsz) != 0) {
 		r->nfields = 0;
 		memset(h, 0, sizeof(*h));
 		h->offset = r->rec_off;
+		h->decompressed = r->rec_data;
 		return rd_damaged(r, RD_DMG_HEAD);
 	}
 	r->wpos += len;
@@ -331,46 +200,96 @@ rd_header(struct warc_reader *r, struct warc_head *h, char *err, size_t errsz)
 	return 1;
 }
 
-/* Whether the window from wpos holds only CR and LF bytes. */
+/* The file ended inside the current block: what there was of it has
+ * been read. -4 for warc_reader_block. */
 static int
-rd_only_newlines(const struct warc_reader *r)
+rd_cut_short(struct warc_reader *r, char *err, size_t errsz)
 {
-	size_t i;
-
-	for (i = r->wpos; i < r->wend; i++)
-		if (r->win[i] != '\r' && r->win[i] != '\n')
-			return 0;
-	return 1;
+	r->cut_short = 1;
+	r->state = RD_EOF;
+	return err_set(err, errsz, -4,
+	    "truncated file (it ends %" PRIu64 " bytes into a block of %" PRIu64
+	    ")",
+	    r->cl - r->left, r->cl);
 }
 
-/* Where the record just read ends (see warc_reader_finish). */
+/*
+ * The compressed data went bad after a whole block, where its separator
+ * or its gzip member's end was looked for. In a member of its own the
+ * record goes with its member. In a member that holds several records
+ * (a file gzipped whole: its check fails at the very end) the data read
+ * so far was delivered and nothing says which record is wrong: the
+ * record stands, and the damage is the next call's to report, where the
+ * data stopped.
+ */
 static int
-rd_find_end(struct warc_reader *r, char *err, size_t errsz)
+rd_gzip_after(struct warc_reader *r, const char *err)
 {
-	int rc;
-
-	if (!r->gz) {
-		r->end = r->woff + r->wpos;
-		return 0;
-	}
-	/* Inflate on to the member's end when nothing else is left. */
-	if (r->wpos == r->wend && !r->zended) {
-		rc = warcread_more(r, 0, err, errsz);
-		if (rc == -1)
-			return rd_damaged(r, RD_DMG_GZIP);
-		if (rc < 0)
-			return rc;
-	}
-	if (r->zended && rd_only_newlines(r))
-		r->end = r->zend_raw;
-	else
-		r->end = r->rawoff + r->rawpos;
+	if (!r->mem_multi)
+		return rd_damaged(r, RD_DMG_GZIP);
+	r->pending = 1;
+	r->pending_off = r->woff + r->wend;
+	snprintf(r->pending_err, sizeof(r->pending_err), "%s", err);
+	r->sync = RD_SYNC_RAW;
+	r->sync_from = r->fail_raw + 1;
+	r->end = r->rawoff + r->rawpos;
 	return 0;
 }
 
 /*
+ * What follows a block: the standard's CRLF CRLF, but any run of line
+ * ends is taken (one CRLF, LF only, none: writers do all of these), for
+ * the block is what Content-Length says. After them, within its gzip
+ * member, the next record should start. Sets r->end. 0, 1 when something
+ * else follows (left at wpos), -1 (damaged), -2.
+ */
+static int
+rd_separator(struct warc_reader *r, char *err, size_t errsz)
+{
+	int rc, st;
+
+	for (;;) {
+		while (r->wpos < r->wend &&
+		    (r->win[r->wpos] == '\r' || r->win[r->wpos] == '\n'))
+			r->wpos++;
+		if (r->wpos < r->wend)
+			break;
+		rc = warcread_more(r, 0, err, errsz);
+		if (rc == 0) {
+			/* The end of the file, or of the member. */
+			r->end = !r->gz ? r->woff + r->wpos
+			    : r->zended ? r->zend_raw
+			                : r->rawoff + r->rawpos;
+			return 0;
+		}
+		if (rc == -1)
+			return rd_gzip_after(r, err);
+		if (rc < 0)
+			return rc;
+	}
+	for (;;) {
+		st = warcread_is_start(
+		    r, r->win + r->wpos, r->wend - r->wpos, 0);
+		if (st >= 0)
+			break;
+		if ((rc = warcread_more(r, 0, err, errsz)) == 0)
+			st = warcread_is_start(
+			    r, r->win + r->wpos, r->wend - r->wpos, 1);
+		if (rc == 0)
+			break;
+		if (rc == -1)
+			return rd_gzip_after(r, err);
+		if (rc < 0)
+			return rc;
+	}
+	r->end = r->gz ? r->rawoff + r->rawpos : r->woff + r->wpos;
+	return st == 0;
+}
+
+/*
  * Read the rest of the current block (into b when not NULL, as far as it
- * has room), its closing CRLFCRLF, and check its digest. 0, -1, -2.
+ * has room), what separates it from the next record, and check its
+ * digest. 0, -1, -2, -4 (the file ends inside it).
  */
 static int
 rd_block(
@@ -380,14 +299,22 @@ rd_block(
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned int mdlen = 0;
 	size_t n, take;
-	int rc;
+	int rc, after, digest;
 
 	while (r->left > 0) {
 		if (r->wpos == r->wend) {
 			rc = warcread_more(r, 1, err, errsz);
+			/* A plain file that ends, or a gzip member cut by
+			 * the end of the file: the writer was stopped, or
+			 * the copy cut short. A whole member with too
+			 * little data is a wrong Content-Length. */
+			if ((rc == 0 && !r->gz) || (rc == -1 && r->fail_eof))
+				return rd_cut_short(r, err, errsz);
 			if (rc == 0) {
 				err_set(err, errsz, -1,
-				    "truncated file (it ends inside a block)");
+				    "Content-Length runs past the end of the "
+				    "file (%" PRIu64 " of %" PRIu64 " bytes)",
+				    r->cl - r->left, r->cl);
 				return rd_damaged(r, RD_DMG_BLOCK);
 			}
 			if (rc == -1)
@@ -414,37 +341,69 @@ rd_block(
 		r->wpos += n;
 		r->left -= n;
 	}
-	rc = warcread_avail(r, 4, err, errsz);
-	if (rc == -1)
-		return rd_damaged(r, RD_DMG_GZIP);
-	if (rc < 0)
-		return rc;
-	if (rc == 0 || memcmp(r->win + r->wpos, "\r\n\r\n", 4) != 0) {
-		err_set(err, errsz, -1, "missing CRLFCRLF after the block");
+	if ((after = rd_separator(r, err, errsz)) < 0)
+		return after;
+	r->state = RD_DONE;
+	if (r->want[0] != '\0' && r->md_ok &&
+	    EVP_DigestFinal_ex(r->md, md, &mdlen) == 1 && mdlen == 20) {
+		warc_sha1_text(md, got);
+		digest = strcmp(got, r->want) == 0 ? 1 : -1;
+	} else {
+		digest = r->want[0] != '\0' ? -1 : 0;
+	}
+	/* No record after the block: a wrong Content-Length, unless the
+	 * digest vouches for the block; then the bytes after it are damage
+	 * of their own, for the next call. */
+	if (after == 1 && digest != 1) {
+		err_set(err, errsz, -1,
+		    "Content-Length does not end the block: what follows it "
+		    "starts no record");
 		return rd_damaged(r, RD_DMG_BLOCK);
 	}
-	r->wpos += 4;
-	if ((rc = rd_find_end(r, err, errsz)) != 0)
-		return rc;
-	r->state = RD_DONE;
-	if (r->want[0] == '\0')
+	if (digest >= 0)
 		return 0;
-	if (r->md_ok && EVP_DigestFinal_ex(r->md, md, &mdlen) == 1 &&
-	    mdlen == 20) {
-		warc_sha1_text(md, got);
-		if (strcmp(got, r->want) == 0)
-			return 0;
-	}
 	r->digest_bad = 1;
 	err_set(err, errsz, -1, "block digest mismatch");
 	return rd_damaged(r, RD_DMG_DIGEST);
+}
+
+/*
+ * An ARC file's version block (filedesc://): its second line gives the
+ * version, which says how many fields the header lines of its records
+ * have. Read past, as a file header rather than a record. 0, or what
+ * rd_block returns.
+ */
+static int
+rd_arc_version(struct warc_reader *r, char *err, size_t errsz)
+{
+	int rc;
+
+	r->arc_fields = 5;
+	if ((rc = warcread_avail(r, 1, 0, err, errsz)) < 0)
+		return rc == -1 ? rd_damaged(r, RD_DMG_GZIP) : rc;
+	if (rc == 1 && r->left > 0 && r->win[r->wpos] == '2')
+		r->arc_fields = 10;
+	return rd_block(r, NULL, NULL, err, errsz);
+}
+
+/* Report the damage noted in the data of a member that holds several
+ * records (r->pending): -1, h->earlier set. */
+static int
+rd_report_pending(
+    struct warc_reader *r, struct warc_head *h, char *err, size_t errsz)
+{
+	r->pending = 0;
+	h->offset = r->pending_off;
+	h->decompressed = 1;
+	h->earlier = 1;
+	return err_set(err, errsz, -1, "%s", r->pending_err);
 }
 
 struct warc_reader *
 warc_reader_open(const char *path, char *err, size_t errsz)
 {
 	struct warc_reader *r = NULL;
-	unsigned char magic[2];
+	unsigned char magic[11];
 	struct stat st;
 	ssize_t got;
 
@@ -482,6 +441,14 @@ warc_reader_open(const char *path, char *err, size_t errsz)
 		r->zinit = 1;
 		r->zended = 1; /* the first member starts at offset 0 */
 	}
+	/* An ARC file opens with its version block. */
+	got = r->gz ? warcread_peek(r, 0, magic, sizeof(magic))
+	            : warcread_pread(r, magic, sizeof(magic), 0);
+	if (got < 0) {
+		err_set(err, errsz, -1, "%s: %s", path, strerror(errno));
+		goto fail;
+	}
+	r->arc = got == sizeof(magic) && memcmp(magic, "filedesc://", 11) == 0;
 	r->state = RD_NONE;
 	return r;
 fail:
@@ -503,20 +470,44 @@ warc_reader_next(
 		r->nfields = 0;
 		if ((rc = rd_block(r, NULL, NULL, err, errsz)) != 0) {
 			h->offset = r->rec_off;
-			return rc;
+			h->decompressed = r->rec_data;
+			h->earlier = 1;
+			return rc == -4 ? -1 : rc;
 		}
 	}
 	r->nfields = 0;
-	if (r->state == RD_DONE)
-		r->state = RD_NONE;
-	if (r->state == RD_BAD) {
-		if ((rc = warcread_resync(r, err, errsz)) < 0)
-			return -2;
-		r->state = rc == 0 ? RD_EOF : RD_NONE;
+	if (r->pending) {
+		/* The record read last stands; resync past the bad data. */
+		r->state = RD_BAD;
+		return rd_report_pending(r, h, err, errsz);
 	}
-	if (r->state == RD_EOF)
-		return 0;
-	return rd_header(r, h, err, errsz);
+	for (;;) {
+		if (r->state == RD_DONE)
+			r->state = RD_NONE;
+		if (r->state == RD_BAD) {
+			if ((rc = warcread_resync(r, err, errsz)) < 0)
+				return -2;
+			r->state = rc == 0 ? RD_EOF : RD_NONE;
+			if (r->pending)
+				return rd_report_pending(r, h, err, errsz);
+		}
+		if (r->state == RD_EOF)
+			return 0;
+		rc = rd_header(r, h, err, errsz);
+		if (rc != 1 || !r->arc || h->type == NULL ||
+		    strcmp(h->type, "warcinfo") != 0)
+			return rc;
+		/* An ARC version block: not a record. */
+		if ((rc = rd_arc_version(r, err, errsz)) != 0) {
+			memset(h, 0, sizeof(*h));
+			h->offset = r->rec_off;
+			h->decompressed = r->rec_data;
+			return rc == -4 ? -1 : rc;
+		}
+		r->have_rec = 0;
+		r->nfields = 0;
+		memset(h, 0, sizeof(*h));
+	}
 }
 
 int
@@ -545,14 +536,42 @@ warc_reader_finish(
 		return err_set(err, errsz, -3, "no current record");
 	if (r->state == RD_BLOCK)
 		rc = rd_block(r, NULL, NULL, err, errsz);
+	else if (r->cut_short)
+		rc = err_set(err, errsz, -4, "truncated file (cut short)");
 	else if (r->digest_bad)
 		rc = err_set(err, errsz, -1, "block digest mismatch");
 	else if (r->state == RD_BAD)
 		rc = err_set(err, errsz, -1, "damaged record");
 	if (rc == -2)
 		return rc;
-	*end = r->state == RD_BAD ? r->rec_off : r->end;
+	*end = r->state == RD_BAD || rc == -4 ? r->rec_off : r->end;
 	return rc;
+}
+
+int
+warc_reader_seek(struct warc_reader *r, uint64_t offset)
+{
+	if (r->failed)
+		return -1;
+	/* As a resync lands on a member: nothing of the window or of the
+	 * inflater is kept, and the next record is read from offset. */
+	if (r->gz) {
+		r->rawoff = offset;
+		r->rawpos = r->rawend = 0;
+		r->zended = 1;
+		r->woff += r->wend;
+	} else
+		r->woff = offset;
+	r->wpos = r->wend = 0;
+	r->nfields = 0;
+	r->have_rec = 0;
+	r->digest_bad = 0;
+	r->cut_short = 0;
+	r->pending = 0;
+	r->mem_multi = 0;
+	r->zbad[0] = '\0';
+	r->state = RD_NONE;
+	return 0;
 }
 
 int

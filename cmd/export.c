@@ -17,6 +17,7 @@
 #include "storage/store.h"
 #include "util/buf.h"
 #include "util/esc.h"
+#include "util/rowout.h"
 
 enum { EX_OK = 0, EX_RUNTIME = 1, EX_BADDB = 2 };
 
@@ -55,128 +56,6 @@ struct ex {
 	int64_t odd;       /* pages whose verdict and duplicates rows
 	                      disagree (said at the end) */
 };
-
-/*
- * The length of the valid UTF-8 sequence at s (n bytes left), or 0 when
- * the bytes there are not one: overlong forms, surrogates and code points
- * past U+10FFFF are not.
- */
-static size_t
-utf8_len(const unsigned char *s, size_t n)
-{
-	size_t len, i;
-	uint32_t cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		len = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		len = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		len = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (n < len)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return len;
-}
-
-static const char REPLACEMENT[] = "\xef\xbf\xbd"; /* U+FFFD */
-
-/* s as valid UTF-8, nothing escaped (inside a quoted CSV field, with
- * quotes doubled when quote is set). */
-static void
-put_utf8(FILE *out, const char *str, int quote)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	size_t n = strlen(str), k;
-
-	while (n > 0) {
-		if ((k = utf8_len(s, n)) == 0) {
-			fputs(REPLACEMENT, out);
-			s++;
-			n--;
-			continue;
-		}
-		if (quote && *s == '"')
-			putc('"', out);
-		fwrite(s, 1, k, out);
-		s += k;
-		n -= k;
-	}
-}
-
-/* One CSV field (NULL: empty), quoted when RFC 4180 needs it. */
-static void
-csv_field(FILE *out, const char *s, int first)
-{
-	int quote;
-
-	if (!first)
-		putc(',', out);
-	if (s == NULL)
-		return;
-	quote = strpbrk(s, ",\"\r\n") != NULL;
-	if (quote)
-		putc('"', out);
-	put_utf8(out, s, quote);
-	if (quote)
-		putc('"', out);
-}
-
-/* A JSON string (NULL: null): valid UTF-8, quotes, backslashes and
- * control characters escaped. */
-static void
-json_str(FILE *out, const char *str)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	size_t n, k;
-
-	if (str == NULL) {
-		fputs("null", out);
-		return;
-	}
-	n = strlen(str);
-	putc('"', out);
-	while (n > 0) {
-		if ((k = utf8_len(s, n)) == 0) {
-			fputs("\\ufffd", out);
-			k = 1;
-		} else if (*s == '"' || *s == '\\') {
-			putc('\\', out);
-			putc(*s, out);
-		} else if (*s == '\n') {
-			fputs("\\n", out);
-		} else if (*s == '\r') {
-			fputs("\\r", out);
-		} else if (*s == '\t') {
-			fputs("\\t", out);
-		} else if (*s < 0x20 || *s == 0x7f) {
-			fprintf(out, "\\u%04x", *s);
-		} else {
-			fwrite(s, 1, k, out);
-		}
-		s += k;
-		n -= k;
-	}
-	putc('"', out);
-}
-
-/* A JSON member: ,"name": then the caller writes the value. */
-static void
-json_key(FILE *out, const char *name, int first)
-{
-	fprintf(out, "%s\"%s\":", first ? "{" : ",", name);
-}
 
 /* Unix time t as UTC ISO 8601 with milliseconds. */
 static void
@@ -219,44 +98,44 @@ page_out(const struct store_export_row *r, void *arg)
 	iso_time(r->fetched_at, when, sizeof(when));
 	snprintf(pct, sizeof(pct), "%.2f", r->percentage);
 	if (!x->jsonl) {
-		csv_field(out, r->url, 1);
-		csv_field(out, r->host, 0);
-		csv_field(out, seq, 0);
-		csv_field(out, when, 0);
-		csv_field(out, status, 0);
-		csv_field(out, r->verdict, 0);
-		csv_field(out, r->reason, 0);
-		csv_field(out, r->has_match ? r->original_url : NULL, 0);
-		csv_field(out, r->has_match ? r->method : NULL, 0);
-		csv_field(out, r->has_match ? pct : NULL, 0);
-		csv_field(out, r->canonical_url, 0);
-		csv_field(out, r->declared, 0);
+		rowout_csv_field(out, r->url, 1);
+		rowout_csv_field(out, r->host, 0);
+		rowout_csv_field(out, seq, 0);
+		rowout_csv_field(out, when, 0);
+		rowout_csv_field(out, status, 0);
+		rowout_csv_field(out, r->verdict, 0);
+		rowout_csv_field(out, r->reason, 0);
+		rowout_csv_field(out, r->has_match ? r->original_url : NULL, 0);
+		rowout_csv_field(out, r->has_match ? r->method : NULL, 0);
+		rowout_csv_field(out, r->has_match ? pct : NULL, 0);
+		rowout_csv_field(out, r->canonical_url, 0);
+		rowout_csv_field(out, r->declared, 0);
 		fputs("\r\n", out);
 	} else {
-		json_key(out, "url", 1);
-		json_str(out, r->url);
-		json_key(out, "host", 0);
-		json_str(out, r->host);
-		json_key(out, "seq", 0);
+		rowout_json_key(out, "url", 1);
+		rowout_json_str(out, r->url);
+		rowout_json_key(out, "host", 0);
+		rowout_json_str(out, r->host);
+		rowout_json_key(out, "seq", 0);
 		fputs(seq, out);
-		json_key(out, "fetched_at", 0);
-		json_str(out, when);
-		json_key(out, "status", 0);
+		rowout_json_key(out, "fetched_at", 0);
+		rowout_json_str(out, when);
+		rowout_json_key(out, "status", 0);
 		fputs(status, out);
-		json_key(out, "verdict", 0);
-		json_str(out, r->verdict);
-		json_key(out, "reason", 0);
-		json_str(out, r->reason);
-		json_key(out, "original", 0);
-		json_str(out, r->has_match ? r->original_url : NULL);
-		json_key(out, "method", 0);
-		json_str(out, r->has_match ? r->method : NULL);
-		json_key(out, "percentage", 0);
+		rowout_json_key(out, "verdict", 0);
+		rowout_json_str(out, r->verdict);
+		rowout_json_key(out, "reason", 0);
+		rowout_json_str(out, r->reason);
+		rowout_json_key(out, "original", 0);
+		rowout_json_str(out, r->has_match ? r->original_url : NULL);
+		rowout_json_key(out, "method", 0);
+		rowout_json_str(out, r->has_match ? r->method : NULL);
+		rowout_json_key(out, "percentage", 0);
 		fputs(r->has_match ? pct : "null", out);
-		json_key(out, "canonical", 0);
-		json_str(out, r->canonical_url);
-		json_key(out, "declared_canonical", 0);
-		json_str(out, r->declared);
+		rowout_json_key(out, "canonical", 0);
+		rowout_json_str(out, r->canonical_url);
+		rowout_json_key(out, "declared_canonical", 0);
+		rowout_json_str(out, r->declared);
 		fputs("}\n", out);
 	}
 	x->rows++;
@@ -279,9 +158,9 @@ cluster_flush(struct ex *x)
 	snprintf(id, sizeof(id), "%" PRId64, x->cluster);
 	snprintf(size, sizeof(size), "%" PRId64, x->size);
 	if (!x->jsonl) {
-		csv_field(out, id, 1);
-		csv_field(out, x->canonical, 0);
-		csv_field(out, size, 0);
+		rowout_csv_field(out, id, 1);
+		rowout_csv_field(out, x->canonical, 0);
+		rowout_csv_field(out, size, 0);
 		/* Normalised URLs hold no space: one separates them. The
 		 * field is quoted when any of them needs it. */
 		for (i = 0, at = 0, q = 0; i < x->shown; i++) {
@@ -295,26 +174,26 @@ cluster_flush(struct ex *x)
 			at += strlen(m) + 1;
 			if (i > 0)
 				putc(' ', out);
-			put_utf8(out, m, q);
+			rowout_utf8(out, m, q);
 		}
 		if (q)
 			putc('"', out);
 		fputs("\r\n", out);
 	} else {
-		json_key(out, "cluster", 1);
+		rowout_json_key(out, "cluster", 1);
 		fputs(id, out);
-		json_key(out, "canonical", 0);
-		json_str(out, x->canonical);
-		json_key(out, "size", 0);
+		rowout_json_key(out, "canonical", 0);
+		rowout_json_str(out, x->canonical);
+		rowout_json_key(out, "size", 0);
 		fputs(size, out);
-		json_key(out, "members", 0);
+		rowout_json_key(out, "members", 0);
 		putc('[', out);
 		for (i = 0, at = 0; i < x->shown; i++) {
 			m = x->list.data + at;
 			at += strlen(m) + 1;
 			if (i > 0)
 				putc(',', out);
-			json_str(out, m);
+			rowout_json_str(out, m);
 		}
 		fputs("]}\n", out);
 	}

@@ -14,9 +14,13 @@
 #include "cmd/compare.h"
 #include "cmd/eval.h"
 #include "cmd/export.h"
+#include "cmd/indexcmd.h"
 #include "cmd/rank.h"
 #include "cmd/report.h"
+#include "cmd/search.h"
+#include "cmd/serve.h"
 #include "cmd/textcmd.h"
+#include "config/cmdopt.h"
 #include "config/config.h"
 #include "crawler/crawl.h"
 #include "crawler/dedupcmd.h"
@@ -56,6 +60,11 @@ usage(FILE *out)
 	    "         index.html tying together plots (growth, per host,\n"
 	    "         similarity), hosts, clusters and a summary, with their\n"
 	    "         CSV files; DIR defaults to DB.report (also mid-crawl)\n"
+	    "  serve  -d DB [--port N] [--addr A] [--refresh S] [--quiet]\n"
+	    "         a local web view of the crawl, read-only, also while it\n"
+	    "         runs: summary and plots, search with copies folded,\n"
+	    "         clusters with every member, a page beside its original\n"
+	    "         with its new words marked, hosts and robots.txt\n"
 	    "  rank   -d DB [--damping D] [--iterations N] [--epsilon E]\n"
 	    "         [--top N] [--quiet]\n"
 	    "         PageRank over the crawled links; the best-ranked page\n"
@@ -63,6 +72,13 @@ usage(FILE *out)
 	    "  export -d DB [--format csv|jsonl] [-o FILE] [--clusters]\n"
 	    "         every page (verdict, original, canonical) or every\n"
 	    "         duplicate cluster as CSV or JSON Lines\n"
+	    "  search -d DB [--all] [--k K] [--limit N] [--format F] QUERY\n"
+	    "         the pages whose text matches QUERY, best first, each\n"
+	    "         with its exact and near copies folded under it;\n"
+	    "         --queries FILE runs the query-biased paper's experiment\n"
+	    "  index  -d DB [--warc PATH]...\n"
+	    "         give a database crawled before the search index its\n"
+	    "         index (or finish one), from its WARC files or stored text\n"
 	    "  eval   --docs DIR --pairs FILE [--methods L]\n"
 	    "         [--thresholds M=L] [--text main|body|both] [--by-class]\n"
 	    "         [-c FILE] [--csv]\n"
@@ -78,8 +94,8 @@ usage(FILE *out)
 	    "         print the page's main text (default) or body text, one\n"
 	    "         block per line\n"
 	    "  dedup  [-c FILE] [-d DB] [options] FILE.warc[.gz]...\n"
-	    "         judge the pages of WARC files (nearcrawl's, wget's,\n"
-	    "         Heritrix's, WET) in record order as a crawl would, into\n"
+	    "         judge the pages of WARC or ARC files (nearcrawl's,\n"
+	    "         wget's, Heritrix's, WET) in record order as a crawl would, into\n"
 	    "         DB (takes the crawl's [dedup] options; a rerun resumes)\n"
 	    "  check  -d DB [--warc DIR|none]\n"
 	    "         whether the database is sound: the file itself, every\n"
@@ -269,6 +285,13 @@ cmd_crawl(int argc, char **argv)
 		fprintf(stderr,
 		    "nearcrawl: failed: %lld pages fetched in %.1f s\n",
 		    (long long)sum.fetched, sum.seconds);
+		/* Its server went away: what was committed waits there. */
+		if (sum.db_lost) {
+			fputs("nearcrawl: resume with: nearcrawl crawl -d ",
+			    stderr);
+			esc_fputs(cfg.db, stderr);
+			putc('\n', stderr);
+		}
 	} else if (rc != EXIT_USAGE) {
 		print_summary(&cfg, &sum, rc);
 	}
@@ -300,11 +323,13 @@ cmd_dedup(int argc, char **argv)
 
 		printf("usage: nearcrawl dedup [-c FILE] [-d DB] [options] "
 		    "FILE.warc[.gz]...\n"
-		    "Judge the pages of WARC files (gzipped or not; WET files "
-		    "too) in record\norder, as a crawl judges the pages it "
+		    "Judge the pages of WARC files (gzipped or not; WET and ARC "
+		    "files too) in\nrecord order, as a crawl judges the pages it "
 		    "fetches, into DB; a rerun resumes.\nExit status: 0 done, "
-		    "1 failed at run time, 2 bad usage or a file that is\nnot "
-		    "WARC. Of the crawl's options these matter (and --threads "
+		    "1 failed at run time (a file that cannot be read is\nan "
+		    "error row, and the others are judged), 2 bad usage or a "
+		    "file that is not\nWARC or ARC. Of the crawl's options these "
+		    "matter (and --threads "
 		    "N, -c FILE):\n");
 		config_usage_sections(stdout, parts);
 		config_free(&cfg);
@@ -780,6 +805,8 @@ man_page(FILE *out)
 	    ".TP\n\\fB\\-h\\fR, \\fB\\-\\-help\\fR\nPrint the help and "
 	    "exit.\n", out);
 	config_man_options(out);
+	fputs(".SH SEARCH AND INDEX OPTIONS\n", out);
+	cmdopt_man(out);
 	fputs(".SH EXIT STATUS\n.TP\n0\nDone: the crawl has nothing left to "
 	    "fetch.\n.TP\n1\nFailed at run time (a full disk, a write error, "
 	    "damage met in the data, out of memory); every committed batch "
@@ -791,6 +818,7 @@ man_page(FILE *out)
 	    "uni.example \\-\\-delay 1 https://www.uni.example/\n"
 	    "nearcrawl crawl \\-d uni.db        # resume\n"
 	    "nearcrawl report \\-d uni.db \\-o report\n"
+	    "nearcrawl serve \\-d uni.db     # then open http://127.0.0.1:8077/\n"
 	    "nearcrawl compare https://a.example/x https://a.example/x?print=1\n"
 	    ".fi\n.SH SEE ALSO\nwget2(1), curl(1); the project's README.md and "
 	    "docs/ (dedup.md, politeness.md, robustness.md).\n", out);
@@ -834,6 +862,8 @@ main(int argc, char **argv)
 		rc = cmd_report(argc - 1, argv + 1);
 	} else if (strcmp(argv[1], "eval") == 0) {
 		rc = cmd_eval(argc - 1, argv + 1);
+	} else if (strcmp(argv[1], "serve") == 0) {
+		rc = serve_main(argc - 1, argv + 1);
 	} else if (strcmp(argv[1], "export") == 0) {
 		rc = export_main(argc - 1, argv + 1);
 	} else if (strcmp(argv[1], "rank") == 0) {
@@ -846,6 +876,10 @@ main(int argc, char **argv)
 		rc = cmd_robots(argc - 1, argv + 1);
 	} else if (strcmp(argv[1], "dedup") == 0) {
 		rc = cmd_dedup(argc - 1, argv + 1);
+	} else if (strcmp(argv[1], "search") == 0) {
+		rc = search_main(argc - 1, argv + 1);
+	} else if (strcmp(argv[1], "index") == 0) {
+		rc = indexcmd_main(argc - 1, argv + 1);
 	} else if (strcmp(argv[1], "check") == 0) {
 		rc = check_main(argc - 1, argv + 1);
 	} else {

@@ -29,12 +29,8 @@
 #define PLOT_SIZE "900,540"
 #define HOST_COLS 3        /* small multiples a row */
 
-/*
- * The svg terminal first; the caller then writes the plot command, and
- * gp_png draws it again with `replot`, so the command is written once.
- */
-static void
-gp_svg(FILE *f, const char *base)
+void
+report_plot_svg(FILE *f, const char *base)
 {
 	fprintf(f,
 	    "set terminal svg size " PLOT_SIZE " noenhanced "
@@ -43,9 +39,8 @@ gp_svg(FILE *f, const char *base)
 	    base);
 }
 
-/* The PNG: pngcairo when this gnuplot has it, libgd's png otherwise. */
-static void
-gp_png(FILE *f, const char *base)
+void
+report_plot_png(FILE *f, const char *base)
 {
 	fprintf(f,
 	    "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
@@ -70,9 +65,9 @@ gp_empty(FILE *f, const char *base, const char *note)
 	    "set label 1 '%s' at graph 0.5, 0.5 center\n"
 	    "set xrange [0:1]\nset yrange [0:1]\n",
 	    note);
-	gp_svg(f, base);
+	report_plot_svg(f, base);
 	fputs("plot -1 notitle\n", f);
-	gp_png(f, base);
+	report_plot_png(f, base);
 }
 
 /*
@@ -109,7 +104,7 @@ write_growth_gp(struct rep *r)
 		 * hidden by it. */
 		fputs("set xrange [0:*]\nset yrange [0:*]\n"
 		      "set border back\n", o.f);
-		gp_svg(o.f, "growth");
+		report_plot_svg(o.f, "growth");
 		fputs("plot 'growth.csv' skip 1 using 1:2 with lines lw 2 "
 		      "title 'unique', \\\n"
 		      "\t'' skip 1 using 1:3 with lines lw 2 "
@@ -117,7 +112,7 @@ write_growth_gp(struct rep *r)
 		      "\t'' skip 1 using 1:4 with lines lw 2 "
 		      "title 'near duplicates'\n",
 		    o.f);
-		gp_png(o.f, "growth");
+		report_plot_png(o.f, "growth");
 	}
 	return report_out_close(r, &o);
 }
@@ -179,7 +174,7 @@ write_similarity_gp(struct rep *r)
 	      "set logscale y\n"
 	      "set yrange [0.8:*]\n",
 	    o.f);
-	gp_svg(o.f, "similarity");
+	report_plot_svg(o.f, "similarity");
 	fputs("plot", o.f);
 	for (i = 0; i < n; i++) {
 		fprintf(o.f, "%s $similarity using %zu%s title ",
@@ -187,7 +182,7 @@ write_similarity_gp(struct rep *r)
 		report_out_gpstr(o.f, r->meth[i].name);
 	}
 	putc('\n', o.f);
-	gp_png(o.f, "similarity");
+	report_plot_png(o.f, "similarity");
 	return report_out_close(r, &o);
 }
 
@@ -288,9 +283,9 @@ write_time_gp(struct rep *r)
 		    r->resumed[i] / div, i == 0 ? "resumed" : "",
 		    r->resumed[i] / div);
 	fputs("set xrange [0:*]\nset yrange [0:*]\n", o.f);
-	gp_svg(o.f, "growth-time");
+	report_plot_svg(o.f, "growth-time");
 	gp_curves(o.f, "time", 1);
-	gp_png(o.f, "growth-time");
+	report_plot_png(o.f, "growth-time");
 	return report_out_close(r, &o);
 }
 
@@ -385,10 +380,10 @@ write_share_gp(struct rep *r)
 		return report_out_close(r, &o);
 	}
 	fputs("set xrange [0:*]\nset yrange [0:100]\n", o.f);
-	gp_svg(o.f, "share");
+	report_plot_svg(o.f, "share");
 	fputs("plot 'share.csv' skip 1 using 1:2 with lines lw 2 notitle\n",
 	    o.f);
-	gp_png(o.f, "share");
+	report_plot_png(o.f, "share");
 	return report_out_close(r, &o);
 }
 
@@ -405,53 +400,74 @@ report_plot_write(struct rep *r)
 	return 0;
 }
 
-/*
- * Run `gnuplot growth.gp similarity.gp growth-time.gp hosts.gp share.gp`
- * inside the output directory, so no
- * path (which may hold spaces or quotes) ever passes through a shell or a
- * gnuplot string. A close-on-exec pipe tells the parent why exec failed.
- */
 int
-report_plot_run(struct rep *r)
+report_plot_gnuplot(int dfd, char *const *scripts, int *e)
 {
-	static char prog[] = "gnuplot", gp1[] = "growth.gp",
-	            gp2[] = "similarity.gp", gp3[] = "growth-time.gp",
-	            gp4[] = "hosts.gp", gp5[] = "share.gp";
-	char *argv[] = {prog, gp1, gp2, gp3, gp4, gp5, NULL};
-	int pfd[2], e = 0, status;
+	static char prog[] = "gnuplot";
+	char *argv[REPORT_PLOT_SCRIPTS_MAX + 2];
+	int pfd[2], status;
+	size_t i;
 	ssize_t n;
 	pid_t pid;
 
-	if (pipe2(pfd, O_CLOEXEC) == -1)
-		return report_out_err(r, REPORT_RUNTIME, "cannot run gnuplot: %s",
-		    strerror(errno));
+	*e = 0;
+	argv[0] = prog;
+	for (i = 0; scripts[i] != NULL && i < REPORT_PLOT_SCRIPTS_MAX; i++)
+		argv[i + 1] = scripts[i];
+	argv[i + 1] = NULL;
+	if (pipe2(pfd, O_CLOEXEC) == -1) {
+		*e = errno;
+		return -1;
+	}
 	fflush(NULL);
 	if ((pid = fork()) == -1) {
-		e = errno;
+		*e = errno;
 		close(pfd[0]);
 		close(pfd[1]);
-		return report_out_err(
-		    r, REPORT_RUNTIME, "cannot run gnuplot: %s", strerror(e));
+		return -1;
 	}
 	if (pid == 0) {
 		/* Only exec or report errno from here: we are a fork. */
 		close(pfd[0]);
-		if (fchdir(r->dfd) == 0)
+		if (fchdir(dfd) == 0)
 			execvp(prog, argv);
-		e = errno;
-		(void)!write(pfd[1], &e, sizeof(e));
+		*e = errno;
+		(void)!write(pfd[1], e, sizeof(*e));
 		_exit(127);
 	}
 	close(pfd[1]);
 	do
-		n = read(pfd[0], &e, sizeof(e));
+		n = read(pfd[0], e, sizeof(*e));
 	while (n == -1 && errno == EINTR);
 	close(pfd[0]);
 	while (waitpid(pid, &status, 0) == -1)
-		if (errno != EINTR)
-			return report_out_err(
-			    r, REPORT_RUNTIME, "gnuplot: %s", strerror(errno));
-	if (n == (ssize_t)sizeof(e))
+		if (errno != EINTR) {
+			*e = errno;
+			return -1;
+		}
+	if (n == (ssize_t)sizeof(*e))
+		return -1;
+	*e = 0;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -2;
+}
+
+/*
+ * Run `gnuplot growth.gp similarity.gp growth-time.gp hosts.gp share.gp`
+ * inside the output directory, so no path (which may hold spaces or
+ * quotes) ever passes through a shell or a gnuplot string.
+ */
+int
+report_plot_run(struct rep *r)
+{
+	static char gp1[] = "growth.gp", gp2[] = "similarity.gp",
+	            gp3[] = "growth-time.gp", gp4[] = "hosts.gp",
+	            gp5[] = "share.gp";
+	char *scripts[] = {gp1, gp2, gp3, gp4, gp5, NULL};
+	int e, rc;
+
+	if ((rc = report_plot_gnuplot(r->dfd, scripts, &e)) == 0)
+		return 0;
+	if (rc == -1)
 		return report_out_err(r, REPORT_RUNTIME,
 		    "%s: the CSV files, "
 		    "summary.txt and index.html are written, but not the "
@@ -460,11 +476,9 @@ report_plot_run(struct rep *r)
 		    e == ENOENT ? "gnuplot is not installed "
 		                  "(Debian package gnuplot-nox)"
 		                : strerror(e));
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		return report_out_err(r, REPORT_RUNTIME,
-		    "%s: gnuplot failed on "
-		    "growth.gp, similarity.gp, growth-time.gp or hosts.gp; the "
-		    "CSV files, summary.txt and index.html are written",
-		    r->dir);
-	return 0;
+	return report_out_err(r, REPORT_RUNTIME,
+	    "%s: gnuplot failed on "
+	    "growth.gp, similarity.gp, growth-time.gp or hosts.gp; the "
+	    "CSV files, summary.txt and index.html are written",
+	    r->dir);
 }

@@ -13,8 +13,15 @@ _nearcrawl() {
 	fi
 	cmd=${COMP_WORDS[1]}
 	case $prev in
-	-d|--db|-c|--config|-o|--warc|--cacert|--capath|--docs|--pairs|--groups)
+	--format)
+		COMPREPLY=($(compgen -W "text csv jsonl" -- "$cur"))
+		return ;;
+	-d|--db|-c|--config|-o|--out|--warc|--cacert|--capath|--docs|--pairs|\
+	--groups|--queries)
 		COMPREPLY=($(compgen -f -- "$cur"))
+		return ;;
+	--port|--addr|--refresh|--hosts)
+		COMPREPLY=()
 		return ;;
 	esac
 	if [[ $cur == -* ]]; then

@@ -123,8 +123,11 @@ struct config {
 	char *db;       /* SQLite database file or PostgreSQL URI */
 	char *worker;   /* this process's pages.worker name; "auto": machine:pid */
 	int row_locks;  /* shared: verdict locks are rows, not advisory */
+	int db_retry_s; /* PostgreSQL: seconds to reconnect after a lost
+	                   connection, 0: stop at once */
 	int batch;      /* pages written per transaction */
 	int store_text; /* also store each page's extracted text */
+	char *search_index; /* "yes": index each judged page for search */
 	char *warc_dir; /* WARC files go here; "none": no archive */
 	long warc_max_bytes; /* rotate WARC files before this size */
 	char *warc_prefix;   /* WARC file name prefix */
@@ -242,6 +245,10 @@ int config_saturation(const char *v, long *window, double *share);
 /* The crawl's options as troff (.SS per section, .TP per option), for
  * the man page: the same table, so the two cannot disagree. */
 void config_man_options(FILE *out);
+
+/* s for troff: a backslash doubled, a leading dot or quote escaped, and
+ * "-" as \- (a minus, so that options can be searched for and copied). */
+void config_man_text(FILE *out, const char *s);
 
 /* Print the option lines of the named sections only (a NULL-ended list;
  * NULL: every section), in the table's order, for the commands that take

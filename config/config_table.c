@@ -255,6 +255,10 @@ const struct opt config_opts[] = {
 	    "shared crawls serialise verdicts on rows of verdict_keys, not on "
 	    "advisory locks (for distributed PostgreSQL-compatible engines)",
 	    NULL, NULL },
+	{ { "storage", "db_retry_s", "db-retry-s", "300" }, OPT_INT,
+	    F(db_retry_s), 0, 0, 604800, 0, "N", "PostgreSQL: when the "
+	    "connection to the server is lost, reconnect and go on for up "
+	    "to N seconds, then stop (exit 1); 0 = stop at once", NULL, NULL },
 	{ { "storage", "batch_pages", "batch-pages", "2048" }, OPT_INT,
 	    F(batch), 0, 1, 100000, 0, "N", "pages written per transaction, "
 	    "or 2 seconds' worth if fewer (a crawl shared by several "
@@ -268,6 +272,11 @@ const struct opt config_opts[] = {
 	{ { "storage", "store_text", "store-text", "false" }, OPT_BOOL,
 	    F(store_text), 0, 0, 1, 0, NULL,
 	    "also store the extracted text of every page", NULL, NULL },
+	{ { "storage", "search_index", "search-index", "yes" }, OPT_STR,
+	    F(search_index), 0, 0, 0, 0, "yes|no",
+	    "index each judged page's text for `nearcrawl search`; no: a "
+	    "faster crawl, `nearcrawl index` builds it later from --warc or "
+	    "--store-text", NULL, check_yes_no },
 	{ { "storage", "warc_dir", "warc", "none" }, OPT_STR, F(warc_dir), 0,
 	    0, 0, 0, "DIR", "keep every fetch in WARC 1.1 files in DIR, with "
 	    "a CDXJ index each (none: no archive)", NULL, NULL },

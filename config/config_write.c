@@ -133,10 +133,8 @@ config_usage_sections(FILE *out, const char *const *sections)
 	}
 }
 
-/* s for troff: a backslash doubled, a leading dot or quote escaped, and
- * "-" as \- (a minus, so that options can be searched for and copied). */
-static void
-man_text(FILE *out, const char *s)
+void
+config_man_text(FILE *out, const char *s)
 {
 	if (*s == '.' || *s == '\'')
 		fputs("\\&", out);
@@ -160,9 +158,9 @@ config_man_options(FILE *out)
 
 	for (s = 0; s < config_nsections; s++) {
 		fputs(".SS \"[", out);
-		man_text(out, config_sections[s].name);
+		config_man_text(out, config_sections[s].name);
 		fputs("] ", out);
-		man_text(out, config_sections[s].about);
+		config_man_text(out, config_sections[s].about);
 		fputs("\"\n", out);
 		for (i = 0; i < config_nopts; i++) {
 			o = &config_opts[i];
@@ -173,20 +171,20 @@ config_man_options(FILE *out)
 			if (o->shortopt != 0)
 				fprintf(out, "\\fB\\-%c\\fR, ", o->shortopt);
 			fputs("\\fB\\-\\-", out);
-			man_text(out, o->pub.option);
+			config_man_text(out, o->pub.option);
 			fputs("\\fR", out);
 			if (o->arg != NULL) {
 				fputs(" \\fI", out);
-				man_text(out, o->arg);
+				config_man_text(out, o->arg);
 				fputs("\\fR", out);
 			}
 			if (config_secs_option(o) != NULL) {
 				fputs(", \\fB\\-\\-", out);
-				man_text(out, config_secs_option(o));
+				config_man_text(out, config_secs_option(o));
 				fputs("\\fR \\fIDURATION\\fR", out);
 			}
 			fputc('\n', out);
-			man_text(out, o->help);
+			config_man_text(out, o->help);
 			fputs(".\n", out);
 			if (o->type == OPT_LIST)
 				col = snprintf(more, sizeof(more), "Repeatable");
@@ -199,11 +197,11 @@ config_man_options(FILE *out)
 				    o->max);
 			snprintf(more + col, sizeof(more) - (size_t)col,
 			    "; INI key [%s] %s", o->pub.section, o->pub.key);
-			man_text(out, more);
+			config_man_text(out, more);
 			fputs(".", out);
 			if (o->type != OPT_LIST && o->example != NULL) {
 				fputs(" For example: ", out);
-				man_text(out, o->example);
+				config_man_text(out, o->example);
 				fputs(".", out);
 			}
 			if (config_secs_option(o) != NULL)

@@ -62,6 +62,9 @@ struct crawl_summary {
 	int limited;                /* --max-pages reached */
 	struct crawl_stages stages; /* where the time went */
 	int counted;                /* counts could be read */
+	int db_lost;                /* the run failed on a lost connection to
+	                               its database server (and the counts
+	                               could not be read): a resume goes on */
 	int64_t indexed;            /* pages in the fingerprint indexes */
 	uint64_t index_bytes;       /* memory those indexes hold */
 	uint64_t method_bytes[DEDUP_METHODS]; /* of it, per dedup_method_at */
@@ -74,12 +77,16 @@ struct crawl_summary {
  * Crawl with cfg. Returns 0 when the crawl ended normally or was stopped by
  * SIGINT/SIGTERM, --max-pages or saturation with everything saved (sum
  * says which: crawl_stopped_early); 1 on a run-time failure (database
- * write error, full disk, damage met in the data, out of memory: committed
- * batches kept); 2 when cfg or the database is unusable (not ours, newer,
+ * write error, full disk, damage met in the data, out of memory, a
+ * database server away longer than --db-retry-s: committed batches kept);
+ * 2 when cfg or the database is unusable (not ours, newer,
  * read-only, locked, settings conflict, no seeds for a new crawl), with the
  * file untouched, or removed when this run created it. On 1 and 2 a
  * message is in err (print it through esc.h). sum is filled whenever the database could be opened;
  * counts only when counted is set (a damaged file may not allow it).
+ * A PostgreSQL crawl whose connection to the server is lost waits for
+ * the server and goes on by itself, for up to --db-retry-s
+ * (crawler/reconnect.h); sum then adds up the runs on each connection.
  */
 int crawl_run(const struct config *cfg, struct crawl_summary *sum, char *err,
     size_t errsz);

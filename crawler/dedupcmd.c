@@ -14,7 +14,10 @@
  * Resuming: with each row the file's count of records handled is kept in
  * meta ("dedup_file:" and the file's real path), in the row's
  * transaction; a rerun reads past that many records without judging
- * them.
+ * them. Rows are committed every --batch-pages rows or COMMIT_EVERY_S
+ * seconds, whichever comes first, so that a run killed loses no more;
+ * a file that cannot be read is an error row and the run goes on to the
+ * next.
  */
 #include "crawler/dedupcmd.h"
 
@@ -68,6 +71,7 @@ struct dedupcmd {
 	char key[PATH_MAX + 16]; /* meta key of the file being read */
 	struct dedupcmd_summary *sum;
 	double last_progress;
+	int64_t unread; /* files that could not be read whole */
 };
 
 static void
@@ -130,12 +134,42 @@ unique_url(struct crawl *c, struct item *it)
 	return 1;
 }
 
+/*
+ * A 2xx revisit's verdict: the page repeats the payload of the row of the
+ * URL it refers to (was), so it is what a crawl makes of a copy of that
+ * page: an exact duplicate of a judged page, and skipped or an error as
+ * that page was when it held nothing to judge. 1 with a duplicates row to
+ * write, 0 without, -1 on a database error.
+ */
+static int
+revisit_verdict(struct crawl *c, int64_t was, struct store_page *p)
+{
+	struct store_lineage l;
+	int rc;
+
+	if (was == 0) {
+		p->reason = "revisit of a record not read into this database";
+		return 0;
+	}
+	if ((rc = store_page_lineage(c->st, was, &l)) <= 0)
+		return rc;
+	if (l.unique || l.duplicate)
+		return 1;
+	p->verdict = l.verdict == STORE_VERDICT_SKIPPED ? STORE_VERDICT_SKIPPED
+	                                                : STORE_VERDICT_ERROR;
+	p->reason = l.verdict == STORE_VERDICT_SKIPPED
+	    ? "revisit of a page that holds no text to judge"
+	    : "revisit of a record that holds no page";
+	return 0;
+}
+
 /* it's own row (ITEM_ROW). 0, or -1 on a database error. */
 static int
 write_row(struct crawl *c, struct item *it)
 {
 	struct store_page p;
 	int64_t id, was = 0;
+	int dup = 0;
 
 	crawl_new_row(c, it->j, &p);
 	p.verdict = it->verdict;
@@ -146,14 +180,23 @@ write_row(struct crawl *c, struct item *it)
 	if (it->refers != NULL &&
 	    (was = store_page_by_url(c->st, it->refers)) < 0)
 		return -1;
-	if (it->verdict == STORE_VERDICT_EXACT && was == 0)
-		p.reason = "revisit of a record not read into this database";
+	if (it->verdict == STORE_VERDICT_EXACT &&
+	    (dup = revisit_verdict(c, was, &p)) < 0)
+		return -1;
 	if ((id = store_page_add(c->st, &p)) <= 0)
 		return -1;
-	if (was > 0 &&
-	    store_duplicate_add(c->st, id, was, "revisit", 100.0) != 0)
+	if (dup && store_duplicate_add(c->st, id, was, "revisit", 100.0) != 0)
 		return -1;
 	return 0;
+}
+
+/* Commit when the interval --help states has passed since the last. */
+static void
+commit_due(struct crawl *c)
+{
+	if (c->db.batch > 0 &&
+	    clock_mono_ms() - c->db.last_commit >= COMMIT_EVERY_S * 1e3)
+		crawl_commit(c);
 }
 
 /* Write the rows of the items whose turn has come. 0, or -1 with the
@@ -193,6 +236,7 @@ flush(struct dedupcmd *o, int all)
 		if (store_meta_set(c->st, o->key, num) != 0)
 			goto fail;
 		crawl_batch_page(c);
+		commit_due(c);
 		if (c->end.failed)
 			return -1;
 		item_clear(it);
@@ -284,6 +328,79 @@ row(struct item *it, enum store_verdict v, int status, const char *ct,
 }
 
 /*
+ * The row of a response whose status is not 2xx (m its HTTP head, ct its
+ * Content-Type or NULL): a redirect with its target, or an error. 1 made,
+ * 0 when the status is 2xx, -1 when out of memory.
+ */
+static int
+status_row(struct item *it, const struct http_msg *m, const char *ct)
+{
+	char loc[2048], why[64];
+	int rc;
+
+	if (m->status >= 300 && m->status < 400) {
+		rc = row(it, STORE_VERDICT_REDIRECT, m->status, ct, NULL);
+		if (rc == 0 && httpmsg_header(m, "Location", loc, sizeof(loc)) &&
+		    (it->location = url_resolve(
+		         it->j->it.url, loc, &(const char *){NULL})) == NULL &&
+		    (it->location = strdup(loc)) == NULL)
+			rc = -1;
+		return rc == 0 ? 1 : -1;
+	}
+	if (m->status >= 200 && m->status < 300)
+		return 0;
+	snprintf(why, sizeof(why), "HTTP status %d", m->status);
+	return row(it, STORE_VERDICT_ERROR, m->status, ct, why) == 0 ? 1 : -1;
+}
+
+/* Whether n bytes at p read as text: at most 1 in 32 of the first 1024
+ * are control bytes text does not hold (what crawler/page.c asks of a
+ * body called HTML). */
+static int
+text_like(const char *p, size_t n)
+{
+	const unsigned char *b = (const unsigned char *)p;
+	size_t i, bad = 0;
+
+	n = n < 1024 ? n : 1024;
+	for (i = 0; i < n; i++)
+		if (b[i] <= 0x08 || b[i] == 0x0b ||
+		    (b[i] >= 0x0e && b[i] <= 0x1a) ||
+		    (b[i] >= 0x1c && b[i] <= 0x1f))
+			bad++;
+	return bad * 32 <= n;
+}
+
+/*
+ * The payload (p, n bytes) undone of its Content-Encoding ce into body.
+ * Archives that stored the body decoded often kept the header (Common
+ * Crawl 2014, ClueWeb09): when it does not decode but reads as text, the
+ * body is taken as stored and *note says so. BUF_OK, BUF_FULL (over the
+ * cap), BUF_NOMEM, DECODE_BAD (coded data that is damaged).
+ */
+static int
+undo_coding(const char *ce, const char *p, size_t n, struct buf *body,
+    const char **note)
+{
+	int dc;
+
+	*note = NULL;
+	dc = decode_all(decode_coding_of(ce), p, n, body);
+	if (dc == BUF_OK || dc == DECODE_SHORT || dc == BUF_FULL ||
+	    dc == BUF_NOMEM)
+		return dc == DECODE_SHORT ? BUF_OK : dc;
+	if (!text_like(p, n))
+		return DECODE_BAD;
+	buf_reset(body);
+	*note = "Content-Encoding does not decode: the body was taken as "
+		"stored";
+	if ((dc = buf_append(body, p, n)) == BUF_FULL &&
+	    body->len < body->limit)
+		buf_append(body, p, body->limit - body->len);
+	return dc;
+}
+
+/*
  * A response record's HTTP message (block b, cut when over the cap):
  * its page to the pool, or its row. 0, or -1 when out of memory.
  */
@@ -295,8 +412,8 @@ http_response(struct dedupcmd *o, struct item *it, struct buf *b, int cut)
 	struct fetch_result r;
 	struct http_msg m;
 	struct buf dechunked, body;
-	const char *payload;
-	char ct[256], ce[64], te[64], loc[2048], etag[256], lm[128], why[160];
+	const char *payload, *note;
+	char ct[256], ce[64], te[64], etag[256], lm[128], why[512];
 	size_t plen;
 	int have_ct, rc, dc;
 
@@ -304,21 +421,8 @@ http_response(struct dedupcmd *o, struct item *it, struct buf *b, int cut)
 		return row(it, STORE_VERDICT_ERROR, 0, NULL,
 		    "response record without an HTTP response");
 	have_ct = httpmsg_header(&m, "Content-Type", ct, sizeof(ct));
-	if (m.status >= 300 && m.status < 400) {
-		rc = row(it, STORE_VERDICT_REDIRECT, m.status,
-		    have_ct ? ct : NULL, NULL);
-		if (rc == 0 &&
-		    httpmsg_header(&m, "Location", loc, sizeof(loc)) &&
-		    (it->location = url_resolve(
-		         it->j->it.url, loc, &(const char *){NULL})) == NULL)
-			it->location = strdup(loc);
-		return rc;
-	}
-	if (m.status < 200 || m.status >= 300) {
-		snprintf(why, sizeof(why), "HTTP status %d", m.status);
-		return row(it, STORE_VERDICT_ERROR, m.status,
-		    have_ct ? ct : NULL, why);
-	}
+	if ((rc = status_row(it, &m, have_ct ? ct : NULL)) != 0)
+		return rc < 0 ? -1 : 0;
 	if (cut) {
 		snprintf(why, sizeof(why), "body larger than %ld bytes",
 		    cfg->max_body);
@@ -338,17 +442,15 @@ http_response(struct dedupcmd *o, struct item *it, struct buf *b, int cut)
 		payload = dechunked.data != NULL ? dechunked.data : "";
 		plen = dechunked.len;
 	}
-	dc = decode_all(
-	    decode_coding_of(
-	        httpmsg_header(&m, "Content-Encoding", ce, sizeof(ce)) ? ce
-	                                                               : NULL),
-	    payload, plen, &body);
+	dc = undo_coding(
+	    httpmsg_header(&m, "Content-Encoding", ce, sizeof(ce)) ? ce : NULL,
+	    payload, plen, &body, &note);
 	buf_free(&dechunked);
 	if (dc == BUF_NOMEM) {
 		buf_free(&body);
 		return -1;
 	}
-	if (dc == BUF_FULL || (dc != BUF_OK && dc != DECODE_SHORT)) {
+	if (dc != BUF_OK) {
 		buf_free(&body);
 		snprintf(why, sizeof(why),
 		    dc == BUF_FULL ? "body larger than %ld bytes"
@@ -359,11 +461,18 @@ http_response(struct dedupcmd *o, struct item *it, struct buf *b, int cut)
 	}
 	if (!extract_is_html(have_ct ? ct : NULL, body.data, body.len)) {
 		buf_free(&body);
-		snprintf(why, sizeof(why), "not HTML: %.100s",
-		    have_ct ? ct : "unknown type");
+		snprintf(why, sizeof(why), "not HTML: %.100s%s%s",
+		    have_ct ? ct : "unknown type", note != NULL ? "; " : "",
+		    note != NULL ? note : "");
 		return row(it, STORE_VERDICT_SKIPPED, m.status,
 		    have_ct ? ct : NULL, why);
 	}
+	/* The note goes into the judged page's reason (crawler/page.c). */
+	if (note != NULL && (it->reason = strdup(note)) == NULL) {
+		buf_free(&body);
+		return -1;
+	}
+	it->j->note = it->reason;
 	memset(&r, 0, sizeof(r));
 	r.url = it->j->it.url;
 	r.status = m.status;
@@ -377,6 +486,41 @@ http_response(struct dedupcmd *o, struct item *it, struct buf *b, int cut)
 	rc = page_submit(c, it->j, &r, 0);
 	buf_free(&body);
 	return rc;
+}
+
+/*
+ * A revisit record (its block b: the HTTP head, by the profiles in use)
+ * takes the status of its own head: a revisit of a 404 is a 404, of a
+ * redirect a redirect; a 2xx one (or one without a head) repeats the
+ * page it refers to (write_row). 0, or -1 when out of memory.
+ */
+static int
+revisit(struct item *it, const struct buf *b, const char *ref)
+{
+	struct http_msg m;
+	char ct[256], why[160];
+	int have_ct = 0, rc;
+
+
+	if (httpmsg_parse(b->data, b->len, &m) == 0 && m.status != 0) {
+		have_ct = httpmsg_header(&m, "Content-Type", ct, sizeof(ct));
+		if ((rc = status_row(it, &m, have_ct ? ct : NULL)) != 0)
+			return rc < 0 ? -1 : 0;
+		/* A copy of an image is what the image was, as a crawl
+		 * says: not HTML. */
+		if (have_ct && !extract_is_html(ct, NULL, 0)) {
+			snprintf(why, sizeof(why), "not HTML: %.100s", ct);
+			return row(it, STORE_VERDICT_SKIPPED, m.status, ct, why);
+		}
+	}
+	if (row(it, STORE_VERDICT_EXACT, m.status, have_ct ? ct : NULL,
+	        NULL) != 0)
+		return -1;
+	if (ref != NULL &&
+	    (it->refers = url_normalize(ref, &(const char *){NULL})) == NULL &&
+	    (it->refers = strdup(ref)) == NULL)
+		return -1;
+	return 0;
 }
 
 /* A page whose block is the document itself: a resource record (HTML)
@@ -424,6 +568,23 @@ holds(const struct warc_head *h)
 	return HOLDS_NOTHING;
 }
 
+/*
+ * Where damage is, for a row's reason: "offset N of FILE", or in a file
+ * gzipped whole "uncompressed offset N of FILE (one gzip stream: N counts
+ * its decompressed bytes)".
+ */
+static void
+where(char *out, size_t outsz, const char *file, uint64_t offset,
+    int decompressed)
+{
+	snprintf(out, outsz, "%soffset %llu of %s%s",
+	    decompressed ? "uncompressed " : "", (unsigned long long)offset,
+	    file,
+	    decompressed ? " (one gzip stream: the offset counts its "
+			   "decompressed bytes)"
+			 : "");
+}
+
 /* One record that holds a page (header h, number recno): its item. 0, or
  * -1 when the run must stop. */
 static int
@@ -432,11 +593,11 @@ take_record(struct dedupcmd *o, struct warc_reader *wr,
 {
 	struct crawl *c = o->c;
 	enum holds what = holds(h);
+	struct http_msg m;
 	struct item *it;
 	struct buf b;
-	char err[256], why[PATH_MAX + 1024];
-	const char *ref;
-	int cut = 0, rc = -1;
+	char err[256], why[PATH_MAX + 1024], at[PATH_MAX + 128];
+	int cut = 0, rc = -1, brc;
 
 	if (what == HOLDS_NOTHING)
 		return 0;
@@ -446,24 +607,32 @@ take_record(struct dedupcmd *o, struct warc_reader *wr,
 		goto nomem;
 	o->n++;
 	it->j->fetched_at = unix_of(h->date);
-	if (what == HOLDS_REVISIT) {
-		ref = h->refers_to_target_uri;
-		if (row(it, STORE_VERDICT_EXACT, 0, NULL, NULL) != 0 ||
-		    (ref != NULL &&
-		        (it->refers = url_normalize(
-		             ref, &(const char *){NULL})) == NULL &&
-		        (it->refers = strdup(ref)) == NULL))
-			goto nomem;
-		return 0;
-	}
+	/* Every block is read here, a revisit's too: damage in it is then
+	 * this row's, never a row of its own besides. */
 	buf_init(&b, (size_t)c->cfg->max_body + HTTPMSG_MAX_HEAD);
-	if (warc_reader_block(wr, &b, &cut, err, sizeof(err)) != 0) {
+	brc = warc_reader_block(wr, &b, &cut, err, sizeof(err));
+	where(at, sizeof(at), file, h->offset, h->decompressed);
+	if (brc == -4) {
+		/* The file ends inside the block: a capture cut short, as
+		 * a crawl's body that stopped coming is an error. */
 		snprintf(why, sizeof(why),
-		    "damaged WARC record at offset "
-		    "%llu of %s: %s",
-		    (unsigned long long)h->offset, file, err);
+		    "WARC record cut short at the end of the file (record at "
+		    "%s): %s",
+		    at, err);
+		o->sum->damaged++;
+		rc = row(it, STORE_VERDICT_ERROR,
+		    what != HOLDS_HTML && what != HOLDS_TEXT &&
+			    httpmsg_parse(b.data, b.len, &m) == 0
+			? m.status
+			: 0,
+		    NULL, why);
+	} else if (brc != 0) {
+		snprintf(why, sizeof(why), "damaged WARC record at %s: %s", at,
+		    err);
 		o->sum->damaged++;
 		rc = row(it, STORE_VERDICT_ERROR, 0, NULL, why);
+	} else if (what == HOLDS_REVISIT) {
+		rc = revisit(it, &b, h->refers_to_target_uri);
 	} else if (what == HOLDS_HTTP) {
 		rc = http_response(o, it, &b, cut);
 	} else if (cut) {
@@ -482,24 +651,35 @@ nomem:
 	return -1;
 }
 
-/* A damaged record at offset: an error row named by where it is. */
+/*
+ * Damage that is no page: an error row named by the file and where the
+ * damage is ("warc-damaged:FILE:OFFSET", or ":uncompressed:OFFSET" in a
+ * file gzipped whole, so that no two collide), or, offset UINT64_MAX, by
+ * the file alone ("warc-unreadable:FILE"). 0, or -1.
+ */
 static int
-damaged(struct dedupcmd *o, const char *file, uint64_t offset, int64_t recno,
-    const char *err)
+damaged(struct dedupcmd *o, const char *file, const struct warc_head *h,
+    uint64_t offset, int64_t recno, const char *err)
 {
-	char name[PATH_MAX + 64], why[PATH_MAX + 1024];
+	char name[PATH_MAX + 64], why[PATH_MAX + 1024], at[PATH_MAX + 128];
 	const char *base = strrchr(file, '/');
 	struct item *it;
 
-	o->sum->damaged++;
+	base = base != NULL ? base + 1 : file;
 	if (room(o) != 0)
 		return -1;
-	snprintf(name, sizeof(name), "warc-damaged:%s:%llu",
-	    base != NULL ? base + 1 : file, (unsigned long long)offset);
-	snprintf(why, sizeof(why),
-	    "damaged WARC record at offset %llu of %s: "
-	    "%s",
-	    (unsigned long long)offset, file, err);
+	if (offset == UINT64_MAX) {
+		snprintf(name, sizeof(name), "warc-unreadable:%s", base);
+		snprintf(why, sizeof(why), "cannot read %s: %s", file, err);
+	} else {
+		o->sum->damaged++;
+		snprintf(name, sizeof(name), "warc-damaged:%s:%s%llu", base,
+		    h->decompressed ? "uncompressed:" : "",
+		    (unsigned long long)offset);
+		where(at, sizeof(at), file, offset, h->decompressed);
+		snprintf(why, sizeof(why), "damaged WARC record at %s: %s", at,
+		    err);
+	}
 	if ((it = new_item(o, name, NULL, recno)) == NULL)
 		goto nomem;
 	o->n++;
@@ -529,7 +709,11 @@ progress(struct dedupcmd *o, const char *file, int force)
 	    (long long)o->sum->pages, (long long)o->sum->damaged);
 }
 
-/* Read one file into the database. 0, or -1 (the run stops: c->err). */
+/*
+ * Read one file into the database. A file that cannot be opened, or whose
+ * reading fails midway (an I/O error), is an error row and the run goes
+ * on (o->unread counts it). 0, or -1 when the run must stop (c->err).
+ */
 static int
 read_file(struct dedupcmd *o, const char *file)
 {
@@ -550,9 +734,16 @@ read_file(struct dedupcmd *o, const char *file)
 		crawl_fail(c, "cannot read the database");
 		return -1;
 	}
+	memset(&h, 0, sizeof(h));
 	if ((wr = warc_reader_open(file, err, sizeof(err))) == NULL) {
-		crawl_fail_because(c, esc_str(file, msg, sizeof(msg)), err);
-		return -1;
+		if (!c->cfg->quiet)
+			fprintf(stderr, "nearcrawl: dedup: %s\n",
+			    esc_str(err, msg, sizeof(msg)));
+		o->unread++;
+		rc = damaged(o, real, &h, UINT64_MAX, 0, err);
+		if (rc == 0)
+			rc = flush(o, 1);
+		return rc != 0 || c->end.failed ? -1 : 0;
 	}
 	if (done > 0 && !c->cfg->quiet)
 		fprintf(stderr,
@@ -566,18 +757,29 @@ read_file(struct dedupcmd *o, const char *file)
 		if (r == 0)
 			break;
 		if (r == -2) {
-			crawl_fail_because(
-			    c, esc_str(file, msg, sizeof(msg)), err);
-			rc = -1;
+			/* What was read stays; the rest of the file is an
+			 * error row, and the next file is read. */
+			if (!c->cfg->quiet)
+				fprintf(stderr, "nearcrawl: dedup: %s: %s\n",
+				    esc_str(file, msg, sizeof(msg)), err);
+			o->unread++;
+			snprintf(msg, sizeof(msg), "reading stopped after "
+			    "record %lld: ", (long long)recno);
+			strncat(msg, err, sizeof(msg) - strlen(msg) - 1);
+			rc = damaged(o, real, &h, UINT64_MAX, recno, msg);
 			break;
 		}
-		recno++;
-		o->sum->records++;
+		/* Damage in what was read before is no record of its own. */
+		if (!(r == -1 && h.earlier)) {
+			recno++;
+			o->sum->records++;
+		}
 		/* Signals and finished pages, without waiting. */
 		event_base_loop(c->loop.base, EVLOOP_NONBLOCK);
-		if (recno <= done)
+		commit_due(c);
+		if (recno > 0 && recno <= done)
 			continue;
-		rc = r == -1 ? damaged(o, real, h.offset, recno, err)
+		rc = r == -1 ? damaged(o, real, &h, h.offset, recno, err)
 		             : take_record(o, wr, &h, recno, real);
 		if (rc == 0)
 			rc = flush(o, 0);
@@ -629,6 +831,7 @@ dedupcmd_run(const struct config *cfg, char *const *files, size_t nfiles,
 	for (i = 0; i < nfiles && !c.end.failed && !c.end.stopping; i++)
 		read_file(&o, files[i]);
 	rc = c.end.failed ? 1 : 0;
+	sum->unread = o.unread;
 	/* Pages still in the pool after a failure are dropped: they are
 	 * read again on the next run. */
 	loop_close_pool(&c, on_unworked);
@@ -642,7 +845,16 @@ dedupcmd_run(const struct config *cfg, char *const *files, size_t nfiles,
 		snprintf(err, errsz, "%s: %s", cfg->db, store_errmsg(c.st));
 		rc = 1;
 	}
-	if (rc != 0)
+	/* Everything read is stored; the files that were not fail the run
+	 * all the same, so that a script sees it. */
+	if (rc == 0 && o.unread > 0) {
+		snprintf(err, errsz,
+		    "%lld of %zu files could not be read whole (their error "
+		    "rows say why); the rest is stored",
+		    (long long)o.unread, nfiles);
+		rc = 1;
+	}
+	if (rc != 0 && o.unread == 0)
 		store_rollback(c.st);
 	sum->interrupted = c.end.stopping != 0 && !c.end.failed;
 	sum->seconds = (clock_mono_ms() - c.started) / 1e3;
@@ -651,7 +863,7 @@ dedupcmd_run(const struct config *cfg, char *const *files, size_t nfiles,
 	if (store_counts(c.st, &sum->counts) == 0)
 		sum->counted = 1;
 out:
-	if (rc != 0 && c.st != NULL)
+	if (rc != 0 && c.st != NULL && o.unread == 0)
 		store_rollback(c.st);
 	loop_teardown(&c);
 	return rc;

@@ -3,6 +3,7 @@
 #include "crawler/judge.h"
 #include "crawler/page.h"
 #include "crawler/polite.h"
+#include "crawler/reconnect.h"
 #include "crawler/revisit.h"
 #include "crawler/setup.h"
 #include "crawler/share.h"
@@ -38,13 +39,15 @@
 static void pump(struct crawl *c);
 static void on_fetched(const struct fetch_result *r, void *arg);
 
-/* A signal that came before the event loop could take signals. */
-static volatile sig_atomic_t early_signal;
+/* A SIGINT or SIGTERM: from on_early_signal before the event loop takes
+ * signals (and between runs, while the database is away), or from
+ * on_signal. */
+static volatile sig_atomic_t stop_signal;
 
 static void
 on_early_signal(int sig)
 {
-	early_signal = sig;
+	stop_signal = sig;
 }
 
 /* A page is settled: its queue entry is done, and it counts. */
@@ -406,6 +409,7 @@ on_signal(evutil_socket_t sig, short what, void *arg)
 	struct crawl *c = arg;
 	struct timeval tv = { STOP_GRACE_S, 0 };
 
+	stop_signal = (sig_atomic_t)sig;
 	if (c->end.stopping == 0) {
 		crawl_stop(c, 0);
 		crawl_end_progress(c);
@@ -633,29 +637,30 @@ fill_summary(const struct crawl *c, struct crawl_summary *sum)
 	sum->verdicts_moved = c->recrawl.verdicts_moved;
 }
 
-int
-crawl_run(const struct config *cfg, struct crawl_summary *sum, char *err,
-    size_t errsz)
+/*
+ * One run of crawl_run: set up from the database, crawl until done,
+ * stopped or failed, and end. Returns crawl_run's status; r notes whether
+ * the run ended on a lost database connection (crawler/reconnect.h).
+ */
+static int
+run_once(const struct config *cfg, struct crawl_summary *sum, char *err,
+    size_t errsz, struct reconnect *r)
 {
 	struct crawl c;
 	int rc, made;
 
 	memset(sum, 0, sizeof(*sum));
 	crawl_init(&c, cfg, CRAWL_FETCH, err, errsz);
-	/* Loading a large database takes a while; Ctrl-C then must still
-	 * mean "stop cleanly", not kill the process. */
-	early_signal = 0;
-	signal(SIGINT, on_early_signal);
-	signal(SIGTERM, on_early_signal);
 	if ((rc = setup_prepare(&c)) != 0)
 		goto out;
+	reconnect_back(r);
 	if (setup_loop(&c) != 0) {
 		snprintf(err, errsz, "cannot set up the event loop");
 		rc = 1;
 		goto out;
 	}
-	if (early_signal != 0)
-		on_signal(early_signal, 0, &c);
+	if (stop_signal != 0)
+		on_signal(stop_signal, 0, &c);
 	pump(&c);
 	if (!c.loop.done && !c.end.failed)
 		event_base_dispatch(c.loop.base);
@@ -695,10 +700,47 @@ crawl_run(const struct config *cfg, struct crawl_summary *sum, char *err,
 out:
 	if (rc != 0 && c.st != NULL)
 		store_rollback(c.st);
+	sum->db_lost = rc != 0 && store_lost(c.st);
+	/* A lost connection is worth waiting for, unless the user asked
+	 * the crawl to stop. */
+	r->lost = 0;
+	if (stop_signal == 0)
+		reconnect_lost(r, &c, rc);
 	/* Refused (2) with a database this run made: leave no empty one. */
-	made = rc == 2 && store_created(c.st);
+	made = rc == 2 && store_created(c.st) && !r->lost;
 	loop_teardown(&c);
 	if (made)
 		unlink(cfg->db);
+	return rc;
+}
+
+int
+crawl_run(const struct config *cfg, struct crawl_summary *sum, char *err,
+    size_t errsz)
+{
+	struct crawl_summary earlier;
+	struct reconnect r;
+	double t0 = clock_mono_ms();
+	int rc;
+
+	memset(&earlier, 0, sizeof(earlier));
+	memset(&r, 0, sizeof(r));
+	/* Loading a large database takes a while, and so may waiting for
+	 * one that went away; Ctrl-C then must still mean "stop cleanly",
+	 * not kill the process. */
+	stop_signal = 0;
+	signal(SIGINT, on_early_signal);
+	signal(SIGTERM, on_early_signal);
+	while ((rc = run_once(cfg, sum, err, errsz, &r)) != 0 && r.lost) {
+		if (reconnect_wait(&r, cfg, &stop_signal, err, errsz) != 0) {
+			rc = 1;
+			break;
+		}
+		reconnect_carry(&earlier, sum);
+	}
+	reconnect_carry(sum, &earlier);
+	sum->seconds = (clock_mono_ms() - t0) / 1e3;
+	if (rc != 0 && r.lost)
+		sum->db_lost = 1;
 	return rc;
 }

@@ -14,6 +14,7 @@
 #include "crawler/warcout.h"
 #include "storage/store_pages.h"
 #include "storage/store_resume.h"
+#include "storage/store_search.h"
 #include "util/testhook.h"
 #include "web/linkhdr.h"
 
@@ -260,6 +261,11 @@ store_judged(struct crawl *c, const struct page_work *w, int64_t id,
 	 * frontier_add, whose seen-cache skips most of them. */
 	if (!nofollow && store_links_put(c->st, id, ex->links, ex->nlinks) != 0)
 		return -1;
+	/* `nearcrawl search` finds the page by its title and near text. */
+	if (strcmp(c->cfg->search_index, "yes") == 0 &&
+	    store_search_add(c->st, id, ex->title, w->dg.near,
+	        w->dg.near_len) != 0)
+		return -1;
 	if (v == DEDUP_EXACT)
 		return 0;
 	/* What dedup_add indexes, kept for a resumed crawl's index. */
@@ -267,6 +273,19 @@ store_judged(struct crawl *c, const struct page_work *w, int64_t id,
 		return -1;
 	/* The shingle set a later near verdict is confirmed against. */
 	return keep_shingles(c, &w->dg.sh, id);
+}
+
+/* The row's reason with the job's note after it (a page read from an
+ * archive: how its body was read), in buf when both are there. */
+static const char *
+with_note(const struct job *j, const char *reason, char *buf, size_t bufsz)
+{
+	if (j->note == NULL)
+		return reason;
+	if (reason == NULL)
+		return j->note;
+	snprintf(buf, bufsz, "%s; %s", reason, j->note);
+	return buf;
 }
 
 /*
@@ -282,7 +301,7 @@ page_record_work(struct crawl *c, struct job *j)
 	struct dedup_match m[DEDUP_MAX_MATCHES];
 	unsigned char minhash[FPROW_BLOB_MAX];
 	enum dedup_verdict v;
-	char reason[80], veto[96];
+	char reason[80], veto[96], noted[256];
 	const char *site;
 	size_t nm = 0;
 	double t0, t1, t2, lookup_ms;
@@ -297,6 +316,7 @@ page_record_work(struct crawl *c, struct job *j)
 		    : STORE_VERDICT_ERROR;
 		p.reason = w->extracted ? "no text in body"
 		    : w->why != NULL ? w->why : "cannot parse HTML";
+		p.reason = with_note(j, p.reason, noted, sizeof(noted));
 		if ((id = store_page_add(c->st, &p)) <= 0 ||
 		    note_new(c, id, &p) != 0)
 			return -1;
@@ -310,6 +330,7 @@ page_record_work(struct crawl *c, struct job *j)
 	t1 = clock_mono_ms();
 	lookup_ms = t1 - t0;
 	judged_row(c, w, v, veto, &p, reason, sizeof(reason), minhash);
+	p.reason = with_note(j, p.reason, noted, sizeof(noted));
 	nofollow = w->nofollow;
 	if ((id = store_page_add(c->st, &p)) <= 0 ||
 	    store_judged(c, w, id, v, m, nm, nofollow) != 0 ||

@@ -71,6 +71,14 @@ share_start(struct crawl *c)
 	/* As many URLs of a host held taken ahead as may be fetched from it
 	 * at once: each slot freed finds the next one there. */
 	store_ahead_depth(c->st, c->cfg->per_host);
+	/* Leases under this name are left from a run that stopped without
+	 * giving them back (its connection to the server was lost): nothing
+	 * of theirs is in flight here, so they go back, and their hosts'
+	 * next owners queue their URLs in flight again. */
+	if (store_lease_release_all(c->st) != 0) {
+		snprintf(c->err, c->errsz, "%s", store_errmsg(c->st));
+		return 1;
+	}
 	/* The first heartbeat, committed before the join wait starts: no
 	 * transaction is open yet, so the count that waits commits it. */
 	if (store_worker_beat(c->st, SHARE_LEASE_S, &sh->live) != 0) {

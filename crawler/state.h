@@ -26,6 +26,7 @@
  *   crawler/page.c         a fetched page new to the crawl: row, links
  *   crawler/settings.c     the settings kept with the crawl
  *   crawler/setup.c        opening, scope, resume, seeds
+ *   crawler/reconnect.c    a lost database connection: the wait for it
  *   crawler/loop.c         the event loop: the one place transfers start
  *   crawler/dedupcmd.c     nearcrawl dedup: WARC files' pages, no fetch
  */
@@ -311,6 +312,9 @@ struct job {
 	struct page_work *work;  /* an HTML page in the pool, or NULL */
 	char warc_id[WARC_ID_LEN]; /* its response's record in the archive,
 	                              "" when none */
+	const char *note;        /* CRAWL_ARCHIVE: what its row's reason
+	                            says besides (the record's, say how its
+	                            body was read), or NULL; the caller's */
 };
 
 /* Sitemap files still to read for one host, taken in its own turns. */

@@ -518,16 +518,12 @@ shingles_lists(const struct shingles_ref *q, const struct shingles *p)
 	return 0;
 }
 
-void
-shingles_measure(const struct shingles *p, const struct shingles_ref *q,
-    const unsigned char *tmpl, struct shingles_novelty *out)
-{
-	shingles_measure_upto(p, q, tmpl, SIZE_MAX, out);
-}
-
-void
-shingles_measure_upto(const struct shingles *p, const struct shingles_ref *q,
-    const unsigned char *tmpl, size_t max_new, struct shingles_novelty *out)
+/* The measure; isnew, when not NULL, gets a byte per word of p (1: new),
+ * for the words read before a cut (the rest are left as they were). */
+static void
+measure(const struct shingles *p, const struct shingles_ref *q,
+    const unsigned char *tmpl, size_t max_new, struct shingles_novelty *out,
+    unsigned char *isnew)
 {
 	/* Shingle i holds words i .. i + span - 1, so word j is covered by
 	 * shingles j - span + 1 .. j: a window of the last span answers. */
@@ -554,6 +550,8 @@ shingles_measure_upto(const struct shingles *p, const struct shingles_ref *q,
 			out->own += tmpl == NULL || !tmpl[p->word[j]];
 		out->new_all = p->words;
 		out->new_own = out->own;
+		if (isnew != NULL && p->words > 0)
+			memset(isnew, 1, p->words);
 		free(sh);
 		return;
 	}
@@ -578,12 +576,36 @@ shingles_measure_upto(const struct shingles *p, const struct shingles_ref *q,
 		out->own += own;
 		out->new_all += !covered;
 		out->new_own += own && !covered;
+		if (isnew != NULL)
+			isnew[j] = !covered;
 		if (out->new_all > max_new) {
 			out->cut = 1;
 			break;
 		}
 	}
 	free(sh);
+}
+
+void
+shingles_measure(const struct shingles *p, const struct shingles_ref *q,
+    const unsigned char *tmpl, struct shingles_novelty *out)
+{
+	measure(p, q, tmpl, SIZE_MAX, out, NULL);
+}
+
+void
+shingles_measure_upto(const struct shingles *p, const struct shingles_ref *q,
+    const unsigned char *tmpl, size_t max_new, struct shingles_novelty *out)
+{
+	measure(p, q, tmpl, max_new, out, NULL);
+}
+
+void
+shingles_measure_words(const struct shingles *p, const struct shingles_ref *q,
+    const unsigned char *tmpl, struct shingles_novelty *out,
+    unsigned char *isnew)
+{
+	measure(p, q, tmpl, SIZE_MAX, out, isnew);
 }
 
 static unsigned char *

@@ -216,6 +216,15 @@ void shingles_measure_upto(const struct shingles *p,
     const struct shingles_ref *q, const unsigned char *tmpl, size_t max_new,
     struct shingles_novelty *out);
 
+/*
+ * shingles_measure, and which words are new: isnew[j] (p->words bytes,
+ * the caller's) is set to 1 for each word j of p that the measure counts
+ * new, 0 for the others -- what a person reading p against q is shown
+ * (nearcrawl serve marks them). Cannot fail.
+ */
+void shingles_measure_words(const struct shingles *p,
+    const struct shingles_ref *q, const unsigned char *tmpl,
+    struct shingles_novelty *out, unsigned char *isnew);
 
 /*
  * s's set as a blob for the database: the version byte, the count, then

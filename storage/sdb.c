@@ -50,6 +50,12 @@ sdb_open_pg(const char *conninfo, long lock_ms, char *err, size_t errsz)
 }
 
 int
+sdb_server_ready(const char *conninfo)
+{
+	return sdb_pg_ping(conninfo);
+}
+
+int
 sdb_target_is_pg(const char *t)
 {
 	return t != NULL && (strncmp(t, "postgresql://", 13) == 0 ||
@@ -73,6 +79,12 @@ int
 sdb_is_pg(const struct sdb *db)
 {
 	return db->pg != NULL;
+}
+
+int
+sdb_lost(struct sdb *db)
+{
+	return db->pg != NULL && sdb_pg_lost(db->pg);
 }
 
 sqlite3 *

@@ -43,6 +43,14 @@ struct sdb *sdb_of_sqlite(sqlite3 *h);
 struct sdb *sdb_open_pg(const char *conninfo, long lock_ms, char *err,
     size_t errsz);
 
+/*
+ * Whether the PostgreSQL server of conninfo accepts connections: 1, 0 when
+ * it does not answer or turns connections away for now (starting up,
+ * shutting down, in recovery), -1 when conninfo is unusable. Waits at most
+ * a connect's timeout: 2 s unless conninfo sets connect_timeout.
+ */
+int sdb_server_ready(const char *conninfo);
+
 /* Whether target names a PostgreSQL database ("postgresql://",
  * "postgres://", or a libpq "key=value" string with host or dbname). */
 int sdb_target_is_pg(const char *target);
@@ -52,6 +60,14 @@ void sdb_close(struct sdb *db);
 
 /* Whether db is PostgreSQL. */
 int sdb_is_pg(const struct sdb *db);
+
+/*
+ * Whether db's connection to its server is gone (the server restarted or
+ * went away, the network failed): every call on it fails at once with
+ * SDB_IOERR from then on, and only a new connection goes on. What the
+ * server had not committed is rolled back there. 0 on SQLite.
+ */
+int sdb_lost(struct sdb *db);
 
 /* The SQLite handle under db, or NULL on PostgreSQL. */
 sqlite3 *sdb_sqlite(struct sdb *db);

@@ -6,8 +6,15 @@
  * or finalize, and stepping walks its rows. Parameters go as text (numbers
  * formatted here) or, for blobs, as binary; results come back as text, and
  * bytea columns are decoded from their hex form on first read.
+ *
+ * A connection that breaks (the server restarted, the network failed) is
+ * marked lost: every later call fails at once with SDB_IOERR, and the
+ * caller opens a new one (sdb_lost). Waits for answers poll the socket, so
+ * that a dead connection is found rather than waited on, and the server's
+ * notices are kept, not printed (libpq's default writes them on stderr).
  */
 #include "storage/sdb_pg.h"
+#include "storage/sdb_pg_int.h"
 
 #include <assert.h>
 #include <inttypes.h>
@@ -30,24 +37,6 @@
 #define OID_NUMERIC 1700
 
 #define MAX_PARAMS 64
-/* Statements sent ahead (sdb_pg_ahead) whose rows may wait unread. */
-#define MAX_AHEAD 32
-
-struct sdb_pg {
-	PGconn *conn;
-	int pipeline;           /* in libpq's pipeline mode */
-	int pending;            /* statements sent since the last sync */
-	struct sdb_pgstmt *ahead[MAX_AHEAD]; /* sent ahead, unread, oldest
-	                                      * first: a sync follows each */
-	int nahead;             /* ... how many */
-	int deferred;           /* a failure read where nobody waited */
-	unsigned next_name;     /* the next statement's number */
-	int64_t changes;        /* rows the last write changed */
-	int code;               /* last failure, SDB_* */
-	char state[6];          /* its SQLSTATE, "" when none */
-	char msg[512];          /* its message */
-};
-
 struct param {
 	const char *val;  /* text, number buffer or blob; NULL binds NULL */
 	int len;          /* a blob's bytes */
@@ -82,6 +71,12 @@ fail(struct sdb_pg *pg, const PGresult *res, int code)
 	const char *m = res != NULL ? PQresultErrorMessage(res) : "";
 	size_t n;
 
+	/* Lost already: what broke it is the message worth keeping. */
+	if (pg->lost)
+		return sdb_pg__lose(pg, NULL);
+	if (res != NULL &&
+	    PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) != NULL)
+		m = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
 	if (m == NULL || *m == '\0')
 		m = PQerrorMessage(pg->conn);
 	snprintf(pg->state, sizeof(pg->state), "%s", st != NULL ? st : "");
@@ -92,12 +87,12 @@ fail(struct sdb_pg *pg, const PGresult *res, int code)
 		pg->msg[--n] = '\0';
 	if (strncmp(pg->msg, "ERROR:  ", 8) == 0)
 		memmove(pg->msg, pg->msg + 8, strlen(pg->msg + 8) + 1);
-	if (PQstatus(pg->conn) == CONNECTION_BAD) {
-		pg->code = SDB_IOERR;
-		if (pg->msg[0] == '\0')
-			snprintf(pg->msg, sizeof(pg->msg), "connection lost");
-		return pg->code;
-	}
+	/* A broken connection, or the server closing it: an administrator's
+	 * or a shutdown's termination (57P01, 57P02), class 08. */
+	if (PQstatus(pg->conn) == CONNECTION_BAD ||
+	    strncmp(pg->state, "08", 2) == 0 ||
+	    strcmp(pg->state, "57P01") == 0 || strcmp(pg->state, "57P02") == 0)
+		return sdb_pg__lose(pg, pg->msg[0] != '\0' ? pg->msg : NULL);
 	if (code != SDB_ERROR)
 		pg->code = code;
 	else if (strcmp(pg->state, "53100") == 0)
@@ -128,19 +123,12 @@ sdb_pg_connect(const char *conninfo, long lock_ms, char *err, size_t errsz)
 {
 	struct sdb_pg *pg;
 	char sql[160];
-	size_t n;
 
 	if ((pg = calloc(1, sizeof(*pg))) == NULL) {
 		snprintf(err, errsz, "out of memory");
 		return NULL;
 	}
-	pg->conn = PQconnectdb(conninfo);
-	if (pg->conn == NULL || PQstatus(pg->conn) != CONNECTION_OK) {
-		snprintf(err, errsz, "cannot connect: %s",
-		    pg->conn != NULL ? PQerrorMessage(pg->conn) : "out of memory");
-		n = strlen(err);
-		while (n > 0 && (err[n - 1] == '\n' || err[n - 1] == ' '))
-			err[--n] = '\0';
+	if (sdb_pg__dial(pg, conninfo, err, errsz) != 0) {
 		sdb_pg_close(pg);
 		return NULL;
 	}
@@ -189,6 +177,8 @@ sdb_pg_exec(struct sdb_pg *pg, const char *sql)
 	PGresult *res;
 	int rc, was = pg->pipeline;
 
+	if (pg->lost)
+		return sdb_pg__lose(pg, NULL);
 	/* Text of several statements runs outside the pipeline. */
 	if (was && ((rc = drain(pg)) != SDB_OK || sdb_pg_pipeline(pg, 0) != 0))
 		return was && rc != SDB_OK ? rc : fail(pg, NULL, SDB_ERROR);
@@ -205,6 +195,8 @@ sdb_pg_pipeline(struct sdb_pg *pg, int on)
 {
 	if (on == pg->pipeline)
 		return 0;
+	if (pg->lost)
+		return -1;
 	if (on ? PQenterPipelineMode(pg->conn) != 1 :
 	    (drain(pg) != SDB_OK || PQexitPipelineMode(pg->conn) != 1))
 		return -1;
@@ -222,17 +214,29 @@ read_to_sync(struct sdb_pg *pg, PGresult **keep)
 {
 	PGresult *res, *last = NULL;
 	ExecStatusType s;
-	int rc = SDB_OK;
+	int rc = SDB_OK, ended = 0;
 
+	if (pg->lost)
+		return sdb_pg__lose(pg, NULL);
 	for (;;) {
-		/* NULL ends one statement's results; the sync ends them all. */
+		if (sdb_pg__await(pg) != SDB_OK) {
+			rc = SDB_IOERR;
+			break;
+		}
+		/* NULL ends one statement's results; the sync ends them all.
+		 * A second NULL in a row: libpq expects nothing more, so the
+		 * sync will never come (the connection broke, or libpq lost
+		 * count of the answers); waiting for it would spin. */
 		if ((res = PQgetResult(pg->conn)) == NULL) {
-			if (PQstatus(pg->conn) == CONNECTION_BAD) {
-				rc = fail(pg, NULL, SDB_IOERR);
+			if (PQstatus(pg->conn) == CONNECTION_BAD || ended++) {
+				rc = sdb_pg__lose(pg, PQstatus(pg->conn) ==
+				    CONNECTION_BAD ? NULL : "lost count of the "
+				    "server's answers");
 				break;
 			}
 			continue;
 		}
+		ended = 0;
 		s = PQresultStatus(res);
 		if (s == PGRES_PIPELINE_SYNC) {
 			PQclear(res);
@@ -312,6 +316,10 @@ drain(struct sdb_pg *pg)
 
 	if (rc == SDB_OK)
 		rc = r;
+	if (pg->lost) {
+		pg->pending = 0;
+		return sdb_pg__lose(pg, NULL);
+	}
 	if (pg->pending == 0)
 		return rc;
 	pg->pending = 0;
@@ -370,6 +378,8 @@ sdb_pg_prepare(struct sdb_pg *pg, const char *sql, struct sdb_pgstmt **out)
 	int rc;
 
 	*out = NULL;
+	if (pg->lost)
+		return sdb_pg__lose(pg, NULL);
 	if ((st = calloc(1, sizeof(*st))) == NULL)
 		return SDB_NOMEM;
 	if ((text = renumber(sql, &st->nparams)) == NULL) {
@@ -418,7 +428,7 @@ sdb_pg_finalize(struct sdb_pgstmt *st)
 		return;
 	cancel_ahead(st);
 	drop_result(st);
-	if (st->name[0] != '\0' && !st->pg->pipeline &&
+	if (st->name[0] != '\0' && !st->pg->pipeline && !st->pg->lost &&
 	    PQstatus(st->pg->conn) == CONNECTION_OK &&
 	    PQtransactionStatus(st->pg->conn) != PQTRANS_INERROR) {
 		snprintf(sql, sizeof(sql), "DEALLOCATE %s", st->name);
@@ -559,6 +569,8 @@ run(struct sdb_pgstmt *st)
 	int lens[MAX_PARAMS], fmts[MAX_PARAMS], rc;
 
 	drop_result(st);
+	if (st->pg->lost)
+		return sdb_pg__lose(st->pg, NULL);
 	if (st->pg->pipeline) {
 		/* Behind the statements sent ahead, whose syncs come first. */
 		if ((rc = read_aheads(st->pg, NULL)) != SDB_OK ||
@@ -623,6 +635,8 @@ sdb_pg_later(struct sdb_pgstmt *st)
 		return rc == SDB_ROW ? SDB_DONE : rc;
 	}
 	cancel_ahead(st);
+	if (st->pg->lost)
+		return sdb_pg__lose(st->pg, NULL);
 	if (!send_prepared(st))
 		return fail(st->pg, NULL, SDB_IOERR);
 	st->pg->pending++;
@@ -643,6 +657,8 @@ sdb_pg_ahead(struct sdb_pgstmt *st)
 	if (pg->nahead == MAX_AHEAD && (rc = read_ahead(pg)) != SDB_OK &&
 	    pg->deferred == SDB_OK)
 		pg->deferred = rc;
+	if (pg->lost)
+		return sdb_pg__lose(pg, NULL);
 	if (!send_prepared(st) || PQpipelineSync(pg->conn) != 1)
 		return fail(pg, NULL, SDB_IOERR);
 	pg->pending = 0;
@@ -782,6 +798,8 @@ sdb_pg_flush(struct sdb_pg *pg)
 int
 sdb_pg_send(struct sdb_pg *pg)
 {
+	if (pg->lost)
+		return sdb_pg__lose(pg, NULL);
 	/* The server runs what it receives; the results wait for a sync. */
 	if (pg->pipeline && pg->pending > 0 && PQflush(pg->conn) != 0)
 		return fail(pg, NULL, SDB_IOERR);

@@ -1,7 +1,8 @@
 /*
  * sdb_pg: the PostgreSQL side of storage/sdb.h, over libpq. Internal to
  * storage/: only sdb.c calls these; each does what the sdb_ function of
- * the same name does.
+ * the same name does (sdb_pg_ping: sdb_server_ready). Implemented in
+ * sdb_pg.c and sdb_pg_conn.c (storage/sdb_pg_int.h).
  */
 #ifndef NC_SDB_PG_H
 #define NC_SDB_PG_H
@@ -40,6 +41,8 @@ const char *sdb_pg_column_text(struct sdb_pgstmt *st, int col);
 const void *sdb_pg_column_blob(struct sdb_pgstmt *st, int col, size_t *len);
 int64_t sdb_pg_changes(struct sdb_pg *pg);
 int sdb_pg_autocommit(struct sdb_pg *pg);
+int sdb_pg_lost(struct sdb_pg *pg);
+int sdb_pg_ping(const char *conninfo);
 const char *sdb_pg_errmsg(struct sdb_pg *pg);
 int sdb_pg_errcode(struct sdb_pg *pg);
 const char *sdb_pg_sqlstate(struct sdb_pg *pg);

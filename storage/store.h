@@ -4,8 +4,9 @@
  * duplicates, frontier, meta, the politeness state a resumed crawl must
  * keep (robots, hosts), and the link graph with what `nearcrawl rank`
  * makes of it (links, ranks), the TDW vectors its tdw index is rebuilt
- * from (page_tdw), and the duplicates the link rule counts as new content
- * (fruitful).
+ * from (page_tdw), the duplicates the link rule counts as new content
+ * (fruitful), and the full-text index `nearcrawl search` reads
+ * (search_text).
  *
  * The schema (storage/schema.sql, compiled in) mirrors the research's two
  * tables: pages ("Simhash Values") and duplicates ("Duplicate Value"), plus
@@ -39,6 +40,7 @@
  *   storage/store_visits.h    recrawls: visits and a page's earlier state
  *   storage/store_archive.h   what a crawl writing WARC files keeps
  *   storage/store_share.h     a crawl shared by several processes
+ *   storage/store_search.h    the full-text index, written and searched
  *
  * The functions are implemented by job in storage/store_*.c (store_open.c
  * lists them); the commands' own reads are in storage/query.h.
@@ -134,6 +136,23 @@ struct store_counts {
 /* Whether target names a database server (a PostgreSQL URI or key=value
  * string) rather than an SQLite file. */
 int store_is_server(const char *target);
+
+/*
+ * Whether the server of target (store_is_server) accepts connections now:
+ * 1, 0 when it does not answer or turns connections away for a while
+ * (starting up, shutting down, in recovery): worth waiting for; -1 when
+ * target cannot be used. Waits at most 2 s unless target sets its own
+ * connect_timeout.
+ */
+int store_server_ready(const char *target);
+
+/*
+ * Whether s's connection to its database server is gone (the server
+ * restarted, the network failed): every call fails from then on, and what
+ * the server had not committed is rolled back there. A new store_open of
+ * the same target goes on from what was committed. 0 on SQLite.
+ */
+int store_lost(const struct store *s);
 
 /*
  * Open (and with STORE_CREATE, create) the database at path. Refuses, with a

@@ -42,6 +42,11 @@ struct store *store__open_pg(const char *target, unsigned flags, char *err,
  * when out of memory. */
 char *store__schema_pg(const char *sql);
 
+/* sql, in schema.sql's dialect, as SQLite runs it: the statements marked
+ * "-- [sqlite]" unmarked (store_schema.c); malloc'd, or NULL when out of
+ * memory. */
+char *store__schema_sqlite(const char *sql);
+
 /* The writer's statements and settings: prepare every statement of
  * store__stmt_def (the pg text where one is given). 0, or -1 with err. */
 int store__prepare_all(struct store *s, const char *path, int readonly,
@@ -160,6 +165,7 @@ enum stmt_id {
 	ST_FRONTIER_URLS,
 	ST_FRONTIER_URL_OF,
 	ST_FRONTIER_LOWER_ID,
+	ST_SEARCH_ADD,
 	ST_NUM
 };
 
@@ -376,6 +382,27 @@ int store__table_exists(struct sdb *db, const char *name, int *exists);
 
 /* The table of an added column ("pages" for any other name). */
 const char *store__column_table(const char *column);
+
+/* --- store_search.c: the full-text index (storage/store_search.h) --- */
+
+/* Characters of a page's text PostgreSQL makes its tsvector of
+ * (storage/store_search.h). */
+#define STORE__SEARCH_PG_TEXT_MAX 262144
+
+#define STORE__STR(x) #x
+#define STORE__XSTR(x) STORE__STR(x) /* a macro's value as a string */
+
+/* A page's entry, as the crawl writes it (ST_SEARCH_ADD) and `nearcrawl
+ * index` does: ?1 the page's id, ?2 its title, ?3 its text. PostgreSQL's
+ * tsvector reads at most STORE__SEARCH_PG_TEXT_MAX characters of it. */
+#define STORE__SEARCH_ADD \
+	"INSERT INTO search_text (rowid, title, body) VALUES (?1, ?2, ?3)"
+#define STORE__SEARCH_ADD_PG \
+	"INSERT INTO search_text (page_id, title, body, doc) VALUES " \
+	"(?1, ?2, ?3, setweight(to_tsvector('simple', coalesce(?2, '')), " \
+	"'A') || setweight(to_tsvector('simple', left(?3, " \
+	STORE__XSTR(STORE__SEARCH_PG_TEXT_MAX) ")), 'D')) " \
+	"ON CONFLICT (page_id) DO NOTHING"
 
 /* A command's connection (storage/query.h). */
 struct store_conn {

@@ -19,6 +19,8 @@
  *   store_archive.c   what a crawl writing WARC files keeps (store_archive.h)
  *   store_share.c     a crawl shared by several processes (store_share.h)
  *   store_ahead.c     a shared store's takes sent ahead (store_share.h)
+ *   store_search.c    the full-text index (store_search.h), and
+ *   store_search_ts.c an FTS5 query as a tsquery
  *
  * The commands' rows are in store_conn.c and store_report.c, store_rank.c,
  * store_eval.c and store_export.c (storage/query.h).

@@ -6,6 +6,7 @@
  */
 #include "storage/store_int.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,8 +17,15 @@
  * schema, so that processes starting together make it once. */
 #define SCHEMA_LOCK "4663294957121175297"
 
-/* The mark of a nearcrawl database, on its meta table. */
-#define SCHEMA_MARK "nearcrawl schema 1"
+/*
+ * The mark of a nearcrawl database, on its meta table: "nearcrawl schema
+ * N", N the schema's version as SQLite's user_version holds it. Schema 2
+ * changed nothing here (the frontier's url stays UNIQUE on PostgreSQL), so
+ * a new database is still marked 1, which every nearcrawl reads; one
+ * marked above STORE_SCHEMA_VERSION was made by a newer nearcrawl.
+ */
+#define SCHEMA_MARK_WORDS "nearcrawl schema "
+#define SCHEMA_MARK SCHEMA_MARK_WORDS "1"
 
 /* How long a statement waits for a row lock before failing: long enough
  * for any other process's page, short enough to notice a stuck one. */
@@ -37,16 +45,33 @@ run(struct store *s, const char *sql, const char *target, const char *what,
 	    store__target_name(target), what, why);
 }
 
+/* The schema version a meta table's mark says, or 0 when it is not our
+ * mark. */
+static long
+mark_version(const char *mark)
+{
+	size_t n = sizeof(SCHEMA_MARK_WORDS) - 1;
+	char *end;
+	long v;
+
+	if (mark == NULL || strncmp(mark, SCHEMA_MARK_WORDS, n) != 0 ||
+	    mark[n] < '0' || mark[n] > '9')
+		return 0;
+	errno = 0;
+	v = strtol(mark + n, &end, 10);
+	return *end == '\0' && errno == 0 ? v : 0;
+}
+
 /*
  * Whether the database holds a nearcrawl schema (1), nothing of ours (0),
- * or something else (-1 with err set).
+ * or something else, a newer schema too (-1 with err set).
  */
 static int
 schema_state(struct store *s, const char *target, char *err, size_t errsz)
 {
 	struct sdb_stmt *st = NULL;
-	const char *mark;
 	char why[400];
+	long version;
 	int rc, state = -1;
 
 	if (sdb_prepare(s->db, "SELECT obj_description(c.oid, 'pg_class') "
@@ -59,12 +84,15 @@ schema_state(struct store *s, const char *target, char *err, size_t errsz)
 		state = 0;
 	else if (rc != SDB_ROW)
 		goto dberr;
-	else if ((mark = sdb_column_text(st, 0)) != NULL &&
-	    strcmp(mark, SCHEMA_MARK) == 0)
-		state = 1;
-	else
+	else if ((version = mark_version(sdb_column_text(st, 0))) < 1)
 		err_set(err, errsz, -1, "%s: not a nearcrawl database (it has "
 		    "a meta table of its own)", store__target_name(target));
+	else if (version > STORE_SCHEMA_VERSION)
+		/* The words of store_open's check of an SQLite file. */
+		err_set(err, errsz, -1, "%s: made by a newer nearcrawl (schema "
+		    "%ld)", store__target_name(target), version);
+	else
+		state = 1;
 	sdb_finalize(st);
 	return state;
 dberr:
@@ -176,4 +204,16 @@ unlock:
 fail:
 	store__release(s);
 	return NULL;
+}
+
+int
+store_server_ready(const char *target)
+{
+	return sdb_server_ready(target);
+}
+
+int
+store_lost(const struct store *s)
+{
+	return s != NULL && s->db != NULL && sdb_lost(s->db);
 }

@@ -23,6 +23,9 @@
 #define LATER_MARK "\n-- [later]"
 /* A comment to SQLite, a statement to PostgreSQL. */
 #define PG_MARK "-- [pg] "
+/* A statement to SQLite once store__schema_sqlite drops the mark, a
+ * comment to PostgreSQL. */
+#define SQLITE_MARK "-- [sqlite] "
 
 /*
  * Run the SQL scripts a and b (b may be NULL) in one transaction: all of
@@ -38,16 +41,17 @@ exec_atomic(struct store *s, const char *a, const char *b, const char *path,
 	int pg = sdb_is_pg(s->db), ret = 0;
 	char *pa = NULL, *pb = NULL;
 
-	/* PostgreSQL reads the same text in its own types. */
-	if (pg && ((pa = store__schema_pg(a)) == NULL ||
-	    (b != NULL && (pb = store__schema_pg(b)) == NULL))) {
+	/* PostgreSQL reads the same text in its own types; SQLite reads its
+	 * own statements out of their comments. */
+	if ((pa = pg ? store__schema_pg(a) : store__schema_sqlite(a)) ==
+	    NULL || (b != NULL && (pb = pg ? store__schema_pg(b) :
+	    store__schema_sqlite(b)) == NULL)) {
 		free(pa);
 		return err_set(err, errsz, -1, "%s: out of memory", path);
 	}
 	if (sdb_exec(s->db, pg ? "BEGIN" : "BEGIN IMMEDIATE") != SDB_OK ||
-	    sdb_exec(s->db, pg ? pa : a) != SDB_OK ||
-	    (b != NULL && *b != '\0' && sdb_exec(s->db, pg ? pb : b) !=
-	    SDB_OK) ||
+	    sdb_exec(s->db, pa) != SDB_OK ||
+	    (pb != NULL && *pb != '\0' && sdb_exec(s->db, pb) != SDB_OK) ||
 	    sdb_exec(s->db, "COMMIT") != SDB_OK) {
 		char why[320];
 
@@ -274,6 +278,29 @@ store__schema_pg(const char *sql)
 			out[o++] = *p++;
 	}
 	out[o] = '\0';
+	return out;
+}
+
+/*
+ * sql with every "-- [sqlite] " mark dropped, so that the lines it marks
+ * are statements to SQLite. Returns a malloc'd string, or NULL when out of
+ * memory.
+ */
+char *
+store__schema_sqlite(const char *sql)
+{
+	size_t n = strlen(sql), mark = sizeof(SQLITE_MARK) - 1, o = 0;
+	const char *p = sql, *hit;
+	char *out = malloc(n + 1);
+
+	if (out == NULL)
+		return NULL;
+	while ((hit = strstr(p, SQLITE_MARK)) != NULL) {
+		memcpy(out + o, p, (size_t)(hit - p));
+		o += (size_t)(hit - p);
+		p = hit + mark;
+	}
+	memcpy(out + o, p, strlen(p) + 1);
 	return out;
 }
 

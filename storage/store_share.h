@@ -52,12 +52,13 @@ struct store_lease {
 typedef int (*store_lease_fn)(const struct store_lease *l, void *arg);
 
 /*
- * Lease up to max free hosts with queued URLs (not given up, and with
- * fewer than cap pages when cap > 0: --max-pages-per-host), the first by
- * name, until expires (Unix time); a host whose lease ran out by now is
- * free. fn for each, in no set order. Hosts another process is claiming at
- * the same moment are skipped. Returns the hosts claimed, fn's value, or
- * -1.
+ * Lease up to max free hosts with URLs queued or in flight (those an
+ * owner left in flight are for the new owner to queue again:
+ * store_host_reclaim), not given up, and with fewer than cap pages when
+ * cap > 0 (--max-pages-per-host), the first by name, until expires (Unix
+ * time); a host whose lease ran out by now is free. fn for each, in no
+ * set order. Hosts another process is claiming at the same moment are
+ * skipped. Returns the hosts claimed, fn's value, or -1.
  */
 int store_lease_claim(struct store *s, double now, double expires, int max,
     int64_t cap, store_lease_fn fn, void *arg);

@@ -201,13 +201,15 @@ const struct store__stmt_def store__stmt_def[ST_NUM] = {
 	    "seen >= extract(epoch FROM clock_timestamp()) - ?" },
 	[ST_LEASE_NOTE] = { "lease_note", NULL, .pg =
 	    "INSERT INTO leases (host) VALUES (?) ON CONFLICT DO NOTHING" },
-	/* Free hosts with queued URLs; a host another process is claiming
-	 * at this moment is skipped, not waited for. */
+	/* Free hosts with URLs queued or in flight (left in flight by an
+	 * owner that died or lost its connection: the claim queues them
+	 * again); a host another process is claiming at this moment is
+	 * skipped, not waited for. */
 	[ST_LEASE_CLAIM] = { "lease_claim", NULL, .pg =
 	    "UPDATE leases u SET owner = ?1, expires = ?2 FROM ("
 	    "SELECT l.host, l.owner AS was FROM leases l WHERE (l.owner IS NULL "
 	    "OR l.expires < ?3) AND EXISTS (SELECT 1 FROM frontier f "
-	    "WHERE f.host = l.host AND f.state = 0) AND NOT EXISTS (SELECT 1 "
+	    "WHERE f.host = l.host AND f.state < 2) AND NOT EXISTS (SELECT 1 "
 	    "FROM hosts h WHERE h.host = l.host AND h.gave_up IS NOT NULL) "
 	    "AND (?5 <= 0 OR (SELECT count(*) FROM pages p "
 	    "WHERE p.host = l.host) < ?5) ORDER BY l.host "
@@ -300,6 +302,8 @@ const struct store__stmt_def store__stmt_def[ST_NUM] = {
 	    "UPDATE frontier SET dup_hops = ?1, parent_id = ?2 "
 	    "WHERE id = ?3 AND state < 2 AND dup_hops > ?1", NULL,
 	    "dup_hops" },
+	[ST_SEARCH_ADD] = { "search_add", STORE__SEARCH_ADD, "search_text",
+	    .pg = STORE__SEARCH_ADD_PG },
 };
 
 /* err = "PATH: " and why s's database failed. */

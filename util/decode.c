@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include <brotli/decode.h>
 #include <zlib.h>
 
 /* Bytes decoded per inflate call: the cap check is this coarse. */
@@ -12,7 +13,8 @@
 
 struct decode_state {
 	enum decode_coding coding; /* what is undone */
-	z_stream z;                /* inflate state, when not identity */
+	z_stream z;                /* inflate state, gzip and deflate */
+	BrotliDecoderState *br;    /* the brotli decoder, for br */
 	int started;               /* inflateInit2 was called */
 	int fed;                   /* any coded bytes seen */
 	int raw_tried;             /* deflate: switched to raw deflate */
@@ -47,6 +49,8 @@ decode_coding_of(const char *ce)
 			one = DECODE_GZIP;
 		else if (token_is(s, len, "deflate"))
 			one = DECODE_DEFLATE;
+		else if (token_is(s, len, "br"))
+			one = DECODE_BROTLI;
 		else
 			return DECODE_UNKNOWN;
 		if (one != DECODE_IDENTITY) {
@@ -81,6 +85,15 @@ decode_new(enum decode_coding coding)
 	d->coding = coding;
 	if (coding == DECODE_IDENTITY)
 		return d;
+	if (coding == DECODE_BROTLI) {
+		/* libbrotli's own allocator: malloc, as everything here. */
+		if ((d->br = BrotliDecoderCreateInstance(NULL, NULL, NULL)) ==
+		    NULL) {
+			free(d);
+			return NULL;
+		}
+		return d;
+	}
 	/* gzip: 15 + 32 reads a gzip or a zlib header; deflate: zlib's. */
 	if (start(d, coding == DECODE_GZIP ? 15 + 32 : 15) != BUF_OK) {
 		free(d);
@@ -89,13 +102,26 @@ decode_new(enum decode_coding coding)
 	return d;
 }
 
+/* Append the have bytes decoded into tmp to out: BUF_OK, or BUF_FULL
+ * with out filled to its limit, or BUF_NOMEM. */
+static int
+put(struct buf *out, const unsigned char *tmp, size_t have)
+{
+	int rc;
+
+	if (have == 0 || (rc = buf_append(out, tmp, have)) == BUF_OK)
+		return BUF_OK;
+	if (rc == BUF_FULL && out->len < out->limit)
+		buf_append(out, tmp, out->limit - out->len);
+	return rc;
+}
+
 /* Inflate what d->z holds into out until input or output runs out. */
 static int
 pump(struct decode_state *d, struct buf *out)
 {
 	unsigned char tmp[CHUNK];
-	size_t have;
-	int zr, br;
+	int zr, rc;
 
 	do {
 		d->z.next_out = tmp;
@@ -108,12 +134,9 @@ pump(struct decode_state *d, struct buf *out)
 		}
 		if (zr != Z_OK && zr != Z_STREAM_END && zr != Z_BUF_ERROR)
 			return zr == Z_MEM_ERROR ? BUF_NOMEM : DECODE_BAD;
-		have = sizeof(tmp) - d->z.avail_out;
-		if (have > 0 && (br = buf_append(out, tmp, have)) != BUF_OK) {
-			if (br == BUF_FULL && out->len < out->limit)
-				buf_append(out, tmp, out->limit - out->len);
-			return br;
-		}
+		if ((rc = put(out, tmp, sizeof(tmp) - d->z.avail_out)) !=
+		    BUF_OK)
+			return rc;
 		if (zr == Z_STREAM_END) {
 			/* Another gzip member may follow; anything else
 			 * after the stream is left alone. */
@@ -132,6 +155,38 @@ pump(struct decode_state *d, struct buf *out)
 	return BUF_OK;
 }
 
+/*
+ * Brotli: decode n bytes of in into out, CHUNK bytes at a time, so that a
+ * bomb stops at out's limit having made no more than CHUNK bytes past it.
+ */
+static int
+pump_brotli(struct decode_state *d, const unsigned char *in, size_t n,
+    struct buf *out)
+{
+	unsigned char tmp[CHUNK], *next_out;
+	size_t avail_out;
+	BrotliDecoderResult res;
+	int rc;
+
+	for (;;) {
+		next_out = tmp;
+		avail_out = sizeof(tmp);
+		res = BrotliDecoderDecompressStream(
+		    d->br, &n, &in, &avail_out, &next_out, NULL);
+		if (res == BROTLI_DECODER_RESULT_ERROR)
+			return DECODE_BAD;
+		if ((rc = put(out, tmp, sizeof(tmp) - avail_out)) != BUF_OK)
+			return rc;
+		if (res == BROTLI_DECODER_RESULT_SUCCESS) {
+			/* Bytes after the stream are left alone. */
+			d->ended = 1;
+			return BUF_OK;
+		}
+		if (res == BROTLI_DECODER_RESULT_NEEDS_MORE_INPUT)
+			return BUF_OK;
+	}
+}
+
 int
 decode_feed(struct decode_state *d, const void *p, size_t n, struct buf *out)
 {
@@ -140,14 +195,16 @@ decode_feed(struct decode_state *d, const void *p, size_t n, struct buf *out)
 
 	if (d->fail != 0)
 		return d->fail;
-	if (d->coding == DECODE_IDENTITY) {
-		if ((rc = buf_append(out, p, n)) == BUF_FULL &&
-		    out->len < out->limit)
-			buf_append(out, p, out->limit - out->len);
-		return d->fail = rc;
-	}
+	if (d->coding == DECODE_IDENTITY)
+		return d->fail = put(out, in, n);
 	if (d->ended || n == 0)
 		return BUF_OK;
+	if (d->coding == DECODE_BROTLI) {
+		d->fed = 1;
+		if ((rc = pump_brotli(d, in, n, out)) != BUF_OK)
+			d->fail = rc;
+		return rc;
+	}
 	while (n > 0) {
 		/* zlib counts in uInt: feed at most 1 GiB at a time. */
 		uInt take = n > (1u << 30) ? (1u << 30) : (uInt)n;
@@ -193,6 +250,8 @@ decode_free(struct decode_state *d)
 		return;
 	if (d->started)
 		inflateEnd(&d->z);
+	if (d->br != NULL)
+		BrotliDecoderDestroyInstance(d->br);
 	free(d);
 }
 

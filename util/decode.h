@@ -1,13 +1,13 @@
 /*
- * decode: undo an HTTP content-coding (gzip, x-gzip, deflate) as the bytes
- * arrive, into a capped buffer.
+ * decode: undo an HTTP content-coding (gzip, x-gzip, deflate, br) as the
+ * bytes arrive, into a capped buffer.
  *
  * Who needs it: a crawl that keeps its pages in an archive asks libcurl
  * for the body as the server sent it (so the archive holds the real
  * bytes and their digest), and decodes a copy for extraction itself; the
  * offline dedup of archive files decodes their stored bodies the same
  * way. The output buffer's limit is the cap on the decoded body, so a
- * gzip bomb ends at the cap like any other oversized body.
+ * gzip or brotli bomb ends at the cap like any other oversized body.
  */
 #ifndef NC_DECODE_H
 #define NC_DECODE_H
@@ -21,6 +21,7 @@ enum decode_coding {
 	DECODE_GZIP,     /* gzip, x-gzip (also takes zlib-wrapped data) */
 	DECODE_DEFLATE,  /* deflate: zlib-wrapped, or raw as some servers
 	                    send it */
+	DECODE_BROTLI,   /* br (RFC 7932), as browsers and wget ask for */
 	DECODE_UNKNOWN   /* a coding this module cannot undo */
 };
 

@@ -611,8 +611,11 @@ setup_easy(struct transfer *t, const struct fetch_req *req)
 	curl_easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
 	curl_easy_setopt(e, CURLOPT_USERAGENT, o->user_agent);
 	if (o->record) {
-		/* The body comes as sent; we decode what we offer. */
-		curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "gzip, deflate");
+		/* The body comes as sent; we decode what we offer
+		 * (util/decode.c, brotli with libbrotli whether or not
+		 * this libcurl was built with it). */
+		curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING,
+		    "gzip, deflate, br");
 		curl_easy_setopt(e, CURLOPT_HTTP_CONTENT_DECODING, 0L);
 		curl_easy_setopt(e, CURLOPT_DEBUGFUNCTION, on_trace);
 		curl_easy_setopt(e, CURLOPT_DEBUGDATA, t);

@@ -45,7 +45,9 @@
 # ceiling); nearcrawl over nc-md5 (what the near-duplicate methods leave
 # of the MD5-only rate). Then the summary line of the last crawl of each
 # nearcrawl and the median of its per-stage times (ms per page, from its
-# end-of-crawl line). Needs wget2, wrk and sqlite3 (Debian packages of
+# end-of-crawl line), and the bytes a page of each nearcrawl's database
+# and of its search index (docs/search.md). Needs wget2, wrk and sqlite3
+# (Debian packages of
 # those names). No assertion on the figures: exit 0 when it ran, 1 when
 # something failed to run, 2 for bad usage or a missing tool.
 set -u
@@ -185,6 +187,11 @@ run_nearcrawl() {
 	[ -s "$T/paths" ] || tail -n "+$((_r0 + 1))" "$LOG" |
 	    awk '{print $4}' >"$T/paths"
 	_pages=$(sqlite3 "$_db" "SELECT count(*) FROM pages")
+	# The search index's bytes and the whole database's (dbstat: every
+	# table's pages), a binary before the index giving 0 and the whole.
+	sqlite3 "$_db" "SELECT (SELECT coalesce(sum(pgsize), 0) FROM dbstat
+	    WHERE name LIKE 'search\_text%' ESCAPE '\'), (SELECT sum(pgsize)
+	    FROM dbstat), $_pages" 2>/dev/null | tr '|' ' ' >>"$T/$2.bytes"
 	grep -E '^nearcrawl: (done|stopped|failed|saturated):' "$T/$2.err" |
 	    tail -1 >"$T/$2.summary"
 	grep '^nearcrawl: ms per page:' "$T/$2.err" >>"$T/$2.stages"
@@ -344,4 +351,16 @@ stages() {
 }
 stages "$T/nearcrawl.stages" nearcrawl
 stages "$T/nc-md5.stages" nc-md5
+# The search index's share of the database (docs/search.md), the median
+# of the runs: bytes a page.
+for tool in nearcrawl nc-md5; do
+	[ -s "$T/$tool.bytes" ] || continue
+	sort -n "$T/$tool.bytes" | awk -v t="$tool" '
+	    { ix[NR] = $1; db[NR] = $2; p = $3 }
+	    END { m = int((NR + 1) / 2); if (p == 0) exit
+		printf "%s database: %.0f bytes a page, of which the search " \
+		    "index %.0f (%.0f %%), median of %d runs\n", t,
+		    db[m] / p, ix[m] / p, (db[m] > 0 ? 100 * ix[m] / db[m] : 0),
+		    NR }'
+done
 exit 0

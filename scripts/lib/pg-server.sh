@@ -9,6 +9,8 @@
 #                         the server cannot be set up.
 #   pg_server_stop        stops it at once (pg_ctl -m immediate); removes
 #                         nothing: DIR is the caller's to delete.
+#   pg_server_restart     starts it again after pg_server_stop, on the same
+#                         data, socket and port (a server that restarts).
 #   pg_sql SQL            runs SQL against PG_URI, stops at the first error,
 #                         prints rows unaligned, '|' between columns.
 #   pg_new_db NAME        creates database NAME on the server and prints its
@@ -203,6 +205,19 @@ pg_server_stop() {
 	    return 0
 	_pg_as "$_PG_BIN/pg_ctl" -D "$PG_DIR/data" -m immediate -w -t 30 stop \
 	    >/dev/null 2>&1
+}
+
+pg_server_restart() {
+	if [ -z "$PG_DIR" ] || [ -z "$_PG_BIN" ]; then
+		echo "pg_server_restart: no server: call pg_server_start first" >&2
+		return 1
+	fi
+	if ! _pg_as "$_PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" \
+	    -w -t 30 start >"$PG_DIR/pg_ctl.log" 2>&1; then
+		sed 's/^/    /' "$PG_DIR/pg_ctl.log" >&2
+		_pg_fail "the server did not start again within 30 s"
+		return 1
+	fi
 }
 
 # _pg_psql URI ARGS...: psql without ~/.psqlrc, stopping at the first error.

@@ -32,7 +32,7 @@ CC=${CC:-clang}
 # `make` exports CC=cc; libFuzzer needs clang.
 case $CC in cc | gcc* | */gcc*) CC=clang ;; esac
 OUT=build/fuzz
-PKGS="libcurl libevent libxml-2.0 sqlite3 inih libcrypto zlib"
+PKGS="libcurl libevent libxml-2.0 sqlite3 inih libcrypto zlib libbrotlidec"
 
 # Each target links the layers its code lives in (whole folders, so that
 # splitting a file never breaks the fuzz build).

@@ -9,16 +9,21 @@
 # also need the following. (man-db and groff-base read the generated man
 # page in tests/e2e/test-install.sh; chromium is for
 # tests/e2e/test-report-html.sh, which opens a report's index.html in
-# headless Chromium; postgresql is the throwaway server that
+# headless Chromium, and tests/e2e/test-serve-browser.sh, which drives it
+# through the view of `nearcrawl serve`; postgresql is the throwaway server that
 # scripts/lib/pg-server.sh starts for the scale-out tests, libpq-dev the
 # client library of the PostgreSQL backend; wrk is the load generator that
-# scripts/bench/bench.sh measures the test server's ceiling with;
+# scripts/bench/bench.sh measures the test server's ceiling with, and
+# tests/e2e/test-serve.sh and scripts/bench/bench-serve.sh load the view
+# with;
 # nginx-light and python3-doc serve and make labelled site uni2,
 # ../shared/sites/uni2, for scripts/eval/eval-uni2.sh and
 # tests/e2e/test-labelled-uni2.sh.)
 # The WARC tests also need GNU wget (it writes WARC files of its own with
 # --warc-file), node and npm, and warcio.js from npm in tests/tools (an
-# independent WARC reader, tests/tools/warc-check.mjs). nodejs and npm are
+# independent WARC reader, tests/tools/warc-check.mjs); the browser test of
+# the view needs playwright-core from there too (it drives Debian's
+# chromium and downloads no browser of its own). nodejs and npm are
 # installed only when the commands are missing: node may come from
 # elsewhere, and Debian's npm pulls in many packages.
 # Only what is missing is installed. As root this runs apt-get and npm
@@ -29,6 +34,7 @@ set -eu
 RUN_PKGS="build-essential pkg-config
 libcurl4-openssl-dev libevent-dev libxml2-dev libsqlite3-dev
 libfuzzy-dev libinih-dev libssl-dev zlib1g-dev libpq-dev libjemalloc-dev
+libbrotli-dev
 sqlite3 gnuplot-nox"
 TEST_PKGS="postgresql curl valgrind python3 openssl
 chromium wrk nginx-light python3-doc man-db groff-base"
@@ -57,6 +63,8 @@ if [ -n "$FOR_TESTS" ]; then
 	command -v node >/dev/null 2>&1 || missing="$missing nodejs"
 	command -v npm >/dev/null 2>&1 || missing="$missing npm"
 	[ -f "$TOOLS/node_modules/warcio/package.json" ] || need_tools=yes
+	[ -f "$TOOLS/node_modules/playwright-core/package.json" ] ||
+	    need_tools=yes
 fi
 
 if [ -z "$missing" ] && [ -z "$need_tools" ]; then
@@ -69,7 +77,8 @@ if [ "$(id -u)" -ne 0 ]; then
 		echo "run: sudo apt-get update && sudo apt-get install -y$missing" >&2
 	fi
 	if [ -n "$need_tools" ]; then
-		echo "the WARC tests need warcio.js in tests/tools" >&2
+		echo "the WARC and browser tests need warcio.js and" \
+		    "playwright-core in tests/tools" >&2
 		echo "run: npm ci --prefix tests/tools $NPM_OPTS" >&2
 	fi
 	exit 1
@@ -83,7 +92,7 @@ if [ -n "$missing" ]; then
 	apt-get install -y -q --no-install-recommends $missing >&2
 fi
 if [ -n "$need_tools" ]; then
-	echo "installing tests/tools from npm (warcio.js)" >&2
+	echo "installing tests/tools from npm (warcio.js, playwright-core)" >&2
 	# ci installs exactly what package-lock.json names; install is the
 	# fallback when the lock file and package.json disagree.
 	# shellcheck disable=SC2086

@@ -214,7 +214,8 @@ printf '<html><body><p>Not an archive.</p></body></html>\n' >"$E2E_TMP/p.html"
 "$NEARCRAWL" dedup -d "$E2E_TMP/h.db" "$E2E_TMP/p.html" 2>"$E2E_TMP/err"
 eq "dedup of an HTML file exits 2" "$?" 2
 ok "... saying it is not a WARC file" grep -q \
-    'p.html: not a WARC file (it starts with "<html><body><p>N")' "$E2E_TMP/err"
+    'p.html: not a WARC or ARC file (it starts with "<html><body><p>N")' \
+    "$E2E_TMP/err"
 ok "... and stores nothing" test ! -e "$E2E_TMP/h.db"
 "$NEARCRAWL" dedup -d "$E2E_TMP/h.db" "$E2E_TMP/none.warc" 2>"$E2E_TMP/err"
 eq "dedup of a missing file exits 2" "$?" 2

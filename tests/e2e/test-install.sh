@@ -13,9 +13,12 @@ ok "the bash completion" test -s "$S/opt/nc/share/bash-completion/completions/ne
 eq "the installed binary runs" "$("$S/opt/nc/bin/nearcrawl" --version | cut -d' ' -f1)" nearcrawl
 
 M=$S/opt/nc/share/man/man1/nearcrawl.1
-# Every long option of crawl --help is in the man page's OPTIONS, and no
-# other.
-"$NEARCRAWL" crawl --help | grep -o -- '--[a-z][a-z0-9-]*' | sort -u >"$E2E_TMP/help.opts"
+# Every long option of the --help of crawl and of the commands with
+# option tables (config/cmdopt.c: search, index, serve) is in the man
+# page's OPTIONS, and no other.
+for c in crawl search index serve; do
+	"$NEARCRAWL" $c --help
+done | grep -o -- '--[a-z][a-z0-9-]*' | sort -u >"$E2E_TMP/help.opts"
 sed -n '/^\.SH OPTIONS/,/^\.SH EXIT/p' "$M" | sed 's/\\-/-/g' |
     grep -o -- '--[a-z][a-z0-9-]*' | sort -u >"$E2E_TMP/man.opts"
 eq "the man page's options are --help's" \
@@ -36,6 +39,11 @@ eq "completion: crawl's options" "$(complete_words "$NEARCRAWL" crawl --del)" \
     "--delay --delay-ms"
 eq "completion: dedup's options are its own" \
     "$(complete_words "$NEARCRAWL" dedup --pro)" ""
+eq "completion: search, serve and index" "$(complete_words "$NEARCRAWL" se) $(
+    complete_words "$NEARCRAWL" ind)" "serve search index"
+eq "completion: search's options and formats" \
+    "$(complete_words "$NEARCRAWL" search --fo) $(
+    complete_words "$NEARCRAWL" search --format j)" "--format jsonl"
 eq "completion: check" "$(complete_words "$NEARCRAWL" chec)" check
 eq "completion: check's options" "$(complete_words "$NEARCRAWL" check --w)" \
     "--warc"

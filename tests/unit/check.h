@@ -121,6 +121,9 @@ void suite_chunks(void);
 void suite_tagtab(void);
 void suite_radix(void);
 void suite_keymap(void);
+void suite_warcread(void);
+void suite_search(void);
+void suite_pg_conn(void);
 void suite_fdlimit(void);
 void suite_store_disk(void);
 

@@ -10,8 +10,8 @@ int check_current_fails;
 
 #define SUITE(name) { #name, suite_##name }
 
-/* NC_UNIT_ONLY=NAME runs suite NAME alone (test-pg-ahead.sh does, with
- * a server). */
+/* NC_UNIT_ONLY=NAME runs suite NAME alone (test-pg-ahead.sh and
+ * test-pg-restart.sh do, with a server). */
 int
 main(void)
 {
@@ -27,7 +27,8 @@ main(void)
 		SUITE(oom), SUITE(pagerank), SUITE(tdw), SUITE(shingles),
 		SUITE(canonical), SUITE(dedup_keys), SUITE(warc), SUITE(decode),
 		SUITE(cdxj), SUITE(sdb_pg), SUITE(chunks), SUITE(tagtab), SUITE(radix),
-		SUITE(keymap), SUITE(fdlimit), SUITE(store_disk),
+		SUITE(keymap), SUITE(warcread), SUITE(search), SUITE(pg_conn),
+		SUITE(fdlimit), SUITE(store_disk),
 	};
 	const char *only = getenv("NC_UNIT_ONLY");
 	size_t i, ran = 0;

@@ -401,6 +401,14 @@ test_httpmsg(void)
 	CHECK_INT(m.status, 301);
 	CHECK_INT(httpmsg_header(&m, "location", v, sizeof(v)), 1);
 	CHECK_STR(v, "/y");
+	/* A writer that put a CR before each CRLF, and no reason phrase
+	 * after the code's blank. */
+	CHECK_INT(httpmsg_parse("HTTP/1.0 302 \r\r\nLocation: /z\r\r\n\r\r\nx",
+	    35, &m), 0);
+	CHECK_INT(m.status, 302);
+	CHECK_INT(m.head_len, 34);
+	CHECK_INT(httpmsg_header(&m, "Location", v, sizeof(v)), 1);
+	CHECK_STR(v, "/z");
 	CHECK_INT(httpmsg_parse("HTTP/1.1 200 OK\r\nA: b\r\n", 23, &m), -1);
 	CHECK(m.start == NULL && m.status == 0);
 	CHECK_INT(httpmsg_parse("HTTP/1.1 20 OK\r\n\r\n", 18, &m), -1);

@@ -43,7 +43,9 @@ test_coding_names(void)
 	CHECK_INT(decode_coding_of("gzip"), DECODE_GZIP);
 	CHECK_INT(decode_coding_of("X-GZIP"), DECODE_GZIP);
 	CHECK_INT(decode_coding_of(" deflate "), DECODE_DEFLATE);
-	CHECK_INT(decode_coding_of("br"), DECODE_UNKNOWN);
+	CHECK_INT(decode_coding_of("br"), DECODE_BROTLI);
+	CHECK_INT(decode_coding_of(" BR "), DECODE_BROTLI);
+	CHECK_INT(decode_coding_of("zstd"), DECODE_UNKNOWN);
 	CHECK_INT(decode_coding_of("gzip, br"), DECODE_UNKNOWN);
 	CHECK_INT(decode_coding_of("gzip, gzip"), DECODE_UNKNOWN);
 	CHECK_INT(decode_coding_of("identity, gzip"), DECODE_GZIP);
@@ -182,6 +184,66 @@ test_members(void)
 	free(both);
 }
 
+/* A small page, brotli-coded (made once with libbrotlienc, quality 11). */
+static const unsigned char br_hello[48] = {
+	0x1b, 0x35, 0x00, 0xf8, 0xc5, 0xce, 0xd6, 0x95, 0x24, 0x24, 0x42, 0xb9,
+	0x5d, 0x0b, 0x12, 0x1b, 0x7b, 0xfb, 0x81, 0x0d, 0x38, 0x70, 0x0f, 0x34,
+	0xc1, 0x56, 0xba, 0x61, 0x08, 0x05, 0x18, 0x9b, 0x0c, 0xf2, 0xa6, 0x19,
+	0x8b, 0xe5, 0x50, 0x6d, 0xfc, 0x77, 0x5d, 0xca, 0x31, 0xf8, 0x52, 0x10,
+};
+
+/* 1 MiB of zero bytes in 14 bytes of brotli: a bomb of 75,000:1. */
+static const unsigned char br_zeros_1m[14] = {
+	0x5b, 0xff, 0xff, 0x8f, 0x7f, 0x02, 0x20, 0x1e, 0x0b, 0x04, 0x72, 0xef,
+	0x1f, 0x00,
+};
+
+/* Brotli: whole and byte by byte, capped like gzip, bad and cut short. */
+static void
+test_brotli(void)
+{
+	const char *want = "<html><body><p>Hello, brotli world.</p></body>"
+			   "</html>\n";
+	struct decode_state *d;
+	unsigned char bad[sizeof(br_hello)];
+	struct buf out;
+	size_t i;
+	int rc = BUF_OK;
+
+	buf_init(&out, 4096);
+	CHECK_INT(decode_all(DECODE_BROTLI, br_hello, sizeof(br_hello), &out),
+	    BUF_OK);
+	CHECK_INT(out.len, strlen(want));
+	CHECK(out.len == strlen(want) && memcmp(out.data, want, out.len) == 0);
+	buf_reset(&out);
+	d = decode_new(DECODE_BROTLI);
+	CHECK(d != NULL);
+	for (i = 0; d != NULL && i < sizeof(br_hello) && rc == BUF_OK; i++)
+		rc = decode_feed(d, br_hello + i, 1, &out);
+	CHECK_INT(rc, BUF_OK);
+	if (d != NULL)
+		CHECK_INT(decode_end(d), BUF_OK);
+	decode_free(d);
+	CHECK(out.len == strlen(want) && memcmp(out.data, want, out.len) == 0);
+	buf_reset(&out);
+	CHECK_INT(decode_all(DECODE_BROTLI, br_hello, sizeof(br_hello) - 9,
+	    &out), DECODE_SHORT);
+	buf_reset(&out);
+	memcpy(bad, br_hello, sizeof(bad));
+	bad[0] = 0xff;
+	bad[1] = 0xff;
+	CHECK_INT(decode_all(DECODE_BROTLI, bad, sizeof(bad), &out),
+	    DECODE_BAD);
+	buf_free(&out);
+	/* The bomb ends at the cap, not at 1 MiB. */
+	buf_init(&out, 100000);
+	CHECK_INT(decode_all(DECODE_BROTLI, br_zeros_1m, sizeof(br_zeros_1m),
+	    &out), BUF_FULL);
+	CHECK_INT(out.len, 100000);
+	CHECK(out.alloc < 200000);
+	buf_free(&out);
+}
+
 void
 suite_decode(void)
 {
@@ -190,4 +252,5 @@ suite_decode(void)
 	RUN(test_cap);
 	RUN(test_bad);
 	RUN(test_members);
+	RUN(test_brotli);
 }

@@ -962,10 +962,52 @@ test_who_teaches(void)
 	tmpl_free(t);
 }
 
+/*
+ * shingles_measure_words marks exactly the words the measure counts new:
+ * one changed word in the middle of the article is the word marked.
+ */
+static void
+test_new_words_marked(void)
+{
+	static const char b[] =
+	    "The committee met on Tuesday to review the budget for the new "
+	    "library wing and agreed to fund the reading rooms first.\n"
+	    "Students asked for longer opening hours during the examination "
+	    "period and the board promised an answer within a fortnight.\n"
+	    "The architect presented three designs and the second one won "
+	    "a clear majority of the votes cast by the members present.";
+	struct shingles sa, sb;
+	struct shingles_novelty nv, plain;
+	struct shingles_ref q;
+	unsigned char *isnew;
+	size_t j, marked = 0, at = 0;
+
+	CHECK(shingles_of_text(ARTICLE, strlen(ARTICLE), &sa) == 0);
+	CHECK(shingles_of_text(b, strlen(b), &sb) == 0);
+	CHECK(shingles_ref_of(&sa, &q) == 0);
+	CHECK((isnew = calloc(sb.words, 1)) != NULL);
+	shingles_measure_words(&sb, &q, NULL, &nv, isnew);
+	shingles_measure(&sb, &q, NULL, &plain);
+	CHECK(nv.new_all == plain.new_all && nv.words == plain.words);
+	for (j = 0; j < sb.words; j++)
+		if (isnew[j]) {
+			marked++;
+			at = j;
+		}
+	CHECK(marked == nv.new_all);
+	/* "fortnight" (word 40, 0-based) and nothing else. */
+	CHECK(marked == 1 && at == 40);
+	shingles_ref_free(&q);
+	free(isnew);
+	shingles_free(&sb);
+	shingles_free(&sa);
+}
+
 void
 suite_shingles(void)
 {
 	RUN(test_novel_words);
+	RUN(test_new_words_marked);
 	RUN(test_unspaced_scripts);
 	RUN(test_blocks_and_template);
 	RUN(test_template_bounded);

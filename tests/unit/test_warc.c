@@ -25,6 +25,8 @@ struct seen {
 	int rc;               /* what warc_reader_next returned */
 	int brc;              /* what warc_reader_block returned */
 	uint64_t offset;      /* h.offset */
+	int decompressed;     /* h.decompressed */
+	int earlier;          /* h.earlier */
 	uint64_t end;         /* warc_reader_finish's end */
 	char type[32];        /* h.type */
 	char uri[128];        /* h.target_uri */
@@ -129,6 +131,8 @@ read_all(const char *path, struct seen *s, int max)
 		rc = warc_reader_next(r, &h, err, sizeof(err));
 		s[n].rc = rc;
 		s[n].offset = h.offset;
+		s[n].decompressed = h.decompressed;
+		s[n].earlier = h.earlier;
 		if (rc == 1) {
 			snprintf(s[n].type, sizeof(s[n].type), "%s",
 			    h.type ? h.type : "");
@@ -563,6 +567,41 @@ out:
 	unit_remove_dir(dir);
 }
 
+/*
+ * warc_reader_seek: a record read from the offset a CDXJ line gives, in
+ * any order, whatever was read before (a gzipped file of three kinds of
+ * record), and the next one after it.
+ */
+static void
+test_seek(void)
+{
+	struct warc_reader *r;
+	struct warc_head h;
+	struct warc_pos pos[3];
+	char dir[64], path[256], err[256];
+	int i, order[] = { 2, 0, 1, 1 };
+
+	unit_make_dir("warc", dir, sizeof(dir));
+	if (three_records(dir, pos, path, sizeof(path)) != 0 ||
+	    (r = warc_reader_open(path, err, sizeof(err))) == NULL) {
+		CHECK(0);
+		goto out;
+	}
+	for (i = 0; i < 4; i++) {
+		CHECK_INT(warc_reader_seek(r, pos[order[i]].offset), 0);
+		CHECK_INT(warc_reader_next(r, &h, err, sizeof(err)), 1);
+		CHECK(h.offset == pos[order[i]].offset);
+		CHECK(h.type != NULL && strcmp(h.type, order[i] == 0 ?
+		    "request" : order[i] == 1 ? "response" : "revisit") == 0);
+	}
+	/* Read on from there: the next record is the revisit. */
+	CHECK_INT(warc_reader_next(r, &h, err, sizeof(err)), 1);
+	CHECK(h.type != NULL && strcmp(h.type, "revisit") == 0);
+	warc_reader_close(r);
+out:
+	unit_remove_dir(dir);
+}
+
 /* Reading with warc_reader_next only: the truncated record is -1. */
 static void
 test_truncated_skip(void)
@@ -806,7 +845,11 @@ test_one_gzip_stream(void)
 	CHECK(s[0].rc == 1 && s[3].rc == 1 && s[4].rc == 0);
 	CHECK_INT(s[3].brc, 0);
 	CHECK_STR(s[3].uri, "http://example.com/p3");
-	CHECK_INT(s[3].offset, 0); /* all in the one member */
+	/* All in the one member: where each starts in the data. */
+	CHECK_INT(s[0].offset, 0);
+	CHECK_INT(s[0].decompressed, 0);
+	CHECK_INT(s[3].offset, off[3]);
+	CHECK_INT(s[3].decompressed, 1);
 	CHECK_INT(s[2].block_len, strlen(http_head) + strlen(http_body));
 out:
 	free(z);
@@ -906,6 +949,7 @@ suite_warc(void)
 	RUN(test_rotation);
 	RUN(test_truncated);
 	RUN(test_truncated_skip);
+	RUN(test_seek);
 	RUN(test_garbage_between_members);
 	RUN(test_plain);
 	RUN(test_one_gzip_stream);
