@@ -267,11 +267,10 @@ pg "DELETE FROM duplicates WHERE page_id = (SELECT page_id FROM duplicates
     ORDER BY id LIMIT 1)"
 pg "ALTER TABLE pages DROP CONSTRAINT pages_seq_key;
     UPDATE pages SET seq = 100 WHERE seq = 101"
-# As a process killed mid-fetch leaves it: a URL in flight, another still
-# queued, its lease on the host run out.
+# As a process killed mid-fetch of its host's last URL leaves it: the URL
+# in flight, its lease on the host run out.
 pg "INSERT INTO frontier (url, host, depth, state)
-    VALUES ('http://$H:$PORT/left-in-flight.html', '$H', 1, 1),
-        ('http://$H:$PORT/still-queued.html', '$H', 1, 0);
+    VALUES ('http://$H:$PORT/left-in-flight.html', '$H', 1, 1);
     UPDATE leases SET owner = 'killed:1', expires = 1 WHERE host = '$H'"
 check "PostgreSQL, planted" "$PLANTED"
 eq "PostgreSQL, planted: exits 1" "$rc" 1

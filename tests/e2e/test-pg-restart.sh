@@ -18,6 +18,10 @@
 
 UNIT=${UNIT:-build/san/unit}
 DOWN=20
+# Left out of nearcrawl check at the end: the unit tests' database marked
+# by a newer nearcrawl, and the crawls that end when the server stops
+# (stop0), which leave URLs in flight for a resume, as a killed crawl does.
+E2E_CHECK_SKIP="schema_t stop0"
 e2e_start_lab_uni
 e2e_start_pg
 LABELS=$LAB_UNI_LABELS
