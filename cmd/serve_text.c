@@ -162,24 +162,9 @@ int
 svt_learn(struct sv *s, struct tmpl *t, const char *site,
     const char *verdict, const void *blob, size_t len)
 {
-	const unsigned char *b;
-	uint32_t *blocks;
-	size_t n, i;
-	int rc, teaches;
-
 	/* As a resume learns it (crawler/indexload.c): the pages that
 	 * taught the template then. */
-	if (shingles_blocks(blob, len, &b, &n, &teaches) != 0 || n == 0 ||
-	    (teaches < 0 ? !dedup_learns_template(s->dd,
-	    dedup_verdict_of(verdict), NULL) : !teaches))
-		return 0;
-	if ((blocks = malloc(n * sizeof(*blocks))) == NULL)
-		return -1;
-	for (i = 0; i < n; i++)
-		blocks[i] = shingles_block_at(b, i);
-	rc = tmpl_learn(t, site, blocks, n);
-	free(blocks);
-	return rc;
+	return dedup_learn_stored(s->dd, t, site, verdict, blob, len);
 }
 
 int

@@ -32,22 +32,9 @@ load_blocks(const char *host, const char *verdict, const void *blob,
     size_t len, void *arg)
 {
 	struct crawl *c = arg;
-	const unsigned char *b;
-	uint32_t *blocks;
-	size_t n, i;
-	int rc, teaches;
 
-	if (shingles_blocks(blob, len, &b, &n, &teaches) != 0 || n == 0 ||
-	    (teaches < 0 ? !dedup_learns_template(c->dd,
-	    dedup_verdict_of(verdict), NULL) : !teaches))
-		return 0;
-	if ((blocks = malloc(n * sizeof(*blocks))) == NULL)
-		return -1;
-	for (i = 0; i < n; i++)
-		blocks[i] = shingles_block_at(b, i);
-	rc = tmpl_learn(c->site, crawl_site_of(c, host), blocks, n);
-	free(blocks);
-	return rc;
+	return dedup_learn_stored(c->dd, c->site, crawl_site_of(c, host),
+	    verdict, blob, len);
 }
 
 /* Pages per read of a bounded span: PostgreSQL hands a statement's rows

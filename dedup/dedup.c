@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "dedup/method.h"
+#include "dedup/template.h"
 #include "util/mix64.h"
 
 /* The method table: the order is the order of --methods help and eval,
@@ -721,6 +722,28 @@ dedup_learns_template(const struct dedup *d, enum dedup_verdict v,
 		return 1;
 	return v == DEDUP_NEAR && nv != NULL && nv->words > 0 &&
 	    nv->new_all * 200 >= (size_t)d->cfg.max_novel_percent * nv->words;
+}
+
+int
+dedup_learn_stored(const struct dedup *d, struct tmpl *t, const char *site,
+    const char *verdict, const void *blob, size_t len)
+{
+	const unsigned char *b;
+	uint32_t *blocks;
+	size_t n, i;
+	int rc, teaches;
+
+	if (shingles_blocks(blob, len, &b, &n, &teaches) != 0 || n == 0 ||
+	    (teaches < 0 ? !dedup_learns_template(d, dedup_verdict_of(verdict),
+	    NULL) : !teaches))
+		return 0;
+	if ((blocks = malloc(n * sizeof(*blocks))) == NULL)
+		return -1;
+	for (i = 0; i < n; i++)
+		blocks[i] = shingles_block_at(b, i);
+	rc = tmpl_learn(t, site, blocks, n);
+	free(blocks);
+	return rc;
 }
 
 size_t

@@ -423,6 +423,19 @@ int dedup_own_novelty(const struct dedup *d);
 int dedup_learns_template(const struct dedup *d, enum dedup_verdict v,
     const struct shingles_novelty *nv);
 
+struct tmpl;
+
+/*
+ * Teach site's template in t the blocks of a stored shingle set (blob,
+ * len bytes, as shingles_blob wrote it) of a page judged verdict, when
+ * that page teaches it: by the teaches flag the set carries, or, in a set
+ * stored without one, by dedup_learns_template. A resume and the web view
+ * learn a site's template so, as the crawl learnt it. A malformed set is
+ * skipped, as a malformed ssdeep digest is. 0, or -1 when out of memory.
+ */
+int dedup_learn_stored(const struct dedup *d, struct tmpl *t,
+    const char *site, const char *verdict, const void *blob, size_t len);
+
 /* The evidence floor of d's settings (dedup_config.min_shingles). */
 size_t dedup_min_shingles(const struct dedup *d);
 
