@@ -138,7 +138,8 @@ unique_url(struct crawl *c, struct item *it)
  * A 2xx revisit's verdict: the page repeats the payload of the row of the
  * URL it refers to (was), so it is what a crawl makes of a copy of that
  * page: an exact duplicate of a judged page, and skipped or an error as
- * that page was when it held nothing to judge. 1 with a duplicates row to
+ * that page was when it held nothing to judge; skipped when that record
+ * was not read into this database. 1 with a duplicates row to
  * write, 0 without, -1 on a database error.
  */
 static int
@@ -147,7 +148,11 @@ revisit_verdict(struct crawl *c, int64_t was, struct store_page *p)
 	struct store_lineage l;
 	int rc;
 
+	/* Its payload is in a record this database never read (an earlier
+	 * file not given): a copy of nothing here, so nothing to judge, and
+	 * an exact row would name no original (nearcrawl check). */
 	if (was == 0) {
+		p->verdict = STORE_VERDICT_SKIPPED;
 		p->reason = "revisit of a record not read into this database";
 		return 0;
 	}
