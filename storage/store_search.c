@@ -290,23 +290,6 @@ out:
 	return ret;
 }
 
-/* The first column of a one-row query (no row: 0). 0, or -1. */
-static int
-one_int(struct store_conn *c, const char *sql, int64_t *v)
-{
-	struct sdb_stmt *st = NULL;
-	int rc;
-
-	*v = 0;
-	if (sdb_prepare(c->db, sql, &st) != SDB_OK)
-		return -1;
-	rc = sdb_step(st);
-	if (rc == SDB_ROW)
-		*v = sdb_column_int64(st, 0);
-	sdb_finalize(st);
-	return rc == SDB_ROW || rc == SDB_DONE ? 0 : -1;
-}
-
 int
 store_search_partial(struct store_conn *c, int *partial)
 {
@@ -325,7 +308,7 @@ store_search_partial(struct store_conn *c, int *partial)
 	    "s.page_id = e.id)";
 	int64_t n;
 
-	if (one_int(c, sdb_is_pg(c->db) ? pg : sqlite, &n) != 0)
+	if (store__conn_int(c, sdb_is_pg(c->db) ? pg : sqlite, &n) != 0)
 		return -1;
 	*partial = n > 0;
 	return 0;
@@ -336,7 +319,7 @@ store_search_ranked(struct store_conn *c, int *ranked)
 {
 	int64_t n;
 
-	if (one_int(c, "SELECT count(*) FROM (SELECT 1 FROM ranks LIMIT 1) "
+	if (store__conn_int(c, "SELECT count(*) FROM (SELECT 1 FROM ranks LIMIT 1) "
 	    "AS r", &n) != 0)
 		return -1;
 	*ranked = n > 0;
@@ -346,7 +329,7 @@ store_search_ranked(struct store_conn *c, int *ranked)
 int
 store_search_duplicates_mark(struct store_conn *c, int64_t *mark)
 {
-	return one_int(c, "SELECT coalesce(max(id), 0) FROM duplicates",
+	return store__conn_int(c, "SELECT coalesce(max(id), 0) FROM duplicates",
 	    mark);
 }
 
