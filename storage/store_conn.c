@@ -151,11 +151,25 @@ int
 store__conn_each(struct store_conn *c, const char *sql,
     int (*row)(struct sdb_stmt *st, void *ctx), void *ctx)
 {
+	return store__conn_each_bound(c, sql, NULL, 0, row, ctx);
+}
+
+int
+store__conn_each_bound(struct store_conn *c, const char *sql,
+    const struct store__param *p, int n,
+    int (*row)(struct sdb_stmt *st, void *ctx), void *ctx)
+{
 	struct sdb_stmt *st = NULL;
-	int rc, ret = 0;
+	int i, rc, ret = 0;
 
 	if (sdb_prepare(c->db, sql, &st) != SDB_OK)
 		return -1;
+	for (i = 0; i < n; i++)
+		if ((p[i].s != NULL ? sdb_bind_text(st, i + 1, p[i].s) :
+		    sdb_bind_int64(st, i + 1, p[i].i)) != SDB_OK) {
+			sdb_finalize(st);
+			return -1;
+		}
 	while ((rc = sdb_step(st)) == SDB_ROW)
 		if ((ret = row(st, ctx)) != 0)
 			break;

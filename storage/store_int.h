@@ -430,6 +430,17 @@ struct store__each {
 int store__conn_each(struct store_conn *c, const char *sql,
     int (*row)(struct sdb_stmt *st, void *ctx), void *ctx);
 
+/* A parameter of a statement: text when s is set, else the integer i. */
+struct store__param {
+	const char *s;
+	int64_t i;
+};
+
+/* store__conn_each with sql's n parameters bound from p[0..n). */
+int store__conn_each_bound(struct store_conn *c, const char *sql,
+    const struct store__param *p, int n,
+    int (*row)(struct sdb_stmt *st, void *ctx), void *ctx);
+
 /* The first column of a one-row query on c. 0, or -1. */
 int store__conn_int(struct store_conn *c, const char *sql, int64_t *v);
 

@@ -32,12 +32,6 @@ struct store_view {
 	int has_shingles;       /* the page_shingles table exists */
 };
 
-/* A parameter of a statement: text when s is set, else an integer. */
-struct param {
-	const char *s;
-	int64_t i;
-};
-
 struct store_view *
 store_view_new(struct store_conn *c)
 {
@@ -96,27 +90,10 @@ store_view_end(struct store_view *v)
  * a database error.
  */
 static int
-each(struct store_view *v, const char *sql, const struct param *p, int n,
-    int (*row)(struct sdb_stmt *st, void *ctx), void *ctx)
+each(struct store_view *v, const char *sql, const struct store__param *p,
+    int n, int (*row)(struct sdb_stmt *st, void *ctx), void *ctx)
 {
-	struct sdb_stmt *st = NULL;
-	int i, rc, ret = 0;
-
-	if (sdb_prepare(v->c->db, sql, &st) != SDB_OK)
-		return -1;
-	for (i = 0; i < n; i++)
-		if ((p[i].s != NULL ? sdb_bind_text(st, i + 1, p[i].s) :
-		    sdb_bind_int64(st, i + 1, p[i].i)) != SDB_OK) {
-			sdb_finalize(st);
-			return -1;
-		}
-	while ((rc = sdb_step(st)) == SDB_ROW)
-		if ((ret = row(st, ctx)) != 0)
-			break;
-	if (ret == 0 && rc != SDB_DONE)
-		ret = -1;
-	sdb_finalize(st);
-	return ret;
+	return store__conn_each_bound(v->c, sql, p, n, row, ctx);
 }
 
 static int
@@ -295,7 +272,7 @@ store_view_page(struct store_view *v, int64_t id,
     int (*fn)(const struct store_view_page *p, void *arg), void *arg)
 {
 	struct rowfn r = { (void *)fn, arg, 0, -1, 0 };
-	struct param p[1] = { { NULL, id } };
+	struct store__param p[1] = { { NULL, id } };
 	char sql[1400], cols[1200];
 
 	page_cols(v, cols, sizeof(cols));
@@ -308,16 +285,16 @@ store_view_pages(struct store_view *v, const struct store_view_filter *f,
     int (*fn)(const struct store_view_page *p, void *arg), void *arg)
 {
 	struct rowfn r = { (void *)fn, arg, 0, -1, 0 };
-	struct param p[3];
+	struct store__param p[3];
 	char sql[1600], cols[1200];
 	int n = 0, limit = f->limit > 0 ? f->limit : 1;
 
 	page_cols(v, cols, sizeof(cols));
-	p[n++] = (struct param){ NULL, f->after_seq };
+	p[n++] = (struct store__param){ NULL, f->after_seq };
 	if (f->host != NULL)
-		p[n++] = (struct param){ f->host, 0 };
+		p[n++] = (struct store__param){ f->host, 0 };
 	if (f->verdict != STORE_VERDICT_UNKNOWN)
-		p[n++] = (struct param){ store_verdict_name(f->verdict), 0 };
+		p[n++] = (struct store__param){ store_verdict_name(f->verdict), 0 };
 	snprintf(sql, sizeof(sql), "SELECT %s WHERE p.seq > ?%s%s "
 	    "ORDER BY p.seq LIMIT %d", cols,
 	    f->host != NULL ? " AND p.host = ?" : "",
@@ -386,7 +363,7 @@ store_view_originals(struct store_view *v, int64_t id,
     int (*fn)(const struct store_view_match *m, void *arg), void *arg)
 {
 	struct rowfn r = { (void *)fn, arg, 0, -1, 0 };
-	struct param p[1] = { { NULL, id } };
+	struct store__param p[1] = { { NULL, id } };
 	char sql[1200];
 
 	match_sql(v, "d.page_id = ?", "d.percentage DESC, o.seq NULLS FIRST, "
@@ -403,7 +380,7 @@ store_view_copies(struct store_view *v, int64_t id, int64_t after_seq,
     int (*fn)(const struct store_view_match *m, void *arg), void *arg)
 {
 	struct rowfn r = { (void *)fn, arg, 0, -1, limit > 0 ? limit : 1 };
-	struct param p[2] = { { NULL, id }, { NULL, after_seq } };
+	struct store__param p[2] = { { NULL, id }, { NULL, after_seq } };
 	char sql[1200];
 
 	if (pages != NULL && each(v, "SELECT count(DISTINCT page_id) FROM "
@@ -434,7 +411,7 @@ store_view_links(struct store_view *v, int64_t id, int limit,
     int (*fn)(const struct store_view_link *l, void *arg), void *arg)
 {
 	struct rowfn r = { (void *)fn, arg, 0, -1, 0 };
-	struct param p[1] = { { NULL, id } };
+	struct store__param p[1] = { { NULL, id } };
 	char sql[300];
 
 	/* No index on parent_id: a scan of the frontier, which a page view
@@ -464,7 +441,7 @@ store_view_text(struct store_view *v, int64_t id,
     int (*fn)(const char *text, size_t len, void *arg), void *arg)
 {
 	struct rowfn r = { (void *)fn, arg, 0, -1, 0 };
-	struct param p[1] = { { NULL, id } };
+	struct store__param p[1] = { { NULL, id } };
 
 	return each(v, "SELECT text FROM pages WHERE id = ?", p, 1, text_row,
 	    &r);
@@ -487,7 +464,7 @@ store_view_shingles(struct store_view *v, int64_t id,
     int (*fn)(const void *blob, size_t len, void *arg), void *arg)
 {
 	struct rowfn r = { (void *)fn, arg, 0, -1, 0 };
-	struct param p[1] = { { NULL, id } };
+	struct store__param p[1] = { { NULL, id } };
 
 	if (!v->has_shingles)
 		return 0;
@@ -536,7 +513,7 @@ store_view_site_sets(struct store_view *v, const char *site, int64_t before,
     size_t len, void *arg), void *arg)
 {
 	struct rowfn r = { (void *)fn, arg, 0, -1, 0 };
-	struct param p[3];
+	struct store__param p[3];
 	char sql[400], *under;
 	int rc;
 
@@ -544,9 +521,9 @@ store_view_site_sets(struct store_view *v, const char *site, int64_t before,
 		return 0;
 	if ((under = like_pattern("%.", site, "")) == NULL)
 		return -1;
-	p[0] = (struct param){ NULL, before };
-	p[1] = (struct param){ site, 0 };
-	p[2] = (struct param){ under, 0 };
+	p[0] = (struct store__param){ NULL, before };
+	p[1] = (struct store__param){ site, 0 };
+	p[2] = (struct store__param){ under, 0 };
 	snprintf(sql, sizeof(sql), "SELECT p.host, p.verdict, s.shingles "
 	    "FROM pages p JOIN page_shingles s ON s.page_id = p.id "
 	    "WHERE p.seq < ? AND (p.host = ? OR p.host LIKE ? ESCAPE '!') "
@@ -588,7 +565,7 @@ store_view_hosts(struct store_view *v, const char *host,
     int (*fn)(const struct store_view_host *h, void *arg), void *arg)
 {
 	struct rowfn r = { (void *)fn, arg, 0, -1, 0 };
-	struct param p[1] = { { host, 0 } };
+	struct store__param p[1] = { { host, 0 } };
 	char sql[1400];
 
 	/* Hosts in byte order on either engine, as store_report_hosts. */
@@ -651,7 +628,7 @@ store_view_robots(struct store_view *v, const char *host,
     int (*fn)(const struct store_view_robots *r, void *arg), void *arg)
 {
 	struct robots_ctx x = { host, fn, arg };
-	struct param p[1];
+	struct store__param p[1];
 	char *pat;
 	int rc;
 
@@ -660,7 +637,7 @@ store_view_robots(struct store_view *v, const char *host,
 	/* LIKE narrows to the host's origins; origin_of decides. */
 	if ((pat = like_pattern("%://", host, "%")) == NULL)
 		return -1;
-	p[0] = (struct param){ pat, 0 };
+	p[0] = (struct store__param){ pat, 0 };
 	rc = each(v, "SELECT origin, status, body, fetched_at, expires_at, "
 	    "failures FROM robots WHERE origin LIKE ? ESCAPE '!' "
 	    "ORDER BY origin", p, 1, robots_row, &x);
