@@ -34,6 +34,8 @@ struct dedup {
 	struct dedup_config cfg;   /* copy of the caller's */
 	void *ix[NMETHODS];        /* each configured method's index, by
 	                              its row in methods[]; NULL when off */
+	unsigned near_on;          /* the near methods configured: the
+	                              rule's ALL needs every one of them */
 	size_t count;              /* pages added */
 };
 
@@ -233,6 +235,7 @@ dedup_new(const struct dedup_config *cfg)
 		return NULL;
 	d->cfg = *cfg;
 	d->cfg.methods |= DEDUP_MD5;
+	d->near_on = d->cfg.methods & method_bits(1);
 	for (i = 0; i < NMETHODS; i++) {
 		if (!(d->cfg.methods & (unsigned)methods[i]->info->method))
 			continue;
@@ -332,11 +335,9 @@ usable(const struct dedup *d, const struct dedup_fp *fp, size_t i)
 static int
 rule_holds(const struct dedup *d, unsigned matched)
 {
-	unsigned enabled = d->cfg.methods & method_bits(1);
-
 	switch (d->cfg.rule) {
 	case DEDUP_RULE_ALL:
-		return enabled != 0 && (matched & enabled) == enabled;
+		return d->near_on != 0 && (matched & d->near_on) == d->near_on;
 	case DEDUP_RULE_ONE:
 		return (matched & d->cfg.rule_method) != 0;
 	default:
