@@ -133,6 +133,14 @@ print_stages(const struct crawl_stages *t)
 	    "database and queueing %.3f\n", t->transfer_ms / n, t->threads,
 	    t->extract_ms / n, t->fingerprint_ms / n, t->lookup_ms / n,
 	    t->store_ms / n);
+	/* Whether one thread held the others up: the loop's own CPU against
+	 * the workers' and the wall time. */
+	if (t->cpu_read)
+		fprintf(stderr, "nearcrawl: cpu s: loop %.2f user %.2f sys | "
+		    "workers (%d) %.2f user %.2f sys | other %.2f user %.2f "
+		    "sys\n", t->cpu.self.user, t->cpu.self.sys, t->cpu.nnamed,
+		    t->cpu.named.user, t->cpu.named.sys, t->cpu.other.user,
+		    t->cpu.other.sys);
 }
 
 /* The closing lines of a crawl that could read its database. */

@@ -17,6 +17,7 @@
 #include "dedup/dedup.h"
 #include "storage/store.h"
 #include "storage/store_visits.h"
+#include "util/threadcpu.h"
 
 /*
  * Where a crawl's time went, in milliseconds summed over the pages of this
@@ -31,6 +32,8 @@ struct crawl_stages {
 	double lookup_ms;      /* near-duplicate index lookups and inserts */
 	double store_ms;       /* SQLite: rows, queueing links, commits */
 	int threads;           /* worker threads */
+	int cpu_read;          /* cpu below was read (Linux /proc) */
+	struct threadcpu cpu;  /* loop thread, workers, the rest: CPU s */
 };
 
 /* What the trap defences kept out of the frontier in one run. Stripped

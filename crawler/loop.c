@@ -474,6 +474,7 @@ loop_open(struct crawl *c, workpool_done_fn worked, event_callback_fn stop)
 void
 loop_close_pool(struct crawl *c, void (*drop)(void *arg))
 {
+	crawl_count_cpu(c);
 	workpool_free(c->loop.pool, drop);
 	c->loop.pool = NULL;
 }

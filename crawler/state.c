@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include "util/esc.h"
+#include "util/threadcpu.h"
+#include "util/workpool.h"
 
 void
 crawl_init(struct crawl *c, const struct config *cfg, enum crawl_mode mode,
@@ -88,6 +90,13 @@ crawl_count_stages(struct crawl *c, const struct page_work *w,
 	c->stages.fingerprint_ms += w->fingerprint_ms;
 	c->stages.lookup_ms += lookup_ms;
 	c->stages.store_ms += store_ms;
+}
+
+void
+crawl_count_cpu(struct crawl *c)
+{
+	c->stages.cpu_read = threadcpu_read(WORKPOOL_THREAD_NAME,
+	    &c->stages.cpu) == 0;
 }
 
 /* A pages row for j's URL, numbered next in fetch order. */

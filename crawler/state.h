@@ -390,6 +390,11 @@ void crawl_count_store(struct crawl *c, double ms);
 void crawl_count_stages(struct crawl *c, const struct page_work *w,
     double lookup_ms, double store_ms);
 
+/* The CPU time of the loop's thread, the workers and the rest so far,
+ * into the run's stages: read while the workers still run, since an
+ * exited thread's time is no longer its own. */
+void crawl_count_cpu(struct crawl *c);
+
 /* A pages row for j's URL, numbered next in fetch order. */
 void crawl_new_row(struct crawl *c, const struct job *j, struct store_page *p);
 

@@ -86,6 +86,8 @@ worker(void *arg)
 	struct task *t;
 	int wake;
 
+	/* A name is only a label: a failure to set it changes nothing. */
+	(void)pthread_setname_np(pthread_self(), WORKPOOL_THREAD_NAME);
 	pthread_mutex_lock(&p->lock);
 	for (;;) {
 		while (!p->quit && p->todo.head == NULL)

@@ -21,6 +21,10 @@
 /* Most worker threads a pool starts. */
 #define WORKPOOL_MAX_THREADS 64
 
+/* The name its threads carry (pthread_setname_np), by which a profile or
+ * util/threadcpu tells them from the loop's. */
+#define WORKPOOL_THREAD_NAME "nc-worker"
+
 /* The work itself: runs on a worker thread. */
 typedef void (*workpool_fn)(void *arg);
 /* Its completion: runs on the event loop's thread. */
