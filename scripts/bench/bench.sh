@@ -6,7 +6,7 @@
 # fetch engine reaches.
 #
 #   scripts/bench/bench.sh [--runs N] [--pages P] [--cache] [--nearcrawl BIN]
-#                    [--methods LIST]
+#                    [--methods LIST] [--disk]
 #
 # --runs N: rounds of the four (default 3); --pages P: size of the site
 # (default 12000, see scripts/gen/gen-bench-site.sh); --cache: generate the
@@ -15,6 +15,11 @@
 # --methods LIST: nearcrawl's --methods (default md5,simhash,minhash,
 # its defaults; md5,simhash,ssdeep,minhash,tdw for all five).
 # An existing build/bench-site with the same P is always reused.
+# The crawlers write (nearcrawl's databases, wget2's mirror of one file a
+# page) to tmpfs, /dev/shm, so that the figures compare the work and not the
+# file system: on disk wget2's thousands of small files cost it seconds of
+# system time. --disk writes them under TMPDIR (default /tmp) instead, as a
+# user's crawl would.
 #
 # Each run measures, against http://127.0.0.1:PORT/ and each from scratch,
 # in turn (odd runs in this order, even runs in the reverse order):
@@ -35,7 +40,8 @@
 # every page and its fingerprints in SQLite. Wall time is date +%s.%N
 # around the command; peak RSS and CPU time come from /usr/bin/time
 # (package `time`), or, without it, from polling VmHWM in /proc/PID/status
-# every 20 ms (no CPU time then). Requests are counted in the test server's
+# every 20 ms (no CPU time then); user and system time are kept apart.
+# Requests are counted in the test server's
 # access log, so all four are counted the same way (wrk's count includes
 # the up to 7 requests in flight when it stops); pages/s = requests / wall
 # time.
@@ -45,7 +51,10 @@
 # ceiling); nearcrawl over nc-md5 (what the near-duplicate methods leave
 # of the MD5-only rate). Then the summary line of the last crawl of each
 # nearcrawl and the median of its per-stage times (ms per page, from its
-# end-of-crawl line), and the bytes a page of each nearcrawl's database
+# end-of-crawl line), the median CPU seconds of its loop thread, its worker
+# threads and the rest (its "cpu s:" line, read from /proc/self/task/*/stat:
+# a loop thread busy for most of the wall time while the workers are not is
+# the serial part), and the bytes a page of each nearcrawl's database
 # and of its search index (docs/search.md). Needs wget2, wrk and sqlite3
 # (Debian packages of
 # those names). No assertion on the figures: exit 0 when it ran, 1 when
@@ -58,9 +67,10 @@ RUNS=3
 PAGES=12000
 CACHE=""
 METHODS=md5,simhash,minhash
+DISK=""
 usage() {
 	echo "usage: $0 [--runs N] [--pages P] [--cache] [--nearcrawl BIN]" \
-	    "[--methods LIST]" >&2
+	    "[--methods LIST] [--disk]" >&2
 	exit 2
 }
 while [ $# -gt 0 ]; do
@@ -70,6 +80,7 @@ while [ $# -gt 0 ]; do
 	--cache) CACHE=1; shift ;;
 	--nearcrawl) [ $# -ge 2 ] || usage; BIN=$2; shift 2 ;;
 	--methods) [ $# -ge 2 ] || usage; METHODS=$2; shift 2 ;;
+	--disk) DISK=1; shift ;;
 	# The header, down to its first line that is not a comment.
 	-h|--help) sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) usage ;;
@@ -105,7 +116,15 @@ TIMEBIN=""
 
 . scripts/lib/fixture-server.sh
 
-T=$(mktemp -d "${TMPDIR:-/tmp}/nc-bench.XXXXXX") || exit 1
+WHERE=${TMPDIR:-/tmp}
+if [ -z "$DISK" ]; then
+	if [ -d /dev/shm ] && [ -w /dev/shm ]; then
+		WHERE=/dev/shm
+	else
+		echo "bench: no writable /dev/shm: writing to $WHERE" >&2
+	fi
+fi
+T=$(mktemp -d "$WHERE/nc-bench.XXXXXX") || exit 1
 FIXTURE_PID=""
 cleanup() {
 	[ -n "$FIXTURE_PID" ] && kill "$FIXTURE_PID" 2>/dev/null
@@ -133,6 +152,7 @@ else
 fi
 echo "bench: site: $(cat "$SITE/www.bench.test.manifest")"
 echo "bench: nearcrawl --methods $METHODS; nc-md5: nearcrawl --methods md5"
+echo "bench: crawls write to $T ($(df -P "$T" | awk 'NR == 2 {print $1}'))"
 echo "bench: load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 LOG=$T/access.log
@@ -140,8 +160,8 @@ LOG=$T/access.log
 fixture_server_start "$SITE/www.bench.test" "$T" "$LOG" || exit 1
 URL=http://127.0.0.1:$FIXTURE_PORT/
 
-# measure OUT CMD...: run CMD, write "wall rss_kb cpu_s" to OUT
-# (cpu_s is "-" without /usr/bin/time). Returns CMD's status.
+# measure OUT CMD...: run CMD, write "wall rss_kb user_s sys_s" to OUT
+# (user_s and sys_s are "-" without /usr/bin/time). Returns CMD's status.
 measure() {
 	_out=$1
 	shift
@@ -151,7 +171,6 @@ measure() {
 		_rc=$?
 		_t1=$(date +%s.%N)
 		read -r _rss _u _s <"$T/time"
-		_cpu=$(echo "$_u $_s" | awk '{printf "%.2f", $1 + $2}')
 	else
 		"$@" &
 		_pid=$!
@@ -164,9 +183,10 @@ measure() {
 		wait "$_pid"
 		_rc=$?
 		_t1=$(date +%s.%N)
-		_cpu=-
+		_u=-
+		_s=-
 	fi
-	echo "$(echo "$_t0 $_t1" | awk '{printf "%.3f", $2 - $1}') $_rss $_cpu" >"$_out"
+	echo "$(echo "$_t0 $_t1" | awk '{printf "%.3f", $2 - $1}') $_rss $_u $_s" >"$_out"
 	return "$_rc"
 }
 
@@ -195,9 +215,10 @@ run_nearcrawl() {
 	grep -E '^nearcrawl: (done|stopped|failed|saturated):' "$T/$2.err" |
 	    tail -1 >"$T/$2.summary"
 	grep '^nearcrawl: ms per page:' "$T/$2.err" >>"$T/$2.stages"
+	grep '^nearcrawl: cpu s:' "$T/$2.err" >>"$T/$2.cpu"
 	rm -f "$_db" "$_db-wal" "$_db-shm"
-	read -r _w _m _c <"$T/m"
-	echo "$1 $2 $_w $_req $_pages $_m $_c" >>"$T/results"
+	read -r _w _m _u _s <"$T/m"
+	echo "$1 $2 $_w $_req $_pages $_m $_u $_s" >>"$T/results"
 }
 
 run_wget2() {
@@ -216,8 +237,8 @@ run_wget2() {
 	_req=$(($(requests) - _r0))
 	_pages=$(find "$_dir" -type f | wc -l | tr -d ' ')
 	rm -rf "$_dir"
-	read -r _w _m _c <"$T/m"
-	echo "$1 wget2 $_w $_req $_pages $_m $_c" >>"$T/results"
+	read -r _w _m _u _s <"$T/m"
+	echo "$1 wget2 $_w $_req $_pages $_m $_u $_s" >>"$T/results"
 }
 
 # run_wrk RUN: wrk asks for what the first crawl asked for, as many times.
@@ -239,13 +260,15 @@ run_wrk() {
 		exit 1
 	fi
 	_req=$(($(requests) - _r0))
-	read -r _w _m _c <"$T/m"
-	echo "$1 wrk $_w $_req - $_m $_c" >>"$T/results"
+	read -r _w _m _u _s <"$T/m"
+	echo "$1 wrk $_w $_req - $_m $_u $_s" >>"$T/results"
 }
 
 : >"$T/results"
 : >"$T/nearcrawl.stages"
 : >"$T/nc-md5.stages"
+: >"$T/nearcrawl.cpu"
+: >"$T/nc-md5.cpu"
 i=1
 while [ "$i" -le "$RUNS" ]; do
 	if [ $((i % 2)) -eq 1 ]; then
@@ -281,30 +304,33 @@ function ratio(a, b,   i, q) {
 	return median(q, runs)
 }
 BEGIN {
-	printf "%-4s %-10s %9s %9s %9s %10s %12s %9s\n", "run", "tool",
-	    "wall s", "requests", "pages", "pages/s", "peak RSS MB", "CPU s"
+	printf "%-4s %-10s %9s %9s %9s %10s %12s %7s %7s\n", "run", "tool",
+	    "wall s", "requests", "pages", "pages/s", "peak RSS MB", "user s",
+	    "sys s"
 }
 {
-	printf "%-4s %-10s %9.2f %9d %9s %10.0f %12.1f %9s\n", $1, $2, $3, $4,
-	    $5, $4 / $3, $6 / 1024, $7
+	printf "%-4s %-10s %9.2f %9d %9s %10.0f %12.1f %7s %7s\n", $1, $2, $3,
+	    $4, $5, $4 / $3, $6 / 1024, $7, $8
 	k = $2; n[k]++
 	W[k, n[k]] = $3; R[k, n[k]] = $4 / $3; M[k, n[k]] = $6 / 1024
-	C[k, n[k]] = $7; T[$1, k] = $3; P[$1, k] = $4 / $3
+	U[k, n[k]] = $7; S[k, n[k]] = $8; T[$1, k] = $3; P[$1, k] = $4 / $3
 }
 END {
 	print ""
 	printf "median of %d runs (wrk: requests/s as pages/s):\n", runs
-	printf "%-10s %9s %10s %12s %9s\n", "tool", "wall s", "pages/s",
-	    "peak RSS MB", "CPU s"
+	printf "%-10s %9s %10s %12s %7s %7s\n", "tool", "wall s", "pages/s",
+	    "peak RSS MB", "user s", "sys s"
 	split("nearcrawl nc-md5 wget2 wrk", tools, " ")
 	for (t = 1; t <= 4; t++) {
 		k = tools[t]
 		for (i = 1; i <= n[k]; i++) {
-			w[i] = W[k, i]; r[i] = R[k, i]; m[i] = M[k, i]; c[i] = C[k, i]
+			w[i] = W[k, i]; r[i] = R[k, i]; m[i] = M[k, i]
+			u[i] = U[k, i]; y[i] = S[k, i]
 		}
-		printf "%-10s %9.2f %10.0f %12.1f %9s\n", k, median(w, n[k]),
+		printf "%-10s %9.2f %10.0f %12.1f %7s %7s\n", k, median(w, n[k]),
 		    median(r, n[k]), median(m, n[k]),
-		    c[1] == "-" ? "-" : sprintf("%.2f", median(c, n[k]))
+		    u[1] == "-" ? "-" : sprintf("%.2f", median(u, n[k])),
+		    y[1] == "-" ? "-" : sprintf("%.2f", median(y, n[k]))
 	}
 	for (i = 1; i <= runs; i++)
 		q[i] = T[i, "nearcrawl"] / T[i, "wget2"]
@@ -351,6 +377,31 @@ stages() {
 }
 stages "$T/nearcrawl.stages" nearcrawl
 stages "$T/nc-md5.stages" nc-md5
+# threads FILE LABEL: the median CPU seconds of each thread group of the
+# "cpu s:" lines (loop user, loop sys, workers user, workers sys, other).
+threads() {
+	awk -v label="$2" '{
+		n++
+		for (i = 1; i <= NF; i++)
+			if ($i ~ /^[0-9.]+$/ && ($(i + 1) == "user" || $(i + 1) == "sys"))
+				v[++f[n], n] = $i
+		if ($0 ~ /workers \(/) { w = $0; sub(/.*workers \(/, "", w); sub(/\).*/, "", w) }
+	}
+	function med(k,    i, j, t, m, a) {
+		for (i = 1; i <= n; i++) a[i] = v[k, i]
+		for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
+			if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+	}
+	END {
+		if (n == 0) exit
+		printf "%s CPU s by thread, median of %d runs: loop %.2f user %.2f sys | " \
+		    "workers (%s) %.2f user %.2f sys | other %.2f user %.2f sys\n",
+		    label, n, med(1), med(2), w, med(3), med(4), med(5), med(6)
+	}' "$1"
+}
+threads "$T/nearcrawl.cpu" nearcrawl
+threads "$T/nc-md5.cpu" nc-md5
 # The search index's share of the database (docs/search.md), the median
 # of the runs: bytes a page.
 for tool in nearcrawl nc-md5; do
