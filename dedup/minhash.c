@@ -275,19 +275,28 @@ low_bits(const uint32_t *sig, size_t k, minv_t *out)
 }
 
 /*
- * Links and bucket heads are bit fields of width bits, read and written
- * a byte at a time so that a field at the end of a row or array reads no
- * byte past it (at most 26 bits at a shift of 7: five bytes).
+ * Links and bucket heads are bit fields of width bits (at most 26, at a
+ * shift of at most 7: five bytes). A field with 8 bytes of its array
+ * after its first byte (avail counts them) is read in one load; one near
+ * the end of a row or array a byte at a time, so that no byte past it is
+ * read.
  */
 static uint32_t
-bits_get(const unsigned char *p, size_t bit, unsigned width)
+bits_get(const unsigned char *p, size_t bit, unsigned width, size_t avail)
 {
 	unsigned shift = (unsigned)(bit & 7), i, nb = (shift + width + 7) / 8;
 	uint64_t v = 0;
 
 	p += bit / 8;
-	for (i = 0; i < nb; i++)
-		v |= (uint64_t)p[i] << (8 * i);
+	if (avail >= bit / 8 + 8) {
+		memcpy(&v, p, sizeof(v));
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+		v = __builtin_bswap64(v);
+#endif
+	} else {
+		for (i = 0; i < nb; i++)
+			v |= (uint64_t)p[i] << (8 * i);
+	}
 	return (uint32_t)(v >> shift) & (((uint32_t)1 << width) - 1);
 }
 
@@ -342,7 +351,7 @@ static uint32_t
 link_get(const struct minhash_index *ix, size_t e, size_t j)
 {
 	uint32_t to = bits_get(chunks_at(&ix->link, e), j * ix->width,
-	    ix->width);
+	    ix->width, ix->link.size);
 
 	return to == e ? NIL : to;
 }
@@ -363,23 +372,24 @@ head_at(const struct minhash_index *ix, const minv_t *sig, size_t j)
 	    (band_key(sig, j, ix->rows) & (ix->nbucket - 1));
 }
 
+static size_t
+heads_bytes(size_t bands, size_t nbucket, unsigned width)
+{
+	return (bands * nbucket * (width + 1) + 7) / 8;
+}
+
 /* A bucket's newest entry, or NIL: heads hold entry + 1, 0 when empty. */
 static uint32_t
 head_get(const struct minhash_index *ix, size_t h)
 {
-	return bits_get(ix->head, h * (ix->width + 1), ix->width + 1) - 1;
+	return bits_get(ix->head, h * (ix->width + 1), ix->width + 1,
+	    heads_bytes(ix->bands, ix->nbucket, ix->width)) - 1;
 }
 
 static void
 head_set(unsigned char *head, unsigned width, size_t h, uint32_t e)
 {
 	bits_set(head, h * (width + 1), width + 1, e + 1);
-}
-
-static size_t
-heads_bytes(size_t bands, size_t nbucket, unsigned width)
-{
-	return (bands * nbucket * (width + 1) + 7) / 8;
 }
 
 struct minhash_index *
@@ -433,8 +443,8 @@ link_entry(struct minhash_index *ix, struct chunks *link,
 
 	for (j = 0; j < ix->bands; j++) {
 		h = j * nbucket + (band_key(v, j, ix->rows) & (nbucket - 1));
-		link_set(link, width, e, j,
-		    bits_get(head, h * (width + 1), width + 1) - 1);
+		link_set(link, width, e, j, bits_get(head, h * (width + 1),
+		    width + 1, heads_bytes(ix->bands, nbucket, width)) - 1);
 		head_set(head, width, h, (uint32_t)e);
 	}
 }
