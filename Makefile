@@ -106,7 +106,8 @@ $(B)/ncserver: $(call obj,$(B),$(SRV_SRC))
 	$(CC) $(CFLAGS) -o $@ $^ $(PKG_LIBS)
 
 $(B)/bench_lookup: $(call obj,$(B),tests/bench/bench_lookup.c \
-    dedup/simindex.c dedup/ssdeep.c dedup/topk.c util/tagtab.c)
+    dedup/simindex.c dedup/ssdeep.c dedup/topk.c dedup/idcol.c \
+    util/tagtab.c util/chunks.c)
 	$(CC) $(CFLAGS) -o $@ $^ -lfuzzy -lm
 endif
 

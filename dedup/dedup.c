@@ -351,7 +351,7 @@ dedup_check(const struct dedup *d, const struct dedup_fp *fp,
 {
 	struct dedup_match found[DEDUP_MAX_MATCHES];
 	const struct dedup_method_ops *op;
-	const int64_t *first;
+	int64_t first;
 	size_t n = 0, k, i;
 	unsigned matched = 0;
 
@@ -360,10 +360,10 @@ dedup_check(const struct dedup *d, const struct dedup_fp *fp,
 	for (i = 0; i < NMETHODS; i++) {
 		op = methods[i];
 		if (!op->exact || !usable(d, fp, i) ||
-		    (first = op->find(d->ix[i], fp)) == NULL)
+		    !op->find(d->ix[i], fp, &first))
 			continue;
 		if (out != NULL && max > 0) {
-			out[0].original_id = *first;
+			out[0].original_id = first;
 			out[0].method = op->info->method;
 			out[0].percent = 100.0;
 			if (nout != NULL)
@@ -601,7 +601,7 @@ dedup_add(struct dedup *d, const struct dedup_fp *fp, int64_t id)
 
 	for (i = 0; i < NMETHODS; i++)
 		if (methods[i]->add_kind == DEDUP_ADD_RESERVED &&
-		    usable(d, fp, i) && methods[i]->reserve(d->ix[i], fp) != 0)
+		    usable(d, fp, i) && methods[i]->reserve(d->ix[i], fp, id) != 0)
 			return -1;
 	for (i = 0; i < NMETHODS; i++) {
 		if (!usable(d, fp, i))
@@ -645,7 +645,7 @@ dedup_add_method(struct dedup *d, enum dedup_method m,
 	if (i == NMETHODS || d->ix[i] == NULL)
 		return 0;
 	op = methods[i];
-	if (op->reserve != NULL && op->reserve(d->ix[i], fp) != 0)
+	if (op->reserve != NULL && op->reserve(d->ix[i], fp, id) != 0)
 		return -1;
 	return op->add(d->ix[i], fp, id) < 0 ? -1 : 0;
 }

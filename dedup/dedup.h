@@ -363,7 +363,7 @@ int dedup_add_method(struct dedup *d, enum dedup_method m,
  *            same digest (1 key).
  *   simhash  one key per table of the block index (simindex_keys): a
  *            match agrees exactly on some table's bits, so shares that
- *            table's key (10 at k = 3; at most SIMINDEX_MAX_TABLES).
+ *            table's key (k + 1: 4 at k = 3; at most SIMINDEX_MAX_TABLES).
  *   ssdeep   the (block size, 7-gram) keys the index stores and probes
  *            (ssdeep_keys): a digest is compared at all only through one
  *            of them (at most SSDEEP_KEYS_MAX, 117).
@@ -389,7 +389,7 @@ int dedup_add_method(struct dedup *d, enum dedup_method m,
 #define DEDUP_LOCK_KEYS_MAX (1 + SIMINDEX_MAX_TABLES + SSDEEP_KEYS_MAX + \
     MINHASH_MAX_PERMS + TDW_TOKENS_MAX)
 
-/* Most lock keys a page fingerprinted by d has under d's settings (43
+/* Most lock keys a page fingerprinted by d has under d's settings (37
  * for the default md5,simhash,minhash with k 3 and 32 bands;
  * TDW adds tdw.max_tokens), never more than DEDUP_LOCK_KEYS_MAX. */
 size_t dedup_lock_keys_max(const struct dedup *d);

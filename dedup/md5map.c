@@ -11,15 +11,10 @@
 #define LOAD_NUM 3
 #define LOAD_DEN 4
 
-struct entry {
-	unsigned char key[MD5MAP_RAW]; /* raw digest */
-	int64_t id;                    /* first page with this text */
-};
-
-static struct entry *
-entry_at(const struct md5map *m, size_t e)
+static unsigned char *
+key_at(const struct md5map *m, size_t e)
 {
-	return chunks_at(&m->entry, e);
+	return chunks_at(&m->key, e);
 }
 
 /* A digest's leading bytes are already uniform: use them as the hash. */
@@ -35,7 +30,8 @@ hash_of(const unsigned char key[MD5MAP_RAW])
 void
 md5map_init(struct md5map *m)
 {
-	chunks_init(&m->entry, sizeof(struct entry), CHUNK_SHIFT);
+	chunks_init(&m->key, MD5MAP_RAW, CHUNK_SHIFT);
+	idcol_init(&m->id, CHUNK_SHIFT);
 	m->n = 0;
 	tagtab_init(&m->tab);
 }
@@ -43,33 +39,36 @@ md5map_init(struct md5map *m)
 void
 md5map_free(struct md5map *m)
 {
-	chunks_free(&m->entry);
+	chunks_free(&m->key);
+	idcol_free(&m->id);
 	tagtab_free(&m->tab);
 	md5map_init(m);
 }
 
-const int64_t *
-md5map_find(const struct md5map *m, const unsigned char key[MD5MAP_RAW])
+int
+md5map_find(const struct md5map *m, const unsigned char key[MD5MAP_RAW],
+    int64_t *id)
 {
 	struct tagtab_iter it;
-	const struct entry *x;
 	uint32_t e;
 
 	tagtab_find(&m->tab, hash_of(key), &it);
-	while (tagtab_next(&it, &e)) {
-		x = entry_at(m, e);
-		if (memcmp(x->key, key, MD5MAP_RAW) == 0)
-			return &x->id;
-	}
-	return NULL;
+	while (tagtab_next(&it, &e))
+		if (memcmp(key_at(m, e), key, MD5MAP_RAW) == 0) {
+			if (id != NULL)
+				*id = idcol_get(&m->id, e);
+			return 1;
+		}
+	return 0;
 }
 
 int
-md5map_reserve(struct md5map *m)
+md5map_reserve(struct md5map *m, int64_t id)
 {
 	size_t nslot, e;
 
-	if (m->n > TAGTAB_MAX_ENTRY || chunks_reserve(&m->entry, m->n + 1) != 0)
+	if (m->n > TAGTAB_MAX_ENTRY || chunks_reserve(&m->key, m->n + 1) != 0 ||
+	    idcol_reserve(&m->id, m->n + 1, id) != 0)
 		return -1;
 	if ((m->n + 1) * LOAD_DEN <= m->tab.nslot * LOAD_NUM)
 		return 0;
@@ -79,17 +78,15 @@ md5map_reserve(struct md5map *m)
 		return -1;
 	}
 	for (e = 0; e < m->n; e++)
-		tagtab_put(&m->tab, hash_of(entry_at(m, e)->key), (uint32_t)e);
+		tagtab_put(&m->tab, hash_of(key_at(m, e)), (uint32_t)e);
 	return 0;
 }
 
 void
 md5map_add(struct md5map *m, const unsigned char key[MD5MAP_RAW], int64_t id)
 {
-	struct entry *x = entry_at(m, m->n);
-
-	memcpy(x->key, key, MD5MAP_RAW);
-	x->id = id;
+	memcpy(key_at(m, m->n), key, MD5MAP_RAW);
+	idcol_set(&m->id, m->n, id);
 	tagtab_put(&m->tab, hash_of(key), (uint32_t)m->n);
 	m->n++;
 }
@@ -97,5 +94,6 @@ md5map_add(struct md5map *m, const unsigned char key[MD5MAP_RAW], int64_t id)
 size_t
 md5map_bytes(const struct md5map *m)
 {
-	return chunks_bytes(&m->entry) + tagtab_bytes(&m->tab);
+	return chunks_bytes(&m->key) + idcol_bytes(&m->id) +
+	    tagtab_bytes(&m->tab);
 }

@@ -2,10 +2,11 @@
  * md5map: the exact-copy map, raw 16-byte MD5 digests to the first page
  * id seen with each.
  *
- * Entries (digest and id, 24 bytes) sit in add order in a util/chunks
- * array, never moved; a util/tagtab of their numbers, at most 3/4 full,
+ * Entries sit in add order, never moved: the digests (16 bytes) in a
+ * util/chunks array, the ids beside them in a dedup/idcol (4 bytes while
+ * they fit 32 bits). A util/tagtab of their numbers, at most 3/4 full,
  * finds them by the digest's leading 8 bytes (already uniform, so no
- * hashing). About 30 bytes an entry; at most 2^25 (33,554,432) entries.
+ * hashing). About 26 bytes an entry; at most 2^25 (33,554,432) entries.
  */
 #ifndef NC_MD5MAP_H
 #define NC_MD5MAP_H
@@ -15,11 +16,13 @@
 
 #include "util/chunks.h"
 #include "util/tagtab.h"
+#include "dedup/idcol.h"
 
 #define MD5MAP_RAW 16 /* bytes of a raw digest */
 
 struct md5map {
-	struct chunks entry; /* per entry: digest, then the first id */
+	struct chunks key;   /* per entry: the raw digest */
+	struct idcol id;     /* per entry: the first page with it */
 	size_t n;            /* entries */
 	struct tagtab tab;   /* entry numbers by digest */
 };
@@ -30,16 +33,17 @@ void md5map_init(struct md5map *m);
 /* Free everything; m is then empty, as md5map_init left it. */
 void md5map_free(struct md5map *m);
 
-/* The first id stored under key, or NULL. Cannot fail. */
-const int64_t *md5map_find(const struct md5map *m,
-    const unsigned char key[MD5MAP_RAW]);
+/* Whether key is stored: 1 with the first id stored under it in *id
+ * (id may be NULL), or 0. Cannot fail. */
+int md5map_find(const struct md5map *m, const unsigned char key[MD5MAP_RAW],
+    int64_t *id);
 
-/* Room for one more entry: 0, or -1 when out of memory or full (the map
- * unchanged in what it answers). */
-int md5map_reserve(struct md5map *m);
+/* Room for one more entry, to be stored under id: 0, or -1 when out of
+ * memory or full (the map unchanged in what it answers). */
+int md5map_reserve(struct md5map *m, int64_t id);
 
-/* Store key (not yet in the map) under id, after md5map_reserve. Cannot
- * fail. */
+/* Store key (not yet in the map) under id, after md5map_reserve for
+ * that id. Cannot fail. */
 void md5map_add(struct md5map *m, const unsigned char key[MD5MAP_RAW],
     int64_t id);
 

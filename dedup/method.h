@@ -84,13 +84,14 @@ struct dedup_method_ops {
 	size_t (*query)(void *ix, const struct dedup_config *cfg,
 	    const struct dedup_fp *fp, struct dedup_match *out, size_t max);
 
-	/* The exact method's page of fp, or NULL: the page first added with
-	 * the same fingerprint. NULL for a near method. */
-	const int64_t *(*find)(const void *ix, const struct dedup_fp *fp);
+	/* The exact method's page of fp: 1 with the page first added with
+	 * the same fingerprint in *id, or 0 when there is none. NULL for a
+	 * near method. */
+	int (*find)(const void *ix, const struct dedup_fp *fp, int64_t *id);
 
-	/* Make room so that add cannot fail (DEDUP_ADD_RESERVED only). 0, or
-	 * -1 when out of memory. */
-	int (*reserve)(void *ix, const struct dedup_fp *fp);
+	/* Make room so that add of fp as page id cannot fail
+	 * (DEDUP_ADD_RESERVED only). 0, or -1 when out of memory. */
+	int (*reserve)(void *ix, const struct dedup_fp *fp, int64_t id);
 
 	/* Index fp as page id. 0; 1 when fp is not indexed but that is no
 	 * error (a malformed stored digest, an MD5 known already); -1 when

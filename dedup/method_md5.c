@@ -70,23 +70,23 @@ index_free(void *ix)
 	free(ix);
 }
 
-static const int64_t *
-find(const void *ix, const struct dedup_fp *fp)
+static int
+find(const void *ix, const struct dedup_fp *fp, int64_t *id)
 {
 	unsigned char key[MD5MAP_RAW];
 
-	return parse(fp->md5, key) == 0 ? md5map_find(ix, key) : NULL;
+	return parse(fp->md5, key) == 0 && md5map_find(ix, key, id);
 }
 
 /* Room only for a digest the map will take: a well-formed new one. */
 static int
-reserve(void *ix, const struct dedup_fp *fp)
+reserve(void *ix, const struct dedup_fp *fp, int64_t id)
 {
 	unsigned char key[MD5MAP_RAW];
 
-	if (parse(fp->md5, key) != 0 || md5map_find(ix, key) != NULL)
+	if (parse(fp->md5, key) != 0 || md5map_find(ix, key, NULL))
 		return 0;
-	return md5map_reserve(ix);
+	return md5map_reserve(ix, id);
 }
 
 /* An MD5 already known keeps its first page. */
@@ -95,7 +95,7 @@ add(void *ix, const struct dedup_fp *fp, int64_t id)
 {
 	unsigned char key[MD5MAP_RAW];
 
-	if (parse(fp->md5, key) != 0 || md5map_find(ix, key) != NULL)
+	if (parse(fp->md5, key) != 0 || md5map_find(ix, key, NULL))
 		return 1;
 	md5map_add(ix, key, id);
 	return 0;

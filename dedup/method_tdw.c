@@ -86,7 +86,7 @@ query(void *ix, const struct dedup_config *cfg, const struct dedup_fp *fp,
 }
 
 static int
-reserve(void *ix, const struct dedup_fp *fp)
+reserve(void *ix, const struct dedup_fp *fp, int64_t id)
 {
 	return tdw_index_reserve(ix, &fp->tdw);
 }

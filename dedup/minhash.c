@@ -32,15 +32,22 @@
  * bits. Bands are keyed on the same 8-bit values (32 bits of a band at
  * r = 4). Each band has its own buckets, picked by the key (a hash of the
  * band's index and values); a bucket chains the entries filed in it,
- * newest first, through a link per entry and band of 25 bits packed (100
- * bytes for 32 bands where 32-bit links took 128): the older entry's
+ * newest first, through a link per entry and band: the older entry's
  * number, whose values are checked against the query's, since a chain
  * also holds other keys. Buckets hold up to POSTINGS_PER_BUCKET entries
- * on average. A query walks its bands' chains a step at a time together,
+ * on average, so entry numbers stay below POSTINGS_PER_BUCKET times the
+ * buckets of a band, and a link is just that wide: log2 of it, 20 bits at
+ * a million entries (80 bytes for 32 bands), 14 at ten thousand, where a
+ * fixed 25 bits took 100 bytes. A link to the entry itself ends a chain
+ * (a link always names an older entry), so no value is spent on "none".
+ * Bucket heads are packed a bit wider (entry + 1, 0 for empty). When the
+ * buckets double the links and heads gain a bit and are rebuilt, as the
+ * chains are. A query walks its bands' chains a step at a time together,
  * so their memory reads overlap, and merges them in descending entry
  * order, so a candidate met in several bands is verified once, without
- * allocating. At most 2^25 - 1 entries (the links' range).
- * Signatures, ids and links grow in chunks (util/chunks.h), never copied.
+ * allocating. At most 2^25 - 1 entries. Signatures, ids (4 bytes while
+ * they fit: dedup/idcol.h) and links grow in chunks (util/chunks.h),
+ * never copied but for a rebuild of the links.
  */
 #include "dedup/minhash.h"
 
@@ -51,6 +58,7 @@
 #include "util/chunks.h"
 #include "util/le.h"
 #include "util/mix64.h"
+#include "dedup/idcol.h"
 #include "dedup/topk.h"
 #include "dedup/words.h"
 
@@ -64,21 +72,25 @@ typedef uint8_t minv_t;
 #define FIRST_BUCKETS 16
 #define BATCH 256 /* shingle hashes folded into the minima at once */
 
-/* Entries per chunk of the index's arrays. */
-#define CHUNK_SHIFT 10
+/* Entries per chunk of the index's arrays: 32 KiB of minima at k = 128,
+ * a small share of even a small crawl's index left unused. */
+#define CHUNK_SHIFT 8
 
 struct minhash_index {
 	size_t k;             /* positions per signature */
 	size_t bands;         /* bands per signature */
 	size_t rows;          /* positions per band: k / bands */
 	struct chunks sig;    /* per entry: the minima's k low bytes */
-	struct chunks id;     /* per entry: the caller's id */
-	struct chunks link;   /* per entry: per band, LINK_BITS bits packed:
-	                         the older entry in the band's bucket, or NIL */
+	struct idcol id;      /* per entry: the caller's id */
+	struct chunks link;   /* per entry: per band, width bits packed: the
+	                         older entry in the band's bucket, or the
+	                         entry itself for none */
 	size_t n;             /* signatures stored */
-	uint32_t *head;       /* bands x nbucket: each bucket's newest entry,
-	                         or NIL */
+	unsigned char *head;  /* bands x nbucket fields of width + 1 bits:
+	                         each bucket's newest entry + 1, or 0 */
 	size_t nbucket;       /* buckets per band, a power of two */
+	unsigned width;       /* bits of a link: log2(POSTINGS_PER_BUCKET x
+	                         nbucket) */
 };
 
 /* The hash functions' constants, one pair per signature position. */
@@ -262,10 +274,51 @@ low_bits(const uint32_t *sig, size_t k, minv_t *out)
 		out[i] = (minv_t)sig[i];
 }
 
-/* Bits of one link: an entry number, or NIL. */
-#define LINK_BITS 25
-#define NIL (((uint32_t)1 << LINK_BITS) - 1)
-#define MAX_ENTRIES ((size_t)NIL)
+/*
+ * Links and bucket heads are bit fields of width bits (at most 26, at a
+ * shift of at most 7: five bytes). A field with 8 bytes of its array
+ * after its first byte (avail counts them) is read in one load; one near
+ * the end of a row or array a byte at a time, so that no byte past it is
+ * read.
+ */
+static uint32_t
+bits_get(const unsigned char *p, size_t bit, unsigned width, size_t avail)
+{
+	unsigned shift = (unsigned)(bit & 7), i, nb = (shift + width + 7) / 8;
+	uint64_t v = 0;
+
+	p += bit / 8;
+	if (avail >= bit / 8 + 8) {
+		memcpy(&v, p, sizeof(v));
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+		v = __builtin_bswap64(v);
+#endif
+	} else {
+		for (i = 0; i < nb; i++)
+			v |= (uint64_t)p[i] << (8 * i);
+	}
+	return (uint32_t)(v >> shift) & (((uint32_t)1 << width) - 1);
+}
+
+static void
+bits_set(unsigned char *p, size_t bit, unsigned width, uint32_t to)
+{
+	unsigned shift = (unsigned)(bit & 7), i, nb = (shift + width + 7) / 8;
+	uint64_t v = 0, mask = (((uint64_t)1 << width) - 1) << shift;
+
+	assert(width < 32 && to >> width == 0);
+	p += bit / 8;
+	for (i = 0; i < nb; i++)
+		v |= (uint64_t)p[i] << (8 * i);
+	v = (v & ~mask) | (uint64_t)to << shift;
+	for (i = 0; i < nb; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* Entries at most: 2^25 - 1, as before links were sized to the index. */
+#define MAX_ENTRIES ((((size_t)1) << 25) - 1)
+/* No entry, in a walk's cursor. */
+#define NIL UINT32_MAX
 
 static minv_t *
 sig_of(const struct minhash_index *ix, size_t e)
@@ -273,65 +326,70 @@ sig_of(const struct minhash_index *ix, size_t e)
 	return chunks_at(&ix->sig, e);
 }
 
-/* Where band j's link of entry e starts: its first byte and bit. Four
- * bytes from there hold all 25 bits (a shift of at most 7), and they end
- * inside the entry's row (link_row_bytes). */
-static unsigned char *
-link_at(const struct minhash_index *ix, size_t e, size_t j, unsigned *shift)
+/* Bits of a link for nbucket buckets a band: entries stay below
+ * POSTINGS_PER_BUCKET * nbucket, so an entry number fits; a bucket head
+ * takes one more bit, for its "empty". */
+static unsigned
+link_bits(size_t nbucket)
 {
-	size_t bit = j * LINK_BITS;
+	unsigned w = 0;
 
-	*shift = (unsigned)(bit & 7);
-	return (unsigned char *)chunks_at(&ix->link, e) + bit / 8;
+	while (((size_t)1 << w) < POSTINGS_PER_BUCKET * nbucket)
+		w++;
+	return w;
 }
 
 static size_t
-link_row_bytes(size_t bands)
+link_row_bytes(size_t bands, unsigned width)
 {
-	return (bands * LINK_BITS + 7) / 8;
+	return (bands * width + 7) / 8;
 }
 
-/* The entry before e in band j's bucket, or NIL. */
+/* The entry before e in band j's bucket, or NIL: a link to e itself says
+ * there is none, since a link always names an older entry. */
 static uint32_t
 link_get(const struct minhash_index *ix, size_t e, size_t j)
 {
-	unsigned shift;
-	const unsigned char *p = link_at(ix, e, j, &shift);
+	uint32_t to = bits_get(chunks_at(&ix->link, e), j * ix->width,
+	    ix->width, ix->link.size);
 
-	return (le32_get(p) >> shift) & NIL;
+	return to == e ? NIL : to;
 }
 
 static void
-link_set(const struct minhash_index *ix, size_t e, size_t j, uint32_t to)
+link_set(struct chunks *link, unsigned width, size_t e, size_t j,
+    uint32_t to)
 {
-	unsigned shift;
-	unsigned char *p = link_at(ix, e, j, &shift);
-	uint32_t w = le32_get(p);
-
-	/* An entry number (below MAX_ENTRIES) or NIL: LINK_BITS hold it. */
-	assert(to <= NIL);
-	le32_put(p, (w & ~(NIL << shift)) | to << shift);
+	bits_set(chunks_at(link, e), j * width, width, to == NIL ?
+	    (uint32_t)e : to);
 }
 
-/* Band j's bucket for the band key of sig. */
-static uint32_t *
-head_of(const struct minhash_index *ix, const minv_t *sig, size_t j)
+/* Where band j's bucket for the band key of sig is among the heads. */
+static size_t
+head_at(const struct minhash_index *ix, const minv_t *sig, size_t j)
 {
-	return &ix->head[j * ix->nbucket +
-	    (band_key(sig, j, ix->rows) & (ix->nbucket - 1))];
+	return j * ix->nbucket +
+	    (band_key(sig, j, ix->rows) & (ix->nbucket - 1));
 }
 
-/* Bucket heads for bands x nbucket buckets, every one empty (NIL), or
- * NULL when out of memory. */
-static uint32_t *
-empty_heads(size_t bands, size_t nbucket)
+static size_t
+heads_bytes(size_t bands, size_t nbucket, unsigned width)
 {
-	uint32_t *head = malloc(bands * nbucket * sizeof(*head));
-	size_t i;
+	return (bands * nbucket * (width + 1) + 7) / 8;
+}
 
-	for (i = 0; head != NULL && i < bands * nbucket; i++)
-		head[i] = NIL;
-	return head;
+/* A bucket's newest entry, or NIL: heads hold entry + 1, 0 when empty. */
+static uint32_t
+head_get(const struct minhash_index *ix, size_t h)
+{
+	return bits_get(ix->head, h * (ix->width + 1), ix->width + 1,
+	    heads_bytes(ix->bands, ix->nbucket, ix->width)) - 1;
+}
+
+static void
+head_set(unsigned char *head, unsigned width, size_t h, uint32_t e)
+{
+	bits_set(head, h * (width + 1), width + 1, e + 1);
 }
 
 struct minhash_index *
@@ -347,11 +405,14 @@ minhash_index_new(size_t k, size_t bands)
 	ix->k = k;
 	ix->bands = bands;
 	ix->rows = k / bands;
-	chunks_init(&ix->sig, k * sizeof(minv_t), CHUNK_SHIFT);
-	chunks_init(&ix->id, sizeof(int64_t), CHUNK_SHIFT);
-	chunks_init(&ix->link, link_row_bytes(bands), CHUNK_SHIFT);
 	ix->nbucket = FIRST_BUCKETS;
-	if ((ix->head = empty_heads(bands, ix->nbucket)) == NULL)
+	ix->width = link_bits(ix->nbucket);
+	chunks_init(&ix->sig, k * sizeof(minv_t), CHUNK_SHIFT);
+	idcol_init(&ix->id, CHUNK_SHIFT);
+	chunks_init(&ix->link, link_row_bytes(bands, ix->width), CHUNK_SHIFT);
+	/* calloc: every head 0, every bucket empty. */
+	ix->head = calloc(1, heads_bytes(bands, ix->nbucket, ix->width));
+	if (ix->head == NULL)
 		goto fail;
 	return ix;
 fail:
@@ -365,42 +426,58 @@ minhash_index_free(struct minhash_index *ix)
 	if (ix == NULL)
 		return;
 	chunks_free(&ix->sig);
-	chunks_free(&ix->id);
+	idcol_free(&ix->id);
 	chunks_free(&ix->link);
 	free(ix->head);
 	free(ix);
 }
 
-/* File entry e's bands at the heads of their buckets. */
+/* File entry e's bands at the heads of their buckets, into link and head
+ * of width bits for nbucket buckets a band. */
 static void
-link_entry(struct minhash_index *ix, size_t e)
+link_entry(struct minhash_index *ix, struct chunks *link,
+    unsigned char *head, unsigned width, size_t nbucket, size_t e)
 {
 	const minv_t *v = sig_of(ix, e);
-	uint32_t *h;
-	size_t j;
+	size_t j, h;
 
 	for (j = 0; j < ix->bands; j++) {
-		h = head_of(ix, v, j);
-		link_set(ix, e, j, *h);
-		*h = (uint32_t)e;
+		h = j * nbucket + (band_key(v, j, ix->rows) & (nbucket - 1));
+		link_set(link, width, e, j, bits_get(head, h * (width + 1),
+		    width + 1, heads_bytes(ix->bands, nbucket, width)) - 1);
+		head_set(head, width, h, (uint32_t)e);
 	}
 }
 
-/* Rebuild the buckets with twice as many per band; chains stay newest
- * first because entries are relinked in order. */
+/*
+ * Rebuild the buckets with twice as many per band, and the links and
+ * heads a bit wider, for the entries they will number; chains stay newest
+ * first because entries are relinked in order. Room is made for `room`
+ * entries. -1 with the index as it was when memory runs out.
+ */
 static int
-grow_buckets(struct minhash_index *ix)
+grow_buckets(struct minhash_index *ix, size_t room)
 {
 	size_t nbucket = 2 * ix->nbucket, e;
-	uint32_t *head;
+	unsigned width = link_bits(nbucket);
+	struct chunks link;
+	unsigned char *head;
 
-	if ((head = empty_heads(ix->bands, nbucket)) == NULL)
+	chunks_init(&link, link_row_bytes(ix->bands, width), CHUNK_SHIFT);
+	if (chunks_reserve(&link, room) != 0 ||
+	    (head = calloc(1, heads_bytes(ix->bands, nbucket, width))) ==
+	    NULL) {
+		chunks_free(&link);
 		return -1;
+	}
+	for (e = 0; e < ix->n; e++)
+		link_entry(ix, &link, head, width, nbucket, e);
+	chunks_free(&ix->link);
+	ix->link = link;
 	free(ix->head);
 	ix->head = head;
 	ix->nbucket = nbucket;
-	for (e = 0; e < ix->n; e++)
-		link_entry(ix, e);
+	ix->width = width;
 	return 0;
 }
 
@@ -409,15 +486,16 @@ minhash_index_add(struct minhash_index *ix, const uint32_t *sig, int64_t id)
 {
 	if (ix->n + 1 > MAX_ENTRIES ||
 	    chunks_reserve(&ix->sig, ix->n + 1) != 0 ||
-	    chunks_reserve(&ix->id, ix->n + 1) != 0 ||
-	    chunks_reserve(&ix->link, ix->n + 1) != 0)
+	    idcol_reserve(&ix->id, ix->n + 1, id) != 0)
 		return -1;
-	if (ix->n + 1 > POSTINGS_PER_BUCKET * ix->nbucket &&
-	    grow_buckets(ix) != 0)
+	if (ix->n + 1 > POSTINGS_PER_BUCKET * ix->nbucket) {
+		if (grow_buckets(ix, ix->n + 1) != 0)
+			return -1;
+	} else if (chunks_reserve(&ix->link, ix->n + 1) != 0)
 		return -1;
 	low_bits(sig, ix->k, sig_of(ix, ix->n));
-	*(int64_t *)chunks_at(&ix->id, ix->n) = id;
-	link_entry(ix, ix->n);
+	idcol_set(&ix->id, ix->n, id);
+	link_entry(ix, &ix->link, ix->head, ix->width, ix->nbucket, ix->n);
 	ix->n++;
 	return 0;
 }
@@ -432,7 +510,8 @@ minhash_index_pop(struct minhash_index *ix)
 	ix->n--;
 	/* The newest entry heads the chain of each of its buckets. */
 	for (j = 0; j < ix->bands; j++)
-		*head_of(ix, sig_of(ix, ix->n), j) = link_get(ix, ix->n, j);
+		head_set(ix->head, ix->width, head_at(ix, sig_of(ix, ix->n), j),
+		    link_get(ix, ix->n, j));
 }
 
 /*
@@ -447,7 +526,6 @@ settle(const struct minhash_index *ix, uint32_t *cur, size_t *pend,
     size_t np, const minv_t *q)
 {
 	size_t i, j, keep, bytes = ix->rows * sizeof(*q);
-	unsigned shift;
 
 	while (np > 0) {
 		for (i = 0; i < np; i++) {
@@ -455,7 +533,8 @@ settle(const struct minhash_index *ix, uint32_t *cur, size_t *pend,
 			if (cur[j] == NIL)
 				continue;
 			__builtin_prefetch(sig_of(ix, cur[j]) + j * ix->rows);
-			__builtin_prefetch(link_at(ix, cur[j], j, &shift));
+			__builtin_prefetch((unsigned char *)chunks_at(
+			    &ix->link, cur[j]) + j * ix->width / 8);
 		}
 		for (i = keep = 0; i < np; i++) {
 			j = pend[i];
@@ -509,7 +588,7 @@ verify(const struct minhash_index *ix, size_t e, const minv_t *q,
 
 	if (agree < need)
 		return;
-	m.id = *(const int64_t *)chunks_at(&ix->id, e);
+	m.id = idcol_get(&ix->id, e);
 	m.agree = (int)agree;
 	if (out != NULL && max > 0)
 		topk_insert(out, max, *found, &m, sizeof(m), better);
@@ -530,7 +609,7 @@ minhash_index_query(const struct minhash_index *ix, const uint32_t *sig,
 	need = needed(ix->k, threshold);
 	low_bits(sig, ix->k, q);
 	for (j = 0; j < ix->bands; j++) {
-		cur[j] = *head_of(ix, q, j);
+		cur[j] = head_get(ix, head_at(ix, q, j));
 		pend[j] = j;
 	}
 	settle(ix, cur, pend, ix->bands, q);
@@ -593,7 +672,7 @@ minhash_index_count(const struct minhash_index *ix)
 size_t
 minhash_index_bytes(const struct minhash_index *ix)
 {
-	return sizeof(*ix) + chunks_bytes(&ix->sig) + chunks_bytes(&ix->id) +
+	return sizeof(*ix) + chunks_bytes(&ix->sig) + idcol_bytes(&ix->id) +
 	    chunks_bytes(&ix->link) +
-	    ix->bands * ix->nbucket * sizeof(*ix->head);
+	    heads_bytes(ix->bands, ix->nbucket, ix->width);
 }

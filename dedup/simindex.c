@@ -1,38 +1,38 @@
 /*
- * simindex: block index over 64-bit SimHashes, with lookups whose cost
- * does not grow with the number stored.
+ * simindex: block index over 64-bit SimHashes.
  *
- * The 64 bits are cut into nblocks blocks. Two fingerprints within
- * distance k differ in at most k blocks, so they agree exactly on at least
- * nblocks - k of them. With nblocks = k + 2 (k <= PAIR_MAX_K) they agree on
- * some pair of blocks, and there is one table per pair (C(k+2, 2) tables,
- * 10 for k = 3) keyed by the bits of both blocks: 26 bits for k = 3, so a
- * key is shared by chance only once the store nears 2^26 fingerprints.
- * Larger k would need too many pair tables; there nblocks = k + 1 and each
- * table is keyed by one block (the plain pigeonhole index), whose buckets
- * fill up as the store grows.
+ * The 64 bits are cut into k + 1 blocks. Two fingerprints within distance
+ * k differ in at most k blocks, so they agree exactly on at least one, and
+ * there is one table per block keyed by its bits (16 bits for k = 3). An
+ * earlier layout cut k + 2 blocks and kept a table per pair of them (10
+ * for k = 3, keys of 25-26 bits): chance candidates were rare at any size,
+ * but the tables cost 40-80 bytes a fingerprint where these four cost
+ * 16-32. The price is candidates: a 16-bit key is shared by n / 65,536 of
+ * n stored fingerprints, so a lookup reads about 15 a table at a million,
+ * each checked by one XOR and popcount. A table's candidates sit in one
+ * run of slots, so their fingerprints are prefetched together and the
+ * reads overlap.
  *
  * Each table is a util/tagtab, at most 75% full: one 32-bit word a slot,
  * the entry number and a 7-bit tag of the key's hash. A key's entries all
  * sit in the run of filled slots from its home slot; a lookup scans that
  * run's tags and reads a stored fingerprint only on a tag match, checking
  * the table's bits exactly. The tables grow by half and are refilled from
- * the stored fingerprints, in place. A stored fingerprint costs 16 bytes
- * plus 4-8 bytes per table.
+ * the stored fingerprints, in place. Fingerprints and ids grow in chunks
+ * (util/chunks.h), never copied; ids take 4 bytes (dedup/idcol.h).
  */
 #include "dedup/simindex.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/chunks.h"
 #include "util/mix64.h"
 #include "util/tagtab.h"
+#include "dedup/idcol.h"
 #include "dedup/topk.h"
 
-#define PAIR_MAX_K 3
-#define MAX_BLOCKS (SIMINDEX_MAX_K + 2)
-/* Enough for C(PAIR_MAX_K + 2, 2) = 10 pair tables and for the
- * SIMINDEX_MAX_K + 1 single-block ones. */
+#define MAX_BLOCKS (SIMINDEX_MAX_K + 1)
 #define MAX_TABLES SIMINDEX_MAX_TABLES
 #define FIRST_SLOTS 64
 #define MAX_ENTRIES ((size_t)TAGTAB_MAX_ENTRY + 1)
@@ -40,19 +40,20 @@
 /* Filled slots at most LOAD_NUM / LOAD_DEN of a table. */
 #define LOAD_NUM 3
 #define LOAD_DEN 4
+/* Entries per chunk of the fingerprints and ids. */
+#define CHUNK_SHIFT 10
+/* Candidates of one table prefetched before any is checked. */
+#define PREFETCH 32
 
-struct entry {
-	uint64_t fp; /* the fingerprint */
-	int64_t id;  /* caller's id */
-};
+_Static_assert(MAX_BLOCKS <= MAX_TABLES, "a table per block");
 
 struct simindex {
 	int k;                      /* distance bound */
 	int ntables;                /* tables, each keyed by mask[t] */
 	uint64_t mask[MAX_TABLES];  /* the bits a table's key is made of */
-	struct entry *entry;        /* stored fingerprints, in add order */
+	struct chunks fp;           /* per entry: the fingerprint, add order */
+	struct idcol id;            /* per entry: the caller's id */
 	size_t n;                   /* entries used */
-	size_t cap;                 /* entries allocated */
 	struct tagtab tab[MAX_TABLES]; /* per table: entry numbers by key,
 	                                  every table the same size */
 };
@@ -63,12 +64,17 @@ key_hash(const struct simindex *ix, int t, uint64_t fp)
 	return mix64((fp & ix->mask[t]) ^ (uint64_t)t);
 }
 
+static uint64_t
+fp_at(const struct simindex *ix, size_t e)
+{
+	return *(const uint64_t *)chunks_at(&ix->fp, e);
+}
+
 struct simindex *
 simindex_new(int k)
 {
 	struct simindex *ix;
-	uint64_t block[MAX_BLOCKS];
-	int b, c, t, nblocks, shift = 0, width;
+	int b, t, nblocks, shift = 0, width;
 
 	if (k < 0 || k > SIMINDEX_MAX_K)
 		return NULL;
@@ -76,22 +82,17 @@ simindex_new(int k)
 	if (ix == NULL)
 		return NULL;
 	ix->k = k;
-	nblocks = k <= PAIR_MAX_K ? k + 2 : k + 1;
+	chunks_init(&ix->fp, sizeof(uint64_t), CHUNK_SHIFT);
+	idcol_init(&ix->id, CHUNK_SHIFT);
+	nblocks = k + 1;
 	for (b = 0; b < nblocks; b++) {
 		/* Widths differ by at most one bit; the wider ones first. */
 		width = 64 / nblocks + (b < 64 % nblocks);
-		block[b] = width == 64 ? UINT64_MAX
-		                       : (((uint64_t)1 << width) - 1) << shift;
+		ix->mask[b] = width == 64 ? UINT64_MAX
+		                          : (((uint64_t)1 << width) - 1) << shift;
 		shift += width;
 	}
-	if (k <= PAIR_MAX_K) {
-		for (b = 0; b < nblocks; b++)
-			for (c = b + 1; c < nblocks; c++)
-				ix->mask[ix->ntables++] = block[b] | block[c];
-	} else {
-		for (b = 0; b < nblocks; b++)
-			ix->mask[ix->ntables++] = block[b];
-	}
+	ix->ntables = nblocks;
 	for (t = 0; t < ix->ntables; t++)
 		if (tagtab_reset(&ix->tab[t], FIRST_SLOTS) != 0)
 			goto fail;
@@ -110,29 +111,9 @@ simindex_free(struct simindex *ix)
 		return;
 	for (t = 0; t < ix->ntables; t++)
 		tagtab_free(&ix->tab[t]);
-	free(ix->entry);
+	chunks_free(&ix->fp);
+	idcol_free(&ix->id);
 	free(ix);
-}
-
-/* Room for one more entry, growing by half; -1 with nothing lost. */
-static int
-reserve_entry(struct simindex *ix)
-{
-	size_t cap = ix->cap + ix->cap / 2 + 64;
-	struct entry *e;
-
-	if (ix->n < ix->cap)
-		return 0;
-	if (ix->n >= MAX_ENTRIES)
-		return -1;
-	if (cap > MAX_ENTRIES)
-		cap = MAX_ENTRIES;
-	e = realloc(ix->entry, cap * sizeof(*e));
-	if (e == NULL)
-		return -1;
-	ix->entry = e;
-	ix->cap = cap;
-	return 0;
 }
 
 /*
@@ -154,7 +135,7 @@ grow_tables(struct simindex *ix, size_t nslot)
 	for (t = 0; t < ix->ntables; t++) {
 		(void)tagtab_reset(&ix->tab[t], nslot);
 		for (e = 0; e < ix->n; e++)
-			tagtab_put(&ix->tab[t], key_hash(ix, t, ix->entry[e].fp),
+			tagtab_put(&ix->tab[t], key_hash(ix, t, fp_at(ix, e)),
 			    (uint32_t)e);
 	}
 	return failed ? -1 : 0;
@@ -166,15 +147,16 @@ simindex_add(struct simindex *ix, uint64_t fp, int64_t id)
 	size_t want;
 	int t;
 
-	if (reserve_entry(ix) != 0)
+	if (ix->n >= MAX_ENTRIES || chunks_reserve(&ix->fp, ix->n + 1) != 0 ||
+	    idcol_reserve(&ix->id, ix->n + 1, id) != 0)
 		return -1;
 	if ((ix->n + 1) * LOAD_DEN > ix->tab[0].nslot * LOAD_NUM) {
 		want = ix->tab[0].nslot + ix->tab[0].nslot / 2;
 		if (want > MAX_SLOTS || grow_tables(ix, want) != 0)
 			return -1;
 	}
-	ix->entry[ix->n].fp = fp;
-	ix->entry[ix->n].id = id;
+	*(uint64_t *)chunks_at(&ix->fp, ix->n) = fp;
+	idcol_set(&ix->id, ix->n, id);
 	for (t = 0; t < ix->ntables; t++)
 		tagtab_put(&ix->tab[t], key_hash(ix, t, fp), (uint32_t)ix->n);
 	ix->n++;
@@ -190,7 +172,7 @@ simindex_pop(struct simindex *ix)
 	if (ix->n == 0)
 		return;
 	ix->n--;
-	fp = ix->entry[ix->n].fp;
+	fp = fp_at(ix, ix->n);
 	/* Added last, it sits at the end of its probe run in each table. */
 	for (t = 0; t < ix->ntables; t++)
 		(void)tagtab_remove(&ix->tab[t], key_hash(ix, t, fp),
@@ -207,38 +189,51 @@ better(const void *va, const void *vb)
 	return a->id < b->id;
 }
 
+/* Check entry e, a candidate of table t, against fp; count it in *found
+ * and out when it is within k and t is the first table it agrees on. */
+static void
+check(const struct simindex *ix, int t, size_t e, uint64_t fp,
+    struct simindex_match *out, size_t max, size_t *found)
+{
+	struct simindex_match m;
+	uint64_t x = fp_at(ix, e) ^ fp;
+	int prev;
+
+	if ((x & ix->mask[t]) != 0)
+		return;
+	m.distance = __builtin_popcountll(x);
+	if (m.distance > ix->k)
+		return;
+	/* Once per match: in its first agreeing table. */
+	for (prev = 0; prev < t; prev++)
+		if ((x & ix->mask[prev]) == 0)
+			return;
+	m.id = idcol_get(&ix->id, e);
+	if (out != NULL && max > 0)
+		topk_insert(out, max, *found, &m, sizeof(m), better);
+	(*found)++;
+}
+
 size_t
 simindex_query(const struct simindex *ix, uint64_t fp,
     struct simindex_match *out, size_t max)
 {
-	struct simindex_match m;
 	struct tagtab_iter it;
-	size_t found = 0;
-	uint64_t x;
-	uint32_t e;
-	int t, prev, earlier;
+	size_t found = 0, nb, i;
+	uint32_t e[PREFETCH];
+	int t;
 
 	for (t = 0; t < ix->ntables; t++) {
 		tagtab_find(&ix->tab[t], key_hash(ix, t, fp), &it);
-		while (tagtab_next(&it, &e)) {
-			x = ix->entry[e].fp ^ fp;
-			if ((x & ix->mask[t]) != 0)
-				continue;
-			m.distance = __builtin_popcountll(x);
-			if (m.distance > ix->k)
-				continue;
-			/* Once per match: in its first agreeing table. */
-			earlier = 0;
-			for (prev = 0; prev < t && !earlier; prev++)
-				earlier = (x & ix->mask[prev]) == 0;
-			if (earlier)
-				continue;
-			m.id = ix->entry[e].id;
-			if (out != NULL && max > 0)
-				topk_insert(
-				    out, max, found, &m, sizeof(m), better);
-			found++;
-		}
+		do {
+			/* A batch of candidates first, so that their
+			 * fingerprints are read at once, not one by one. */
+			for (nb = 0; nb < PREFETCH && tagtab_next(&it, &e[nb]);
+			     nb++)
+				__builtin_prefetch(chunks_at(&ix->fp, e[nb]));
+			for (i = 0; i < nb; i++)
+				check(ix, t, e[i], fp, out, max, &found);
+		} while (nb == PREFETCH);
 	}
 	return found;
 }
@@ -265,7 +260,7 @@ simindex_count(const struct simindex *ix)
 size_t
 simindex_bytes(const struct simindex *ix)
 {
-	size_t b = sizeof(*ix) + ix->cap * sizeof(struct entry);
+	size_t b = sizeof(*ix) + chunks_bytes(&ix->fp) + idcol_bytes(&ix->id);
 	int t;
 
 	for (t = 0; t < ix->ntables; t++)

@@ -2,15 +2,16 @@
  * simindex: find every stored 64-bit SimHash within Hamming distance k of a
  * query without scanning all of them.
  *
- * Block index: the 64 bits are cut into blocks; two fingerprints within
- * distance k agree exactly on all but at most k blocks. For k <= 3 there
- * are k+2 blocks and one table per pair of blocks (10 tables of 25-26-bit
- * keys for k = 3), so a lookup meets almost no chance candidates even with
- * millions stored; for larger k, k+1 blocks and one table per block. The
- * tables yield a candidate set that contains every answer; candidates are
- * checked exactly. Memory: 16 bytes per stored fingerprint plus 4-8 per
- * table (about 80 bytes for k = 3). An index holds at most 2^25
- * (33,554,432) fingerprints (util/tagtab.h).
+ * Block index: the 64 bits are cut into k + 1 blocks; two fingerprints
+ * within distance k differ in at most k blocks, so they agree exactly on
+ * at least one (pigeonhole). There is one table per block (4 tables of
+ * 16-bit keys for k = 3), giving a candidate set that contains every
+ * answer; candidates are checked exactly. A key of b bits is shared by
+ * chance by about n / 2^b of n stored fingerprints, each one candidate
+ * read: 15 a table at a million stored for k = 3, 30 at two million.
+ * Memory: 12 bytes per stored fingerprint (8 while ids exceed 32 bits:
+ * dedup/idcol.h) plus 5-8 per table, about 38 bytes for k = 3. An index
+ * holds at most 2^25 (33,554,432) fingerprints (util/tagtab.h).
  */
 #ifndef NC_SIMINDEX_H
 #define NC_SIMINDEX_H
@@ -20,7 +21,7 @@
 
 #define SIMINDEX_MAX_K 15
 /* Most tables an index has, so most keys simindex_keys writes: k + 1
- * single-block tables at SIMINDEX_MAX_K (pair tables stop at 10). */
+ * at SIMINDEX_MAX_K. */
 #define SIMINDEX_MAX_TABLES (SIMINDEX_MAX_K + 1)
 
 struct simindex;
@@ -66,8 +67,8 @@ size_t simindex_query(const struct simindex *ix, uint64_t fp,
  * intersect whenever either can find the other. The keys depend only on
  * fp and k, never on what is stored, so every index made with the same k
  * (in any process) gives the same ones. Writes the index's table count
- * (C(k+2, 2) for k <= 3, 10 at k = 3; k + 1 above; at most
- * SIMINDEX_MAX_TABLES) keys into keys and returns it. Cannot fail.
+ * (k + 1, at most SIMINDEX_MAX_TABLES) keys into keys and returns it.
+ * Cannot fail.
  */
 size_t simindex_keys(const struct simindex *ix, uint64_t fp,
     uint64_t keys[SIMINDEX_MAX_TABLES]);

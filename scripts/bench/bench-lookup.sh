@@ -41,7 +41,9 @@ else
 	# The index modules and what they include, as they were at REV.
 	git archive "$REV" dedup util | tar -x -C "$T" || exit 1
 	extra=""
-	[ -f "$T/util/tagtab.c" ] && extra="$T/util/tagtab.c"
+	for f in util/tagtab.c util/chunks.c dedup/idcol.c; do
+		[ -f "$T/$f" ] && extra="$extra $T/$f"
+	done
 	cc -O2 -D_GNU_SOURCE -I"$T" -I"$T/dedup" -o "$T/bench_lookup" \
 	    tests/bench/bench_lookup.c "$T/dedup/simindex.c" \
 	    "$T/dedup/ssdeep.c" "$T/dedup/topk.c" $extra -lfuzzy -lm || exit 1

@@ -126,5 +126,6 @@ void suite_search(void);
 void suite_pg_conn(void);
 void suite_fdlimit(void);
 void suite_store_disk(void);
+void suite_idcol(void);
 
 #endif

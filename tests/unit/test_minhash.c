@@ -485,6 +485,113 @@ test_index_vs_scan(void)
 }
 
 /*
+ * The LSH answer itself, by brute force: going from the newest entry back,
+ * every entry whose 8-bit values equal q's on all rows of some band is a
+ * candidate; the first MINHASH_QUERY_CANDIDATES candidates are verified
+ * on their 8-bit values. What the index must answer whatever its layout.
+ */
+static size_t
+band_scan(uint32_t (*sigs)[16], const int64_t *ids, size_t n,
+    const uint32_t *q, size_t k, size_t bands, size_t need,
+    struct minhash_match *out)
+{
+	size_t e, j, i, rows = k / bands, seen = 0, found = 0, agree;
+	int shares;
+
+	for (e = n; e-- > 0 && seen < MINHASH_QUERY_CANDIDATES;) {
+		for (j = 0, shares = 0; j < bands && !shares; j++) {
+			for (i = 0; i < rows; i++)
+				if ((uint8_t)sigs[e][j * rows + i] !=
+				    (uint8_t)q[j * rows + i])
+					break;
+			shares = i == rows;
+		}
+		if (!shares)
+			continue;
+		seen++;
+		for (i = agree = 0; i < k; i++)
+			agree += (uint8_t)sigs[e][i] == (uint8_t)q[i];
+		if (agree >= need) {
+			out[found].id = ids[e];
+			out[found].agree = (int)agree;
+			found++;
+		}
+	}
+	qsort(out, found, sizeof(*out), cmp_match);
+	return found;
+}
+
+/*
+ * The index against band_scan over tens of thousands of entries, so that
+ * its buckets grow and its links widen many times (each growth rebuilds
+ * them), with pops between: the same count and the same best answers, in
+ * order, for every query. Signatures are short (k = 16, 8 bands) so that
+ * the scan stays quick; many are copies of earlier ones with a few
+ * positions changed, and a crowd repeats one band.
+ */
+static void
+test_index_vs_band_scan(void)
+{
+	enum { STORED = 24000, QUERIES = 400, KS = 16, BANDS = 8, OUT = 8 };
+	static uint32_t sigs[STORED][KS];
+	static int64_t ids[STORED];
+	static struct minhash_match want[STORED];
+	struct minhash_match got[OUT];
+	struct minhash_index *ix = minhash_index_new(KS, BANDS);
+	uint32_t q[KS];
+	uint64_t s = 77;
+	size_t i, j, n = 0, n_want, n_got, wrong = 0, nonempty = 0;
+	size_t need = (KS * 50 + 99) / 100;
+
+	CHECK(ix != NULL);
+	if (ix == NULL)
+		return;
+	for (i = 0; i < STORED; i++) {
+		for (j = 0; j < KS; j++)
+			sigs[n][j] = (uint32_t)check_xorshift(&s);
+		if (n > 0 && i % 3 == 0)
+			for (j = 0; j < KS; j++)
+				if (check_xorshift(&s) % 4 != 0)
+					sigs[n][j] = sigs[check_xorshift(&s) %
+					    n][j];
+		if (i % 10 == 0)
+			sigs[n][0] = sigs[n][1] = 7;
+		/* Ids past 32 bits for the last quarter: they widen. */
+		ids[n] = i < STORED * 3 / 4 ? (int64_t)(i * 7) :
+		    ((int64_t)1 << 35) + (int64_t)i;
+		CHECK_INT(minhash_index_add(ix, sigs[n], ids[n]), 0);
+		n++;
+		/* Now and then the newest is taken back. */
+		if (i % 97 == 0) {
+			minhash_index_pop(ix);
+			n--;
+		}
+	}
+	CHECK_INT(minhash_index_count(ix), n);
+	for (i = 0; i < QUERIES; i++) {
+		memcpy(q, sigs[check_xorshift(&s) % n], sizeof(q));
+		for (j = 0; j < KS; j++)
+			if (check_xorshift(&s) % 5 == 0)
+				q[j] = (uint32_t)check_xorshift(&s);
+		n_want = band_scan(sigs, ids, n, q, KS, BANDS, need, want);
+		n_got = minhash_index_query(ix, q, 50, got, OUT);
+		nonempty += n_want > 0;
+		if (n_got != n_want) {
+			wrong++;
+			continue;
+		}
+		for (j = 0; j < n_got && j < OUT; j++)
+			if (got[j].id != want[j].id ||
+			    got[j].agree != want[j].agree)
+				break;
+		wrong += j < n_got && j < OUT;
+	}
+	CHECK_INT(wrong, 0);
+	CHECK(nonempty > QUERIES / 2);
+	minhash_index_free(ix);
+}
+
+/*
  * Recall along the S-curve: for pairs of exact Jaccard J the buckets find
  * the pair with probability 1 - (1 - J^r)^b. With b = 32, r = 4 that is
  * 0.9998 at J = 0.7 and 0.93 at J = 0.4; over 400 pairs per J, the share
@@ -611,11 +718,12 @@ test_pop_after_growth(void)
 }
 
 /*
- * Memory: k 8-bit minima and an 8-byte id per page, one 25-bit link per
- * band (100 bytes for 32), and per band a 4-byte bucket head per four to
- * eight pages; the chunks leave at most one chunk (1,024 pages) unused,
- * a twentieth of 20,000. At k = 128, b = 32 that is 252 to 268 bytes per
- * page, plus that slack.
+ * Memory: k 8-bit minima and a 4-byte id per page, one link per band of
+ * log2(8 x buckets) bits (15 at 20,000 pages: 4,096 buckets a band), and
+ * per band a bucket head of a bit more per four to eight pages (here
+ * 20,000 / 4,096); the chunks leave at most one chunk (256 pages) unused.
+ * At k = 128, b = 32 that is 128 + 4 + 60 + 13.1 bytes per page, plus
+ * that slack.
  */
 static void
 test_bytes_per_page(void)
@@ -623,7 +731,7 @@ test_bytes_per_page(void)
 	struct minhash_index *ix = minhash_index_new(K, 32);
 	uint32_t sig[K];
 	uint64_t s = 9;
-	size_t i, j, per;
+	size_t i, j, bytes;
 
 	CHECK(ix != NULL);
 	if (ix == NULL)
@@ -633,11 +741,12 @@ test_bytes_per_page(void)
 			sig[j] = (uint32_t)check_xorshift(&s);
 		CHECK_INT(minhash_index_add(ix, sig, (int64_t)i), 0);
 	}
-	per = minhash_index_bytes(ix) / minhash_index_count(ix);
-	fprintf(stderr, "minhash index: %zu bytes per page at k=%d, b=32\n",
-	    per, K);
-	CHECK(per >= K + 8 + 100 + 4 * 32 / 8);
-	CHECK(per <= (K + 8 + 100 + 4 * 32 / 4) * 21 / 20 + 1);
+	bytes = minhash_index_bytes(ix);
+	fprintf(stderr, "minhash index: %.1f bytes per page at k=%d, b=32\n",
+	    (double)bytes / 20000, K);
+	CHECK(bytes >= 20000 * (K + 4 + 60) + 32 * 4096 * 16 / 8);
+	CHECK(bytes <= 20000 * (K + 4 + 60) + 32 * 4096 * 16 / 8 +
+	    256 * (K + 4 + 60) + 4096);
 	minhash_index_free(ix);
 }
 
@@ -682,6 +791,7 @@ suite_minhash(void)
 	RUN(test_bad_arguments);
 	RUN(test_encode_decode);
 	RUN(test_index_vs_scan);
+	RUN(test_index_vs_band_scan);
 	RUN(test_s_curve);
 	RUN(test_pop_and_ties);
 	RUN(test_pop_after_growth);

@@ -56,11 +56,14 @@ brute_force(const uint64_t *fp, const int64_t *id, size_t n, uint64_t q,
 }
 
 /*
- * Random fingerprints, near copies of stored ones (0..k+2 bits flipped) and
- * planted clusters; every query's answer must equal the scan's exactly.
+ * Random fingerprints, near copies of stored ones (0..k+2 bits flipped),
+ * planted clusters, and a crowd sharing their low 16 bits (one table's
+ * key at k = 3, so long runs of candidates); every query's answer must
+ * equal the scan's exactly. Ids from id_base on: below 0 they need 64
+ * bits, from 0 the index keeps them in 32.
  */
 static void
-check_against_brute_force(int k, uint64_t seed)
+check_against_brute_force(int k, uint64_t seed, int64_t id_base)
 {
 	static uint64_t fp[STORED];
 	static int64_t id[STORED];
@@ -79,8 +82,10 @@ check_against_brute_force(int k, uint64_t seed)
 			    (int)(check_xorshift(&s) % (unsigned)(k + 3)));
 		else
 			fp[i] = check_xorshift(&s) * 0x9e3779b97f4a7c15ULL;
+		if (i % 8 == 7)
+			fp[i] = (fp[i] & ~(uint64_t)0xffff) | 0x5a5a;
 		/* Ids out of add order, so ties by id are really tested. */
-		id[i] = (int64_t)((i * 7919) % STORED) - 1000;
+		id[i] = (int64_t)((i * 7919) % STORED) + id_base;
 		CHECK_INT(simindex_add(ix, fp[i], id[i]), 0);
 	}
 	CHECK_INT(simindex_count(ix), STORED);
@@ -114,31 +119,32 @@ check_against_brute_force(int k, uint64_t seed)
 static void
 test_brute_force_k0(void)
 {
-	check_against_brute_force(0, 11);
+	check_against_brute_force(0, 11, -1000);
 }
 
 static void
 test_brute_force_k1(void)
 {
-	check_against_brute_force(1, 12);
+	check_against_brute_force(1, 12, 0);
 }
 
 static void
 test_brute_force_k3(void)
 {
-	check_against_brute_force(3, 13);
+	check_against_brute_force(3, 13, 0);
+	check_against_brute_force(3, 16, -1000);
 }
 
 static void
 test_brute_force_k5(void)
 {
-	check_against_brute_force(5, 14);
+	check_against_brute_force(5, 14, -1000);
 }
 
 static void
 test_brute_force_k7(void)
 {
-	check_against_brute_force(7, 15);
+	check_against_brute_force(7, 15, (int64_t)1 << 33);
 }
 
 static void
@@ -209,10 +215,10 @@ test_count_bytes_pop(void)
 	for (i = 0; i < 10000; i++)
 		CHECK_INT(simindex_add(ix, check_xorshift(&s), (int64_t)i), 0);
 	CHECK_INT(simindex_count(ix), 10000);
-	/* Compact: 16 bytes + 10 pair tables x 5-byte slots at 50-75%
-	 * load per entry, arrays up to half again what they hold. */
-	CHECK(simindex_bytes(ix) > 10000 * 80);
-	CHECK(simindex_bytes(ix) < 10000 * 150);
+	/* Compact: 8 bytes of fingerprint, 4 of id and 4 tables of 4-byte
+	 * slots at 50-75% load per entry, with a chunk of slack. */
+	CHECK(simindex_bytes(ix) > 10000 * (12 + 21));
+	CHECK(simindex_bytes(ix) < 10000 * (12 + 32) + 1024 * 12 + 4096);
 	CHECK_INT(simindex_add(ix, 42, 10000), 0);
 	CHECK_INT(simindex_query(ix, 42, m, 4), 1);
 	simindex_pop(ix);

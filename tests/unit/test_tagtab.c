@@ -91,21 +91,32 @@ test_wrap_and_limits(void)
 	tagtab_free(&t);
 }
 
+/* Page id of the i-th digest: small ones, then from wide_at on, ids that
+ * need 64 bits (negative, huge), so the map's ids widen midway. */
+static int64_t
+md5map_id(size_t i, size_t wide_at)
+{
+	if (i < wide_at)
+		return (int64_t)i * 3 + 1;
+	return i % 2 ? -(int64_t)i : ((int64_t)1 << 40) + (int64_t)i;
+}
+
 /* The MD5 map against a linear search: every stored digest finds its
- * first id, every other finds nothing, across many growths. */
+ * first id, every other finds nothing, across many growths; with ids of
+ * 32 bits and with ids that widen the column midway. */
 static void
-test_md5map(void)
+check_md5map(size_t wide_at)
 {
 	enum { N = 20000 };
 	static unsigned char keys[N][MD5MAP_RAW];
 	struct md5map m;
 	unsigned char q[MD5MAP_RAW];
-	const int64_t *got;
+	int64_t got;
 	uint64_t s = 7, v;
 	size_t i, wrong = 0, ghosts = 0;
 
 	md5map_init(&m);
-	CHECK(md5map_find(&m, keys[0]) == NULL);
+	CHECK_INT(md5map_find(&m, keys[0], &got), 0);
 	for (i = 0; i < N; i++) {
 		v = check_splitmix(&s);
 		memcpy(keys[i], &v, 8);
@@ -115,23 +126,38 @@ test_md5map(void)
 			memcpy(keys[i], keys[i - 1], 8);
 		v = check_splitmix(&s);
 		memcpy(keys[i] + 8, &v, 8);
-		CHECK_INT(md5map_reserve(&m), 0);
-		md5map_add(&m, keys[i], (int64_t)i * 3 + 1);
+		CHECK_INT(md5map_reserve(&m, md5map_id(i, wide_at)), 0);
+		md5map_add(&m, keys[i], md5map_id(i, wide_at));
 	}
 	for (i = 0; i < N; i++) {
-		got = md5map_find(&m, keys[i]);
-		wrong += got == NULL || *got != (int64_t)i * 3 + 1;
+		got = 0;
+		wrong += !md5map_find(&m, keys[i], &got) ||
+		    got != md5map_id(i, wide_at);
 		memcpy(q, keys[i], MD5MAP_RAW);
 		q[15] ^= 1;
-		ghosts += md5map_find(&m, q) != NULL;
+		ghosts += md5map_find(&m, q, NULL);
 	}
 	CHECK_INT(wrong, 0);
 	CHECK_INT(ghosts, 0);
-	/* 24 bytes an entry and 4-8 a slot, with a chunk of slack. */
-	CHECK(md5map_bytes(&m) >= N * (24 + 4));
-	CHECK(md5map_bytes(&m) <= N * (24 + 8) + 4096 * 24 + 4096);
+	/* 16 bytes a digest, 4 an id (8 once wide) and 4-8 a slot, with a
+	 * chunk of slack. */
+	if (wide_at >= N) {
+		CHECK(md5map_bytes(&m) >= N * (20 + 4));
+		CHECK(md5map_bytes(&m) <= N * (20 + 8) + 4096 * 20 + 4096);
+	} else {
+		CHECK(md5map_bytes(&m) >= N * (24 + 4));
+		CHECK(md5map_bytes(&m) <= N * (24 + 8) + 4096 * 24 + 4096);
+	}
 	md5map_free(&m);
 	CHECK_INT(md5map_bytes(&m), 0);
+}
+
+static void
+test_md5map(void)
+{
+	check_md5map(SIZE_MAX);
+	check_md5map(12345);
+	check_md5map(0);
 }
 
 void
