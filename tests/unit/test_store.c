@@ -277,7 +277,16 @@ test_schema_from_file(void)
 	CHECK_STR(store__added_columns[5].table, "frontier");
 	CHECK_STR(store__added_columns[5].column, "dup_hops");
 	CHECK_STR(store__added_columns[5].decl, "INTEGER NOT NULL DEFAULT 0");
-	CHECK(store__added_columns[6].table == NULL);
+	CHECK_STR(store__added_columns[6].table, "warc_payloads");
+	CHECK_STR(store__added_columns[6].column, "warc_file");
+	CHECK_STR(store__added_columns[6].decl, "TEXT");
+	CHECK_STR(store__added_columns[7].table, "warc_payloads");
+	CHECK_STR(store__added_columns[7].column, "warc_offset");
+	CHECK_STR(store__added_columns[7].decl, "INTEGER");
+	CHECK_STR(store__added_columns[8].table, "warc_payloads");
+	CHECK_STR(store__added_columns[8].column, "record_id");
+	CHECK_STR(store__added_columns[8].decl, "TEXT");
+	CHECK(store__added_columns[9].table == NULL);
 	for (c = store__added_columns; c->table != NULL; c++)
 		CHECK_STR(store__column_table(c->column), c->table);
 
@@ -309,10 +318,10 @@ test_create_and_reopen(void)
 	CHECK_STR(raw_text("PRAGMA application_id"), "1313034828");
 	CHECK_STR(raw_text("PRAGMA user_version"), "2");
 	CHECK_STR(raw_text("PRAGMA journal_mode"), "wal");
-	/* 17, and the search index: an FTS5 table and its 5 shadow
+	/* 18, and the search index: an FTS5 table and its 5 shadow
 	 * tables. */
 	CHECK_STR(raw_text("SELECT count(*) FROM sqlite_master "
-	    "WHERE type = 'table'"), "23");
+	    "WHERE type = 'table'"), "24");
 
 	s = store_open(tpath, 0, err, sizeof(err));
 	CHECK(s != NULL);
@@ -1975,7 +1984,7 @@ test_old_db_upgraded(void)
 	CHECK_STR(raw_text(PAGES_COLUMNS), fresh);
 	CHECK_STR(raw_text(FRONTIER_COLUMNS), ffresh);
 	CHECK_STR(raw_text("SELECT count(*) FROM sqlite_master "
-	    "WHERE type = 'table'"), "23");
+	    "WHERE type = 'table'"), "24");
 	/* Every table and index of a new database, no other. */
 	CHECK_STR(raw_text(OBJECTS), objects);
 	CHECK_STR(raw_text("SELECT group_concat(dup_hops, ' ') FROM frontier"),
