@@ -104,6 +104,7 @@ cdx_keep(struct earlier *e, const struct cdxjread_capture *cap,
 {
 	struct cdx_capture *k;
 	size_t i;
+	int known;
 
 	if (cdx_grow(e) != 0)
 		return -1;
@@ -112,13 +113,12 @@ cdx_keep(struct earlier *e, const struct cdxjread_capture *cap,
 		return 0;
 	if ((k = calloc(1, sizeof(*k))) == NULL)
 		return -1;
+	/* "-" is how CDXJ says a value is not known. */
+	known = cap->filename != NULL && strcmp(cap->filename, "-") != 0;
 	k->digest = strdup(cap->digest);
 	k->url = strdup(cap->url);
-	k->file = cap->filename != NULL && strcmp(cap->filename, "-") != 0 ?
-	    strdup(cap->filename) : NULL;
-	if (k->digest == NULL || k->url == NULL ||
-	    (k->file == NULL && cap->filename != NULL &&
-	    strcmp(cap->filename, "-") != 0)) {
+	k->file = known ? strdup(cap->filename) : NULL;
+	if (k->digest == NULL || k->url == NULL || (known && k->file == NULL)) {
 		cdx_free(k);
 		return -1;
 	}
@@ -195,20 +195,25 @@ out:
 	return rc;
 }
 
-/* An earlier page in the indexes of db: what a resume loads. */
+/* What load_one needs. */
+struct loader {
+	const struct config *cfg; /* the crawl's: the methods indexed */
+	struct earlier_db *db;    /* whose indexes are filled */
+};
+
+/* An earlier page into the indexes of its crawl, as a resume loads its
+ * own: exact copies were never indexed. */
 static int
 load_one(const struct store_fingerprints *f, void *arg)
 {
-	void **a = arg;
-	const struct config *cfg = a[0];
-	struct earlier_db *db = a[1];
+	struct loader *l = arg;
 	struct dedup_fp fp;
 	size_t nm;
 
-	fprow_get(cfg, f, &fp);
-	if (dedup_check(db->dd, &fp, NULL, 0, &nm) == DEDUP_EXACT)
+	fprow_get(l->cfg, f, &fp);
+	if (dedup_check(l->db->dd, &fp, NULL, 0, &nm) == DEDUP_EXACT)
 		return 0;
-	return dedup_add(db->dd, &fp, f->id) != 0 ? -1 : 0;
+	return dedup_add(l->db->dd, &fp, f->id) != 0 ? -1 : 0;
 }
 
 /* Whether paths a and b are one file. */
@@ -227,8 +232,8 @@ open_db(struct crawl *c, struct earlier_db *db)
 {
 	const struct config *cfg = c->cfg;
 	struct dedup_config dc;
+	struct loader l = { cfg, db };
 	char msg[512], shown[512], what[256];
-	void *arg[2];
 	int rc;
 
 	esc_str(db->path, shown, sizeof(shown));
@@ -250,12 +255,11 @@ open_db(struct crawl *c, struct earlier_db *db)
 	}
 	if ((rc = settings_alike(c, db->st, what, sizeof(what))) < 0)
 		goto dberr;
+	/* Said even with --quiet: the relation is not what was asked. */
 	if (rc == 1) {
-		if (!cfg->quiet)
-			fprintf(stderr, "nearcrawl: --dedup-against %s was "
-			    "judged otherwise (%s): only its archived "
-			    "payloads count, not its pages' text\n", shown,
-			    what);
+		fprintf(stderr, "nearcrawl: --dedup-against %s was judged "
+		    "otherwise (%s): only its archived payloads count, not "
+		    "its pages' text\n", shown, what);
 		return 0;
 	}
 	config_dedup(cfg, &dc);
@@ -263,12 +267,10 @@ open_db(struct crawl *c, struct earlier_db *db)
 		snprintf(c->err, c->errsz, "out of memory");
 		return 1;
 	}
-	arg[0] = (void *)cfg;
-	arg[1] = db;
 	/* One snapshot, as a resume reads its own. */
 	if (store_begin(db->st) != 0 ||
 	    store_load_fingerprints_in(db->st, &store_span_all, load_one,
-	        arg) != 0 ||
+	        &l) != 0 ||
 	    fprow_load_apart(db->st, &store_span_all, cfg, db->dd) != 0 ||
 	    store_commit(db->st) != 0)
 		goto dberr;

@@ -118,6 +118,17 @@ eq "the changed pages, each under two URLs, are near to before" \
     "$(relation "$C.db" near)" 4
 eq "the rest is the same as before" "$(relation "$C.db" same)" \
     $(($(judged "$C.db") - 5))
+# Judged with other settings, the earlier crawl counts by its bytes alone.
+M="$E2E_TMP/m"
+$CRAWL -d "$M.db" --warc "$M" --methods md5,ssdeep --dedup-against "$A.db" \
+    "$SEED" 2>"$M.err"
+eq "a crawl with other methods against it exits 0" "$?" 0
+ok "... saying the earlier crawl was judged otherwise" \
+    grep -q "was judged otherwise (methods" "$M.err"
+eq "... and compares pages by payload alone" "$(q "$M.db" "SELECT
+    relation || ' ' || coalesce(method, '-') || ' ' || count(*) FROM earlier
+    GROUP BY relation, method ORDER BY relation")" "$(printf 'new - 5\nsame payload %d' \
+    $(($(judged "$M.db") - 5)))"
 "$NEARCRAWL" report -d "$C.db" -o "$C.rep" >"$C.rep.out" 2>&1
 eq "report exits 0" "$?" 0
 eq "hosts.csv gains the three columns" "$(head -n 1 "$C.rep/hosts.csv")" \
