@@ -64,6 +64,8 @@ ok "a response record for at most 2 % of its pages" \
 eq "none at all: the site did not change" "$resp" 0
 eq "a revisit for every fetch" "$(types "$B.check" revisit)" \
     "$(types "$B.check" request)"
+"$NEARCRAWL" check -d "$B.db" --warc "$B" >"$B.sound" 2>&1
+eq "nearcrawl check finds its records agreeing with the pages" "$?" 0
 $REFERS "$A"/*.warc.gz -- "$B"/*.warc.gz >"$B.refers" 2>&1
 eq "warcio.js resolves every revisit into the first crawl's files" "$?" 0
 eq "... each by the file and offset it names" \
