@@ -26,6 +26,7 @@
 #include "cmd/report_html.h"
 #include "cmd/report_out.h"
 #include "cmd/report_plot.h"
+#include "cmd/report_earlier.h"
 #include "cmd/report_visits.h"
 #include "storage/query.h"
 #include "storage/store.h"
@@ -35,22 +36,6 @@
 #define GROWTH_ROWS 1000       /* to about this many */
 #define HOST_THIN_ABOVE 400    /* a host's own curve: thinned above */
 #define HOST_ROWS 200          /* to about this many points */
-
-/* One CSV field, quoted per RFC 4180 only when it must be. Line breaks
- * are escaped, so only a comma or a quote needs quoting. */
-static void
-put_csv(FILE *f, const char *s)
-{
-	if (s == NULL)
-		s = "";
-	if (strpbrk(s, ",\"") == NULL) {
-		esc_fputs(s, f);
-		return;
-	}
-	putc('"', f);
-	esc_fputq(s, '"', f);
-	putc('"', f);
-}
 
 /* mkdir -p dir, then hold a descriptor of it. A directory that cannot be
  * made or used is refused before anything is written, as a database that
@@ -359,11 +344,13 @@ host_line(const struct store_host_row *h, void *arg)
 	struct rows *w = arg;
 	int64_t dup = h->exact + h->near, judged = h->unique + dup;
 
-	put_csv(w->f, h->host);
+	report_out_csv(w->f, h->host);
 	fprintf(w->f,
-	    ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%.3f\n",
+	    ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%.3f",
 	    h->pages, h->unique, h->exact, h->near,
 	    judged > 0 ? (double)dup / (double)judged : 0.0);
+	report_earlier_host(w->r, h->host, w->f);
+	putc('\n', w->f);
 	w->r->hosts++;
 	return (size_t)w->r->ntop < (size_t)w->r->max_hosts ?
 	    add_top(w->r, h) : 0;
@@ -378,7 +365,9 @@ write_hosts(struct rep *r)
 
 	if ((rc = report_out_open(r, &o, "hosts.csv")) != 0)
 		return rc;
-	fputs("host,pages,unique,exact,near,duplicate_share\n", o.f);
+	fputs("host,pages,unique,exact,near,duplicate_share", o.f);
+	report_earlier_header(r, o.f);
+	putc('\n', o.f);
 	w.r = r;
 	w.f = o.f;
 	if ((rc = store_report_hosts(r->c, host_line, &w)) != 0) {
@@ -397,13 +386,13 @@ cluster_line(const struct store_cluster_row *c, void *arg)
 
 	if (c->original_url == NULL || c->duplicate_url == NULL)
 		w->gone++;
-	put_csv(w->f, c->original_url);
+	report_out_csv(w->f, c->original_url);
 	putc(',', w->f);
-	put_csv(w->f, c->duplicate_url);
+	report_out_csv(w->f, c->duplicate_url);
 	putc(',', w->f);
-	put_csv(w->f, c->method);
+	report_out_csv(w->f, c->method);
 	fprintf(w->f, ",%.2f,", c->percentage);
-	put_csv(w->f, c->canonical_url);
+	report_out_csv(w->f, c->canonical_url);
 	putc('\n', w->f);
 	return 0;
 }
@@ -505,7 +494,7 @@ write_similarity(struct rep *r)
 	fputs("method,bucket,pages\n", o.f);
 	for (i = 0; i < r->nmeth; i++)
 		for (b = 0; b < REPORT_SIM_BUCKETS; b++) {
-			put_csv(o.f, r->meth[i].name);
+			report_out_csv(o.f, r->meth[i].name);
 			fprintf(
 			    o.f, ",%d,%" PRId64 "\n", b * 5, r->meth[i].n[b]);
 		}
@@ -611,6 +600,7 @@ put_summary(struct rep *r, FILE *f)
 		    report_out_grouped(r->after_new, b, sizeof(b)),
 		    report_out_grouped(r->pages, c, sizeof(c)));
 	report_visits_text(r, f);
+	report_earlier_text(r, f);
 }
 
 static int
@@ -657,10 +647,11 @@ print_done(struct rep *r, int plotted)
 	report_out_clean(stdout, r->dir);
 	printf(": index.html, growth.csv (%s rows), hosts.csv (%s host%s), "
 	       "clusters.csv (%s pair%s), similarity.csv, growth-time.csv, "
-	       "share.csv, summary.txt%s\n",
+	       "share.csv, summary.txt%s%s\n",
 	    report_out_grouped(r->growth_rows, a, sizeof(a)),
 	    report_out_grouped(r->hosts, b, sizeof(b)), r->hosts == 1 ? "" : "s",
 	    report_out_grouped(r->pairs, c, sizeof(c)), r->pairs == 1 ? "" : "s",
+	    r->nbefore > 0 ? ", earlier.csv" : "",
 	    plotted ? "; plots growth, growth-time, hosts, similarity and "
 	              "share (.svg, .png)" : "");
 }
@@ -697,8 +688,10 @@ report_write(const char *db, const char *dir, const struct report_opts *opt,
 		rc = report_out_dbfail(&r);
 		goto out;
 	}
-	/* hosts first: the growth pass draws the busiest hosts' curves. */
-	if ((rc = write_hosts(&r)) != 0 || (rc = write_growth(&r)) != 0 ||
+	/* hosts first: the growth pass draws the busiest hosts' curves;
+	 * the relation to earlier crawls before them, for their columns. */
+	if ((rc = report_earlier_read(&r)) != 0 ||
+	    (rc = write_hosts(&r)) != 0 || (rc = write_growth(&r)) != 0 ||
 	    (rc = write_clusters(&r)) != 0 || (rc = report_visits_read(&r)) != 0 ||
 	    (rc = write_similarity(&r)) != 0 || (rc = find_busiest(&r)) != 0 ||
 	    (rc = report_html_write(&r)) != 0)
@@ -733,5 +726,8 @@ out:
 	free(r.busiest_url);
 	free(r.visits);
 	free(r.moves);
+	for (i = 0; i < r.nbefore; i++)
+		free(r.before[i].host);
+	free(r.before);
 	return rc;
 }

@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "cmd/report_out.h"
+#include "cmd/report_earlier.h"
 #include "cmd/report_visits.h"
 #include "storage/query.h"
 #include "util/esc.h"
@@ -448,6 +449,7 @@ report_html_write(struct rep *r)
 		return rc;
 	}
 	report_visits_html(r, o.f);
+	report_earlier_html(r, o.f);
 	fputs("<h2>Files</h2>\n<p><a href=\"summary.txt\">summary.txt</a>, "
 	    "<a href=\"growth.csv\">growth.csv</a>, "
 	    "<a href=\"hosts.csv\">hosts.csv</a>, "

@@ -15,6 +15,7 @@
 #include "storage/query.h"
 #include "util/err.h"
 #include "util/esc.h"
+#include "util/esc.h"
 
 /* err_set into the caller's buffer. */
 int
@@ -193,4 +194,18 @@ report_canonical_words(const struct rep *r, char *out, size_t outsz)
 		    n->declared == 1 ? " declares" : "s declare",
 		    n->declared == 1 ? "its" : "their", (long long)n->agree,
 		    (long long)n->disagree);
+}
+
+void
+report_out_csv(FILE *f, const char *s)
+{
+	if (s == NULL)
+		s = "";
+	if (strpbrk(s, ",\"") == NULL) {
+		esc_fputs(s, f);
+		return;
+	}
+	putc('"', f);
+	esc_fputq(s, '"', f);
+	putc('"', f);
 }

@@ -56,6 +56,13 @@ struct growth_series {
 	size_t n, cap;
 };
 
+/* How one host's judged pages stand to the earlier crawls
+ * (report_earlier.c). */
+struct rep_earlier {
+	char *host;   /* as stored (untrusted) */
+	int64_t n[3]; /* new, same as before, near to before */
+};
+
 /* One of the hosts drawn as a small multiple. */
 struct top_host {
 	char *name;      /* as stored (untrusted) */
@@ -112,6 +119,10 @@ struct rep {
 	size_t nvisits;
 	struct rep_move *moves;   /* their verdict changes */
 	size_t nmoves;
+	struct rep_earlier *before; /* per host against the earlier crawls,
+	                               in byte order; NULL without them */
+	size_t nbefore;
+	int64_t before_all[3];    /* the same over all hosts */
 };
 
 /* An output file being written; write errors are checked once, at close. */
@@ -140,6 +151,11 @@ void report_out_gpstr(FILE *f, const char *s);
 const char *report_out_grouped(int64_t n, char *buf, size_t bufsz);
 /* 100 * part / whole, 0 when whole is 0. */
 double report_out_percent(int64_t part, int64_t whole);
+
+/* One CSV field, quoted per RFC 4180 only when it must be (NULL is
+ * empty). Line breaks are escaped, so only a comma or a quote needs
+ * quoting. */
+void report_out_csv(FILE *f, const char *s);
 
 /* Create (or empty) name inside the output directory, never following a
  * symbolic link. 0, or REPORT_RUNTIME with the message set. */

@@ -119,6 +119,10 @@ struct config {
 	int tdw_stopwords;    /* TDW drops English stop words */
 	int tdw_stem;         /* TDW strips English suffixes */
 	int tdw_max_tokens;   /* TDW keeps a page's N heaviest tokens */
+	char **dedup_against; /* earlier crawls' databases, read only */
+	size_t ndedup_against; /* entries in dedup_against */
+	char **dedup_against_cdx; /* CDXJ indexes of earlier WARC files */
+	size_t ndedup_against_cdx; /* entries in dedup_against_cdx */
 	/* [storage] */
 	char *db;       /* SQLite database file or PostgreSQL URI */
 	char *worker;   /* this process's pages.worker name; "auto": machine:pid */

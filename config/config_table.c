@@ -243,6 +243,18 @@ const struct opt config_opts[] = {
 	{ { "dedup", "tdw_max_tokens", "tdw-max-tokens", "128" }, OPT_INT,
 	    F(tdw_max_tokens), 0, 8, TDW_TOKENS_MAX, 0, "N",
 	    "TDW keeps the N heaviest tokens of a page", NULL, NULL },
+	{ { "dedup", "dedup_against", "dedup-against", NULL }, OPT_LIST,
+	    F(dedup_against), F(ndedup_against), 0, 0, 0, "DB",
+	    "an earlier crawl's SQLite database, opened read-only: its pages "
+	    "tell new from same-as-before and near-to-before, and with --warc "
+	    "a payload it archived becomes a revisit record pointing into its "
+	    "WARC files (not PostgreSQL)", "last-week.db", NULL },
+	{ { "dedup", "dedup_against_cdx", "dedup-against-cdx", NULL },
+	    OPT_LIST, F(dedup_against_cdx), F(ndedup_against_cdx), 0, 0, 0,
+	    "FILE", "a CDXJ index of earlier WARC files (any writer's): with "
+	    "--warc, a payload it lists becomes a revisit record pointing at "
+	    "its record", "last-week/nearcrawl-20261101000000-00001.cdxj",
+	    NULL },
 
 	{ { "storage", "db", "db", "nearcrawl.db" }, OPT_STR, F(db), 0, 0, 0,
 	    'd', "DB", "SQLite file, or a postgresql:// URI several processes "

@@ -1,4 +1,5 @@
 #include "crawler/loop.h"
+#include "crawler/earlier.h"
 #include "crawler/frontier.h"
 #include "crawler/judge.h"
 #include "crawler/page.h"
@@ -590,6 +591,7 @@ loop_teardown(struct crawl *c)
 		free(c->fails.kept[i]);
 	frontier_close(c);
 	warcout_close(c);
+	earlier_close(c);
 	dedup_free(c->dd);
 	tmpl_free(c->site);
 	judge_close(c);

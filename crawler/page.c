@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "crawler/earlier.h"
 #include "crawler/fprow.h"
 #include "crawler/frontier.h"
 #include "crawler/judge.h"
@@ -299,6 +300,7 @@ page_record_work(struct crawl *c, struct job *j)
 	struct page_work *w = j->work;
 	struct store_page p;
 	struct dedup_match m[DEDUP_MAX_MATCHES];
+	struct earlier_rel before;
 	unsigned char minhash[FPROW_BLOB_MAX];
 	enum dedup_verdict v;
 	char reason[80], veto[96], noted[256];
@@ -325,14 +327,24 @@ page_record_work(struct crawl *c, struct job *j)
 		return 0;
 	}
 	site = crawl_site_of(c, j->host);
-	if (judge_page(c, j, site, m, &nm, &v, veto, sizeof(veto)) != 0)
+	/* Against the earlier crawls first: judge_page may trim the page's
+	 * shingle set to its own words. */
+	if (earlier_judge(c, j, &before) != 0)
 		return -1;
+	if (judge_page(c, j, site, m, &nm, &v, veto, sizeof(veto)) != 0) {
+		earlier_rel_free(&before);
+		return -1;
+	}
 	t1 = clock_mono_ms();
 	lookup_ms = t1 - t0;
 	judged_row(c, w, v, veto, &p, reason, sizeof(reason), minhash);
 	p.reason = with_note(j, p.reason, noted, sizeof(noted));
 	nofollow = w->nofollow;
-	if ((id = store_page_add(c->st, &p)) <= 0 ||
+	if ((id = store_page_add(c->st, &p)) <= 0) {
+		earlier_rel_free(&before);
+		return -1;
+	}
+	if (earlier_record(c, id, &before) != 0 ||
 	    store_judged(c, w, id, v, m, nm, nofollow) != 0 ||
 	    (c->warc != NULL && warcout_verdict(c, j, v, m, nm) != 0) ||
 	    note_new(c, id, &p) != 0)

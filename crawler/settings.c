@@ -559,6 +559,44 @@ settings_check(struct crawl *c)
 }
 
 int
+settings_alike(const struct crawl *c, struct store *st, char *what,
+    size_t whatsz)
+{
+	const struct config *cfg = c->cfg;
+	struct verdict_key k;
+	char num[32], *ours, *theirs;
+	size_t i;
+	int dberr = 0, rc = 0;
+
+	for (i = 0; rc == 0 && verdict_key(i, &k); i++) {
+		if (k.method != 0 && (cfg->methods & k.method) == 0)
+			continue;
+		theirs = stored_value(st, &k, &dberr);
+		if (dberr)
+			return -1;
+		if (k.version > 0) {
+			snprintf(num, sizeof(num), "%d", k.version);
+			ours = strdup(num);
+		} else {
+			ours = config_value(cfg, k.key);
+		}
+		if (ours == NULL) {
+			free(theirs);
+			return -1;
+		}
+		if (theirs == NULL || strcmp(theirs, ours) != 0) {
+			snprintf(what, whatsz, "%s %s, this crawl %s",
+			    k.label != NULL ? k.label : k.key,
+			    theirs != NULL ? theirs : "unset", ours);
+			rc = 1;
+		}
+		free(ours);
+		free(theirs);
+	}
+	return rc;
+}
+
+int
 settings_each(const struct crawl *c,
     void (*fn)(const char *key, const char *value, void *arg), void *arg)
 {

@@ -24,6 +24,16 @@ int settings_match(struct crawl *c, const char *key, const char *value,
 int settings_check(struct crawl *c);
 
 /*
+ * Whether the crawl in database st (an earlier crawl, opened read-only)
+ * judged pages as c does: the same methods, their feature versions and
+ * every setting that decides verdicts. 0 alike; 1 not, with the first
+ * difference said in what (whatsz bytes); -1 on a database error or out
+ * of memory.
+ */
+int settings_alike(const struct crawl *c, struct store *st, char *what,
+    size_t whatsz);
+
+/*
  * Every setting of c as it would be stored (credentials and the database
  * location left out), one call of fn per value (a list setting: one per
  * entry), for a record of what a crawl ran with (the WARC warcinfo).

@@ -1,5 +1,6 @@
 #include "crawler/setup.h"
 
+#include "crawler/earlier.h"
 #include "crawler/indexload.h"
 #include "crawler/page.h"
 #include "crawler/polite.h"
@@ -369,8 +370,9 @@ setup_prepare(struct crawl *c)
 	    (rc = settings_check(c)) != 0 ||
 	    (c->mode == CRAWL_FETCH && (rc = set_scope(c)) != 0))
 		return rc;
-	if ((rc = new_parts(c)) != 0 || (rc = warcout_open(c)) != 0 ||
-	    (rc = revisit_start(c)) != 0)
+	if ((rc = new_parts(c)) != 0 ||
+	    (c->mode == CRAWL_FETCH && (rc = earlier_open(c)) != 0) ||
+	    (rc = warcout_open(c)) != 0 || (rc = revisit_start(c)) != 0)
 		return rc;
 	/* Shared: what is in flight may be another process's; each host's
 	 * next owner queues it again (crawler/share.c). */

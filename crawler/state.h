@@ -21,6 +21,7 @@
  *   crawler/indexload.c    stored pages back into the indexes
  *   crawler/fprow.c        which store column holds which fingerprint
  *   crawler/polite.c       robots.txt, sitemaps, Retry-After, back-off
+ *   crawler/earlier.c      earlier crawls: their payloads, new/same/near
  *   crawler/warcout.c      the WARC archive of what was fetched
  *   crawler/revisit.c      a recrawl: conditional requests, visits rows
  *   crawler/page.c         a fetched page new to the crawl: row, links
@@ -90,6 +91,7 @@
 
 struct crawl_share;
 struct dedupcmd;
+struct earlier;
 
 /*
  * Where a run's pages come from. A crawl and a recrawl fetch them; the
@@ -128,6 +130,8 @@ struct crawl {
 	struct crawl_share *share; /* other processes crawl this database
 	                              too: crawler/share.c */
 	struct warc_writer *warc; /* --warc: the archive, crawler/warcout.c */
+	struct earlier *earlier; /* --dedup-against: the earlier crawls,
+	                            crawler/earlier.c */
 	struct dedupcmd *dedupcmd; /* CRAWL_ARCHIVE: the dedup command's run,
 	                              crawler/dedupcmd.c */
 
@@ -312,6 +316,8 @@ struct job {
 	struct page_work *work;  /* an HTML page in the pool, or NULL */
 	char warc_id[WARC_ID_LEN]; /* its response's record in the archive,
 	                              "" when none */
+	char warc_digest[WARC_DIGEST_LEN]; /* that response's payload
+	                              digest, "" when none (crawler/warcout.c) */
 	const char *note;        /* CRAWL_ARCHIVE: what its row's reason
 	                            says besides (the record's, say how its
 	                            body was read), or NULL; the caller's */

@@ -6,6 +6,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "crawler/earlier.h"
 #include "crawler/settings.h"
 #include "storage/store_archive.h"
 
@@ -13,7 +14,7 @@
 #define PROFILE_IDENTICAL                                                      \
 	"http://netpreserve.org/warc/1.1/revisit/identical-payload-digest"
 /* Fields of a response or revisit record, at most. */
-#define FIELDS_MAX 8
+#define FIELDS_MAX 10
 /* warcinfo lines at most: the settings (a list setting gives several). */
 #define INFO_MAX 512
 
@@ -169,15 +170,20 @@ warcout_fetch(struct crawl *c, struct job *j, const struct fetch_result *r)
 {
 	struct warc_field f[FIELDS_MAX];
 	struct warc_record rec;
+	struct warc_pos pos;
+	struct earlier_ref before;
 	struct buf head;
 	const struct buf *raw = r->raw;
 	char digest[WARC_DIGEST_LEN], date[WARC_DATE_LEN], why[512];
+	char offset[24];
 	char *was_url = NULL, *was_date = NULL;
 	const char *cut;
 	size_t nf = 0;
 	int found, rc = -1;
 
 	j->warc_id[0] = '\0';
+	j->warc_digest[0] = '\0';
+	memset(&before, 0, sizeof(before));
 	if (c->warc == NULL || r->response == NULL || raw == NULL)
 		return 0;
 	buf_init(&head, FETCH_MAX_HEADER_BYTES + 64);
@@ -194,6 +200,15 @@ warcout_fetch(struct crawl *c, struct job *j, const struct fetch_result *r)
 	if (found < 0) {
 		crawl_fail(c, "cannot read archived payloads");
 		goto out;
+	}
+	/* Not archived by this crawl: perhaps by an earlier one. */
+	if (found == 0 && cut == NULL && raw->len > 0 &&
+	    (found = earlier_payload(c, digest, &before)) < 0)
+		goto out;
+	if (found == 1 && before.crawl != NULL) {
+		was_url = before.p.url;
+		was_date = before.p.date;
+		before.p.url = before.p.date = NULL;
 	}
 	memset(&rec, 0, sizeof(rec));
 	/* robots.txt follows its redirects: the response is the last's. */
@@ -214,6 +229,20 @@ warcout_fetch(struct crawl *c, struct job *j, const struct fetch_result *r)
 		f[nf++] =
 		    (struct warc_field){"WARC-Refers-To-Target-URI", was_url};
 		f[nf++] = (struct warc_field){"WARC-Refers-To-Date", was_date};
+		/* Where the earlier crawl's record is, as far as it says:
+		 * the WARC 1.1 field, and the two Heritrix writes. */
+		if (before.p.record_id != NULL)
+			f[nf++] = (struct warc_field){"WARC-Refers-To",
+			    before.p.record_id};
+		if (before.p.file != NULL)
+			f[nf++] = (struct warc_field){
+			    "WARC-Refers-To-Filename", before.p.file};
+		if (before.p.file != NULL && before.p.offset >= 0) {
+			snprintf(offset, sizeof(offset), "%lld",
+			    (long long)before.p.offset);
+			f[nf++] = (struct warc_field){
+			    "WARC-Refers-To-File-Offset", offset};
+		}
 	} else {
 		rec.type = "response";
 		rec.body = raw->data;
@@ -223,13 +252,16 @@ warcout_fetch(struct crawl *c, struct job *j, const struct fetch_result *r)
 	}
 	rec.fields = f;
 	rec.nfields = nf;
-	if (warc_write(c->warc, &rec, NULL, why, sizeof(why)) != 0) {
+	if (warc_write(c->warc, &rec, &pos, why, sizeof(why)) != 0) {
 		rc = failed(c, why);
 		goto out;
 	}
 	snprintf(j->warc_id, sizeof(j->warc_id), "%s", rec.id);
+	if (cut == NULL && raw->len > 0)
+		snprintf(j->warc_digest, sizeof(j->warc_digest), "%s", digest);
 	if (found == 0 && cut == NULL && raw->len > 0 &&
-	    store_payload_add(c->st, digest, rec.target_uri, date) != 0) {
+	    store_payload_add(c->st, digest, rec.target_uri, date, pos.file,
+	        (int64_t)pos.offset, rec.id) != 0) {
 		crawl_fail(c, "cannot keep an archived payload");
 		goto out;
 	}
@@ -256,6 +288,7 @@ warcout_fetch(struct crawl *c, struct job *j, const struct fetch_result *r)
 out:
 	free(was_url);
 	free(was_date);
+	earlier_ref_free(&before);
 	buf_free(&head);
 	return rc;
 }

@@ -6,7 +6,9 @@
  * and redirects alike -- leaves a response record (the body as the server
  * sent it, content-coding kept) and the request record that asked for it.
  * A response whose payload digest was archived before becomes a revisit
- * record pointing at the first one. A page judged a duplicate then gets a
+ * record pointing at the first one -- of this crawl, or of an earlier
+ * crawl it is deduplicated against (crawler/earlier.h), whose file,
+ * offset and record ID it names where they are known. A page judged a duplicate then gets a
  * metadata record beside its response, naming its original(s), method(s)
  * and similarity.
  */
@@ -26,7 +28,8 @@ int warcout_open(struct crawl *c);
 /*
  * Archive j's finished transfer r (nothing when it got no response): the
  * response or revisit record, then the request record. The response's
- * record ID goes to j->warc_id for warcout_verdict. 0, or -1 with c->err
+ * record ID goes to j->warc_id for warcout_verdict, its payload digest
+ * to j->warc_digest (when it was whole). 0, or -1 with c->err
  * set (a write failed: the crawl stops, as on a database failure).
  */
 int warcout_fetch(struct crawl *c, struct job *j, const struct fetch_result *r);

@@ -121,6 +121,19 @@ int store_report_hosts(struct store_conn *c,
     int (*fn)(const struct store_host_row *r, void *arg), void *arg);
 
 /*
+ * How the pages a crawl with earlier crawls judged stand to them (the
+ * earlier table): per host in byte order, the pages new, the same as
+ * before and near a page of before. None when the table is missing or
+ * empty (a crawl without earlier crawls).
+ */
+struct store_earlier_row {
+	const char *host;
+	int64_t fresh, same, near; /* new, same-as-before, near-to-before */
+};
+int store_report_earlier(struct store_conn *c,
+    int (*fn)(const struct store_earlier_row *r, void *arg), void *arg);
+
+/*
  * Every duplicates row, by the original's seq, then the duplicate's, then
  * method. A URL is NULL when its page is gone; canonical_url is NULL until
  * `nearcrawl rank` has run (or in a database without a ranks table).

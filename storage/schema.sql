@@ -183,7 +183,25 @@ CREATE TABLE IF NOT EXISTS clock (
 CREATE TABLE IF NOT EXISTS warc_payloads (
 	digest TEXT NOT NULL PRIMARY KEY, -- WARC-Payload-Digest, "sha1:BASE32"
 	url TEXT NOT NULL, -- WARC-Target-URI of that response
-	date TEXT NOT NULL -- its WARC-Date
+	date TEXT NOT NULL, -- its WARC-Date
+	warc_file TEXT, -- [added] base name of the WARC file it is in, so
+	-- that a later crawl's revisit record can say where (NULL: not kept)
+	warc_offset INTEGER, -- [added] of its record's gzip member there
+	record_id TEXT -- [added] its WARC-Record-ID
+);
+
+-- Cross-crawl dedup (--dedup-against, --dedup-against-cdx): how each page
+-- this crawl judged stands to the earlier crawls -- new, the same content
+-- as before, or near what was there before -- and the earlier page it
+-- repeats (docs/archives.md). Only a crawl with an earlier one has rows.
+CREATE TABLE IF NOT EXISTS earlier (
+	page_id INTEGER PRIMARY KEY REFERENCES pages(id),
+	relation TEXT NOT NULL CHECK (relation IN ('new', 'same', 'near')),
+	crawl TEXT, -- the earlier crawl as given (its database or CDXJ file)
+	url TEXT, -- the earlier page's URL
+	date TEXT, -- when the earlier crawl fetched it, as a WARC-Date
+	method TEXT, -- md5 (same text), payload (same bytes), or the near method
+	percentage REAL -- similarity in percent, 100 for the same
 );
 
 -- Recrawls (--recrawl): what each later visit found at each page. The

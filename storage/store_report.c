@@ -75,6 +75,47 @@ store_report_hosts(struct store_conn *c,
 }
 
 static int
+earlier_row(struct sdb_stmt *st, void *ctx)
+{
+	struct store__each *e = ctx;
+	int (*fn)(const struct store_earlier_row *, void *) = e->fn;
+	struct store_earlier_row r;
+
+	r.host = (const char *)sdb_column_text(st, 0);
+	if (r.host == NULL)
+		r.host = "";
+	r.fresh = sdb_column_int64(st, 1);
+	r.same = sdb_column_int64(st, 2);
+	r.near = sdb_column_int64(st, 3);
+	return fn(&r, e->arg);
+}
+
+#define EARLIER_BY(host_order) \
+	"SELECT p.host, " \
+	"sum(CASE WHEN e.relation = 'new' THEN 1 ELSE 0 END), " \
+	"sum(CASE WHEN e.relation = 'same' THEN 1 ELSE 0 END), " \
+	"sum(CASE WHEN e.relation = 'near' THEN 1 ELSE 0 END) " \
+	"FROM earlier e JOIN pages p ON p.id = e.page_id " \
+	"GROUP BY p.host ORDER BY " host_order
+
+int
+store_report_earlier(struct store_conn *c,
+    int (*fn)(const struct store_earlier_row *r, void *arg), void *arg)
+{
+	struct store__each e = { (void *)fn, arg };
+	int have;
+
+	/* An older database opened read-only has no such table. */
+	if (store__table_exists(c->db, "earlier", &have) != SDB_OK)
+		return -1;
+	if (!have)
+		return 0;
+	return store__conn_each(c, sdb_is_pg(c->db) ?
+	    EARLIER_BY("p.host COLLATE \"C\"") : EARLIER_BY("p.host"),
+	    earlier_row, &e);
+}
+
+static int
 cluster_row(struct sdb_stmt *st, void *ctx)
 {
 	struct store__each *e = ctx;

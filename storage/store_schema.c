@@ -139,19 +139,22 @@ missing_columns(struct sdb *db, const char *head, const char *path, char *err,
 {
 	const struct store__added *c;
 	char *sql, *more;
-	int exists;
+	int table, exists;
 
 	if ((sql = sqlite3_mprintf("%s", head)) == NULL)
 		goto oom;
 	for (c = store__added_columns; c->table != NULL; c++) {
-		if (store__column_exists(db, c->table, c->column, &exists) !=
-		    SDB_OK) {
+		/* A later table still missing is made whole by the later
+		 * part, added columns and all. */
+		if (store__table_exists(db, c->table, &table) != SDB_OK ||
+		    (table && store__column_exists(db, c->table, c->column,
+		    &exists) != SDB_OK)) {
 			err_set(err, errsz, -1, "%s: %s", path,
 			    sdb_errmsg(db));
 			sqlite3_free(sql);
 			return NULL;
 		}
-		if (exists)
+		if (!table || exists)
 			continue;
 		more = sqlite3_mprintf("%sALTER TABLE %s ADD COLUMN %s %s;\n",
 		    sql, c->table, c->column, c->decl);

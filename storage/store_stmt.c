@@ -255,8 +255,18 @@ const struct store__stmt_def store__stmt_def[ST_NUM] = {
 	    "SELECT url, date FROM warc_payloads WHERE digest = ?",
 	    "warc_payloads" },
 	[ST_PAYLOAD_ADD] = { "payload_add",
-	    "INSERT INTO warc_payloads (digest, url, date) VALUES (?, ?, ?) "
-	    "ON CONFLICT DO NOTHING", "warc_payloads" },
+	    "INSERT INTO warc_payloads (digest, url, date, warc_file, "
+	    "warc_offset, record_id) VALUES (?, ?, ?, ?, ?, ?) "
+	    "ON CONFLICT DO NOTHING", "warc_payloads", "record_id" },
+	/* Where the record is too, when the crawl kept it (an earlier
+	 * crawl's database, read only, may be older than the columns). */
+	[ST_PAYLOAD_WHERE] = { "payload_where",
+	    "SELECT url, date, warc_file, warc_offset, record_id FROM "
+	    "warc_payloads WHERE digest = ?", "warc_payloads", "record_id" },
+	[ST_EARLIER_ADD] = { "earlier_add",
+	    "INSERT INTO earlier (page_id, relation, crawl, url, date, "
+	    "method, percentage) VALUES (?, ?, ?, ?, ?, ?, ?) "
+	    "ON CONFLICT DO NOTHING", "earlier" },
 	[ST_PAGE_URL] = { "page_url",
 	    "SELECT url, fetched_at FROM pages WHERE id = ?" },
 	[ST_PAGE_BY_URL] = { "page_by_url",

@@ -4,6 +4,7 @@
  * bodies.
  */
 #include "archive/cdxj.h"
+#include "archive/cdxjread.h"
 #include "archive/httpmsg.h"
 #include "archive/warc.h"
 #include "util/buf.h"
@@ -455,6 +456,80 @@ test_dechunk(void)
 	buf_free(&small);
 }
 
+/* CDXJ lines read back: pywb's, ours (round trip), numbers, the
+ * malformed ones refused with a reason. */
+static void
+test_read(void)
+{
+	struct cdxjread_capture cap;
+	char line[CDXJ_MAX_LINE], why[160];
+
+	snprintf(line, sizeof(line), "com,example)/a 20240506070809 "
+	    "{\"url\": \"http://example.com/a?x=\\u00e9\\\"\", "
+	    "\"mime\": \"text/html\", \"status\": \"200\", "
+	    "\"digest\": \"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567\", "
+	    "\"length\": \"512\", \"offset\": \"1024\", "
+	    "\"filename\": \"a.warc.gz\"}");
+	CHECK_INT(cdxjread_line(line, &cap, why, sizeof(why)), 1);
+	CHECK_STR(cap.url, "http://example.com/a?x=\xc3\xa9\"");
+	CHECK_STR(cap.date, "2024-05-06T07:08:09Z");
+	CHECK_STR(cap.mime, "text/html");
+	CHECK_STR(cap.status, "200");
+	CHECK_STR(cap.digest, "sha1:ABCDEFGHIJKLMNOPQRSTUVWXYZ234567");
+	CHECK_STR(cap.filename, "a.warc.gz");
+	CHECK(cap.offset == 1024 && cap.length == 512);
+
+	/* What cdxj_line writes reads back. */
+	CHECK_INT(cdxj_line("http://www.example.com/b", "2026-01-02T03:04:05Z",
+	    "revisit", NULL, 0, "sha1:ZSV7NX4XLUWA6W266JVHRN5MBDSKS26J", 77,
+	    99, "f.warc.gz", line, sizeof(line)), 0);
+	CHECK_INT(cdxjread_line(line, &cap, why, sizeof(why)), 1);
+	CHECK_STR(cap.url, "http://www.example.com/b");
+	CHECK_STR(cap.date, "2026-01-02T03:04:05Z");
+	CHECK_STR(cap.mime, "warc/revisit");
+	CHECK_STR(cap.digest, "sha1:ZSV7NX4XLUWA6W266JVHRN5MBDSKS26J");
+	CHECK(cap.offset == 77 && cap.length == 99);
+
+	/* Numbers, a short timestamp, an unknown digest, other keys. */
+	snprintf(line, sizeof(line), "org,x)/ 2024 {\"url\":\"http://x.org/\","
+	    "\"offset\":5 , \"length\": 6,\"digest\":\"-\","
+	    "\"extra\":[1]}");
+	CHECK_INT(cdxjread_line(line, &cap, why, sizeof(why)), -1);
+	snprintf(line, sizeof(line), "org,x)/ 2024 {\"url\":\"http://x.org/\","
+	    "\"offset\":5 , \"length\": 6,\"digest\":\"-\","
+	    "\"extra\":true}");
+	CHECK_INT(cdxjread_line(line, &cap, why, sizeof(why)), 1);
+	CHECK_STR(cap.date, "2024-01-01T00:00:00Z");
+	CHECK_STR(cap.digest, "");
+	CHECK(cap.offset == 5 && cap.length == 6);
+
+	/* No capture: blank, a header. */
+	snprintf(line, sizeof(line), "   ");
+	CHECK_INT(cdxjread_line(line, &cap, why, sizeof(why)), 0);
+	snprintf(line, sizeof(line), "!meta 0 {\"format\": \"cdxj\"}");
+	CHECK_INT(cdxjread_line(line, &cap, why, sizeof(why)), 0);
+
+	/* Malformed. */
+	snprintf(line, sizeof(line), "com,example)/ {\"url\": \"x\"}");
+	CHECK_INT(cdxjread_line(line, &cap, why, sizeof(why)), -1);
+	snprintf(line, sizeof(line), "k 2024x5 {\"url\": \"http://a/\"}");
+	CHECK_INT(cdxjread_line(line, &cap, why, sizeof(why)), -1);
+	CHECK_STR(why, "the timestamp is not 4 to 14 digits");
+	snprintf(line, sizeof(line), "k 20240506 {\"url\": \"http://a/\"");
+	CHECK_INT(cdxjread_line(line, &cap, why, sizeof(why)), -1);
+	snprintf(line, sizeof(line), "k 20240506 {\"mime\": \"text/html\"}");
+	CHECK_INT(cdxjread_line(line, &cap, why, sizeof(why)), -1);
+	CHECK_STR(why, "no url");
+	snprintf(line, sizeof(line), "k 20240506 {\"url\": \"http://a/\", "
+	    "\"offset\": \"12x\"}");
+	CHECK_INT(cdxjread_line(line, &cap, why, sizeof(why)), -1);
+	CHECK_STR(why, "an offset that is not a whole number");
+	snprintf(line, sizeof(line), "k 20240506 {\"url\": \"http://a/\"} x");
+	CHECK_INT(cdxjread_line(line, &cap, why, sizeof(why)), -1);
+	snprintf(line, sizeof(line), "k 20240506 {\"url\": \"a\\q\"}");
+	CHECK_INT(cdxjread_line(line, &cap, why, sizeof(why)), -1);
+}
+
 void
 suite_cdxj(void)
 {
@@ -464,4 +539,5 @@ suite_cdxj(void)
 	RUN(test_index_after_kill);
 	RUN(test_httpmsg);
 	RUN(test_dechunk);
+	RUN(test_read);
 }

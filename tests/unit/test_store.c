@@ -1,6 +1,7 @@
 #include "check.h"
 #include "storage/query.h"
 #include "storage/store.h"
+#include "storage/store_archive.h"
 #include "storage/store_frontier.h"
 #include "storage/store_int.h"
 #include "storage/store_pages.h"
@@ -277,7 +278,16 @@ test_schema_from_file(void)
 	CHECK_STR(store__added_columns[5].table, "frontier");
 	CHECK_STR(store__added_columns[5].column, "dup_hops");
 	CHECK_STR(store__added_columns[5].decl, "INTEGER NOT NULL DEFAULT 0");
-	CHECK(store__added_columns[6].table == NULL);
+	CHECK_STR(store__added_columns[6].table, "warc_payloads");
+	CHECK_STR(store__added_columns[6].column, "warc_file");
+	CHECK_STR(store__added_columns[6].decl, "TEXT");
+	CHECK_STR(store__added_columns[7].table, "warc_payloads");
+	CHECK_STR(store__added_columns[7].column, "warc_offset");
+	CHECK_STR(store__added_columns[7].decl, "INTEGER");
+	CHECK_STR(store__added_columns[8].table, "warc_payloads");
+	CHECK_STR(store__added_columns[8].column, "record_id");
+	CHECK_STR(store__added_columns[8].decl, "TEXT");
+	CHECK(store__added_columns[9].table == NULL);
 	for (c = store__added_columns; c->table != NULL; c++)
 		CHECK_STR(store__column_table(c->column), c->table);
 
@@ -309,10 +319,10 @@ test_create_and_reopen(void)
 	CHECK_STR(raw_text("PRAGMA application_id"), "1313034828");
 	CHECK_STR(raw_text("PRAGMA user_version"), "2");
 	CHECK_STR(raw_text("PRAGMA journal_mode"), "wal");
-	/* 17, and the search index: an FTS5 table and its 5 shadow
+	/* 18, and the search index: an FTS5 table and its 5 shadow
 	 * tables. */
 	CHECK_STR(raw_text("SELECT count(*) FROM sqlite_master "
-	    "WHERE type = 'table'"), "23");
+	    "WHERE type = 'table'"), "24");
 
 	s = store_open(tpath, 0, err, sizeof(err));
 	CHECK(s != NULL);
@@ -1975,7 +1985,7 @@ test_old_db_upgraded(void)
 	CHECK_STR(raw_text(PAGES_COLUMNS), fresh);
 	CHECK_STR(raw_text(FRONTIER_COLUMNS), ffresh);
 	CHECK_STR(raw_text("SELECT count(*) FROM sqlite_master "
-	    "WHERE type = 'table'"), "23");
+	    "WHERE type = 'table'"), "24");
 	/* Every table and index of a new database, no other. */
 	CHECK_STR(raw_text(OBJECTS), objects);
 	CHECK_STR(raw_text("SELECT group_concat(dup_hops, ' ') FROM frontier"),
@@ -2177,6 +2187,78 @@ out:
 	tmp_teardown();
 }
 
+/* Where an archived payload's record is, read back by a later crawl
+ * through a read-only open, also from a database older than the
+ * columns; and a page's relation to earlier crawls. */
+static void
+test_payload_where(void)
+{
+	struct store_earlier e = { "near", "old.db", "http://a.example/",
+	    "2026-01-01T00:00:00Z", "simhash", 95.5 };
+	struct store_payload p;
+	struct store_page pg;
+	struct store *s;
+	char err[256];
+
+	tmp_setup();
+	s = open_new();
+	CHECK(s != NULL);
+	if (s == NULL) {
+		tmp_teardown();
+		return;
+	}
+	CHECK_INT(store_begin(s), 0);
+	CHECK_INT(store_payload_add(s, "sha1:AAA", "http://a.example/",
+	    "2026-01-01T00:00:00Z", "f.warc.gz", 1234, "<urn:uuid:x>"), 0);
+	CHECK_INT(store_payload_add(s, "sha1:AAA", "http://b.example/",
+	    "2026-01-02T00:00:00Z", "g.warc.gz", 1, "<urn:uuid:y>"), 0);
+	pg = page("http://a.example/", "near", 1);
+	CHECK_INT(store_page_add(s, &pg), 1);
+	CHECK_INT(store_earlier_add(s, 1, &e), 0);
+	CHECK_INT(store_commit(s), 0);
+	store_close(s);
+
+	s = store_open(tpath, STORE_READONLY, err, sizeof(err));
+	CHECK(s != NULL);
+	if (s != NULL) {
+		CHECK_INT(store_payload_where(s, "sha1:AAA", &p), 1);
+		CHECK_STR(p.url, "http://a.example/");
+		CHECK_STR(p.date, "2026-01-01T00:00:00Z");
+		CHECK_STR(p.file, "f.warc.gz");
+		CHECK(p.offset == 1234);
+		CHECK_STR(p.record_id, "<urn:uuid:x>");
+		store_payload_free(&p);
+		CHECK_INT(store_payload_where(s, "sha1:BBB", &p), 0);
+		CHECK(p.url == NULL && p.file == NULL && p.offset == -1);
+	}
+	store_close(s);
+	CHECK_STR(raw_text("SELECT relation || ' ' || crawl || ' ' || method "
+	    "|| ' ' || percentage FROM earlier"), "near old.db simhash 95.5");
+
+	/* A database from before the columns, read only: URI and date. */
+	CHECK_INT(raw_exec("CREATE TABLE w (digest TEXT NOT NULL PRIMARY "
+	    "KEY, url TEXT NOT NULL, date TEXT NOT NULL); INSERT INTO w "
+	    "SELECT digest, url, date FROM warc_payloads; DROP TABLE "
+	    "warc_payloads; ALTER TABLE w RENAME TO warc_payloads"),
+	    SQLITE_OK);
+	s = store_open(tpath, STORE_READONLY, err, sizeof(err));
+	CHECK(s != NULL);
+	if (s != NULL) {
+		CHECK_INT(store_payload_where(s, "sha1:AAA", &p), 1);
+		CHECK_STR(p.url, "http://a.example/");
+		CHECK(p.file == NULL && p.offset == -1 && p.record_id == NULL);
+		store_payload_free(&p);
+	}
+	store_close(s);
+	/* A writer open adds them. */
+	s = store_open(tpath, 0, err, sizeof(err));
+	CHECK(s != NULL);
+	store_close(s);
+	CHECK_STR(raw_text("SELECT count(*) FROM "
+	    "pragma_table_info('warc_payloads')"), "6");
+	tmp_teardown();
+}
+
 void
 suite_store(void)
 {
@@ -2214,6 +2296,7 @@ suite_store(void)
 	RUN(test_host_pages);
 	RUN(test_frontier_untake);
 	RUN(test_old_db_upgraded);
+	RUN(test_payload_where);
 	RUN(test_tdw_round_trip);
 	RUN(test_shingles_round_trip);
 	RUN(test_tdw_table_added);
