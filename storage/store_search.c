@@ -10,8 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "storage/store_int.h"
+#include "storage/store_searchw.h"
+#include "util/err.h"
 #include "util/chars.h"
 
 /* The judged verdicts: the pages the crawl indexes. */
@@ -74,55 +77,20 @@ struct store_searcher {
 	size_t tsqcap;
 };
 
-/*
- * The text as it is indexed: a NUL-terminated copy of the len bytes at
- * text in which the snippet marks and any byte that is not valid UTF-8
- * (which PostgreSQL refuses, ending the transaction) become spaces.
- * malloc'd, or NULL when out of memory.
- */
-static char *
-clean_text(const char *text, size_t len)
-{
-	const unsigned char *t = (const unsigned char *)text;
-	size_t i = 0, k;
-	uint32_t cp;
-	char *out;
-
-	if ((out = malloc(len + 1)) == NULL)
-		return NULL;
-	while (i < len) {
-		if (t[i] < 0x80) {
-			out[i] = t[i] == STORE_SEARCH_MARK_ON ||
-			    t[i] == STORE_SEARCH_MARK_OFF || t[i] == '\0' ?
-			    ' ' : (char)t[i];
-			i++;
-			continue;
-		}
-		k = chars_utf8_decode(t + i, len - i, &cp);
-		if (k == 1 && cp == 0xfffd)
-			out[i] = ' ';
-		else
-			memcpy(out + i, t + i, k);
-		i += k;
-	}
-	out[len] = '\0';
-	return out;
-}
-
-int
-store_search_add(struct store *s, int64_t id, const char *title,
+/* Page id's entry into the in-database index (PostgreSQL, or an SQLite
+ * database made by an earlier nearcrawl) with statement id. */
+static int
+in_db(struct store *s, enum stmt_id sid, int64_t id, const char *title,
     const char *text, size_t len)
 {
-	struct sdb_stmt *st = s->st[ST_SEARCH_ADD];
+	struct sdb_stmt *st = s->st[sid];
 	struct binder b;
 	char *body, *head = NULL;
 	int rc;
 
-	if (st == NULL)
-		return store__no_table(s, ST_SEARCH_ADD);
-	if ((body = clean_text(text != NULL ? text : "", text != NULL ?
+	if ((body = store_searchw_clean(text != NULL ? text : "", text != NULL ?
 	    len : 0)) == NULL || (title != NULL &&
-	    (head = clean_text(title, strlen(title))) == NULL)) {
+	    (head = store_searchw_clean(title, strlen(title))) == NULL)) {
 		free(body);
 		return store__oom_fail(s);
 	}
@@ -137,11 +105,118 @@ store_search_add(struct store *s, int64_t id, const char *title,
 	return rc;
 }
 
+/*
+ * The writer of the index file, started at the first entry (a crawl told
+ * not to index never makes the file). NULL where the index is in the
+ * database, or on a read-only open (store__no_table said so).
+ */
+static struct store_searchw *
+side_writer(struct store *s, enum stmt_id sid)
+{
+	char err[sizeof(s->err)], *side;
+	const char *path;
+
+	if (s->sw != NULL)
+		return s->sw;
+	if (sdb_is_pg(s->db) || s->lockfd == -1) {
+		store__no_table(s, sid);
+		return NULL;
+	}
+	path = sqlite3_db_filename(sdb_sqlite(s->db), "main");
+	if ((side = store_searchw_path(path != NULL ? path : "")) == NULL) {
+		store__oom_fail(s);
+		return NULL;
+	}
+	if (store_searchw_start(side, &s->sw, err, sizeof(err)) != 0)
+		store__fail(s, "%s", err);
+	free(side);
+	return s->sw;
+}
+
+/* Hand it to the writer; its failure becomes the store's. */
+static int
+side_put(struct store *s, enum stmt_id sid, int64_t id, const char *title,
+    const char *text, size_t len)
+{
+	struct store_searchw *w;
+	int rc;
+
+	if ((w = side_writer(s, sid)) == NULL)
+		return -1;
+	rc = sid == ST_SEARCH_DROP ? store_searchw_drop(w, id) :
+	    store_searchw_put(w, id, title, text != NULL ? text : "",
+	    text != NULL ? len : 0, sid == ST_SEARCH_SET);
+	if (rc != 0)
+		return store__fail(s, "the search index: %s",
+		    store_searchw_errmsg(w));
+	return 0;
+}
+
+int
+store_search_add(struct store *s, int64_t id, const char *title,
+    const char *text, size_t len)
+{
+	if (s->st[ST_SEARCH_ADD] == NULL)
+		return side_put(s, ST_SEARCH_ADD, id, title, text, len);
+	return in_db(s, ST_SEARCH_ADD, id, title, text, len);
+}
+
+int
+store_search_set(struct store *s, int64_t id, const char *title,
+    const char *text, size_t len)
+{
+	if (s->st[ST_SEARCH_SET] == NULL)
+		return side_put(s, ST_SEARCH_SET, id, title, text, len);
+	return in_db(s, ST_SEARCH_SET, id, title, text, len);
+}
+
+int
+store_search_drop(struct store *s, int64_t id)
+{
+	struct binder b;
+
+	if (s->st[ST_SEARCH_DROP] == NULL)
+		return side_put(s, ST_SEARCH_DROP, id, NULL, NULL, 0);
+	store__bind_start(&b, s->st[ST_SEARCH_DROP]);
+	store__bind_int(&b, id);
+	return store__exec_later(s, s->st[ST_SEARCH_DROP], &b);
+}
+
 int
 store_search_exists(struct store_conn *c, int *exists)
 {
-	return store__table_exists(c->db, "search_text", exists) == SDB_OK ?
-	    0 : -1;
+	int64_t n;
+
+	if (store__table_exists(c->db, "search_text", exists) != SDB_OK)
+		return -1;
+	if (*exists || !c->side)
+		return 0;
+	if (store__conn_int(c, "SELECT count(*) FROM search.sqlite_master "
+	    "WHERE type = 'table' AND name = 'search_text'", &n) != 0)
+		return -1;
+	*exists = n > 0;
+	return 0;
+}
+
+int
+store_search_make(struct store_conn *c, char *err, size_t errsz)
+{
+	char *side;
+	int exists, rc;
+
+	if (store_search_exists(c, &exists) != 0)
+		return -1;
+	if (exists || sdb_is_pg(c->db))
+		return 0;
+	if ((side = store_searchw_path(c->path)) == NULL)
+		return err_set(err, errsz, -1, "out of memory");
+	rc = store_searchw_create(side, err, errsz);
+	free(side);
+	if (rc != 0)
+		return -1;
+	if (c->side)
+		return 0;
+	return store__conn_attach_search(c);
 }
 
 int
@@ -433,9 +508,9 @@ store_search_put(struct store_searcher *q, int64_t id, const char *title,
 	if (q->put == NULL && sdb_prepare(db, sdb_is_pg(db) ?
 	    STORE__SEARCH_ADD_PG : STORE__SEARCH_ADD, &q->put) != SDB_OK)
 		return -1;
-	if ((body = clean_text(text != NULL ? text : "", text != NULL ?
+	if ((body = store_searchw_clean(text != NULL ? text : "", text != NULL ?
 	    len : 0)) == NULL || (title != NULL &&
-	    (head = clean_text(title, strlen(title))) == NULL))
+	    (head = store_searchw_clean(title, strlen(title))) == NULL))
 		goto out;
 	if (sdb_bind_int64(q->put, 1, id) != SDB_OK ||
 	    (head != NULL ? sdb_bind_text(q->put, 2, head) :
