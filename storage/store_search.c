@@ -20,6 +20,12 @@
 /* The judged verdicts: the pages the crawl indexes. */
 #define JUDGED "('unique', 'exact', 'near')"
 
+/* ... but for those the last recrawl found gone (404, 410): the recrawl
+ * dropped their entries, and `nearcrawl index` must not bring them back.
+ * One list, made once: no index on visits.page_id is needed. */
+#define NOT_GONE " AND p.id NOT IN (SELECT page_id FROM visits WHERE " \
+	"outcome = 'gone' AND visit = (SELECT max(visit) FROM visits))"
+
 /* Whole words around the matched ones in a snippet. */
 #define SNIPPET_WORDS "32"
 
@@ -139,8 +145,22 @@ side_put(struct store *s, enum stmt_id sid, int64_t id, const char *title,
     const char *text, size_t len)
 {
 	struct store_searchw *w;
+	const char *path;
+	char *side;
 	int rc;
 
+	/* No file, no entry to drop: a crawl that does not index makes
+	 * none for it. */
+	if (sid == ST_SEARCH_DROP && s->sw == NULL && !sdb_is_pg(s->db)) {
+		path = sqlite3_db_filename(sdb_sqlite(s->db), "main");
+		if ((side = store_searchw_path(path != NULL ? path : "")) ==
+		    NULL)
+			return store__oom_fail(s);
+		rc = access(side, F_OK);
+		free(side);
+		if (rc != 0)
+			return 0;
+	}
 	if ((w = side_writer(s, sid)) == NULL)
 		return -1;
 	rc = sid == ST_SEARCH_DROP ? store_searchw_drop(w, id) :
@@ -415,12 +435,12 @@ store_search_counts(struct store_conn *c, struct store_search_counts *n)
 	    "SELECT count(*), coalesce(sum(CASE WHEN text IS NULL THEN 0 "
 	    "ELSE 1 END), 0), coalesce(sum(CASE WHEN EXISTS (SELECT 1 FROM "
 	    "search_text s WHERE s.rowid = p.id) THEN 1 ELSE 0 END), 0) "
-	    "FROM pages p WHERE verdict IN " JUDGED;
+	    "FROM pages p WHERE verdict IN " JUDGED NOT_GONE;
 	static const char pg[] =
 	    "SELECT count(*), coalesce(sum(CASE WHEN text IS NULL THEN 0 "
 	    "ELSE 1 END), 0), coalesce(sum(CASE WHEN EXISTS (SELECT 1 FROM "
 	    "search_text s WHERE s.page_id = p.id) THEN 1 ELSE 0 END), 0) "
-	    "FROM pages p WHERE verdict IN " JUDGED;
+	    "FROM pages p WHERE verdict IN " JUDGED NOT_GONE;
 	struct sdb_stmt *st = NULL;
 	int rc;
 
@@ -457,13 +477,13 @@ store_search_missing(struct store_conn *c, int64_t after, int64_t limit,
     int (*fn)(const struct store_search_todo *t, void *arg), void *arg)
 {
 	struct store__each e = { (void *)fn, arg };
-	char sql[512];
+	char sql[768];
 
 	/* Numbers the program made, formatted in: no outside text. */
 	snprintf(sql, sizeof(sql), "SELECT p.id, p.url, p.title, CASE WHEN "
 	    "p.text IS NULL THEN 0 ELSE 1 END FROM pages p WHERE p.id > %lld "
-	    "AND p.verdict IN " JUDGED " AND NOT EXISTS (SELECT 1 FROM "
-	    "search_text s WHERE s.%s = p.id) ORDER BY p.id LIMIT %lld",
+	    "AND p.verdict IN " JUDGED NOT_GONE " AND NOT EXISTS (SELECT 1 "
+	    "FROM search_text s WHERE s.%s = p.id) ORDER BY p.id LIMIT %lld",
 	    (long long)after, sdb_is_pg(c->db) ? "page_id" : "rowid",
 	    (long long)limit);
 	return store__conn_each(c, sql, todo_row, &e);

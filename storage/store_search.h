@@ -140,7 +140,8 @@ int store_search_ranked(struct store_conn *c, int *ranked);
  * added, so an unchanged value means unchanged clusters. 0, or -1. */
 int store_search_duplicates_mark(struct store_conn *c, int64_t *mark);
 
-/* Judged pages (unique, exact, near) and those of them indexed. */
+/* Judged pages (unique, exact, near; but those the last recrawl found
+ * gone) and those of them indexed. */
 struct store_search_counts {
 	int64_t judged;
 	int64_t indexed;
