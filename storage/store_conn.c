@@ -107,11 +107,12 @@ store_conn_open(const char *path, enum store_conn_mode mode,
 	if (rc == SDB_OK && n->db != NULL) {
 		sqlite3_busy_timeout(h, STORE_BUSY_MS);
 		/* The full-text index is a file of its own, read with the
-		 * rest in one snapshot. */
-		if (store__conn_attach_search(n) == 0) {
-			*c = n;
-			return 0;
-		}
+		 * rest in one snapshot. A failure leaves it out: a damaged
+		 * main file fails here too, and is the caller's to report
+		 * (nearcrawl check says how); the index is then missing. */
+		(void)store__conn_attach_search(n);
+		*c = n;
+		return 0;
 	}
 	if (n->db == NULL)
 		code = err_set(err, errsz, runtime, "%s: out of memory", path);
