@@ -205,6 +205,12 @@ CREATE TABLE IF NOT EXISTS visits (
 );
 CREATE INDEX IF NOT EXISTS visits_visit ON visits (visit, outcome);
 
+-- The links a page queued, for the web view's page (store_view_links):
+-- without it each view read the whole frontier. A crawl's inserts add a
+-- parent id at a time, mostly at the index's end; an older database gains
+-- it at its next writer open, which builds it once.
+CREATE INDEX IF NOT EXISTS frontier_parent ON frontier (parent_id);
+
 -- Full-text search (`nearcrawl search`, docs/search.md): every judged
 -- page's title and the text its near methods read, written with the
 -- page's transaction, or afterwards by `nearcrawl index`. SQLite: not
