@@ -71,8 +71,6 @@ struct store_searchw {
 	uint64_t done;            /* ... and finished by the writer */
 	int quit;                 /* stop once q is empty */
 	int failed;               /* the writer failed: err says why */
-	int64_t written;          /* entries committed */
-	int64_t pending;          /* entries in the open transaction */
 	char err[512];            /* the writer's failure, set with failed */
 	char own[64];             /* the store's thread's own (memory) */
 };
@@ -241,7 +239,6 @@ writer_entry(struct store_searchw *w, const struct item *it)
 	}
 	if (sqlite3_step(st) != SQLITE_DONE)
 		goto out;
-	w->pending++;
 	rc = 0;
 out:
 	/* Reset after the error is read: a reset must not replace it. */
@@ -266,13 +263,8 @@ writer_do(struct store_searchw *w, const struct item *it)
 		    SQLITE_OK)
 			return -1;
 		w->intx = 0;
-		pthread_mutex_lock(&w->lock);
-		w->written += w->pending;
-		pthread_mutex_unlock(&w->lock);
-		w->pending = 0;
 		return 0;
 	case OP_ROLLBACK:
-		w->pending = 0;
 		if (!w->intx)
 			return 0;
 		w->intx = 0;
@@ -465,17 +457,6 @@ store_searchw_errmsg(const struct store_searchw *w)
 	 * the failed call read under it. */
 	return w->err[0] != '\0' ? w->err : w->own[0] != '\0' ? w->own :
 	    "no error";
-}
-
-int64_t
-store_searchw_written(struct store_searchw *w)
-{
-	int64_t n;
-
-	pthread_mutex_lock(&w->lock);
-	n = w->written;
-	pthread_mutex_unlock(&w->lock);
-	return n;
 }
 
 void

@@ -20,9 +20,9 @@
  * every writer open of the database deletes them (store_searchw_trim)
  * before an id can be drawn again.
  *
- * Internal to storage/: the store (store_open.c, store_search.c) is its
- * only user. Every function but _trim and _path is called from one
- * thread, the store's.
+ * Internal to storage/: the store (store_open.c, store_search.c,
+ * store_conn.c) is its only user. A writer's functions (_start to _stop)
+ * are called from one thread, the store's; the others from any.
  */
 #ifndef NC_STORE_SEARCHW_H
 #define NC_STORE_SEARCHW_H
@@ -108,9 +108,6 @@ int store_searchw_rollback(struct store_searchw *w);
 
 /* Why the last call failed (never NULL). */
 const char *store_searchw_errmsg(const struct store_searchw *w);
-
-/* Entries committed into the index file since the start. */
-int64_t store_searchw_written(struct store_searchw *w);
 
 /* Roll back what was not committed, stop the thread and close the file.
  * NULL w is fine. */
