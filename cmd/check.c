@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "storage/store.h"
+#include "storage/store_search.h"
 #include "util/clock.h"
 #include "util/esc.h"
 
@@ -27,7 +28,8 @@ static const char USAGE[] =
     "seq is\n1, 2, 3 ... without gaps or repeats, no URL is in flight "
     "with nobody\nfetching it; and when the crawl wrote WARC files, that "
     "their records read,\ntheir CDXJ indexes name them, and every page "
-    "that got a response has its\nrecord. A line per problem (at most 20 "
+    "that got a response has its\nrecord; the full-text index has no "
+    "entry of a page that is not judged.\nA line per problem (at most 20 "
     "of a kind), then a summary.\n"
     "  -d DB        the crawl's database (read only; a crawl may go on)\n"
     "  --warc DIR   where the crawl's WARC files are, when not where it "
@@ -139,6 +141,51 @@ in_flight(const struct store_check_flight *r, void *arg)
 	return 0;
 }
 
+static int
+stray(int64_t id, void *arg)
+{
+	check_problem(arg, CHECK_SEARCH, "index entry %lld is no judged "
+	    "page's", (long long)id);
+	return 0;
+}
+
+/*
+ * The full-text index (on SQLite its own file, DB-search) against the
+ * pages, in the tables' snapshot: an entry of no judged page is a
+ * problem; entries a killed crawl left, judged pages not indexed and no
+ * index at all are notes, which the next writer open or `nearcrawl
+ * index` mends. 0, or -1.
+ */
+static int
+check_search(struct check *ck)
+{
+	struct store_search_counts n;
+	int64_t beyond;
+	int exists, rc;
+
+	if (store_search_exists(ck->c, &exists) != 0)
+		return -1;
+	if (!exists) {
+		check_note(ck, "search: no full-text index (the crawl made "
+		    "none, or its file DB-search is gone): `nearcrawl index "
+		    "-d DB` makes it");
+		return 0;
+	}
+	if ((rc = store_check_search(ck->c, &beyond, stray, ck)) != 0 ||
+	    store_search_counts(ck->c, &n) != 0)
+		return rc != 0 ? rc : -1;
+	check_more(ck, CHECK_SEARCH);
+	if (beyond > 0)
+		check_note(ck, "search: %lld index entries of pages a crawl "
+		    "killed meanwhile never committed: the next crawl or "
+		    "`nearcrawl index` deletes them", (long long)beyond);
+	if (n.judged > n.indexed)
+		check_note(ck, "search: %lld judged pages are not indexed: "
+		    "`nearcrawl index -d DB` adds them",
+		    (long long)(n.judged - n.indexed));
+	return 0;
+}
+
 /*
  * The tables, in one snapshot. 0, or -1 on a database error; 2 when out
  * of memory.
@@ -176,6 +223,8 @@ check_tables(struct check *ck, const char *warc, char *err, size_t errsz)
 		check_note(ck, "frontier: a resume queues URLs in flight again "
 		    "(on PostgreSQL, the next process to lease their host)");
 	}
+	if ((rc = check_search(ck)) != 0)
+		return rc;
 	if (check_warc(ck, warc, err, errsz) != 0)
 		return 3;
 	check_more(ck, CHECK_WARC);

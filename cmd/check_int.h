@@ -27,6 +27,7 @@ enum check_kind {
 	CHECK_FRONTIER,
 	CHECK_WARC,
 	CHECK_CDXJ,
+	CHECK_SEARCH,
 	CHECK_KINDS
 };
 

@@ -17,6 +17,7 @@ static const char *const kind_name[CHECK_KINDS] = {
 	[CHECK_FRONTIER] = "frontier",
 	[CHECK_WARC] = "warc",
 	[CHECK_CDXJ] = "cdxj",
+	[CHECK_SEARCH] = "search",
 };
 
 const char *

@@ -830,6 +830,13 @@ indexcmd_main(int argc, char **argv)
 	if ((rc = store_conn_open(x.db, STORE_CONN_WRITE, &x.c, err,
 	    sizeof(err), IX_RUNTIME, IX_BADDB)) != 0)
 		goto say;
+	/* A database crawled without the index, or whose index file was
+	 * lost, gets an empty one to fill. */
+	err[0] = '\0';
+	if (store_search_make(x.c, err, sizeof(err)) != 0) {
+		rc = err[0] != '\0' ? IX_RUNTIME : db_fail(&x);
+		goto say;
+	}
 	if (store_searcher_open(x.c, &x.q) != 0 || store_conn_begin(x.c) !=
 	    0) {
 		rc = db_fail(&x);

@@ -91,9 +91,9 @@ search_open(const char *db, struct search **sp, char *err, size_t errsz)
 	}
 	if (!exists) {
 		/* Not the target: a PostgreSQL URI may hold a password. */
-		rc = err_set(err, errsz, SEARCH_BADDB, "no search index in the "
-		    "database (it was made before the index): run `nearcrawl "
-		    "index -d DB` first");
+		rc = err_set(err, errsz, SEARCH_BADDB, "no search index (the "
+		    "crawl made none, or its file DB-search is gone): run "
+		    "`nearcrawl index -d DB` first");
 		goto fail;
 	}
 	*sp = s;

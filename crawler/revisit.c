@@ -7,6 +7,7 @@
 #include "crawler/frontier.h"
 #include "crawler/judge.h"
 #include "crawler/linkrule.h"
+#include "storage/store_search.h"
 #include "storage/store_visits.h"
 
 int
@@ -161,6 +162,11 @@ revisit_record_work(struct crawl *c, struct job *j)
 	if (note_visit(c, j, STORE_OUTCOME_CHANGED, (int)w->status,
 	        w->dg.fp.md5, &now, NULL, NULL) != 0)
 		return -1;
+	/* Search finds the page by what it says now. */
+	if (strcmp(c->cfg->search_index, "yes") == 0 &&
+	    store_search_set(c->st, j->prior->id, w->dg.ex.title, w->dg.near,
+	        w->dg.near_len) != 0)
+		return -1;
 	return linkrule_follow(c, j, j->prior->id, v);
 }
 
@@ -191,6 +197,10 @@ revisit_process(struct crawl *c, struct job *j, const struct fetch_result *r)
 	}
 	if (r->status >= 400 && r->status < 500) {
 		snprintf(reason, sizeof(reason), "HTTP status %ld", r->status);
+		/* Nothing to find there any more: its entry goes (and
+		 * `nearcrawl index` leaves it out while it stays gone). */
+		if (store_search_drop(c->st, j->prior->id) != 0)
+			return -1;
 		return note_visit(c, j, STORE_OUTCOME_GONE, (int)r->status,
 		    NULL, NULL, NULL, reason);
 	}

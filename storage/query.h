@@ -381,6 +381,16 @@ int store_check_live(struct store_conn *c, double now, int64_t *n);
  * *err 0, or on failure with *err -1 (database) or 2 (out of memory). */
 char *store_check_meta(struct store_conn *c, const char *key, int *err);
 
+/*
+ * The full-text index (which exists: store_search_exists) against the
+ * pages: fn(id, arg) for each entry, by id, whose id is no judged page's
+ * but is not above the largest pages.id; *beyond = the entries above it,
+ * which a crawl killed between the index's commit and the database's
+ * leaves and the next writer open deletes. 0, fn's value, or -1.
+ */
+int store_check_search(struct store_conn *c, int64_t *beyond,
+    int (*fn)(int64_t id, void *arg), void *arg);
+
 /* Every page, in seq order: what was fetched, for the archive's check. */
 struct store_check_fetch {
 	const char *url;            /* "" when NULL */

@@ -223,24 +223,23 @@ CREATE TABLE IF NOT EXISTS visits (
 );
 CREATE INDEX IF NOT EXISTS visits_visit ON visits (visit, outcome);
 
+-- The links a page queued, for the web view's page (store_view_links):
+-- without it each view read the whole frontier. A crawl's inserts add a
+-- parent id at a time, mostly at the index's end; an older database gains
+-- it at its next writer open, which builds it once.
+CREATE INDEX IF NOT EXISTS frontier_parent ON frontier (parent_id);
+
 -- Full-text search (`nearcrawl search`, docs/search.md): every judged
--- page's title and the text its near methods read, written in the page's
--- own transaction, or afterwards by `nearcrawl index` for a database made
--- before the index. SQLite: an FTS5 table whose rowid is pages.id; it
--- keeps its own copy of the text, which snippets are cut from; words are
--- lower-cased, not stemmed, their diacritics folded ("cafe" finds
--- "café"). PostgreSQL: the same text, and a tsvector of it (title weight
--- A, text weight D; the 'simple' configuration: lower case, no stemming,
--- no stop words, diacritics kept) under a GIN index.
--- [sqlite] CREATE VIRTUAL TABLE IF NOT EXISTS search_text USING fts5(
--- [sqlite]     title, body, tokenize = 'unicode61 remove_diacritics 2');
--- FTS5 merges its segments when 8 of a size are there, not 4: a crawl
--- adds pages all the time, and merging half as often took a sixth off
--- the time 12,000 pages of the bench site took to index (docs/search.md).
--- Set once: a writer open that finds it set writes nothing.
--- [sqlite] INSERT INTO search_text (search_text, rank) SELECT 'automerge', 8
--- [sqlite]     WHERE NOT EXISTS (SELECT 1 FROM search_text_config
--- [sqlite]     WHERE k = 'automerge');
+-- page's title and the text its near methods read, written with the
+-- page's transaction, or afterwards by `nearcrawl index`. SQLite: not
+-- here but in a file of its own beside the database, DB-search, written
+-- by a thread of the crawl (storage/store_searchw.c has its schema): an
+-- FTS5 table whose rowid is pages.id, words lower-cased, not stemmed,
+-- their diacritics folded ("cafe" finds "café"); a database made by an
+-- earlier nearcrawl keeps the same table in itself, and is read and
+-- written there. PostgreSQL: the same text, and a tsvector of it (title
+-- weight A, text weight D; the 'simple' configuration: lower case, no
+-- stemming, no stop words, diacritics kept) under a GIN index.
 -- [pg] CREATE TABLE IF NOT EXISTS search_text (
 -- [pg]     page_id INTEGER PRIMARY KEY REFERENCES pages(id),
 -- [pg]     title TEXT,

@@ -6,7 +6,8 @@
  * makes of it (links, ranks), the TDW vectors its tdw index is rebuilt
  * from (page_tdw), the duplicates the link rule counts as new content
  * (fruitful), and the full-text index `nearcrawl search` reads
- * (search_text).
+ * (search_text: on SQLite in a file of its own beside the database,
+ * DB-search, which a thread of the crawl writes -- store_search.h).
  *
  * The schema (storage/schema.sql, compiled in) mirrors the research's two
  * tables: pages ("Simhash Values") and duplicates ("Duplicate Value"), plus
@@ -41,6 +42,8 @@
  *   storage/store_archive.h   what a crawl writing WARC files keeps
  *   storage/store_share.h     a crawl shared by several processes
  *   storage/store_search.h    the full-text index, written and searched
+ *                             (storage/store_searchw.h: SQLite's index
+ *                             file and its writer thread, internal)
  *
  * The functions are implemented by job in storage/store_*.c (store_open.c
  * lists them); the commands' own reads are in storage/query.h.

@@ -405,3 +405,33 @@ store_check_fetches(struct store_conn *c,
 	return store__conn_each(c, "SELECT url, verdict, status, fetched_at, "
 	    "seq FROM pages ORDER BY seq", fetch_row, &e);
 }
+
+static int
+stray_row(struct sdb_stmt *st, void *ctx)
+{
+	struct store__each *e = ctx;
+	int (*fn)(int64_t, void *) = e->fn;
+
+	return fn(sdb_column_int64(st, 0), e->arg);
+}
+
+int
+store_check_search(struct store_conn *c, int64_t *beyond,
+    int (*fn)(int64_t id, void *arg), void *arg)
+{
+	struct store__each e = { (void *)fn, arg };
+	const char *k = sdb_is_pg(c->db) ? "page_id" : "rowid";
+	char sql[512];
+
+	*beyond = 0;
+	/* A column name of ours, formatted in: no outside text. */
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM search_text WHERE "
+	    "%s > (SELECT coalesce(max(id), 0) FROM pages)", k);
+	if (store__conn_int(c, sql, beyond) != 0)
+		return -1;
+	snprintf(sql, sizeof(sql), "SELECT s.%s FROM search_text s WHERE "
+	    "s.%s <= (SELECT coalesce(max(id), 0) FROM pages) AND NOT EXISTS "
+	    "(SELECT 1 FROM pages p WHERE p.id = s.%s AND p.verdict IN "
+	    "('unique', 'exact', 'near')) ORDER BY s.%s", k, k, k, k);
+	return store__conn_each(c, sql, stray_row, &e);
+}

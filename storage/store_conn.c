@@ -8,8 +8,10 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "storage/store_int.h"
+#include "storage/store_searchw.h"
 #include "util/err.h"
 
 /* The exit status for h's last error, by the rule of store_conn_fail. */
@@ -39,6 +41,35 @@ store__conn_fail(struct sdb *h, const char *path, char *err, size_t errsz,
 	store__why_failed(h, why, sizeof(why));
 	return err_set(err, errsz, conn_code(h, runtime, baddb), "%s: %s",
 	    store__target_name(path), why);
+}
+
+int
+store__conn_attach_search(struct store_conn *c)
+{
+	struct sdb_stmt *st = NULL;
+	char *side;
+	int rc = -1;
+
+	c->side = 0;
+	if (sdb_is_pg(c->db))
+		return 0;
+	if ((side = store_searchw_path(c->path)) == NULL)
+		return -1;
+	if (access(side, F_OK) != 0) {
+		free(side);
+		return 0;
+	}
+	/* The main file's open flags are the attached one's: read-only for
+	 * a reader. */
+	if (sdb_prepare(c->db, "ATTACH DATABASE ?1 AS search", &st) ==
+	    SDB_OK && sdb_bind_text(st, 1, side) == SDB_OK &&
+	    sdb_step(st) == SDB_DONE) {
+		c->side = 1;
+		rc = 0;
+	}
+	sdb_finalize(st);
+	free(side);
+	return rc;
 }
 
 int
@@ -75,6 +106,11 @@ store_conn_open(const char *path, enum store_conn_mode mode,
 		sqlite3_close(h);
 	if (rc == SDB_OK && n->db != NULL) {
 		sqlite3_busy_timeout(h, STORE_BUSY_MS);
+		/* The full-text index is a file of its own, read with the
+		 * rest in one snapshot. A failure leaves it out: a damaged
+		 * main file fails here too, and is the caller's to report
+		 * (nearcrawl check says how); the index is then missing. */
+		(void)store__conn_attach_search(n);
 		*c = n;
 		return 0;
 	}

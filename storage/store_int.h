@@ -168,6 +168,8 @@ enum stmt_id {
 	ST_FRONTIER_URL_OF,
 	ST_FRONTIER_LOWER_ID,
 	ST_SEARCH_ADD,
+	ST_SEARCH_SET,
+	ST_SEARCH_DROP,
 	ST_NUM
 };
 
@@ -208,6 +210,10 @@ struct store {
 	                                when none is unreported */
 	int64_t committed;           /* pages added when the last commit
 	                                succeeded (of added) */
+	struct store_searchw *sw;    /* SQLite: the full-text index's writer
+	                                (store_searchw.h), started by the
+	                                first entry; NULL before, and where the
+	                                index is in the database itself */
 };
 
 /*
@@ -406,11 +412,32 @@ const char *store__column_table(const char *column);
 	STORE__XSTR(STORE__SEARCH_PG_TEXT_MAX) ")), 'D')) " \
 	"ON CONFLICT (page_id) DO NOTHING"
 
+/* The entry a recrawl writes over a page's earlier one (ST_SEARCH_SET),
+ * and the removal of a gone page's (ST_SEARCH_DROP): ?1 its id. */
+#define STORE__SEARCH_SET \
+	"INSERT OR REPLACE INTO search_text (rowid, title, body) " \
+	"VALUES (?1, ?2, ?3)"
+#define STORE__SEARCH_SET_PG \
+	"INSERT INTO search_text (page_id, title, body, doc) VALUES " \
+	"(?1, ?2, ?3, setweight(to_tsvector('simple', coalesce(?2, '')), " \
+	"'A') || setweight(to_tsvector('simple', left(?3, " \
+	STORE__XSTR(STORE__SEARCH_PG_TEXT_MAX) ")), 'D')) " \
+	"ON CONFLICT (page_id) DO UPDATE SET title = excluded.title, " \
+	"body = excluded.body, doc = excluded.doc"
+#define STORE__SEARCH_DROP "DELETE FROM search_text WHERE rowid = ?1"
+#define STORE__SEARCH_DROP_PG "DELETE FROM search_text WHERE page_id = ?1"
+
+/* Attach the index file of c's SQLite database, if it is there, as
+ * schema "search" (c->side). 0, or -1 on a database error. */
+int store__conn_attach_search(struct store_conn *c);
+
 /* A command's connection (storage/query.h). */
 struct store_conn {
 	struct sdb *db;
 	char *path;               /* for messages */
 	enum store_conn_mode mode;
+	int side;                 /* SQLite: the index file is attached as
+	                             schema "search" (store_search.c) */
 	struct sdb_stmt *page_url;   /* store_conn_page_url's, prepared once */
 	struct sdb_stmt *rank_put;   /* store_rank_put's, prepared once */
 	char *url;                /* store_conn_page_url's copy */

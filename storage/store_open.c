@@ -20,13 +20,15 @@
  *   store_share.c     a crawl shared by several processes (store_share.h)
  *   store_ahead.c     a shared store's takes sent ahead (store_share.h)
  *   store_search.c    the full-text index (store_search.h), and
- *   store_search_ts.c an FTS5 query as a tsquery
+ *   store_search_ts.c an FTS5 query as a tsquery, and
+ *   store_searchw.c   SQLite's index file and its writer thread
  *
  * The commands' rows are in store_conn.c and store_report.c, store_rank.c,
  * store_eval.c and store_export.c (storage/query.h).
  */
 #include "storage/store.h"
 #include "storage/store_int.h"
+#include "storage/store_searchw.h"
 
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -341,6 +343,37 @@ remove_created(const char *path)
 		}
 }
 
+/*
+ * A writer open of an SQLite database: delete the entries of its index
+ * file (store_searchw.h) whose pages were never committed. 0, or -1 with
+ * err set.
+ */
+static int
+search_trim(struct store *s, const char *path, char *err,
+    size_t errsz)
+{
+	struct sdb_stmt *st = NULL;
+	int64_t maxid, dropped;
+	char *side;
+	int rc;
+
+	if (sdb_is_pg(s->db))
+		return 0;
+	if (sdb_prepare(s->db, "SELECT coalesce(max(id), 0) FROM pages",
+	    &st) != SDB_OK)
+		return err_set(err, errsz, -1, "%s: %s", path,
+		    sdb_errmsg(s->db));
+	rc = store__one_int(s, st, NULL, &maxid);
+	sdb_finalize(st);
+	if (rc != 0)
+		return err_set(err, errsz, -1, "%s: %s", path, s->err);
+	if ((side = store_searchw_path(path)) == NULL)
+		return err_set(err, errsz, -1, "%s: out of memory", path);
+	rc = store_searchw_trim(side, maxid, &dropped, err, errsz);
+	free(side);
+	return rc;
+}
+
 struct store *
 store_open(const char *path, unsigned flags, char *err, size_t errsz)
 {
@@ -398,6 +431,10 @@ store_open(const char *path, unsigned flags, char *err, size_t errsz)
 	if (!fresh && !readonly && store__upgrade_schema(s, path, err, errsz) == -1)
 		goto fail;
 	if (store__prepare_all(s, path, readonly, err, errsz) == -1)
+		goto fail;
+	/* Before a page id can be drawn again: a kill between the index's
+	 * commit and the database's left entries of pages never kept. */
+	if (!readonly && search_trim(s, path, err, errsz) == -1)
 		goto fail;
 	if (!readonly) {
 		s->next_writer = writers;
@@ -472,6 +509,11 @@ store_begin(struct store *s)
 int
 store_commit(struct store *s)
 {
+	/* The index first: it then holds every page committed, and a kill
+	 * between the two leaves only entries the next open deletes. */
+	if (s->sw != NULL && store_searchw_commit(s->sw) != 0)
+		return store__fail(s, "the search index: %s",
+		    store_searchw_errmsg(s->sw));
 	if (store__exec_stmt(s, s->st[ST_COMMIT], NULL) != 0)
 		return -1;
 	s->committed = s->added;
@@ -506,5 +548,9 @@ store_rollback(struct store *s)
 {
 	/* What memory knew of the frontier may be gone from the file. */
 	store__urls_drop(s);
+	/* The entries handed over since the commit go with the pages. */
+	if (s->sw != NULL && store_searchw_rollback(s->sw) != 0)
+		store__fail(s, "the search index: %s",
+		    store_searchw_errmsg(s->sw));
 	return store__exec_stmt(s, s->st[ST_ROLLBACK], NULL);
 }

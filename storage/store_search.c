@@ -10,12 +10,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "storage/store_int.h"
+#include "storage/store_searchw.h"
+#include "util/err.h"
 #include "util/chars.h"
 
 /* The judged verdicts: the pages the crawl indexes. */
 #define JUDGED "('unique', 'exact', 'near')"
+
+/* ... but for those the last recrawl found gone (404, 410): the recrawl
+ * dropped their entries, and `nearcrawl index` must not bring them back.
+ * One list, made once: no index on visits.page_id is needed. */
+#define NOT_GONE " AND p.id NOT IN (SELECT page_id FROM visits WHERE " \
+	"outcome = 'gone' AND visit = (SELECT max(visit) FROM visits))"
 
 /* Whole words around the matched ones in a snippet. */
 #define SNIPPET_WORDS "32"
@@ -74,55 +83,20 @@ struct store_searcher {
 	size_t tsqcap;
 };
 
-/*
- * The text as it is indexed: a NUL-terminated copy of the len bytes at
- * text in which the snippet marks and any byte that is not valid UTF-8
- * (which PostgreSQL refuses, ending the transaction) become spaces.
- * malloc'd, or NULL when out of memory.
- */
-static char *
-clean_text(const char *text, size_t len)
-{
-	const unsigned char *t = (const unsigned char *)text;
-	size_t i = 0, k;
-	uint32_t cp;
-	char *out;
-
-	if ((out = malloc(len + 1)) == NULL)
-		return NULL;
-	while (i < len) {
-		if (t[i] < 0x80) {
-			out[i] = t[i] == STORE_SEARCH_MARK_ON ||
-			    t[i] == STORE_SEARCH_MARK_OFF || t[i] == '\0' ?
-			    ' ' : (char)t[i];
-			i++;
-			continue;
-		}
-		k = chars_utf8_decode(t + i, len - i, &cp);
-		if (k == 1 && cp == 0xfffd)
-			out[i] = ' ';
-		else
-			memcpy(out + i, t + i, k);
-		i += k;
-	}
-	out[len] = '\0';
-	return out;
-}
-
-int
-store_search_add(struct store *s, int64_t id, const char *title,
+/* Page id's entry into the in-database index (PostgreSQL, or an SQLite
+ * database made by an earlier nearcrawl) with statement id. */
+static int
+in_db(struct store *s, enum stmt_id sid, int64_t id, const char *title,
     const char *text, size_t len)
 {
-	struct sdb_stmt *st = s->st[ST_SEARCH_ADD];
+	struct sdb_stmt *st = s->st[sid];
 	struct binder b;
 	char *body, *head = NULL;
 	int rc;
 
-	if (st == NULL)
-		return store__no_table(s, ST_SEARCH_ADD);
-	if ((body = clean_text(text != NULL ? text : "", text != NULL ?
+	if ((body = store_searchw_clean(text != NULL ? text : "", text != NULL ?
 	    len : 0)) == NULL || (title != NULL &&
-	    (head = clean_text(title, strlen(title))) == NULL)) {
+	    (head = store_searchw_clean(title, strlen(title))) == NULL)) {
 		free(body);
 		return store__oom_fail(s);
 	}
@@ -137,11 +111,132 @@ store_search_add(struct store *s, int64_t id, const char *title,
 	return rc;
 }
 
+/*
+ * The writer of the index file, started at the first entry (a crawl told
+ * not to index never makes the file). NULL where the index is in the
+ * database, or on a read-only open (store__no_table said so).
+ */
+static struct store_searchw *
+side_writer(struct store *s, enum stmt_id sid)
+{
+	char err[sizeof(s->err)], *side;
+	const char *path;
+
+	if (s->sw != NULL)
+		return s->sw;
+	if (sdb_is_pg(s->db) || s->lockfd == -1) {
+		store__no_table(s, sid);
+		return NULL;
+	}
+	path = sqlite3_db_filename(sdb_sqlite(s->db), "main");
+	if ((side = store_searchw_path(path != NULL ? path : "")) == NULL) {
+		store__oom_fail(s);
+		return NULL;
+	}
+	if (store_searchw_start(side, &s->sw, err, sizeof(err)) != 0)
+		store__fail(s, "%s", err);
+	free(side);
+	return s->sw;
+}
+
+/* Hand it to the writer; its failure becomes the store's. */
+static int
+side_put(struct store *s, enum stmt_id sid, int64_t id, const char *title,
+    const char *text, size_t len)
+{
+	struct store_searchw *w;
+	const char *path;
+	char *side;
+	int rc;
+
+	/* No file, no entry to drop: a crawl that does not index makes
+	 * none for it. */
+	if (sid == ST_SEARCH_DROP && s->sw == NULL && !sdb_is_pg(s->db)) {
+		path = sqlite3_db_filename(sdb_sqlite(s->db), "main");
+		if ((side = store_searchw_path(path != NULL ? path : "")) ==
+		    NULL)
+			return store__oom_fail(s);
+		rc = access(side, F_OK);
+		free(side);
+		if (rc != 0)
+			return 0;
+	}
+	if ((w = side_writer(s, sid)) == NULL)
+		return -1;
+	rc = sid == ST_SEARCH_DROP ? store_searchw_drop(w, id) :
+	    store_searchw_put(w, id, title, text != NULL ? text : "",
+	    text != NULL ? len : 0, sid == ST_SEARCH_SET);
+	if (rc != 0)
+		return store__fail(s, "the search index: %s",
+		    store_searchw_errmsg(w));
+	return 0;
+}
+
+int
+store_search_add(struct store *s, int64_t id, const char *title,
+    const char *text, size_t len)
+{
+	if (s->st[ST_SEARCH_ADD] == NULL)
+		return side_put(s, ST_SEARCH_ADD, id, title, text, len);
+	return in_db(s, ST_SEARCH_ADD, id, title, text, len);
+}
+
+int
+store_search_set(struct store *s, int64_t id, const char *title,
+    const char *text, size_t len)
+{
+	if (s->st[ST_SEARCH_SET] == NULL)
+		return side_put(s, ST_SEARCH_SET, id, title, text, len);
+	return in_db(s, ST_SEARCH_SET, id, title, text, len);
+}
+
+int
+store_search_drop(struct store *s, int64_t id)
+{
+	struct binder b;
+
+	if (s->st[ST_SEARCH_DROP] == NULL)
+		return side_put(s, ST_SEARCH_DROP, id, NULL, NULL, 0);
+	store__bind_start(&b, s->st[ST_SEARCH_DROP]);
+	store__bind_int(&b, id);
+	return store__exec_later(s, s->st[ST_SEARCH_DROP], &b);
+}
+
 int
 store_search_exists(struct store_conn *c, int *exists)
 {
-	return store__table_exists(c->db, "search_text", exists) == SDB_OK ?
-	    0 : -1;
+	int64_t n;
+
+	if (store__table_exists(c->db, "search_text", exists) != SDB_OK)
+		return -1;
+	if (*exists || !c->side)
+		return 0;
+	if (store__conn_int(c, "SELECT count(*) FROM search.sqlite_master "
+	    "WHERE type = 'table' AND name = 'search_text'", &n) != 0)
+		return -1;
+	*exists = n > 0;
+	return 0;
+}
+
+int
+store_search_make(struct store_conn *c, char *err, size_t errsz)
+{
+	char *side;
+	int exists, rc;
+
+	if (store_search_exists(c, &exists) != 0)
+		return -1;
+	if (exists || sdb_is_pg(c->db))
+		return 0;
+	if ((side = store_searchw_path(c->path)) == NULL)
+		return err_set(err, errsz, -1, "out of memory");
+	rc = store_searchw_create(side, err, errsz);
+	free(side);
+	if (rc != 0)
+		return -1;
+	if (c->side)
+		return 0;
+	return store__conn_attach_search(c);
 }
 
 int
@@ -340,12 +435,12 @@ store_search_counts(struct store_conn *c, struct store_search_counts *n)
 	    "SELECT count(*), coalesce(sum(CASE WHEN text IS NULL THEN 0 "
 	    "ELSE 1 END), 0), coalesce(sum(CASE WHEN EXISTS (SELECT 1 FROM "
 	    "search_text s WHERE s.rowid = p.id) THEN 1 ELSE 0 END), 0) "
-	    "FROM pages p WHERE verdict IN " JUDGED;
+	    "FROM pages p WHERE verdict IN " JUDGED NOT_GONE;
 	static const char pg[] =
 	    "SELECT count(*), coalesce(sum(CASE WHEN text IS NULL THEN 0 "
 	    "ELSE 1 END), 0), coalesce(sum(CASE WHEN EXISTS (SELECT 1 FROM "
 	    "search_text s WHERE s.page_id = p.id) THEN 1 ELSE 0 END), 0) "
-	    "FROM pages p WHERE verdict IN " JUDGED;
+	    "FROM pages p WHERE verdict IN " JUDGED NOT_GONE;
 	struct sdb_stmt *st = NULL;
 	int rc;
 
@@ -382,13 +477,13 @@ store_search_missing(struct store_conn *c, int64_t after, int64_t limit,
     int (*fn)(const struct store_search_todo *t, void *arg), void *arg)
 {
 	struct store__each e = { (void *)fn, arg };
-	char sql[512];
+	char sql[768];
 
 	/* Numbers the program made, formatted in: no outside text. */
 	snprintf(sql, sizeof(sql), "SELECT p.id, p.url, p.title, CASE WHEN "
 	    "p.text IS NULL THEN 0 ELSE 1 END FROM pages p WHERE p.id > %lld "
-	    "AND p.verdict IN " JUDGED " AND NOT EXISTS (SELECT 1 FROM "
-	    "search_text s WHERE s.%s = p.id) ORDER BY p.id LIMIT %lld",
+	    "AND p.verdict IN " JUDGED NOT_GONE " AND NOT EXISTS (SELECT 1 "
+	    "FROM search_text s WHERE s.%s = p.id) ORDER BY p.id LIMIT %lld",
 	    (long long)after, sdb_is_pg(c->db) ? "page_id" : "rowid",
 	    (long long)limit);
 	return store__conn_each(c, sql, todo_row, &e);
@@ -433,9 +528,9 @@ store_search_put(struct store_searcher *q, int64_t id, const char *title,
 	if (q->put == NULL && sdb_prepare(db, sdb_is_pg(db) ?
 	    STORE__SEARCH_ADD_PG : STORE__SEARCH_ADD, &q->put) != SDB_OK)
 		return -1;
-	if ((body = clean_text(text != NULL ? text : "", text != NULL ?
+	if ((body = store_searchw_clean(text != NULL ? text : "", text != NULL ?
 	    len : 0)) == NULL || (title != NULL &&
-	    (head = clean_text(title, strlen(title))) == NULL))
+	    (head = store_searchw_clean(title, strlen(title))) == NULL))
 		goto out;
 	if (sdb_bind_int64(q->put, 1, id) != SDB_OK ||
 	    (head != NULL ? sdb_bind_text(q->put, 2, head) :

@@ -27,9 +27,10 @@
 
 #include "storage/query.h"
 #include "storage/store.h"
+#include "storage/store_searchw.h"
 
-#define STORE_SEARCH_MARK_ON '\002'  /* before a matched word */
-#define STORE_SEARCH_MARK_OFF '\003' /* after it */
+#define STORE_SEARCH_MARK_ON STORE_SEARCHW_MARK_ON   /* before a matched word */
+#define STORE_SEARCH_MARK_OFF STORE_SEARCHW_MARK_OFF /* after it */
 
 /* The most bytes store_search_tsquery writes for a query of n bytes. */
 #define STORE_SEARCH_TSQUERY_MAX(n) ((n) * 8 + 64)
@@ -38,19 +39,41 @@
 
 /*
  * Index page id: its title (NULL: none) and its text (len bytes, not
- * NUL-terminated), in the open transaction; on a pipelined PostgreSQL
- * store it is sent without waiting. Returns 0, or -1 (store_errmsg): out
- * of memory, a database error, or a read-only open of a database made
- * before the index.
+ * NUL-terminated), in the open transaction. On SQLite the index is a
+ * file of its own, DB-search, which a thread writes (store_searchw.h):
+ * the copies are handed over, waiting only when it lags far behind, and
+ * store_commit waits until it has committed them; the file is made by
+ * the first entry. A database made by an earlier nearcrawl, which holds
+ * the index itself, is written as before, in the transaction. On a
+ * pipelined PostgreSQL store the entry is sent without waiting. Returns
+ * 0, or -1 (store_errmsg): out of memory, a database error (the index
+ * file's, now or at an earlier entry), or a read-only open.
  */
 int store_search_add(struct store *s, int64_t id, const char *title,
     const char *text, size_t len);
 
+/* A recrawl: page id's entry, in place of the one it has (if any), as
+ * store_search_add. */
+int store_search_set(struct store *s, int64_t id, const char *title,
+    const char *text, size_t len);
+
+/* A recrawl found page id gone: its entry, if any, goes. 0, or -1 as
+ * store_search_add. */
+int store_search_drop(struct store *s, int64_t id);
+
 /* --- reading and `nearcrawl index`, on a connection (storage/query.h) --- */
 
-/* Whether the database has the index table (a database made before it
- * gains it at its next writer open). 0, or -1 on a database error. */
+/* Whether the database has the index: on SQLite, whether its file
+ * (DB-search) was there when c was opened, and attached to c as schema
+ * "search", or the database holds the table itself (made by an earlier
+ * nearcrawl). The statements here name it unqualified and find it either
+ * way. 0, or -1 on a database error. */
 int store_search_exists(struct store_conn *c, int *exists);
+
+/* `nearcrawl index`: make the index on c (opened STORE_CONN_WRITE, no
+ * transaction open) if it has none: on SQLite its file, attached. 0, or
+ * -1 (store_conn_fail, or err when the file cannot be made). */
+int store_search_make(struct store_conn *c, char *err, size_t errsz);
 
 /* A connection's search statements, prepared once. */
 struct store_searcher;
@@ -117,7 +140,8 @@ int store_search_ranked(struct store_conn *c, int *ranked);
  * added, so an unchanged value means unchanged clusters. 0, or -1. */
 int store_search_duplicates_mark(struct store_conn *c, int64_t *mark);
 
-/* Judged pages (unique, exact, near) and those of them indexed. */
+/* Judged pages (unique, exact, near; but those the last recrawl found
+ * gone) and those of them indexed. */
 struct store_search_counts {
 	int64_t judged;
 	int64_t indexed;

@@ -3,6 +3,7 @@
  * fills their parameters, the recording of failures, and store_explain.
  */
 #include "storage/store_int.h"
+#include "storage/store_searchw.h"
 
 #include <stdio.h>
 #include <stdarg.h>
@@ -314,7 +315,24 @@ const struct store__stmt_def store__stmt_def[ST_NUM] = {
 	    "dup_hops" },
 	[ST_SEARCH_ADD] = { "search_add", STORE__SEARCH_ADD, "search_text",
 	    .pg = STORE__SEARCH_ADD_PG },
+	[ST_SEARCH_SET] = { "search_set", STORE__SEARCH_SET, "search_text",
+	    .pg = STORE__SEARCH_SET_PG },
+	[ST_SEARCH_DROP] = { "search_drop", STORE__SEARCH_DROP, "search_text",
+	    .pg = STORE__SEARCH_DROP_PG },
 };
+
+/*
+ * Whether statement i uses the full-text index inside the database: on
+ * SQLite only a database made by an earlier nearcrawl has it there (now
+ * it is a file of its own, store_searchw.h), so a writer too prepares
+ * them only where the table is.
+ */
+static int
+in_db_index(const struct store *s, int i)
+{
+	return !sdb_is_pg(s->db) && (i == ST_SEARCH_ADD ||
+	    i == ST_SEARCH_SET || i == ST_SEARCH_DROP);
+}
 
 /* err = "PATH: " and why s's database failed. */
 static void
@@ -363,7 +381,7 @@ store__prepare_all(struct store *s, const char *path, int readonly, char *err,
 		sql = store__stmt_def[i].sql;
 		if (sql == NULL && !sdb_is_pg(s->db))
 			continue; /* a shared crawl's */
-		if (readonly) {
+		if (readonly || in_db_index(s, i)) {
 			if (reader_can(s, i, &ok, path, err, errsz) != 0)
 				return -1;
 			if (!ok)
@@ -393,6 +411,8 @@ store__release(struct store *s)
 	free(s->ahead);
 	for (i = 0; i < ST_NUM; i++)
 		sdb_finalize(s->st[i]);
+	/* What the crawl did not commit the index does not keep either. */
+	store_searchw_stop(s->sw);
 	/* Closing before SQLite would drop its POSIX locks on the file. */
 	sdb_close(s->db);
 	if (s->lockfd != -1)

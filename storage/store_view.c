@@ -414,8 +414,8 @@ store_view_links(struct store_view *v, int64_t id, int limit,
 	struct store__param p[1] = { { NULL, id } };
 	char sql[300];
 
-	/* No index on parent_id: a scan of the frontier, which a page view
-	 * can afford and a crawl needs no index for. */
+	/* frontier_parent finds them; a database no writer opened since it
+	 * came scans the frontier instead. */
 	snprintf(sql, sizeof(sql), "SELECT f.url, f.state, p.id, p.verdict "
 	    "FROM frontier f LEFT JOIN pages p ON p.url = f.url "
 	    "WHERE f.parent_id = ? ORDER BY f.id LIMIT %d",

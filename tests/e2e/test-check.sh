@@ -3,8 +3,8 @@
 # fault planted in a copy is found, said in its line and counted in the
 # exit status -- a duplicates row deleted, a page deleted, a repeated seq,
 # a URL left in flight, a byte flipped inside an SQLite page, a damaged
-# first page; a CDXJ line taken out, a WARC record damaged, a file cut
-# short, an index gone -- on SQLite and on PostgreSQL (amcheck where it is
+# first page, an index entry of no judged page; a CDXJ line taken out, a
+# WARC record damaged, a file cut short, an index gone -- on SQLite and on PostgreSQL (amcheck where it is
 # installed); report and export point at check when they meet such a
 # page. Every other test's databases are checked by e2e_finish
 # (tests/e2e/lib.sh).
@@ -12,7 +12,7 @@
 
 # Planted faults, on purpose: left out of the checks at the end.
 E2E_CHECK_SKIP="dup.db page.db seq.db flight.db flip.db head.db many.db
-    planted"
+    search.db planted"
 e2e_start_server tests/fixtures/sites
 H=www.lab.test
 R="--resolve $H:$PORT:127.0.0.1"
@@ -34,10 +34,12 @@ has() {
 	ok "$1" grep -Eq "$2" "$E2E_TMP/out"
 }
 
-# copy NAME: a copy of the reference crawl, its path in $DB.
+# copy NAME: a copy of the reference crawl (with its index file), its
+# path in $DB.
 copy() {
 	DB="$E2E_TMP/$1.db"
 	cp "$REF" "$DB"
+	cp "$REF-search" "$DB-search"
 }
 
 "$NEARCRAWL" crawl -d "$REF" --quiet --delay-ms 0 --warc "$WARC" $R \
@@ -104,7 +106,7 @@ eq "deleted original: exits 1" "$rc" 1
 has "deleted original: its duplicates rows named" \
     "^duplicates: row [0-9]+ \\([a-z0-9]+\\) of http.* names original $orig, which is not in pages$"
 has "deleted original: its seq missing" "^seq: $oseq missing$"
-has "deleted original: counted" "page.db: $((n + 1)) problems: duplicates $n, seq 1$"
+has "deleted original: counted, its index entry too" "page.db: $((n + 2)) problems: duplicates $n, seq 1, search 1$"
 "$NEARCRAWL" report -d "$DB" -o "$E2E_TMP/page-report" --quiet \
     2>"$E2E_TMP/err" >/dev/null
 ok "deleted original: report points at check" \
@@ -168,6 +170,29 @@ check "damaged schema page" "$DB"
 eq "damaged schema page: exits 1" "$rc" 1
 has "damaged schema page: said" \
     "head.db: 1 problem: integrity 1 \\(the file is damaged: nothing else could be checked\\)$"
+
+# The full-text index (its file DB-search): an entry of a page that is
+# not judged is a problem; entries above the largest page id, as a crawl
+# killed between the index's commit and the database's leaves them, are a
+# note (the next writer open deletes them), as is no index file at all.
+copy search
+rid=$(q "$DB" "SELECT min(id) FROM pages WHERE verdict = 'unique' AND id
+    NOT IN (SELECT original_id FROM duplicates)")
+q "$DB" "UPDATE pages SET verdict = 'skipped' WHERE id = $rid"
+top=$(q "$DB" "SELECT max(id) FROM pages")
+q "$DB-search" "INSERT INTO search_text (rowid, title, body) VALUES
+    ($top + 1, 'y', 'left'), ($top + 2, 'z', 'left')"
+check "index entries" "$DB" --warc none
+eq "index entries: exits 1" "$rc" 1
+has "index entries: the stray one named" "^search: index entry $rid is no judged page's$"
+has "index entries: the killed crawl's noted" \
+    "^note: search: 2 index entries of pages a crawl killed meanwhile never committed"
+has "index entries: counted" "search.db: 1 problem: search 1$"
+copy noindex
+rm "$DB-search"
+check "no index file" "$DB" --warc none
+eq "no index file: exits 0" "$rc" 0
+has "no index file: noted" "^note: search: no full-text index .*nearcrawl index -d DB"
 
 # Many problems of one kind: 20 lines, then how many more.
 copy many

@@ -1,8 +1,9 @@
 #!/bin/sh
 # A crawl killed with SIGKILL again and again, at pseudo-random moments, and
 # resumed each time with the same command ends like one uninterrupted crawl:
-# same URLs, same verdict counts, seq without gaps, nothing fetched twice
-# but the pages of the open transaction and the pages in flight (fetching,
+# same URLs, same verdict counts, seq without gaps, the full-text index
+# holding exactly the judged pages, nothing fetched twice but the pages of
+# the open transaction and the pages in flight (fetching,
 # or fetched and waiting for a worker thread).
 . tests/e2e/lib.sh
 
@@ -102,6 +103,15 @@ eq "same URLs" \
 eq "no URL stored twice" \
     "$(q "$PARTS" 'SELECT count(*) - count(DISTINCT url) FROM pages')" 0
 eq "integrity" "$(q "$PARTS" 'PRAGMA integrity_check')" ok
+# The full-text index (its own file, written by its own thread): exactly
+# the judged pages, whatever moment each kill fell on.
+eq "the index holds exactly the judged pages" \
+    "$(q "$PARTS" "ATTACH '$PARTS-search' AS s; SELECT (SELECT count(*)
+        FROM s.search_text) || ' ' || (SELECT count(*) FROM pages p WHERE
+        verdict IN ('unique', 'exact', 'near') AND EXISTS (SELECT 1 FROM
+        s.search_text t WHERE t.rowid = p.id))")" \
+    "$(q "$PARTS" "SELECT count(*) || ' ' || count(*) FROM pages WHERE
+        verdict IN ('unique', 'exact', 'near')")"
 eq "no frontier entry left in flight" \
     "$(q "$PARTS" 'SELECT count(*) FROM frontier WHERE state = 1')" 0
 eq "seq is 1..N without gaps or repeats" \

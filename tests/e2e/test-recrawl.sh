@@ -57,6 +57,15 @@ eq "first crawl: 7 pages, all unique" "$(q "$DB" "SELECT count(*) || ' ' ||
 ok "ETags were kept" test "$(q "$DB" "SELECT count(*) FROM pages WHERE etag
     IS NOT NULL AND last_modified IS NOT NULL")" -eq 7
 
+# found: whether `nearcrawl search QUERY` lists the page FILE.
+found() {
+	"$NEARCRAWL" search -d "$DB" --all --limit 100 "$1" 2>/dev/null |
+	    grep -q "/$2\$" && echo yes || echo no
+}
+eq "search finds b by its text" "$(found '"Events of the department of
+    chemistry"' b.html)" yes
+eq "and c by its" "$(found biology c.html)" yes
+
 # The site changes: b's text (and a new link), c goes, d moves to e, f
 # becomes a near copy of a, h is touched but the same.
 sleep 1.1
@@ -80,6 +89,15 @@ outcome() {
 	q "$DB" "SELECT v.outcome FROM visits v JOIN pages p ON p.id =
 	    v.page_id WHERE v.visit = 2 AND p.url LIKE '%/$1'"
 }
+# The index follows: b's entry holds its new text, gone c has none, and
+# index has nothing to bring back.
+eq "search finds b by its new text" "$(found Lectures b.html)" yes
+eq "and no more by its old" "$(found '"Events of the department of
+    chemistry"' b.html)" no
+eq "gone c is not found" "$(found biology c.html)" no
+"$NEARCRAWL" index -d "$DB" 2>"$E2E_TMP/ix.err"
+eq "index has nothing to do" "$?:$(cat "$E2E_TMP/ix.err")" \
+    "0:nearcrawl: index: 8 judged pages, 8 indexed, 0 to index"
 eq "a: unchanged (304)" "$(outcome a.html)" unchanged
 eq "index: unchanged" "$(outcome "")" unchanged
 ok "unchanged pages were answered 304, on condition" test "$(tail -n +$((before + 1)) \

@@ -26,10 +26,18 @@ crawl_to() {
 search() {
 	"$NEARCRAWL" search "$@" 2>"$E2E_TMP/serr"
 }
+# qs DB SQL: SQL on DB's index file (DB-search), where SQLite's index is.
+qs() {
+	q "$1-search" "$2"
+}
+# cpdb FROM TO: a crawl's database with its index file.
+cpdb() {
+	cp "$1" "$2" && cp "$1-search" "$2-search"
+}
 crawl_to "$DB" --store-text --warc "$E2E_TMP/warc"
 eq "lab crawl exits 0" "$?" 0
 eq "every judged page is indexed" \
-    "$(q "$DB" "SELECT count(*) FROM search_text")" \
+    "$(qs "$DB" "SELECT count(*) FROM search_text")" \
     "$(q "$DB" "SELECT count(*) FROM pages WHERE verdict IN
         ('unique', 'exact', 'near')")"
 
@@ -118,8 +126,8 @@ ok "and said to be" grep -q '(shown: declared canonical)' "$E2E_TMP/out"
 "$NEARCRAWL" crawl -d "$E2E_TMP/noix.db" --quiet --delay-ms 0 \
     --search-index no --store-text --text body \
     --resolve "$C:$PORT:127.0.0.1" "http://$C:$PORT/" 2>/dev/null
-eq "--search-index no: nothing indexed" \
-    "$(q "$E2E_TMP/noix.db" "SELECT count(*) FROM search_text")" 0
+eq "--search-index no: no index file made" \
+    "$(test -e "$E2E_TMP/noix.db-search" && echo made)" ""
 search -d "$E2E_TMP/noix.db" library >"$E2E_TMP/out"
 ok "search says the index lacks pages" grep -q 'nearcrawl index' \
     "$E2E_TMP/serr"
@@ -138,8 +146,8 @@ ok "and says nothing of the index" sh -c \
 # ---- index: a crawl's lost entries, from WARC files or stored text ----
 search -d "$DB" --all --format csv --limit 10000 --top 100000 'lake OR team' \
     >"$E2E_TMP/before.csv"
-cp "$DB" "$E2E_TMP/lost.db"
-q "$E2E_TMP/lost.db" "DELETE FROM search_text"
+cpdb "$DB" "$E2E_TMP/lost.db"
+qs "$E2E_TMP/lost.db" "DELETE FROM search_text"
 search -d "$E2E_TMP/lost.db" lake >/dev/null
 ok "an index that lacks pages is said to" grep -q 'nearcrawl index' \
     "$E2E_TMP/serr"
@@ -155,21 +163,49 @@ eq "the rebuilt index gives the same results" \
 "$NEARCRAWL" index -d "$E2E_TMP/lost.db" 2>"$E2E_TMP/ierr"
 eq "a rerun has nothing to do" "$?:$(cat "$E2E_TMP/ierr")" \
     "0:nearcrawl: index: 624 judged pages, 624 indexed, 0 to index"
+# The index file lost: told to run index, which makes it again.
+cp "$DB" "$E2E_TMP/gone.db"
+search -d "$E2E_TMP/gone.db" lake >/dev/null
+eq "search without the index file exits 2" "$?" 2
+ok "and says to run nearcrawl index" grep -q 'nearcrawl index -d' \
+    "$E2E_TMP/serr"
+"$NEARCRAWL" index -d "$E2E_TMP/gone.db" 2>"$E2E_TMP/ierr"
+eq "index makes the file again" "$?:$(test -f "$E2E_TMP/gone.db-search" &&
+    echo made)" 0:made
+search -d "$E2E_TMP/gone.db" --all --format csv --limit 10000 --top 100000 \
+    'lake OR team' >"$E2E_TMP/after.csv"
+eq "with the same results" \
+    "$(cmp -s "$E2E_TMP/before.csv" "$E2E_TMP/after.csv" && echo same)" same
+# A database of an earlier nearcrawl, whose index is a table of its own:
+# read there, and index does not move it.
+cp "$DB" "$E2E_TMP/old.db"
+q "$E2E_TMP/old.db" "ATTACH '$DB-search' AS s;
+    CREATE VIRTUAL TABLE main.search_text USING fts5(title, body,
+        tokenize = 'unicode61 remove_diacritics 2');
+    INSERT INTO main.search_text (rowid, title, body)
+        SELECT rowid, title, body FROM s.search_text"
+search -d "$E2E_TMP/old.db" --all --format csv --limit 10000 --top 100000 \
+    'lake OR team' >"$E2E_TMP/after.csv"
+eq "an earlier version's index is read" \
+    "$(cmp -s "$E2E_TMP/before.csv" "$E2E_TMP/after.csv" && echo same)" same
+"$NEARCRAWL" index -d "$E2E_TMP/old.db" 2>"$E2E_TMP/ierr"
+eq "and index finds it complete, making no file" \
+    "$?:$(test -e "$E2E_TMP/old.db-search" && echo made)" 0:
 # Without the archive, the stored (body) text: said to be a superset.
-cp "$DB" "$E2E_TMP/text.db"
-q "$E2E_TMP/text.db" "DELETE FROM search_text WHERE rowid % 2 = 0;
-    DELETE FROM meta WHERE key = 'warc_dir'"
+cpdb "$DB" "$E2E_TMP/text.db"
+qs "$E2E_TMP/text.db" "DELETE FROM search_text WHERE rowid % 2 = 0"
+q "$E2E_TMP/text.db" "DELETE FROM meta WHERE key = 'warc_dir'"
 mv "$E2E_TMP/warc" "$E2E_TMP/warc.away"
 "$NEARCRAWL" index -d "$E2E_TMP/text.db" 2>"$E2E_TMP/ierr"
 eq "index from stored text exits 0" "$?" 0
 ok "the stored body text is used, and said to be" grep -q \
     'indexed with their stored body text' "$E2E_TMP/ierr"
 eq "every judged page indexed" \
-    "$(q "$E2E_TMP/text.db" "SELECT count(*) FROM search_text")" 624
+    "$(qs "$E2E_TMP/text.db" "SELECT count(*) FROM search_text")" 624
 # Neither: counted and named.
-cp "$DB" "$E2E_TMP/none.db"
-q "$E2E_TMP/none.db" "DELETE FROM search_text WHERE rowid <= 10;
-    UPDATE pages SET text = NULL"
+cpdb "$DB" "$E2E_TMP/none.db"
+qs "$E2E_TMP/none.db" "DELETE FROM search_text WHERE rowid <= 10"
+q "$E2E_TMP/none.db" "UPDATE pages SET text = NULL"
 "$NEARCRAWL" index -d "$E2E_TMP/none.db" 2>"$E2E_TMP/ierr"
 eq "index without a source exits 0" "$?" 0
 ok "and says what cannot be indexed" grep -q \
@@ -187,7 +223,7 @@ ok "and finds the article" grep -q "^   http.*/$A" "$E2E_TMP/out"
 ok "index adds dedup's revisit records" grep -Eq \
     '[1-9][0-9]* as the original of their revisit record' "$E2E_TMP/ierr"
 eq "every judged page of the dedup database indexed" \
-    "$(q "$E2E_TMP/dedup.db" "SELECT count(*) FROM search_text")" \
+    "$(qs "$E2E_TMP/dedup.db" "SELECT count(*) FROM search_text")" \
     "$(q "$E2E_TMP/dedup.db" "SELECT count(*) FROM pages WHERE verdict IN
         ('unique', 'exact', 'near')")"
 

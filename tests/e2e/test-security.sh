@@ -98,8 +98,9 @@ eq "every request was for a path on a test host" \
 eq "working directory still empty" "$(ls -A "$E2E_TMP/cwd")" ""
 eq "TMPDIR still empty" "$(ls -A "$E2E_TMP/tmp")" ""
 eq "HOME still empty" "$(ls -A "$E2E_TMP/home")" ""
-eq "database directory: the database and SQLite's own files" \
-    "$(ls -A "$E2E_TMP/db" | grep -v '^hostile\.db\(-wal\|-shm\)\{0,1\}$')" ""
+eq "database directory: the database, its index file and SQLite's own files" \
+    "$(ls -A "$E2E_TMP/db" |
+        grep -v '^hostile\.db\(-search\)\{0,1\}\(-wal\|-shm\)\{0,1\}$')" ""
 eq "report directory: the report's files" \
     "$(ls -A "$OUT" |
         grep -v '^\(growth\|similarity\|growth-time\|hosts\|share\)\.\(csv\|gp\|svg\|png\)$' |

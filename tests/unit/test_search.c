@@ -3,7 +3,8 @@
  * and the choice of what each shows (cmd/search_fold.c), the SimHash
  * block index against a plain pairwise scan, the checks on a query, the
  * FTS5 query as a tsquery, and a run over a real SQLite index: folding,
- * a bad query, a database made before the index.
+ * a bad query, a database without its index file; the index file's
+ * writer: rollback, recrawl, the entries a kill leaves, a lost file.
  */
 #include "check.h"
 
@@ -385,6 +386,123 @@ add_page(struct store *s, const char *url, const char *verdict, int64_t seq,
 	return id;
 }
 
+/* Remove spath's index file, its WAL and shared memory. */
+static void
+side_unlink(void)
+{
+	static const char *const suffix[] = { "-search", "-search-wal",
+	    "-search-shm" };
+	char p[128];
+	size_t i;
+
+	for (i = 0; i < sizeof(suffix) / sizeof(suffix[0]); i++) {
+		snprintf(p, sizeof(p), "%s%s", spath, suffix[i]);
+		unlink(p);
+	}
+}
+
+/* The one value of sql on spath's index file, as text ("" on error). */
+static const char *
+side_text(const char *sql)
+{
+	static char out[256];
+	sqlite3_stmt *st = NULL;
+	sqlite3 *h = NULL;
+	char p[128];
+
+	out[0] = '\0';
+	snprintf(p, sizeof(p), "%s-search", spath);
+	if (sqlite3_open_v2(p, &h, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK &&
+	    sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		snprintf(out, sizeof(out), "%s",
+		    (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+	return out;
+}
+
+/*
+ * The index file and its writer thread: a rollback drops what it handed
+ * over (the id, drawn again, is indexed without a clash), a recrawl's
+ * entry replaces the page's and a gone page's goes, a writer open deletes
+ * the entries of pages never committed (a kill between the two commits),
+ * and a lost file is made again by the next entry.
+ */
+static void
+test_index_file(void)
+{
+	struct store *s;
+	char err[256];
+	int64_t a, b, b2;
+
+	snprintf(sdir, sizeof(sdir), "/tmp/nc_search_XXXXXX");
+	if (mkdtemp(sdir) == NULL)
+		abort();
+	snprintf(spath, sizeof(spath), "%s/crawl.db", sdir);
+	s = store_open(spath, STORE_CREATE, err, sizeof(err));
+	CHECK(s != NULL);
+	if (s == NULL)
+		goto out;
+	CHECK_INT(store_begin(s), 0);
+	a = add_page(s, "http://a.example/lake", "unique", 1, 0xff,
+	    "The lake", "The lake is wide.");
+	CHECK(a > 0);
+	CHECK_INT(store_commit(s), 0);
+	CHECK_STR(side_text("SELECT count(*) FROM search_text"), "1");
+
+	CHECK_INT(store_begin(s), 0);
+	b = add_page(s, "http://a.example/pond", "unique", 2, 0xfc, "Pond",
+	    "A pond, rolled back.");
+	CHECK(b > a);
+	CHECK_INT(store_rollback(s), 0);
+	CHECK_STR(side_text("SELECT count(*) FROM search_text"), "1");
+	CHECK_INT(store_begin(s), 0);
+	b2 = add_page(s, "http://a.example/pond", "unique", 2, 0xfc, "Pond",
+	    "A pond, kept.");
+	CHECK(b2 == b);
+	CHECK_INT(store_commit(s), 0);
+	CHECK_STR(side_text("SELECT group_concat(body, '|') FROM "
+	    "(SELECT body FROM search_text ORDER BY rowid)"),
+	    "The lake is wide.|A pond, kept.");
+
+	/* A recrawl: the lake's text changed, the pond is gone. */
+	CHECK_INT(store_begin(s), 0);
+	CHECK_INT(store_search_set(s, a, "The lake", "The lake froze.", 15),
+	    0);
+	CHECK_INT(store_search_drop(s, b2), 0);
+	CHECK_INT(store_commit(s), 0);
+	CHECK_STR(side_text("SELECT group_concat(rowid || ':' || body, '|') "
+	    "FROM search_text"), "1:The lake froze.");
+	CHECK_STR(side_text("SELECT count(*) FROM search_text WHERE "
+	    "search_text MATCH 'wide'"), "0");
+	store_close(s);
+
+	/* Entries the database never committed, as a kill leaves them. */
+	CHECK_STR(side_text("INSERT INTO search_text (rowid, title, body) "
+	    "VALUES (7, 'x', 'orphan'), (8, 'y', 'orphan') RETURNING 1"), "1");
+	CHECK_STR(side_text("SELECT count(*) FROM search_text"), "3");
+	s = store_open(spath, 0, err, sizeof(err));
+	CHECK(s != NULL);
+	CHECK_STR(side_text("SELECT count(*) FROM search_text"), "1");
+	store_close(s);
+
+	/* A lost file: the next entry makes it again. */
+	side_unlink();
+	s = store_open(spath, 0, err, sizeof(err));
+	CHECK(s != NULL);
+	if (s == NULL)
+		goto out;
+	CHECK_INT(store_begin(s), 0);
+	CHECK_INT(store_search_add(s, a, "The lake", "Again.", 6), 0);
+	CHECK_INT(store_commit(s), 0);
+	store_close(s);
+	CHECK_STR(side_text("SELECT body FROM search_text WHERE rowid = 1"),
+	    "Again.");
+out:
+	sdir_clean();
+}
+
 /*
  * A run on an SQLite index: an article, its exact copy (folded), an
  * unrelated page within 2 SimHash bits (folded only with --k 2), and a
@@ -487,16 +605,9 @@ test_run_sqlite(void)
 	search_close(sr);
 	sr = NULL;
 
-	/* A database made before the index (its table dropped here), read
-	 * without a writer's open: told to run nearcrawl index. */
-	{
-		sqlite3 *h = NULL;
-
-		CHECK_INT(sqlite3_open(spath, &h), SQLITE_OK);
-		CHECK_INT(sqlite3_exec(h, "DROP TABLE search_text", NULL, NULL,
-		    NULL), SQLITE_OK);
-		sqlite3_close(h);
-	}
+	/* A database whose index file is gone (or made before the index),
+	 * read without a writer's open: told to run nearcrawl index. */
+	side_unlink();
 	CHECK_INT(search_open(spath, &sr, err, sizeof(err)), SEARCH_BADDB);
 	CHECK(sr == NULL);
 	CHECK(strstr(err, "no search index") != NULL &&
@@ -518,4 +629,5 @@ suite_search(void)
 	RUN(test_check_query);
 	RUN(test_tsquery);
 	RUN(test_run_sqlite);
+	RUN(test_index_file);
 }
