@@ -286,9 +286,11 @@ const struct opt config_opts[] = {
 	    "also store the extracted text of every page", NULL, NULL },
 	{ { "storage", "search_index", "search-index", "yes" }, OPT_STR,
 	    F(search_index), 0, 0, 0, 0, "yes|no",
-	    "index each judged page's text for `nearcrawl search`; no: a "
-	    "faster crawl, `nearcrawl index` builds it later from --warc or "
-	    "--store-text", NULL, check_yes_no },
+	    "index each judged page's title and text for `nearcrawl "
+	    "search` (SQLite: in the file DB-search, written by a thread of "
+	    "its own); no: less CPU and disk (about 6 KB a page), `nearcrawl "
+	    "index` builds it later from --warc or --store-text", NULL,
+	    check_yes_no },
 	{ { "storage", "warc_dir", "warc", "none" }, OPT_STR, F(warc_dir), 0,
 	    0, 0, 0, "DIR", "keep every fetch in WARC 1.1 files in DIR, with "
 	    "a CDXJ index each (none: no archive)", NULL, NULL },

@@ -207,16 +207,23 @@ run_nearcrawl() {
 	[ -s "$T/paths" ] || tail -n "+$((_r0 + 1))" "$LOG" |
 	    awk '{print $4}' >"$T/paths"
 	_pages=$(sqlite3 "$_db" "SELECT count(*) FROM pages")
-	# The search index's bytes and the whole database's (dbstat: every
-	# table's pages), a binary before the index giving 0 and the whole.
+	# The search index's bytes and the whole crawl's (dbstat: every
+	# table's pages): the index is the file DB-search beside the database
+	# (docs/search.md), or, for a binary before it had a file of its own,
+	# the search_text tables inside the database.
+	_ix=0
+	[ -f "$_db-search" ] &&
+	    _ix=$(sqlite3 "$_db-search" "SELECT sum(pgsize) FROM dbstat" 2>/dev/null)
 	sqlite3 "$_db" "SELECT (SELECT coalesce(sum(pgsize), 0) FROM dbstat
-	    WHERE name LIKE 'search\_text%' ESCAPE '\'), (SELECT sum(pgsize)
-	    FROM dbstat), $_pages" 2>/dev/null | tr '|' ' ' >>"$T/$2.bytes"
+	    WHERE name LIKE 'search\_text%' ESCAPE '\') + ${_ix:-0},
+	    (SELECT sum(pgsize) FROM dbstat) + ${_ix:-0}, $_pages" 2>/dev/null |
+	    tr '|' ' ' >>"$T/$2.bytes"
 	grep -E '^nearcrawl: (done|stopped|failed|saturated):' "$T/$2.err" |
 	    tail -1 >"$T/$2.summary"
 	grep '^nearcrawl: ms per page:' "$T/$2.err" >>"$T/$2.stages"
 	grep '^nearcrawl: cpu s:' "$T/$2.err" >>"$T/$2.cpu"
-	rm -f "$_db" "$_db-wal" "$_db-shm"
+	rm -f "$_db" "$_db-wal" "$_db-shm" "$_db-search" "$_db-search-wal" \
+	    "$_db-search-shm"
 	read -r _w _m _u _s <"$T/m"
 	echo "$1 $2 $_w $_req $_pages $_m $_u $_s" >>"$T/results"
 }
