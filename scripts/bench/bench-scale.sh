@@ -19,7 +19,8 @@
 # the pages stored (SELECT max(seq) FROM pages, through the sqlite3 shell
 # on the WAL database, read-only); at every N pages it prints
 #   pages, elapsed s, pages/s over the interval, RSS and peak RSS (MiB),
-#   frontier rows (every URL ever queued), queued, database size (MiB),
+#   frontier rows (every URL ever queued), queued, database size (MiB:
+#   the database, its search index file DB-search and their WALs),
 #   bytes nearcrawl has written to disk so far (MiB, write_bytes of
 #   /proc/PID/io: the database, its WAL and journal, and logs) and per
 #   page stored
@@ -75,7 +76,9 @@ command -v sqlite3 >/dev/null || {
 if [ -n "$KEEP" ]; then
 	mkdir -p "$KEEP" || exit 1
 	T=$(cd "$KEEP" && pwd) || exit 1
-	rm -f "$T/scale.db" "$T/scale.db-wal" "$T/scale.db-shm" "$T/port"
+	rm -f "$T/scale.db" "$T/scale.db-wal" "$T/scale.db-shm" \
+	    "$T/scale.db-search" "$T/scale.db-search-wal" \
+	    "$T/scale.db-search-shm" "$T/port"
 else
 	T=$(mktemp -d "${TMPDIR:-/tmp}/nearcrawl-scale.XXXXXX") || exit 1
 fi
@@ -119,8 +122,9 @@ io_bytes() {
 q() { sqlite3 -readonly "$DB" "$1" 2>/dev/null || echo 0; }
 mib() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
 db_mib() {
-	# shellcheck disable=SC2012 # sizes of three known files
-	ls -l "$DB" "$DB-wal" 2>/dev/null |
+	# shellcheck disable=SC2012 # sizes of known files: the database and
+	# its search index (DB-search), each with its WAL
+	ls -l "$DB" "$DB-wal" "$DB-search" "$DB-search-wal" 2>/dev/null |
 	    awk '{ s += $5 } END { printf "%.0f", s / 1048576 }'
 }
 # The queued count of nearcrawl's latest progress line.
