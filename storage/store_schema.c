@@ -27,6 +27,8 @@
  * comment to PostgreSQL. */
 #define SQLITE_MARK "-- [sqlite] "
 
+static char *pg_guard_indexes(const char *sql);
+
 /*
  * Run the SQL scripts a and b (b may be NULL) in one transaction: all of
  * it or none. On failure err says "PATH: cannot WHAT: why", where why
@@ -48,6 +50,16 @@ exec_atomic(struct store *s, const char *a, const char *b, const char *path,
 	    store__schema_sqlite(b)) == NULL)) {
 		free(pa);
 		return err_set(err, errsz, -1, "%s: out of memory", path);
+	}
+	if (pg) {
+		char *g = pg_guard_indexes(pa);
+
+		free(pa);
+		if ((pa = g) == NULL) {
+			free(pb);
+			return err_set(err, errsz, -1, "%s: out of memory",
+			    path);
+		}
 	}
 	if (sdb_exec(s->db, pg ? "BEGIN" : "BEGIN IMMEDIATE") != SDB_OK ||
 	    sdb_exec(s->db, pa) != SDB_OK ||
@@ -220,6 +232,62 @@ static int
 is_word(int c)
 {
 	return isalnum(c) || c == '_';
+}
+
+/* An index statement of the schema, as schema.sql writes it. */
+#define INDEX_IF "CREATE INDEX IF NOT EXISTS "
+
+/*
+ * sql (PostgreSQL's text) with each "CREATE INDEX IF NOT EXISTS NAME ON
+ * ...;" made to run only when no relation NAME exists. PostgreSQL takes
+ * the table's SHARE lock before it looks for the index, and holds it to
+ * the end of the upgrade's transaction: a process reopening a shared
+ * crawl (a reconnect) then waits for the crawlers' writes to one table
+ * while holding another they write, a deadlock. Returns a malloc'd
+ * string, or NULL when out of memory.
+ */
+static char *
+pg_guard_indexes(const char *sql)
+{
+	static const char pre[] = "DO $nc$ BEGIN IF to_regclass('";
+	static const char mid[] = "') IS NULL THEN CREATE INDEX ";
+	static const char post[] = " END IF; END $nc$;";
+	size_t n = 0, cap, len, o = 0;
+	const char *p, *at, *end;
+	char *out;
+
+	for (p = sql; (p = strstr(p, INDEX_IF)) != NULL; p += strlen(INDEX_IF))
+		n++;
+	cap = strlen(sql) + n * (sizeof(pre) + sizeof(mid) + sizeof(post) +
+	    64) + 1;
+	if ((out = malloc(cap)) == NULL)
+		return NULL;
+	for (p = sql; (at = strstr(p, INDEX_IF)) != NULL &&
+	    (end = strchr(at, ';')) != NULL; p = end + 1) {
+		const char *name = at + strlen(INDEX_IF), *ne = name;
+
+		while (is_word((unsigned char)*ne))
+			ne++;
+		/* A name longer than the room counted is left as written. */
+		if (ne == name || ne - name > 63) {
+			len = (size_t)(end + 1 - p);
+			memcpy(out + o, p, len);
+			o += len;
+			continue;
+		}
+		len = (size_t)(at - p);
+		memcpy(out + o, p, len);
+		o += len;
+		o += (size_t)sprintf(out + o, "%s%.*s%s", pre, (int)(ne - name),
+		    name, mid);
+		len = (size_t)(end + 1 - name);
+		memcpy(out + o, name, len);
+		o += len;
+		memcpy(out + o, post, sizeof(post) - 1);
+		o += sizeof(post) - 1;
+	}
+	strcpy(out + o, p);
+	return out;
 }
 
 /*
