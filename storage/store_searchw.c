@@ -317,6 +317,25 @@ writer(void *arg)
 
 /* ---- the store's side ---- */
 
+/* Free w, whose thread has ended or never started, and the lock and
+ * conditions that were made (a start that failed half-way made some). */
+static void
+release(struct store_searchw *w, int locked, int cwork, int croom)
+{
+	if (croom)
+		pthread_cond_destroy(&w->room);
+	if (cwork)
+		pthread_cond_destroy(&w->work);
+	if (locked)
+		pthread_mutex_destroy(&w->lock);
+	sqlite3_finalize(w->put);
+	sqlite3_finalize(w->set);
+	sqlite3_finalize(w->drop);
+	sqlite3_close(w->h);
+	free(w->side);
+	free(w);
+}
+
 int
 store_searchw_start(const char *side, struct store_searchw **out,
     char *err, size_t errsz)
@@ -352,18 +371,7 @@ store_searchw_start(const char *side, struct store_searchw **out,
 	*out = w;
 	return 0;
 fail:
-	if (croom)
-		pthread_cond_destroy(&w->room);
-	if (cwork)
-		pthread_cond_destroy(&w->work);
-	if (locked)
-		pthread_mutex_destroy(&w->lock);
-	sqlite3_finalize(w->put);
-	sqlite3_finalize(w->set);
-	sqlite3_finalize(w->drop);
-	sqlite3_close(w->h);
-	free(w->side);
-	free(w);
+	release(w, locked, cwork, croom);
 	return -1;
 }
 
@@ -477,13 +485,5 @@ store_searchw_stop(struct store_searchw *w)
 		free(w->q[i].title);
 		free(w->q[i].text);
 	}
-	pthread_cond_destroy(&w->room);
-	pthread_cond_destroy(&w->work);
-	pthread_mutex_destroy(&w->lock);
-	sqlite3_finalize(w->put);
-	sqlite3_finalize(w->set);
-	sqlite3_finalize(w->drop);
-	sqlite3_close(w->h);
-	free(w->side);
-	free(w);
+	release(w, 1, 1, 1);
 }

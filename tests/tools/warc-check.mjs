@@ -18,18 +18,9 @@ import { basename } from "node:path";
 import { Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
+import { loadWarcio } from "./warcio-load.mjs";
 
-let warcio;
-try {
-  warcio = await import("warcio");
-} catch (e) {
-  process.stderr.write(
-    "warc-check: warcio.js is not installed; " +
-      "run scripts/make/install-deps.sh (npm ci --prefix tests/tools)\n",
-  );
-  process.exit(2);
-}
-const { WARCParser, CDXIndexer } = warcio;
+const { WARCParser, CDXIndexer } = await loadWarcio("warc-check");
 
 const USAGE =
   "usage: warc-check.mjs [--accept-chunked-digest] FILE...\n" +

@@ -21,18 +21,9 @@
 
 import { createReadStream } from "node:fs";
 import { basename } from "node:path";
+import { loadWarcio } from "./warcio-load.mjs";
 
-let warcio;
-try {
-  warcio = await import("warcio");
-} catch (e) {
-  process.stderr.write(
-    "warc-refers: warcio.js is not installed; " +
-      "run scripts/make/install-deps.sh (npm ci --prefix tests/tools)\n",
-  );
-  process.exit(2);
-}
-const { WARCParser } = warcio;
+const { WARCParser } = await loadWarcio("warc-refers");
 
 const args = process.argv.slice(2);
 const cut = args.indexOf("--");
