@@ -127,5 +127,6 @@ void suite_pg_conn(void);
 void suite_fdlimit(void);
 void suite_store_disk(void);
 void suite_idcol(void);
+void suite_threadcpu(void);
 
 #endif
