@@ -191,6 +191,10 @@ revisit_process(struct crawl *c, struct job *j, const struct fetch_result *r)
 		        NULL &&
 		    frontier_add_redirect(c, j, target, j->prior->id) != 0)
 			goto out;
+		/* Its text is now the target's, found under the target's
+		 * own entry once that is crawled. */
+		if (store_search_drop(c->st, j->prior->id) != 0)
+			goto out;
 		rc = note_visit(c, j, STORE_OUTCOME_MOVED, (int)r->status,
 		    NULL, NULL, target != NULL ? target : r->location, NULL);
 		goto out;

@@ -20,11 +20,13 @@
 /* The judged verdicts: the pages the crawl indexes. */
 #define JUDGED "('unique', 'exact', 'near')"
 
-/* ... but for those the last recrawl found gone (404, 410): the recrawl
- * dropped their entries, and `nearcrawl index` must not bring them back.
- * One list, made once: no index on visits.page_id is needed. */
+/* ... but for those the last recrawl found gone (4xx) or moved (3xx):
+ * the recrawl dropped their entries (a moved page's text is its target's,
+ * which has an entry of its own), and `nearcrawl index` must not bring
+ * them back. One list, made once: no index on visits.page_id is needed. */
 #define NOT_GONE " AND p.id NOT IN (SELECT page_id FROM visits WHERE " \
-	"outcome = 'gone' AND visit = (SELECT max(visit) FROM visits))"
+	"outcome IN ('gone', 'moved') AND visit = (SELECT max(visit) FROM " \
+	"visits))"
 
 /* Whole words around the matched ones in a snippet. */
 #define SNIPPET_WORDS "32"

@@ -57,7 +57,7 @@ int store_search_add(struct store *s, int64_t id, const char *title,
 int store_search_set(struct store *s, int64_t id, const char *title,
     const char *text, size_t len);
 
-/* A recrawl found page id gone: its entry, if any, goes. 0, or -1 as
+/* A recrawl found page id gone or moved: its entry, if any, goes. 0, or -1 as
  * store_search_add. */
 int store_search_drop(struct store *s, int64_t id);
 
@@ -141,7 +141,7 @@ int store_search_ranked(struct store_conn *c, int *ranked);
 int store_search_duplicates_mark(struct store_conn *c, int64_t *mark);
 
 /* Judged pages (unique, exact, near; but those the last recrawl found
- * gone) and those of them indexed. */
+ * gone or moved) and those of them indexed. */
 struct store_search_counts {
 	int64_t judged;
 	int64_t indexed;

@@ -95,9 +95,11 @@ eq "search finds b by its new text" "$(found Lectures b.html)" yes
 eq "and no more by its old" "$(found '"Events of the department of
     chemistry"' b.html)" no
 eq "gone c is not found" "$(found biology c.html)" no
+eq "moved d is not found" "$(found geology d.html)" no
+eq "e, where d went, is" "$(found geology e.html)" yes
 "$NEARCRAWL" index -d "$DB" 2>"$E2E_TMP/ix.err"
 eq "index has nothing to do" "$?:$(cat "$E2E_TMP/ix.err")" \
-    "0:nearcrawl: index: 8 judged pages, 8 indexed, 0 to index"
+    "0:nearcrawl: index: 7 judged pages, 7 indexed, 0 to index"
 eq "a: unchanged (304)" "$(outcome a.html)" unchanged
 eq "index: unchanged" "$(outcome "")" unchanged
 ok "unchanged pages were answered 304, on condition" test "$(tail -n +$((before + 1)) \
