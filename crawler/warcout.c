@@ -194,18 +194,19 @@ warcout_fetch(struct crawl *c, struct job *j, const struct fetch_result *r)
 		goto out;
 	}
 	cut = truncation(r);
+	/* Archived by this crawl (where its record is, for the revisit's
+	 * fields), else perhaps by an earlier one. */
 	found = cut == NULL && raw->len > 0
-	    ? store_payload_find(c->st, digest, &was_url, &was_date)
+	    ? store_payload_where(c->st, digest, &before.p)
 	    : 0;
 	if (found < 0) {
 		crawl_fail(c, "cannot read archived payloads");
 		goto out;
 	}
-	/* Not archived by this crawl: perhaps by an earlier one. */
 	if (found == 0 && cut == NULL && raw->len > 0 &&
 	    (found = earlier_payload(c, digest, &before)) < 0)
 		goto out;
-	if (found == 1 && before.crawl != NULL) {
+	if (found == 1) {
 		was_url = before.p.url;
 		was_date = before.p.date;
 		before.p.url = before.p.date = NULL;
@@ -229,8 +230,9 @@ warcout_fetch(struct crawl *c, struct job *j, const struct fetch_result *r)
 		f[nf++] =
 		    (struct warc_field){"WARC-Refers-To-Target-URI", was_url};
 		f[nf++] = (struct warc_field){"WARC-Refers-To-Date", was_date};
-		/* Where the earlier crawl's record is, as far as it says:
-		 * the WARC 1.1 field, and the two Heritrix writes. */
+		/* Where the first record is, in this crawl's files or an
+		 * earlier crawl's, as far as its database says: the WARC 1.1
+		 * field, and the two Heritrix writes. */
 		if (before.p.record_id != NULL)
 			f[nf++] = (struct warc_field){"WARC-Refers-To",
 			    before.p.record_id};

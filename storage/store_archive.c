@@ -10,33 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int
-store_payload_find(struct store *s, const char *digest, char **url, char **date)
-{
-	struct sdb_stmt *st = s->st[ST_PAYLOAD_FIND];
-	const char *u, *d;
-	int rc;
-
-	*url = *date = NULL;
-	if (st == NULL)
-		return store__no_table(s, ST_PAYLOAD_FIND);
-	if ((rc = store__step_by_key(s, st, digest)) == 1) {
-		u = sdb_column_text(st, 0);
-		d = sdb_column_text(st, 1);
-		*url = strdup(u != NULL ? u : "");
-		*date = strdup(d != NULL ? d : "");
-		if (*url == NULL || *date == NULL) {
-			free(*url);
-			free(*date);
-			*url = *date = NULL;
-			store__fail(s, "out of memory");
-			rc = -1;
-		}
-	}
-	store__stmt_done(st);
-	return rc;
-}
-
 /* A column's text as an owned copy, NULL for NULL; *oom on failure. */
 static char *
 text_copy(struct sdb_stmt *st, int col, int *oom)

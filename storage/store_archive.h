@@ -13,15 +13,6 @@
 
 #include "storage/store.h"
 
-/*
- * Archives: the first response archived with payload digest (a WARC
- * "sha1:..." digest): *url and *date (its WARC-Target-URI and WARC-Date)
- * are set to copies the caller frees. 1 found, 0 not (*url, *date NULL),
- * -1 on error.
- */
-int store_payload_find(struct store *s, const char *digest, char **url,
-    char **date);
-
 /* Where an archived payload's first response is, as store_payload_where
  * reads it; the strings are owned (store_payload_free). */
 struct store_payload {
@@ -33,8 +24,9 @@ struct store_payload {
 };
 
 /*
- * store_payload_find with where the record is, for a later crawl's
- * revisit records (s may be an earlier crawl's database opened
+ * Archives: the first response archived with payload digest (a WARC
+ * "sha1:..." digest) and where its record is, for a revisit record of
+ * this crawl or a later one (s may be an earlier crawl's database opened
  * read-only; one older than the file columns gives them as not kept). A
  * database without the table finds nothing. 1 found, 0 not (*p zeroed,
  * offset -1), -1 on error.
