@@ -361,6 +361,24 @@ sdir_clean(void)
 	rmdir(sdir);
 }
 
+/* A new crawl.db in a new sdir, in a batch; NULL (checked) when it
+ * cannot be made. */
+static struct store *
+sdir_store(char *err, size_t errsz)
+{
+	struct store *s;
+
+	snprintf(sdir, sizeof(sdir), "/tmp/nc_search_XXXXXX");
+	if (mkdtemp(sdir) == NULL)
+		abort();
+	snprintf(spath, sizeof(spath), "%s/crawl.db", sdir);
+	s = store_open(spath, STORE_CREATE, err, errsz);
+	CHECK(s != NULL);
+	if (s != NULL)
+		CHECK_INT(store_begin(s), 0);
+	return s;
+}
+
 /* A judged page with its index entry. */
 static int64_t
 add_page(struct store *s, const char *url, const char *verdict, int64_t seq,
@@ -436,15 +454,8 @@ test_index_file(void)
 	char err[256];
 	int64_t a, b, b2;
 
-	snprintf(sdir, sizeof(sdir), "/tmp/nc_search_XXXXXX");
-	if (mkdtemp(sdir) == NULL)
-		abort();
-	snprintf(spath, sizeof(spath), "%s/crawl.db", sdir);
-	s = store_open(spath, STORE_CREATE, err, sizeof(err));
-	CHECK(s != NULL);
-	if (s == NULL)
+	if ((s = sdir_store(err, sizeof(err))) == NULL)
 		goto out;
-	CHECK_INT(store_begin(s), 0);
 	a = add_page(s, "http://a.example/lake", "unique", 1, 0xff,
 	    "The lake", "The lake is wide.");
 	CHECK(a > 0);
@@ -519,15 +530,8 @@ test_run_sqlite(void)
 	char err[256];
 	int64_t a, b;
 
-	snprintf(sdir, sizeof(sdir), "/tmp/nc_search_XXXXXX");
-	if (mkdtemp(sdir) == NULL)
-		abort();
-	snprintf(spath, sizeof(spath), "%s/crawl.db", sdir);
-	s = store_open(spath, STORE_CREATE, err, sizeof(err));
-	CHECK(s != NULL);
-	if (s == NULL)
+	if ((s = sdir_store(err, sizeof(err))) == NULL)
 		goto out;
-	CHECK_INT(store_begin(s), 0);
 	a = add_page(s, "http://a.example/lake", "unique", 1, 0xff, "The lake",
 	    "The lake is wide and the harbour \002busy\003 at noon.");
 	b = add_page(s, "http://a.example/lake?x=1", "exact", 2, 0xff,
