@@ -17,7 +17,7 @@ _nearcrawl() {
 		COMPREPLY=($(compgen -W "text csv jsonl" -- "$cur"))
 		return ;;
 	-d|--db|-c|--config|-o|--out|--warc|--cacert|--capath|--docs|--pairs|\
-	--groups|--queries)
+	--groups|--queries|--dedup-against|--dedup-against-cdx)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return ;;
 	--port|--addr|--refresh|--hosts)
