@@ -42,6 +42,18 @@ wait_pages() {
 		_i=$((_i + 1))
 	done
 }
+# wait_workers N: until N processes have joined the crawl in $DB (at most
+# 60 s): each beats once its database is open, and from then on a lost
+# connection is waited out; one still opening when the server goes would
+# fail to open instead, which is not what the outage is about.
+wait_workers() {
+	_i=0
+	while [ "$(pg_sql_db 'SELECT count(*) FROM workers' 2>/dev/null || echo 0)" \
+	    -lt "$1" ] && [ $_i -lt 1200 ]; do
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+}
 ms() { date +%s%N | cut -c1-13; }
 # CPU seconds a process has used (user + system).
 cpu() {
@@ -76,7 +88,8 @@ q "$E2E_TMP/one.db" "SELECT url || ' ' || verdict FROM pages" | LC_ALL=C sort \
 one=$("$NEARCRAWL" eval -d "$E2E_TMP/one.db" --groups "$LABELS" 2>&1 | tail -n 1)
 echo "     undisturbed: pages=$one_pages $one_verdicts; $one"
 
-# outage NAME PIDS: once the crawl in database $DB has 150 pages, stop the
+# outage NAME PIDS: once every process of PIDS has joined the crawl in
+# database $DB and it has 150 pages, stop the
 # server; run $EARLY (a function of the test) a second later; measure the
 # processes' CPU time over 10 s of the outage (a process spinning would
 # take seconds); run $LATE then; start the server again $DOWN s after the
@@ -84,6 +97,7 @@ echo "     undisturbed: pages=$one_pages $one_verdicts; $one"
 outage() {
 	_name=$1
 	shift
+	wait_workers $#
 	wait_pages 150
 	at_stop=$(pg_sql_db 'SELECT count(*) FROM pages' 2>/dev/null)
 	pg_server_stop
@@ -234,11 +248,12 @@ term() {
 	_rc=$?
 	_took=$(($(ms) - _t0))
 	eq "3 processes: SIGTERM $1 in the outage: exit 1" "$_rc" 1
+	[ "$_rc" -eq 1 ] || sed -n '1,5s/^/     /p' "$3"
 	ok "3 processes: SIGTERM $1 answered within 2 s (${_took} ms)" \
 	    test "$_took" -le 2000
 }
-EARLY="term early $early"
-LATE="term late $late"
+EARLY="term early $early $E2E_TMP/b4.err"
+LATE="term late $late $E2E_TMP/b5.err"
 # shellcheck disable=SC2086 # one word per pid
 outage "3 processes" $pids
 for w in 4 5; do
