@@ -54,35 +54,6 @@ integrity_row(struct sdb_stmt *st, void *ctx)
 	return rc;
 }
 
-/*
- * Run sql with the n text parameters v (in order), and row over its rows
- * (none: the rows are read and dropped). An error leaves its message and
- * SQLSTATE in c. 0, row's value, or -1.
- */
-static int
-each_texts(struct store_conn *c, const char *sql, const char *const *v,
-    int n, int (*row)(struct sdb_stmt *st, void *ctx), void *ctx)
-{
-	struct sdb_stmt *st = NULL;
-	int i, rc = SDB_OK, ret = 0;
-
-	if (sdb_prepare(c->db, sql, &st) != SDB_OK)
-		return -1;
-	for (i = 0; i < n && rc == SDB_OK; i++)
-		rc = sdb_bind_text(st, i + 1, v[i]);
-	if (rc != SDB_OK) {
-		sdb_finalize(st);
-		return -1;
-	}
-	while ((rc = sdb_step(st)) == SDB_ROW)
-		if (row != NULL && (ret = row(st, ctx)) != 0)
-			break;
-	if (ret == 0 && rc != SDB_DONE)
-		ret = -1;
-	sdb_finalize(st);
-	return ret;
-}
-
 /* Collects a query's first column (the relations amcheck is to see). */
 struct names {
 	char **v;
@@ -151,22 +122,22 @@ pg_amcheck(struct store_conn *c, int (*fn)(const char *line, void *arg),
 	    "to_regnamespace(current_schema()) ORDER BY c.relname";
 	struct store__each e = { (void *)fn, arg };
 	struct names tl = { NULL, 0 }, il = { NULL, 0 };
-	const char *v[2];
+	struct store__param v[2] = { { NULL, 0 }, { NULL, 0 } };
 	int64_t heap = 0;
 	size_t i;
 	char line[1024];
 	int rc;
 
-	if ((rc = each_texts(c, tables, NULL, 0, name_row, &tl)) != 0 ||
-	    (rc = each_texts(c, indexes, NULL, 0, name_row, &il)) != 0 ||
+	if ((rc = store__conn_each(c, tables, name_row, &tl)) != 0 ||
+	    (rc = store__conn_each(c, indexes, name_row, &il)) != 0 ||
 	    (rc = store__conn_int(c, "SELECT count(*) FROM pg_proc "
 	        "WHERE proname = 'verify_heapam'", &heap)) != 0)
 		goto out;
 	for (i = 0; heap > 0 && i < tl.n && rc == 0; i++) {
-		v[0] = v[1] = tl.v[i];
-		rc = each_texts(c, "SELECT CAST(? AS text), blkno, offnum, msg "
-		    "FROM verify_heapam(CAST(? AS regclass))", v, 2, heap_row,
-		    &e);
+		v[0].s = v[1].s = tl.v[i];
+		rc = store__conn_each_bound(c, "SELECT CAST(? AS text), "
+		    "blkno, offnum, msg FROM verify_heapam(CAST(? AS "
+		    "regclass))", v, 2, heap_row, &e);
 		if (rc != -1)
 			continue;
 		if (strcmp(sdb_sqlstate(c->db), PG_NO_RIGHT) == 0)
@@ -176,9 +147,9 @@ pg_amcheck(struct store_conn *c, int (*fn)(const char *line, void *arg),
 		rc = fn(line, arg);
 	}
 	for (i = 0; i < il.n && rc == 0; i++) {
-		v[0] = il.v[i];
-		if (each_texts(c, "SELECT bt_index_check(CAST(? AS regclass), "
-		    "true)", v, 1, NULL, NULL) == 0)
+		v[0].s = il.v[i];
+		if (store__conn_each_bound(c, "SELECT bt_index_check(CAST(? "
+		    "AS regclass), true)", v, 1, NULL, NULL) == 0)
 			continue;
 		if (strcmp(sdb_sqlstate(c->db), PG_NO_RIGHT) == 0)
 			goto no_right;

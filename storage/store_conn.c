@@ -207,7 +207,7 @@ store__conn_each_bound(struct store_conn *c, const char *sql,
 			return -1;
 		}
 	while ((rc = sdb_step(st)) == SDB_ROW)
-		if ((ret = row(st, ctx)) != 0)
+		if (row != NULL && (ret = row(st, ctx)) != 0)
 			break;
 	if (ret == 0 && rc != SDB_DONE)
 		ret = -1;

@@ -453,8 +453,9 @@ struct store__each {
 
 /*
  * Run sql on c (no parameters) and call row(st, ctx) for each row until it
- * returns non-zero, which is then returned. Returns 0, row's value, or -1
- * on a database error.
+ * returns non-zero, which is then returned (row NULL: the rows are read
+ * and dropped). Returns 0, row's value, or -1 on a database error, whose
+ * message and SQLSTATE stay on c.
  */
 int store__conn_each(struct store_conn *c, const char *sql,
     int (*row)(struct sdb_stmt *st, void *ctx), void *ctx);
