@@ -10,6 +10,19 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Write n bytes of p to the file path (made or emptied): 0, or -1. */
+static inline int
+check_write_file(const char *path, const void *p, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	int ok;
+
+	if (f == NULL)
+		return -1;
+	ok = fwrite(p, 1, n, f) == n;
+	return fclose(f) == 0 && ok ? 0 : -1;
+}
+
 /* Test data: xorshift64, a fast sequence from any seed but 0. */
 static inline uint64_t
 check_xorshift(uint64_t *s)

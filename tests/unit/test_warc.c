@@ -99,18 +99,6 @@ list_dir(const char *dir, const char *suffix, char names[][128], int max)
 	return count;
 }
 
-static int
-write_file(const char *path, const void *p, size_t n)
-{
-	FILE *f = fopen(path, "wb");
-	int ok;
-
-	if (f == NULL)
-		return -1;
-	ok = fwrite(p, 1, n, f) == n;
-	return fclose(f) == 0 && ok ? 0 : -1;
-}
-
 /* Read every record of path, its block too; returns the calls made. */
 static int
 read_all(const char *path, struct seen *s, int max)
@@ -667,7 +655,7 @@ test_garbage_between_members(void)
 	buf_append(&out, junk, sizeof(junk) - 1);
 	buf_append(&out, in.data + cut, in.len - cut);
 	snprintf(path2, sizeof(path2), "%s/junk.warc.gz", dir);
-	CHECK_INT(write_file(path2, out.data, out.len), 0);
+	CHECK_INT(check_write_file(path2, out.data, out.len), 0);
 	n = read_all(path2, s, MAXREC);
 	CHECK_INT(n, 10);
 	if (n < 10)
@@ -687,7 +675,7 @@ test_garbage_between_members(void)
 	memcpy(out.data, in.data, in.len);
 	out.len = in.len;
 	memset(out.data + pos[1].offset + 30, 0x55, 20);
-	CHECK_INT(write_file(path2, out.data, out.len), 0);
+	CHECK_INT(check_write_file(path2, out.data, out.len), 0);
 	n = read_all(path2, s, MAXREC);
 	CHECK(n >= 6);
 	if (n < 6)
@@ -743,7 +731,7 @@ test_plain(void)
 	buf_init(&b, 1 << 20);
 	buf_init(&g, 1 << 20);
 	plain_records(&b, off, 3);
-	CHECK_INT(write_file(path, b.data, b.len), 0);
+	CHECK_INT(check_write_file(path, b.data, b.len), 0);
 	n = read_all(path, s, MAXREC);
 	CHECK_INT(n, 4);
 	CHECK(s[0].rc == 1 && s[1].rc == 1 && s[2].rc == 1 && s[3].rc == 0);
@@ -757,7 +745,7 @@ test_plain(void)
 	buf_append(&g, b.data, (size_t)off[1]);
 	buf_puts(&g, "garbage\r\nmore garbage WARC/1.1 not at a line start\n");
 	buf_append(&g, b.data + off[1], b.len - off[1]);
-	CHECK_INT(write_file(path, g.data, g.len), 0);
+	CHECK_INT(check_write_file(path, g.data, g.len), 0);
 	n = read_all(path, s, MAXREC);
 	CHECK_INT(n, 5);
 	CHECK_INT(s[1].rc, -1);
@@ -774,7 +762,7 @@ test_plain(void)
 	CHECK(p != NULL);
 	if (p != NULL)
 		p[16] = p[16] == '9' ? '1' : (char)(p[16] + 1);
-	CHECK_INT(write_file(path, g.data, g.len), 0);
+	CHECK_INT(check_write_file(path, g.data, g.len), 0);
 	n = read_all(path, s, MAXREC);
 	CHECK_INT(n, 4);
 	CHECK_INT(s[1].rc, 1);
@@ -788,7 +776,7 @@ test_plain(void)
 	p = strstr(g.data + off[1], "hello");
 	if (p != NULL)
 		p[0] = 'j';
-	CHECK_INT(write_file(path, g.data, g.len), 0);
+	CHECK_INT(check_write_file(path, g.data, g.len), 0);
 	n = read_all(path, s, MAXREC);
 	CHECK_INT(n, 4);
 	CHECK_INT(s[1].brc, -1);
@@ -797,7 +785,7 @@ test_plain(void)
 	CHECK_INT(s[2].offset, off[2]);
 
 	/* Truncated plain file. */
-	CHECK_INT(write_file(path, b.data, (size_t)off[2] + 40), 0);
+	CHECK_INT(check_write_file(path, b.data, (size_t)off[2] + 40), 0);
 	n = read_all(path, s, MAXREC);
 	CHECK_INT(n, 4);
 	CHECK_INT(s[1].rc, 1);
@@ -838,7 +826,7 @@ test_one_gzip_stream(void)
 	zs.next_out = z;
 	zs.avail_out = (unsigned int)zlen;
 	CHECK_INT(deflate(&zs, Z_FINISH), Z_STREAM_END);
-	CHECK_INT(write_file(path, z, zs.total_out), 0);
+	CHECK_INT(check_write_file(path, z, zs.total_out), 0);
 	deflateEnd(&zs);
 	n = read_all(path, s, MAXREC);
 	CHECK_INT(n, 5);
@@ -889,7 +877,7 @@ test_other_writers(void)
 
 	unit_make_dir("warc", dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/x.warc.wet", dir);
-	CHECK_INT(write_file(path, wet, sizeof(wet) - 1), 0);
+	CHECK_INT(check_write_file(path, wet, sizeof(wet) - 1), 0);
 	n = read_all(path, s, MAXREC);
 	CHECK_INT(n, 3);
 	CHECK_INT(s[0].rc, 1);
@@ -911,7 +899,7 @@ test_empty_and_missing(void)
 
 	unit_make_dir("warc", dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/empty.warc.gz", dir);
-	CHECK_INT(write_file(path, "", 0), 0);
+	CHECK_INT(check_write_file(path, "", 0), 0);
 	r = warc_reader_open(path, err, sizeof(err));
 	CHECK(r != NULL);
 	if (r != NULL) {
@@ -925,7 +913,7 @@ test_empty_and_missing(void)
 	CHECK(warc_reader_open(path, err, sizeof(err)) == NULL);
 	/* Only junk: one damage report, then the end. */
 	snprintf(path, sizeof(path), "%s/junk", dir);
-	CHECK_INT(write_file(path, "no warc here\n", 13), 0);
+	CHECK_INT(check_write_file(path, "no warc here\n", 13), 0);
 	r = warc_reader_open(path, err, sizeof(err));
 	CHECK(r != NULL);
 	if (r != NULL) {

@@ -37,18 +37,6 @@ struct got {
 	char err[256];    /* what a failure said */
 };
 
-static int
-put_file(const char *path, const void *p, size_t n)
-{
-	FILE *f = fopen(path, "wb");
-	int ok;
-
-	if (f == NULL)
-		return -1;
-	ok = fwrite(p, 1, n, f) == n;
-	return fclose(f) == 0 && ok ? 0 : -1;
-}
-
 /* Read path through; blocks read when read_blocks. The calls made. */
 static int
 read_through(const char *path, int read_blocks, struct got *g, int max)
@@ -163,7 +151,7 @@ test_lenient(void)
 		    "response", uri, page,
 		    i % 3 == 0 ? "\n" : i % 3 == 1 ? "\r\n" : "\r\r\n", seps[i]);
 	}
-	CHECK_INT(put_file(path, b.data, b.len), 0);
+	CHECK_INT(check_write_file(path, b.data, b.len), 0);
 	n = read_through(path, 1, g, MAXREC);
 	CHECK_INT(n, 7);
 	for (i = 0; i < 6 && (int)i < n; i++) {
@@ -192,7 +180,7 @@ test_lenient(void)
 		buf_init(&z, 1 << 16);
 		gz_member(&z, b.data, b.len);
 		snprintf(path, sizeof(path), "%s/lenient.warc.gz", dir);
-		CHECK_INT(put_file(path, z.data, z.len), 0);
+		CHECK_INT(check_write_file(path, z.data, z.len), 0);
 		n = read_through(path, 1, g, MAXREC);
 		CHECK_INT(n, 3);
 		CHECK(g[0].rc == 1 && g[0].brc == 0 && g[0].offset == 0);
@@ -208,7 +196,7 @@ test_lenient(void)
 	rec(&b, "WARC/1.1", "response", "http://a.test/1", page, "\r\n",
 	    "\r\n\r\n");
 	snprintf(path, sizeof(path), "%s/version.warc", dir);
-	CHECK_INT(put_file(path, b.data, b.len), 0);
+	CHECK_INT(check_write_file(path, b.data, b.len), 0);
 	n = read_through(path, 1, g, MAXREC);
 	CHECK_INT(n, 3);
 	CHECK_INT(g[0].rc, -1);
@@ -240,7 +228,7 @@ test_wrong_length(void)
 	cl = strstr(b.data, "Content-Length: ");
 	if (cl != NULL)
 		cl[strlen("Content-Length: ") + 1]--;
-	CHECK_INT(put_file(path, b.data, b.len), 0);
+	CHECK_INT(check_write_file(path, b.data, b.len), 0);
 	n = read_through(path, 1, g, MAXREC);
 	CHECK_INT(n, 3);
 	CHECK_INT(g[0].rc, 1);
@@ -280,7 +268,7 @@ test_cut_short(void)
 	rec(&b, "WARC/0.17", "response", "http://a.test/0", page, "\n", "\n");
 	first = b.len;
 	rec(&b, "WARC/0.17", "response", "http://a.test/1", page, "\n", "\n");
-	CHECK_INT(put_file(path, b.data, b.len - 8), 0);
+	CHECK_INT(check_write_file(path, b.data, b.len - 8), 0);
 	n = read_through(path, 1, g, MAXREC);
 	CHECK_INT(n, 3);
 	CHECK_INT(g[1].rc, 1);
@@ -299,7 +287,7 @@ test_cut_short(void)
 	gz_member(&z, b.data, first);
 	gz_member(&z, b.data + first, b.len - first);
 	snprintf(path, sizeof(path), "%s/cut.warc.gz", dir);
-	CHECK_INT(put_file(path, z.data, z.len - 20), 0);
+	CHECK_INT(check_write_file(path, z.data, z.len - 20), 0);
 	n = read_through(path, 1, g, MAXREC);
 	CHECK_INT(n, 3);
 	CHECK(g[0].rc == 1 && g[0].brc == 0);
@@ -334,7 +322,7 @@ test_whole_gzip_check(void)
 	CHECK(z.len > 8);
 	if (z.len > 8)
 		z.data[z.len - 8] ^= 0x5a; /* the CRC-32 */
-	CHECK_INT(put_file(path, z.data, z.len), 0);
+	CHECK_INT(check_write_file(path, z.data, z.len), 0);
 	n = read_through(path, 0, g, MAXREC);
 	CHECK_INT(n, 4);
 	CHECK_INT(g[0].rc, 1);
@@ -383,7 +371,7 @@ test_arc(void)
 
 	unit_make_dir("wr", dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/v1.arc", dir);
-	CHECK_INT(put_file(path, v1, sizeof(v1) - 1), 0);
+	CHECK_INT(check_write_file(path, v1, sizeof(v1) - 1), 0);
 	CHECK_INT(warc_file_check(path, g[0].err, sizeof(g[0].err)), 0);
 	n = read_through(path, 1, g, MAXREC);
 	CHECK_INT(n, 3);
@@ -410,7 +398,7 @@ test_arc(void)
 	n = (int)z.len;
 	gz_member(&z, q, strlen(q));
 	snprintf(path, sizeof(path), "%s/v1.arc.gz", dir);
-	CHECK_INT(put_file(path, z.data, z.len), 0);
+	CHECK_INT(check_write_file(path, z.data, z.len), 0);
 	CHECK_INT(warc_file_check(path, g[0].err, sizeof(g[0].err)), 0);
 	{
 		int second = n;
@@ -424,7 +412,7 @@ test_arc(void)
 	}
 	/* Version 2: ten fields a line, the length last. */
 	snprintf(path, sizeof(path), "%s/v2.arc", dir);
-	CHECK_INT(put_file(path, v2, sizeof(v2) - 1), 0);
+	CHECK_INT(check_write_file(path, v2, sizeof(v2) - 1), 0);
 	n = read_through(path, 1, g, MAXREC);
 	CHECK_INT(n, 2);
 	CHECK_INT(g[0].rc, 1);
