@@ -11,6 +11,7 @@
 #include "crawler/settings.h"
 #include "storage/store_resume.h"
 #include "util/esc.h"
+#include "util/strmap.h"
 
 /* Captures read from CDXJ files at most: a week's crawl of a large
  * university is a few million. */
@@ -24,9 +25,8 @@ struct earlier_db {
 	                      judged with other settings */
 };
 
-/* One capture of a CDXJ file, by payload digest. */
+/* One capture of a CDXJ file, kept under its payload digest. */
 struct cdx_capture {
-	char *digest;             /* "sha1:..." */
 	char *url;                /* the captured URL */
 	char date[WARC_DATE_LEN]; /* its WARC-Date */
 	char *file;               /* its WARC file, or NULL */
@@ -37,63 +37,26 @@ struct cdx_capture {
 struct earlier {
 	struct earlier_db *db;    /* the databases, in the order given */
 	size_t ndb;               /* their number */
-	struct cdx_capture **cdx; /* open-addressed by digest, NULL empty */
-	size_t cdx_slots;         /* a power of two, or 0 */
+	struct strmap *cdx;       /* "sha1:..." -> struct cdx_capture, NULL
+	                             before the first */
 	size_t ncdx;              /* captures kept */
 };
-
-static uint64_t
-hash_of(const char *s)
-{
-	uint64_t h = 14695981039346656037ULL;
-
-	while (*s != '\0')
-		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
-	return h;
-}
-
-/* The slot of digest: its capture's, or the empty one it would take. */
-static size_t
-cdx_slot(const struct earlier *e, const char *digest)
-{
-	size_t i = (size_t)hash_of(digest) & (e->cdx_slots - 1);
-
-	while (e->cdx[i] != NULL && strcmp(e->cdx[i]->digest, digest) != 0)
-		i = (i + 1) & (e->cdx_slots - 1);
-	return i;
-}
 
 static void
 cdx_free(struct cdx_capture *k)
 {
 	if (k == NULL)
 		return;
-	free(k->digest);
 	free(k->url);
 	free(k->file);
 	free(k);
 }
 
-/* Room for one more capture: the table kept at most half full. */
-static int
-cdx_grow(struct earlier *e)
+/* cdx_free for strmap_free. */
+static void
+cdx_free_value(void *k)
 {
-	struct cdx_capture **old = e->cdx;
-	size_t n = e->cdx_slots, i;
-
-	if (e->cdx_slots != 0 && (e->ncdx + 1) * 2 <= e->cdx_slots)
-		return 0;
-	e->cdx_slots = n == 0 ? 1024 : n * 2;
-	if ((e->cdx = calloc(e->cdx_slots, sizeof(*e->cdx))) == NULL) {
-		e->cdx = old;
-		e->cdx_slots = n;
-		return -1;
-	}
-	for (i = 0; i < n; i++)
-		if (old[i] != NULL)
-			e->cdx[cdx_slot(e, old[i]->digest)] = old[i];
-	free(old);
-	return 0;
+	cdx_free(k);
 }
 
 /* Keep cap under its digest, unless one is kept already (the first
@@ -103,29 +66,26 @@ cdx_keep(struct earlier *e, const struct cdxjread_capture *cap,
     const char *crawl)
 {
 	struct cdx_capture *k;
-	size_t i;
 	int known;
 
-	if (cdx_grow(e) != 0)
+	if (e->cdx == NULL && (e->cdx = strmap_new()) == NULL)
 		return -1;
-	i = cdx_slot(e, cap->digest);
-	if (e->cdx[i] != NULL)
+	if (strmap_get(e->cdx, cap->digest) != NULL)
 		return 0;
 	if ((k = calloc(1, sizeof(*k))) == NULL)
 		return -1;
 	/* "-" is how CDXJ says a value is not known. */
 	known = cap->filename != NULL && strcmp(cap->filename, "-") != 0;
-	k->digest = strdup(cap->digest);
 	k->url = strdup(cap->url);
 	k->file = known ? strdup(cap->filename) : NULL;
-	if (k->digest == NULL || k->url == NULL || (known && k->file == NULL)) {
-		cdx_free(k);
-		return -1;
-	}
 	memcpy(k->date, cap->date, sizeof(k->date));
 	k->offset = cap->offset;
 	k->crawl = crawl;
-	e->cdx[i] = k;
+	if (k->url == NULL || (known && k->file == NULL) ||
+	    strmap_put(e->cdx, cap->digest, k) != 0) {
+		cdx_free(k);
+		return -1;
+	}
 	e->ncdx++;
 	return 0;
 }
@@ -296,9 +256,7 @@ free_earlier(struct earlier *e)
 		dedup_free(e->db[i].dd);
 	}
 	free(e->db);
-	for (i = 0; i < e->cdx_slots; i++)
-		cdx_free(e->cdx[i]);
-	free(e->cdx);
+	strmap_free(e->cdx, cdx_free_value);
 	free(e);
 }
 
@@ -382,7 +340,7 @@ earlier_payload(struct crawl *c, const char *digest, struct earlier_ref *r)
 			return 1;
 		}
 	}
-	if (e->cdx_slots == 0 || (k = e->cdx[cdx_slot(e, digest)]) == NULL)
+	if (e->cdx == NULL || (k = strmap_get(e->cdx, digest)) == NULL)
 		return 0;
 	r->p.url = strdup(k->url);
 	r->p.date = strdup(k->date);
