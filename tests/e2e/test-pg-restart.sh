@@ -33,27 +33,23 @@ set -- --delay-ms 20 --per-host 1 --max-pages 5000 $LAB_UNI_OPTS \
 running() { ps -o stat= -p "$1" 2>/dev/null | grep -qv Z; }
 # pg_sql on database $DB.
 pg_sql_db() { psql -X -q -At -d "$DB" -c "$1"; }
-# wait_pages N: until the crawl in database $DB has N pages (at most 15 s).
-wait_pages() {
+# wait_rows TABLE N S: until TABLE of database $DB has N rows (at most S
+# seconds).
+wait_rows() {
 	_i=0
-	while [ "$(pg_sql_db 'SELECT count(*) FROM pages' 2>/dev/null || echo 0)" \
-	    -lt "$1" ] && [ $_i -lt 300 ]; do
+	while [ "$(pg_sql_db "SELECT count(*) FROM $1" 2>/dev/null || echo 0)" \
+	    -lt "$2" ] && [ $_i -lt $(($3 * 20)) ]; do
 		sleep 0.05
 		_i=$((_i + 1))
 	done
 }
+# wait_pages N: until the crawl in database $DB has N pages (at most 15 s).
+wait_pages() { wait_rows pages "$1" 15; }
 # wait_workers N: until N processes have joined the crawl in $DB (at most
 # 60 s): each beats once its database is open, and from then on a lost
 # connection is waited out; one still opening when the server goes would
 # fail to open instead, which is not what the outage is about.
-wait_workers() {
-	_i=0
-	while [ "$(pg_sql_db 'SELECT count(*) FROM workers' 2>/dev/null || echo 0)" \
-	    -lt "$1" ] && [ $_i -lt 1200 ]; do
-		sleep 0.05
-		_i=$((_i + 1))
-	done
-}
+wait_workers() { wait_rows workers "$1" 60; }
 ms() { date +%s%N | cut -c1-13; }
 # CPU seconds a process has used (user + system).
 cpu() {
