@@ -52,9 +52,9 @@ done
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/nearcrawl-bench-serve.XXXXXX")
 SRV=""
-SV=""
+SERVE_PID=""
 cleanup() {
-	[ -z "$SV" ] || kill "$SV" 2>/dev/null
+	[ -z "$SERVE_PID" ] || kill "$SERVE_PID" 2>/dev/null
 	[ -z "$SRV" ] || kill "$SRV" 2>/dev/null
 	wait 2>/dev/null
 	rm -rf "$T"
@@ -75,18 +75,11 @@ if [ -z "$DB" ]; then
 	    { echo "$0: the crawl failed" >&2; exit 1; }
 fi
 
-mkdir "$T/svtmp"
-TMPDIR=$T/svtmp "$BIN" serve -d "$DB" --port 0 2>"$T/serve.log" &
-SV=$!
-i=0
-BASE=""
-while [ -z "$BASE" ] && [ $i -lt 100 ]; do
-	sleep 0.1
-	BASE=$(sed -n 's|.* at \(http://[^ ]*\)/ (read-only.*|\1|p' \
-	    "$T/serve.log")
-	i=$((i + 1))
-done
-[ -n "$BASE" ] || { echo "$0: serve did not start" >&2; exit 1; }
+. scripts/lib/serve-up.sh
+serve_up "$BIN" "$DB" "$T"
+_up=$?
+BASE=$SERVE_URL
+[ "$_up" -eq 0 ] || { echo "$0: serve did not start" >&2; exit 1; }
 
 # The paths wrk goes round: every kind of page, page views of the first
 # near and unique pages and of a few more of each.
@@ -119,7 +112,7 @@ end
 LUA
 
 rss() {
-	awk '/^VmRSS/ { print $2 }' "/proc/$SV/status" 2>/dev/null
+	awk '/^VmRSS/ { print $2 }' "/proc/$SERVE_PID/status" 2>/dev/null
 }
 
 # Warm-up: every path once, and the report made.
@@ -131,7 +124,7 @@ PATHS=$T/paths wrk -t2 -c"$CONNS" -d5s -s "$T/round.lua" "$BASE" \
     >/dev/null 2>&1
 warm=$(rss)
 (
-	while kill -0 "$SV" 2>/dev/null; do
+	while kill -0 "$SERVE_PID" 2>/dev/null; do
 		rss
 		sleep 1
 	done
@@ -153,7 +146,7 @@ max=$(sort -n "$T/rss" | tail -n 1)
 echo "RSS (KiB): after warm-up $warm, highest $max, at the end $end"
 echo "errors: $(grep -c 'Socket errors' "$T/wrk") lines of socket" \
     "errors, $(grep -c 'Non-2xx' "$T/wrk") lines of non-2xx answers"
-kill -TERM "$SV"
-wait "$SV"
+kill -TERM "$SERVE_PID"
+wait "$SERVE_PID"
 echo "serve exit status after SIGTERM: $?"
-SV=""
+SERVE_PID=""

@@ -14,6 +14,7 @@ E2E_TMP=$(mktemp -d "${TMPDIR:-/tmp}/nearcrawl-e2e.XXXXXX")
 E2E_SERVER_PID=""
 E2E_PG=""
 . scripts/lib/fixture-server.sh
+. scripts/lib/serve-up.sh
 . scripts/lib/pg-server.sh
 
 e2e_cleanup() {

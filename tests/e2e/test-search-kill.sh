@@ -93,17 +93,9 @@ DB2="$E2E_TMP/live.db"
     --per-host 1 --max-pages 5 --resolve "$H:$PORT:127.0.0.1" "$SEED" \
     2>/dev/null
 eq "a first batch crawled (exit 3: --max-pages)" "$?" 3
-mkdir -p "$E2E_TMP/svtmp"
-TMPDIR=$E2E_TMP/svtmp "$NEARCRAWL" serve -d "$DB2" --port 0 \
-    2>"$E2E_TMP/serve.log" &
-spid=$!
-i=0 SV=""
-while [ $i -lt 100 ] && [ -z "$SV" ]; do
-	SV=$(sed -n 's|.* at \(http://[^ ]*\)/ (read-only.*|\1|p' \
-	    "$E2E_TMP/serve.log")
-	i=$((i + 1))
-	sleep 0.1
-done
+serve_up "$NEARCRAWL" "$DB2" "$E2E_TMP"
+spid=$SERVE_PID
+SV=$SERVE_URL
 ok "serve starts" test -n "$SV"
 "$NEARCRAWL" crawl -d "$DB2" --quiet --delay-ms 20 --concurrency 1 \
     --per-host 1 --max-pages 150 --resolve "$H:$PORT:127.0.0.1" "$SEED" \

@@ -33,18 +33,9 @@ eq "crawl exits 0" "$?" 0
 "$NEARCRAWL" rank -d "$DB" --quiet
 eq "rank exits 0" "$?" 0
 
-mkdir -p "$E2E_TMP/svtmp"
-TMPDIR=$E2E_TMP/svtmp "$NEARCRAWL" serve -d "$DB" --port 0 \
-    2>"$E2E_TMP/serve.log" &
-SV_PID=$!
-i=0
-SV=""
-while [ -z "$SV" ] && [ $i -lt 100 ]; do
-	sleep 0.1
-	SV=$(sed -n 's|.* at \(http://[^ ]*\)/ (read-only.*|\1|p' \
-	    "$E2E_TMP/serve.log")
-	i=$((i + 1))
-done
+serve_up "$NEARCRAWL" "$DB" "$E2E_TMP"
+SV_PID=$SERVE_PID
+SV=$SERVE_URL
 ok "serve starts" test -n "$SV"
 
 NEAR=$(q "$DB" "SELECT id FROM pages WHERE url = '${INJ}article-print.html'")

@@ -26,19 +26,9 @@ SV_PID=""
 serve_start() {
 	_db=$1
 	shift
-	mkdir -p "$E2E_TMP/svtmp"
-	TMPDIR=$E2E_TMP/svtmp "$NEARCRAWL" serve -d "$_db" --port 0 "$@" \
-	    2>"$E2E_TMP/serve.log" &
-	SV_PID=$!
-	_i=0
-	SV=""
-	while [ $_i -lt 100 ]; do
-		SV=$(sed -n 's|.* at \(http://[^ ]*\)/ (read-only.*|\1|p' \
-		    "$E2E_TMP/serve.log")
-		[ -n "$SV" ] && break
-		_i=$((_i + 1))
-		sleep 0.1
-	done
+	serve_up "$NEARCRAWL" "$_db" "$E2E_TMP" "$@"
+	SV_PID=$SERVE_PID
+	SV=$SERVE_URL
 	ok "serve starts and says where" test -n "$SV"
 }
 
