@@ -5,12 +5,19 @@
 # the frontier grow.
 #
 #   scripts/bench/bench-scale.sh [--every N] [--keep DIR] [--nearcrawl BIN]
-#                          [--methods LIST] [PAGES]
+#                          [--methods LIST] [--search-index yes|no]
+#                          [--resume] [PAGES]
 #
 # PAGES defaults to 1000000, --every to 100000 (a line every N pages),
 # --nearcrawl to ./nearcrawl, --methods to md5,simhash,minhash (the defaults).
 # --keep DIR puts the database and logs in DIR and leaves them there
-# (default: a temporary directory, removed). The crawl is
+# (default: a temporary directory, removed). --search-index is passed to
+# the crawl (its default: yes). --resume (needs --keep) goes on with the
+# crawl kept in DIR by an earlier run that was stopped or killed: the
+# server listens on the port it had (the frontier's URLs name it), and the
+# elapsed seconds and bytes written go on from the earlier runs' last
+# sample (a run's time between its last sample and its end is lost, at
+# most a second); RSS and peak RSS are this run's process's. The crawl is
 #   nearcrawl crawl -d DB --delay-ms 0 --per-host 8 --concurrency 8
 #       --methods LIST --max-pages PAGES
 #       --resolve proc.test:PORT:127.0.0.1 http://proc.test:PORT/
@@ -40,9 +47,11 @@ EVERY=100000
 PAGES=1000000
 KEEP=""
 METHODS=md5,simhash,minhash
+SIDX=""
+RESUME=0
 usage() {
 	echo "usage: $0 [--every N] [--keep DIR] [--nearcrawl BIN]" \
-	    "[--methods LIST] [PAGES]" >&2
+	    "[--methods LIST] [--search-index yes|no] [--resume] [PAGES]" >&2
 	exit 2
 }
 isnum() {
@@ -55,6 +64,10 @@ while [ $# -gt 0 ]; do
 	--keep) [ $# -ge 2 ] || usage; KEEP=$2; shift 2 ;;
 	--nearcrawl) [ $# -ge 2 ] || usage; BIN=$2; shift 2 ;;
 	--methods) [ $# -ge 2 ] || usage; METHODS=$2; shift 2 ;;
+	--search-index)
+		case ${2:-} in yes | no) SIDX=$2 ;; *) usage ;; esac
+		shift 2 ;;
+	--resume) RESUME=1; shift ;;
 	-*) usage ;;
 	*) isnum "$1" || usage; PAGES=$1; shift ;;
 	esac
@@ -73,10 +86,29 @@ command -v sqlite3 >/dev/null || {
 	exit 2
 }
 
-if [ -n "$KEEP" ]; then
+[ "$RESUME" -eq 0 ] || [ -n "$KEEP" ] || {
+	echo "bench-scale: --resume needs --keep DIR" >&2
+	exit 2
+}
+PORT_ARG=""
+BASE_ELAPSED=0
+BASE_WROTE=0
+if [ "$RESUME" -eq 1 ]; then
+	T=$(cd "$KEEP" 2>/dev/null && pwd) || T=""
+	[ -n "$T" ] && [ -s "$T/scale.db" ] && [ -s "$T/port" ] || {
+		echo "bench-scale: --resume: no crawl kept in $KEEP" >&2
+		exit 2
+	}
+	PORT_ARG="--port $(cat "$T/port")"
+	rm -f "$T/port.new"
+	if [ -s "$T/state" ]; then
+		read -r BASE_ELAPSED BASE_WROTE <"$T/state"
+	fi
+	[ -f "$T/crawl.log" ] && cat "$T/crawl.log" >>"$T/crawl.earlier.log"
+elif [ -n "$KEEP" ]; then
 	mkdir -p "$KEEP" || exit 1
 	T=$(cd "$KEEP" && pwd) || exit 1
-	rm -f "$T/scale.db" "$T/scale.db-wal" "$T/scale.db-shm" \
+	rm -f "$T/state" "$T/crawl.earlier.log" \ "$T/scale.db" "$T/scale.db-wal" "$T/scale.db-shm" \
 	    "$T/scale.db-search" "$T/scale.db-search-wal" \
 	    "$T/scale.db-search-shm" "$T/port"
 else
@@ -95,14 +127,19 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 
 mkdir -p "$T/root"
-"$SRV" --root "$T/root" --port-file "$T/port" --quiet &
+# shellcheck disable=SC2086 # PORT_ARG is empty or two words
+"$SRV" --root "$T/root" $PORT_ARG --port-file "$T/port.new" --quiet &
 SRV_PID=$!
 i=0
-while [ ! -s "$T/port" ] && [ $i -lt 100 ]; do
+while [ ! -s "$T/port.new" ] && [ $i -lt 100 ]; do
 	sleep 0.05
 	i=$((i + 1))
 done
-[ -s "$T/port" ] || { echo "bench-scale: ncserver did not start" >&2; exit 1; }
+[ -s "$T/port.new" ] || {
+	echo "bench-scale: ncserver did not start" >&2
+	exit 1
+}
+mv "$T/port.new" "$T/port"
 PORT=$(cat "$T/port")
 DB=$T/scale.db
 URL=http://proc.test:$PORT/
@@ -133,22 +170,29 @@ queued() {
 	    sed -n 's/.*| queued \([0-9]*\) |.*/\1/p'
 }
 
+what=""
+[ "$RESUME" -eq 1 ] && what=" (resumed after ${BASE_ELAPSED%.*} s)"
 echo "bench-scale: $PAGES pages of $URL, a line every $EVERY, --methods" \
-    "$METHODS; files in $T"
-start=$(now)
+    "$METHODS${SIDX:+, --search-index $SIDX}; files in $T$what"
+# start is where elapsed time 0 would have been, had the earlier runs
+# been one
+start=$(echo "$(now) $BASE_ELAPSED" | awk '{ print $1 - $2 }')
+# shellcheck disable=SC2046 # an option and its value, or nothing
 "$BIN" crawl $VERBOSE -d "$DB" --delay-ms 0 --per-host 8 --concurrency 8 \
     --methods "$METHODS" --max-pages "$PAGES" \
+    $([ -n "$SIDX" ] && echo "--search-index $SIDX") \
     --user-agent "nearcrawl-bench (loopback scale benchmark)" \
     --resolve "proc.test:$PORT:127.0.0.1" "$URL" 2>"$T/crawl.log" &
 NC_PID=$!
 
 printf '%9s %8s %8s %8s %8s %10s %10s %8s %9s %8s\n' pages elapsed \
     pages/s RSS_MiB peak_MiB frontier queued DB_MiB wrote_MiB B/page
-mark=$EVERY
-last_t=$start
-last_p=0
+last_p=$(q "SELECT coalesce(max(seq), 0) FROM pages")
+[ -n "$last_p" ] || last_p=0
+mark=$(((last_p / EVERY + 1) * EVERY))
+last_t=$(now)
 first_rss="" first_front="" first_p=""
-rss=0 hwm=0 front=0 wrote=0
+rss=0 hwm=0 front=0 wrote=$BASE_WROTE
 while kill -0 "$NC_PID" 2>/dev/null; do
 	sleep 1
 	r=$(status_kb "$NC_PID" VmRSS)
@@ -156,7 +200,10 @@ while kill -0 "$NC_PID" 2>/dev/null; do
 	[ "$r" -gt 0 ] && rss=$r
 	[ "$h" -gt 0 ] && hwm=$h
 	w=$(io_bytes "$NC_PID" write_bytes)
-	[ "$w" -gt 0 ] && wrote=$w
+	[ "$w" -gt 0 ] && wrote=$((BASE_WROTE + w))
+	echo "$(now) $start $wrote" |
+	    awk '{ printf "%.1f %d\n", $1 - $2, $3 }' >"$T/state.new" &&
+	    mv "$T/state.new" "$T/state"
 	p=$(q "SELECT coalesce(max(seq), 0) FROM pages")
 	[ -n "$p" ] || p=0
 	while [ "$p" -ge "$mark" ] || { [ "$p" -ge "$PAGES" ] &&
