@@ -166,8 +166,8 @@ db_mib() {
 }
 # The queued count of nearcrawl's latest progress line.
 queued() {
-	grep 'queued' "$T/crawl.log" 2>/dev/null | tail -n 1 |
-	    sed -n 's/.*| queued \([0-9]*\) |.*/\1/p'
+	grep ' queued' "$T/crawl.log" 2>/dev/null | tail -n 1 |
+	    sed -n 's/.*| \([0-9]*\) queued.*/\1/p'
 }
 
 what=""
