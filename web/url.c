@@ -21,6 +21,8 @@ static const char WHY_MALFORMED[] = "malformed";
 static const char WHY_NOMEM[] = "out of memory";
 static const char WHY_HOST[] = "host not a plain name or address";
 
+static size_t normal_origin_len(const char *s);
+
 
 static int
 upper(int c)
@@ -312,6 +314,13 @@ url_normalize(const char *url, const char **why)
 		*why = WHY_MALFORMED;
 		return NULL;
 	}
+	/* Most URLs handed in (a page's own, as its links' base) are normal
+	 * already: no parse can change them. */
+	if (normal_origin_len(url) > 0) {
+		if ((out = strdup(url)) == NULL)
+			*why = WHY_NOMEM;
+		return out;
+	}
 	clean = clean_ref(url, why);
 	if (clean == NULL)
 		goto fail;
@@ -505,6 +514,90 @@ has_dot_segment(const char *s, size_t n)
 	return 0;
 }
 
+/* Whether [s, s + n) is a dotted quad of decimals 0-255 without leading
+ * zeros: an IPv4 host curl leaves as it is. */
+static int
+plain_quad(const char *s, size_t n)
+{
+	size_t i = 0, parts = 0, len;
+	unsigned v;
+
+	while (parts < 4) {
+		for (len = 0, v = 0; i < n && is_digit((unsigned char)s[i]);
+		    i++, len++)
+			v = v * 10 + (unsigned)(s[i] - '0');
+		if (len == 0 || len > 3 || v > 255 || (len > 1 && s[i - len] ==
+		    '0'))
+			return 0;
+		if (++parts < 4 && (i == n || s[i++] != '.'))
+			return 0;
+	}
+	return i == n;
+}
+
+/*
+ * The length of "scheme://host[:port]" when s is certainly in normal form
+ * already (url_normalize would give it back unchanged), else 0: lower-case
+ * http or https; a host of lower-case letters, digits, '-' and non-empty
+ * dot-separated labels, not one curl would rewrite as an IPv4 number; a
+ * port, if any, of 1-65535 without leading zeros that is not the scheme's
+ * default; then a path of plain characters without empty or dot segments,
+ * and a query, if any, not empty. Anything else (escapes, upper case, a
+ * fragment, user info, IPv6) is left to the parse.
+ */
+static size_t
+normal_origin_len(const char *s)
+{
+	size_t i, host, o, n;
+	unsigned long port = 0;
+	int https = 0, numeric = 1, label = 0;
+
+	if (strncmp(s, "http://", 7) == 0) {
+		i = 7;
+	} else if (strncmp(s, "https://", 8) == 0) {
+		i = 8;
+		https = 1;
+	} else {
+		return 0;
+	}
+	for (host = i; s[i] != '\0' && s[i] != ':' && s[i] != '/'; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '.') {
+			if (label == 0)
+				return 0;
+			label = 0;
+			continue;
+		}
+		if (!(c >= 'a' && c <= 'z') && !is_digit(c) && c != '-')
+			return 0;
+		/* A label that starts with a digit may be part of a number. */
+		if (label++ == 0 && !is_digit(c))
+			numeric = 0;
+	}
+	if (label == 0 || (numeric && !plain_quad(s + host, i - host)))
+		return 0;
+	if (s[i] == ':') {
+		for (n = ++i; is_digit((unsigned char)s[i]) && i - n < 5; i++)
+			port = port * 10 + (unsigned long)(s[i] - '0');
+		if (i == n || s[n] == '0' || port > 65535 ||
+		    port == (https ? 443UL : 80UL))
+			return 0;
+	}
+	if (s[i] != '/')
+		return 0;
+	o = i;
+	for (n = i; s[n] != '\0'; n++)
+		if (!plain_ref_char((unsigned char)s[n]) || n >= URL_MAX_LEN)
+			return 0;
+	i = o + strcspn(s + o, "?");
+	if (memmem(s + o, i - o, "//", 2) != NULL ||
+	    has_dot_segment(s + o, i - o) || (s[i] == '?' && s[i + 1] ==
+	    '\0'))
+		return 0;
+	return o;
+}
+
 /*
  * The string-only join: returns the result, or NULL with *slow set when
  * the ref needs the parse (or with *why set on no memory or too long).
@@ -676,6 +769,14 @@ url_origin(const char *url, char *out, size_t outsz)
 
 	if (url == NULL || out == NULL)
 		return -1;
+	/* A URL in normal form spells its origin as the parse would. */
+	if ((need = normal_origin_len(url)) > 0) {
+		if (need >= outsz)
+			return -1;
+		memcpy(out, url, need);
+		out[need] = '\0';
+		return 0;
+	}
 	h = curl_url();
 	if (h == NULL)
 		goto fail;
