@@ -5,6 +5,7 @@
 #include <curl/curl.h>
 
 #include <assert.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -407,15 +408,12 @@ fail:
 static int
 plain_ref_char(unsigned char c)
 {
-	if (is_alpha(c) || is_digit(c))
-		return 1;
-	switch (c) {
-	case '-': case '.': case '_': case '~': case '!': case '$': case '&':
-	case '\'': case '(': case ')': case '*': case '+': case ',': case ';':
-	case '=': case ':': case '@': case '/': case '?':
-		return 1;
-	}
-	return 0;
+	/* Bit c, and bit c - 64, of the set above. */
+	static const uint64_t lo = 0xafffffd200000000ULL;
+	static const uint64_t hi = 0x47fffffe87ffffffULL;
+
+	return c < 64 ? (int)(lo >> c & 1) : c < 128 ?
+	    (int)(hi >> (c - 64) & 1) : 0;
 }
 
 int
@@ -609,17 +607,22 @@ join_plain(const struct url_base *b, const char *ref, int *slow,
 	size_t rn, keep, n, pend, o;
 	const char *r = ref;
 	char *out;
+	int colon = 0, first = 1;
 
 	*slow = 1;
-	rn = strcspn(ref, "#");
-	if (rn > URL_MAX_LEN)
-		return NULL;
-	for (n = 0; n < rn; n++)
-		if (!plain_ref_char((unsigned char)ref[n]))
+	for (rn = 0; ref[rn] != '\0' && ref[rn] != '#'; rn++) {
+		unsigned char c = (unsigned char)ref[rn];
+
+		/* A network-path ref, and empty segments anywhere: the
+		 * parse. */
+		if (!plain_ref_char(c) || rn >= URL_MAX_LEN ||
+		    (c == '/' && rn > 0 && ref[rn - 1] == '/'))
 			return NULL;
-	/* A network-path ref, and empty segments anywhere: the parse. */
-	if (memmem(ref, rn, "//", 2) != NULL)
-		return NULL;
+		if (c == '/' || c == '?')
+			first = 0;
+		else if (c == ':' && first)
+			colon = 1;
+	}
 	if (scheme_len(ref) > 0) {
 		/* Absolute: only into the base's own origin, spelt alike. */
 		if (rn <= b->origin_len ||
@@ -640,7 +643,7 @@ join_plain(const struct url_base *b, const char *ref, int *slow,
 	}
 	/* A colon in a relative ref's first segment reads as a scheme or a
 	 * port to curl; and an empty query is dropped. */
-	if (r == ref && memchr(ref, ':', strcspn(ref, "/?")) != NULL)
+	if (r == ref && colon)
 		return NULL;
 	if (rn > 0 && r[rn - 1] == '?')
 		return NULL;
