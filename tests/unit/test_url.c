@@ -294,7 +294,8 @@ random_url(char *out, size_t outsz)
 		"A.test", "127.0.0.1", "1.2.3", "01.2.3.4", "1.2.3.04",
 		"0x7f.0.0.1", "256.1.1.1", "1.2.3.4.5", "9", "a..b", ".a",
 		"a.", "a_b.test", "[::1]", "u:p@a.test", "1a.2b", "x1.2.3.4",
-		"", "a%41.test", "\xc3\xa9.test" };
+		"", "a%41.test", "\xc3\xa9.test", "-a.test", "a-.test",
+		"0.0.0.0", "255.255.255.255", "1.2.3.256", "localhost" };
 	static const char *const ports[] = { "", "", "", ":80", ":443",
 		":8080", ":0", ":08080", ":65535", ":65536", ":123456", ":" };
 	static const char *const parts[] = { "/", "/", "/", "a", "b.html",
