@@ -99,8 +99,14 @@ worker(void *arg)
 		t->fn(t->arg);
 		pthread_mutex_lock(&p->lock);
 		wake = finish_locked(p, t);
-		if (wake)
+		if (wake) {
+			/* Not under the lock: the others would wait out the
+			 * system call. The loop takes the list only after
+			 * the byte, so the task cannot be missed. */
+			pthread_mutex_unlock(&p->lock);
 			poke(p);
+			pthread_mutex_lock(&p->lock);
+		}
 	}
 	pthread_mutex_unlock(&p->lock);
 	return NULL;
@@ -115,8 +121,12 @@ on_finished(evutil_socket_t fd, short what, void *arg)
 	struct task *t;
 	char sink[64];
 
-	while (read(p->fd[0], sink, sizeof(sink)) > 0)
-		;
+	/*
+	 * One read is enough: a byte is written only when finished was
+	 * empty, and this takes the whole list; a byte left over wakes the
+	 * loop once more to find the list empty.
+	 */
+	(void)!read(p->fd[0], sink, sizeof(sink));
 	pthread_mutex_lock(&p->lock);
 	got = p->finished;
 	memset(&p->finished, 0, sizeof(p->finished));
@@ -198,8 +208,11 @@ workpool_submit(struct workpool *p, workpool_fn fn, void *arg)
 	}
 	pthread_mutex_lock(&p->lock);
 	tlist_push(&p->todo, t);
-	pthread_cond_signal(&p->wake);
 	pthread_mutex_unlock(&p->lock);
+	/* After the unlock, so the woken worker does not block on the lock
+	 * at once; a worker that waits saw todo empty under the lock before,
+	 * so this wakes it. */
+	pthread_cond_signal(&p->wake);
 	return 0;
 }
 

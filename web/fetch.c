@@ -10,6 +10,9 @@
 #include "util/decode.h"
 #include "util/fdlimit.h"
 
+/* Most handles kept for reuse: more than the transfers a crawl runs. */
+#define FETCH_IDLE_MAX 32
+
 struct fetcher {
 	struct event_base *base; /* the loop everything runs on */
 	CURLM *multi;            /* libcurl's multi handle */
@@ -18,6 +21,10 @@ struct fetcher {
 	struct transfer *head;   /* transfers in flight, doubly linked */
 	size_t active;           /* length of that list */
 	int aborting;            /* in fetch_abort_all: refuse new transfers */
+	CURL *idle[FETCH_IDLE_MAX]; /* handles of transfers that went well,
+	                            with the fetcher's options set: a new
+	                            transfer takes one before making one */
+	size_t nidle;            /* how many */
 };
 
 /* One transfer in flight. */
@@ -313,11 +320,25 @@ unlink_transfer(struct transfer *t)
 	f->active--;
 }
 
+/*
+ * Keep e for the next transfer, or free it. Only a handle whose transfer
+ * went well is kept: libcurl resets a transfer's results when the next
+ * starts, but an error's system errno could linger.
+ */
 static void
-free_transfer(struct transfer *t)
+easy_done(struct fetcher *f, CURL *e, int reuse)
+{
+	if (reuse && f->nidle < FETCH_IDLE_MAX)
+		f->idle[f->nidle++] = e;
+	else
+		curl_easy_cleanup(e);
+}
+
+static void
+free_transfer(struct transfer *t, int reuse)
 {
 	curl_multi_remove_handle(t->f->multi, t->easy);
-	curl_easy_cleanup(t->easy);
+	easy_done(t->f, t->easy, reuse);
 	curl_slist_free_all(t->headers);
 	decode_free(t->dec);
 	buf_free(&t->req);
@@ -519,7 +540,7 @@ finish(struct transfer *t, CURLcode code)
 	unlink_transfer(t);
 	t->fn(&r, t->arg);
 	buf_free(&link);
-	free_transfer(t);
+	free_transfer(t, code == CURLE_OK);
 }
 
 static void
@@ -586,28 +607,25 @@ add_condition(struct transfer *t, const char *name, const char *value)
 	return 0;
 }
 
-static int
-setup_easy(struct transfer *t, const struct fetch_req *req)
+/*
+ * A new handle with the options every transfer of f shares; NULL when
+ * libcurl refuses. setup_transfer adds the rest.
+ */
+static CURL *
+new_easy(struct fetcher *f)
 {
-	const struct fetch_opts *o = &t->f->opts;
-	CURL *e = t->easy;
+	const struct fetch_opts *o = &f->opts;
+	CURL *e;
 
-	if (curl_easy_setopt(e, CURLOPT_URL, t->url) != CURLE_OK ||
-	    curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https") !=
-	        CURLE_OK)
-		return -1;
-	curl_easy_setopt(e, CURLOPT_PRIVATE, t);
-	curl_easy_setopt(e, CURLOPT_ERRORBUFFER, t->errbuf);
+	if ((e = curl_easy_init()) == NULL)
+		return NULL;
+	if (curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https") !=
+	    CURLE_OK)
+		goto fail;
 	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
-	curl_easy_setopt(e, CURLOPT_WRITEDATA, t);
 	curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
-	curl_easy_setopt(e, CURLOPT_HEADERDATA, t);
 	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(e, CURLOPT_OPENSOCKETFUNCTION, open_socket);
-	curl_easy_setopt(e, CURLOPT_OPENSOCKETDATA, t);
-	curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION,
-	    req->max_redirects > 0 ? 1L : 0L);
-	curl_easy_setopt(e, CURLOPT_MAXREDIRS, req->max_redirects);
 	curl_easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
 	curl_easy_setopt(e, CURLOPT_USERAGENT, o->user_agent);
 	if (o->record) {
@@ -618,36 +636,62 @@ setup_easy(struct transfer *t, const struct fetch_req *req)
 		    "gzip, deflate, br");
 		curl_easy_setopt(e, CURLOPT_HTTP_CONTENT_DECODING, 0L);
 		curl_easy_setopt(e, CURLOPT_DEBUGFUNCTION, on_trace);
-		curl_easy_setopt(e, CURLOPT_DEBUGDATA, t);
 		curl_easy_setopt(e, CURLOPT_VERBOSE, 1L);
 	} else {
 		/* "" offers every encoding this libcurl can decode. */
 		curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
 	}
-	if (req->if_none_match != NULL || req->if_modified_since != NULL) {
-		if (add_condition(t, "If-None-Match", req->if_none_match) != 0 ||
-		    add_condition(t, "If-Modified-Since",
-		        req->if_modified_since) != 0)
-			return -1;
-		curl_easy_setopt(e, CURLOPT_HTTPHEADER, t->headers);
-	}
 	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, o->connect_timeout_ms);
 	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, o->timeout_ms);
 	curl_easy_setopt(e, CURLOPT_LOW_SPEED_LIMIT, o->low_speed_bytes);
 	curl_easy_setopt(e, CURLOPT_LOW_SPEED_TIME, o->low_speed_secs);
-	/*
-	 * A declared length over the cap fails before any body is read,
-	 * unless the first bytes are wanted anyway (robots.txt).
-	 */
-	if (!req->cut)
-		curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE,
-		    (curl_off_t)req->max_body);
 	curl_easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
 	if (o->resolve != NULL)
 		curl_easy_setopt(e, CURLOPT_RESOLVE, o->resolve);
 	if (fetch_set_tls(e, o->cacert, o->capath, o->insecure,
 	    o->proxy) != 0)
+		goto fail;
+	return e;
+fail:
+	curl_easy_cleanup(e);
+	return NULL;
+}
+
+/*
+ * The options of t's own: every one a transfer may set, each time, as the
+ * handle may come from an earlier transfer.
+ */
+static int
+setup_transfer(struct transfer *t, const struct fetch_req *req)
+{
+	CURL *e = t->easy;
+
+	if (curl_easy_setopt(e, CURLOPT_URL, t->url) != CURLE_OK)
 		return -1;
+	curl_easy_setopt(e, CURLOPT_PRIVATE, t);
+	curl_easy_setopt(e, CURLOPT_ERRORBUFFER, t->errbuf);
+	curl_easy_setopt(e, CURLOPT_WRITEDATA, t);
+	curl_easy_setopt(e, CURLOPT_HEADERDATA, t);
+	curl_easy_setopt(e, CURLOPT_OPENSOCKETDATA, t);
+	if (t->f->opts.record)
+		curl_easy_setopt(e, CURLOPT_DEBUGDATA, t);
+	curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION,
+	    req->max_redirects > 0 ? 1L : 0L);
+	curl_easy_setopt(e, CURLOPT_MAXREDIRS, req->max_redirects);
+	if (req->if_none_match != NULL || req->if_modified_since != NULL) {
+		if (add_condition(t, "If-None-Match", req->if_none_match) != 0 ||
+		    add_condition(t, "If-Modified-Since",
+		        req->if_modified_since) != 0)
+			return -1;
+	}
+	curl_easy_setopt(e, CURLOPT_HTTPHEADER, t->headers);
+	/*
+	 * A declared length over the cap fails before any body is read,
+	 * unless the first bytes are wanted anyway (robots.txt); 0 is no
+	 * cap.
+	 */
+	curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE,
+	    req->cut ? (curl_off_t)0 : (curl_off_t)req->max_body);
 	return 0;
 }
 
@@ -699,8 +743,8 @@ fetch_start_req(struct fetcher *f, const char *url,
 	buf_init(&t->req, FETCH_MAX_HEADER_BYTES);
 	buf_init(&t->resp, FETCH_MAX_HEADER_BYTES);
 	t->url = strdup(url);
-	t->easy = curl_easy_init();
-	if (t->url == NULL || t->easy == NULL || setup_easy(t, req) != 0)
+	t->easy = f->nidle > 0 ? f->idle[--f->nidle] : new_easy(f);
+	if (t->url == NULL || t->easy == NULL || setup_transfer(t, req) != 0)
 		goto fail;
 	clock_gettime(CLOCK_MONOTONIC, &t->started);
 	t->started_wall = clock_wall_s();
@@ -751,8 +795,10 @@ fetch_free(struct fetcher *f)
 		return;
 	while ((t = f->head) != NULL) {
 		unlink_transfer(t);
-		free_transfer(t);
+		free_transfer(t, 0);
 	}
+	while (f->nidle > 0)
+		curl_easy_cleanup(f->idle[--f->nidle]);
 	if (f->multi != NULL)
 		curl_multi_cleanup(f->multi);
 	if (f->timer != NULL)

@@ -5,6 +5,7 @@
 #include <curl/curl.h>
 
 #include <assert.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -20,6 +21,8 @@ static const char WHY_LONG[] = "too long";
 static const char WHY_MALFORMED[] = "malformed";
 static const char WHY_NOMEM[] = "out of memory";
 static const char WHY_HOST[] = "host not a plain name or address";
+
+static size_t normal_origin_len(const char *s);
 
 
 static int
@@ -312,6 +315,13 @@ url_normalize(const char *url, const char **why)
 		*why = WHY_MALFORMED;
 		return NULL;
 	}
+	/* Most URLs handed in (a page's own, as its links' base) are normal
+	 * already: no parse can change them. */
+	if (normal_origin_len(url) > 0) {
+		if ((out = strdup(url)) == NULL)
+			*why = WHY_NOMEM;
+		return out;
+	}
 	clean = clean_ref(url, why);
 	if (clean == NULL)
 		goto fail;
@@ -398,15 +408,12 @@ fail:
 static int
 plain_ref_char(unsigned char c)
 {
-	if (is_alpha(c) || is_digit(c))
-		return 1;
-	switch (c) {
-	case '-': case '.': case '_': case '~': case '!': case '$': case '&':
-	case '\'': case '(': case ')': case '*': case '+': case ',': case ';':
-	case '=': case ':': case '@': case '/': case '?':
-		return 1;
-	}
-	return 0;
+	/* Bit c, and bit c - 64, of the set above. */
+	static const uint64_t lo = 0xafffffd200000000ULL;
+	static const uint64_t hi = 0x47fffffe87ffffffULL;
+
+	return c < 64 ? (int)(lo >> c & 1) : c < 128 ?
+	    (int)(hi >> (c - 64) & 1) : 0;
 }
 
 int
@@ -505,6 +512,90 @@ has_dot_segment(const char *s, size_t n)
 	return 0;
 }
 
+/* Whether [s, s + n) is a dotted quad of decimals 0-255 without leading
+ * zeros: an IPv4 host curl leaves as it is. */
+static int
+plain_quad(const char *s, size_t n)
+{
+	size_t i = 0, parts = 0, len;
+	unsigned v;
+
+	while (parts < 4) {
+		for (len = 0, v = 0; i < n && is_digit((unsigned char)s[i]);
+		    i++, len++)
+			v = v * 10 + (unsigned)(s[i] - '0');
+		if (len == 0 || len > 3 || v > 255 || (len > 1 && s[i - len] ==
+		    '0'))
+			return 0;
+		if (++parts < 4 && (i == n || s[i++] != '.'))
+			return 0;
+	}
+	return i == n;
+}
+
+/*
+ * The length of "scheme://host[:port]" when s is certainly in normal form
+ * already (url_normalize would give it back unchanged), else 0: lower-case
+ * http or https; a host of lower-case letters, digits, '-' and non-empty
+ * dot-separated labels, not one curl would rewrite as an IPv4 number; a
+ * port, if any, of 1-65535 without leading zeros that is not the scheme's
+ * default; then a path of plain characters without empty or dot segments,
+ * and a query, if any, not empty. Anything else (escapes, upper case, a
+ * fragment, user info, IPv6) is left to the parse.
+ */
+static size_t
+normal_origin_len(const char *s)
+{
+	size_t i, host, o, n;
+	unsigned long port = 0;
+	int https = 0, numeric = 1, label = 0;
+
+	if (strncmp(s, "http://", 7) == 0) {
+		i = 7;
+	} else if (strncmp(s, "https://", 8) == 0) {
+		i = 8;
+		https = 1;
+	} else {
+		return 0;
+	}
+	for (host = i; s[i] != '\0' && s[i] != ':' && s[i] != '/'; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '.') {
+			if (label == 0)
+				return 0;
+			label = 0;
+			continue;
+		}
+		if (!(c >= 'a' && c <= 'z') && !is_digit(c) && c != '-')
+			return 0;
+		/* A label that starts with a digit may be part of a number. */
+		if (label++ == 0 && !is_digit(c))
+			numeric = 0;
+	}
+	if (label == 0 || (numeric && !plain_quad(s + host, i - host)))
+		return 0;
+	if (s[i] == ':') {
+		for (n = ++i; is_digit((unsigned char)s[i]) && i - n < 5; i++)
+			port = port * 10 + (unsigned long)(s[i] - '0');
+		if (i == n || s[n] == '0' || port > 65535 ||
+		    port == (https ? 443UL : 80UL))
+			return 0;
+	}
+	if (s[i] != '/')
+		return 0;
+	o = i;
+	for (n = i; s[n] != '\0'; n++)
+		if (!plain_ref_char((unsigned char)s[n]) || n >= URL_MAX_LEN)
+			return 0;
+	i = o + strcspn(s + o, "?");
+	if (memmem(s + o, i - o, "//", 2) != NULL ||
+	    has_dot_segment(s + o, i - o) || (s[i] == '?' && s[i + 1] ==
+	    '\0'))
+		return 0;
+	return o;
+}
+
 /*
  * The string-only join: returns the result, or NULL with *slow set when
  * the ref needs the parse (or with *why set on no memory or too long).
@@ -516,17 +607,22 @@ join_plain(const struct url_base *b, const char *ref, int *slow,
 	size_t rn, keep, n, pend, o;
 	const char *r = ref;
 	char *out;
+	int colon = 0, first = 1;
 
 	*slow = 1;
-	rn = strcspn(ref, "#");
-	if (rn > URL_MAX_LEN)
-		return NULL;
-	for (n = 0; n < rn; n++)
-		if (!plain_ref_char((unsigned char)ref[n]))
+	for (rn = 0; ref[rn] != '\0' && ref[rn] != '#'; rn++) {
+		unsigned char c = (unsigned char)ref[rn];
+
+		/* A network-path ref, and empty segments anywhere: the
+		 * parse. */
+		if (!plain_ref_char(c) || rn >= URL_MAX_LEN ||
+		    (c == '/' && rn > 0 && ref[rn - 1] == '/'))
 			return NULL;
-	/* A network-path ref, and empty segments anywhere: the parse. */
-	if (memmem(ref, rn, "//", 2) != NULL)
-		return NULL;
+		if (c == '/' || c == '?')
+			first = 0;
+		else if (c == ':' && first)
+			colon = 1;
+	}
 	if (scheme_len(ref) > 0) {
 		/* Absolute: only into the base's own origin, spelt alike. */
 		if (rn <= b->origin_len ||
@@ -547,7 +643,7 @@ join_plain(const struct url_base *b, const char *ref, int *slow,
 	}
 	/* A colon in a relative ref's first segment reads as a scheme or a
 	 * port to curl; and an empty query is dropped. */
-	if (r == ref && memchr(ref, ':', strcspn(ref, "/?")) != NULL)
+	if (r == ref && colon)
 		return NULL;
 	if (rn > 0 && r[rn - 1] == '?')
 		return NULL;
@@ -676,6 +772,14 @@ url_origin(const char *url, char *out, size_t outsz)
 
 	if (url == NULL || out == NULL)
 		return -1;
+	/* A URL in normal form spells its origin as the parse would. */
+	if ((need = normal_origin_len(url)) > 0) {
+		if (need >= outsz)
+			return -1;
+		memcpy(out, url, need);
+		out[need] = '\0';
+		return 0;
+	}
 	h = curl_url();
 	if (h == NULL)
 		goto fail;

@@ -284,6 +284,85 @@ test_base_resolve_dots(void)
 	url_base_free(&b);
 }
 
+/* An absolute URL built from pieces near the edges of the normal form. */
+static void
+random_url(char *out, size_t outsz)
+{
+	static const char *const schemes[] = { "http://", "https://",
+		"HTTP://", "ftp://", "http:/", "" };
+	static const char *const hosts[] = { "a.test", "www.a-b.test",
+		"A.test", "127.0.0.1", "1.2.3", "01.2.3.4", "1.2.3.04",
+		"0x7f.0.0.1", "256.1.1.1", "1.2.3.4.5", "9", "a..b", ".a",
+		"a.", "a_b.test", "[::1]", "u:p@a.test", "1a.2b", "x1.2.3.4",
+		"", "a%41.test", "\xc3\xa9.test", "-a.test", "a-.test",
+		"0.0.0.0", "255.255.255.255", "1.2.3.256", "localhost" };
+	static const char *const ports[] = { "", "", "", ":80", ":443",
+		":8080", ":0", ":08080", ":65535", ":65536", ":123456", ":" };
+	static const char *const parts[] = { "/", "/", "/", "a", "b.html",
+		"c", "d/", "e", "f/", "g=h", ".", "..", "?", "q=1", "&", "=", "#f", "%7e", "%2F", " ", "~",
+		"-", "_", "'", "(", "*", "+", ",", ";", ":", "@", "!", "$",
+		"\\", "\"", "<", "^", "{", ".x", "\t", "//", "?", "" };
+	size_t i, n = rnd(8);
+
+	snprintf(out, outsz, "%s%s%s", schemes[rnd(sizeof(schemes) /
+	    sizeof(schemes[0]))], hosts[rnd(sizeof(hosts) /
+	    sizeof(hosts[0]))], ports[rnd(sizeof(ports) / sizeof(ports[0]))]);
+	if (rnd(4) != 0)
+		strncat(out, "/", outsz - strlen(out) - 1);
+	for (i = 0; i < n; i++)
+		strncat(out, parts[rnd(sizeof(parts) / sizeof(parts[0]))],
+		    outsz - strlen(out) - 1);
+}
+
+/*
+ * url_normalize reads a URL already in normal form off the string; it must
+ * agree with the parse, which url_resolve always takes for an absolute
+ * ref. url_origin likewise, against the parse that an upper-case scheme
+ * forces.
+ */
+static void
+test_normalize_agrees(void)
+{
+	char url[512], upper[520], o1[256], o2[256];
+	size_t i, bad = 0, same = 0;
+
+	for (i = 0; i < 40000; i++) {
+		const char *w1 = NULL, *w2 = NULL;
+		char *fast, *slow;
+		int r1, r2;
+
+		random_url(url, sizeof(url));
+		fast = url_normalize(url, &w1);
+		slow = url_resolve(NULL, url, &w2);
+		if ((fast == NULL) != (slow == NULL) ||
+		    (fast != NULL && strcmp(fast, slow) != 0) ||
+		    (fast == NULL && strcmp(w1, w2) != 0)) {
+			if (bad++ < 5)
+				fprintf(stderr, "'%s': fast %s (%s), slow %s "
+				    "(%s)\n", url, fast ? fast : "-",
+				    w1 ? w1 : "", slow ? slow : "-",
+				    w2 ? w2 : "");
+		}
+		same += fast != NULL && strcmp(fast, url) == 0;
+		free(fast);
+		free(slow);
+		if (strncmp(url, "http", 4) != 0)
+			continue;
+		snprintf(upper, sizeof(upper), "HTTP%s", url + 4);
+		r1 = url_origin(url, o1, sizeof(o1));
+		r2 = url_origin(upper, o2, sizeof(o2));
+		if (r1 != r2 || (r1 == 0 && strcmp(o1, o2) != 0)) {
+			if (bad++ < 5)
+				fprintf(stderr, "origin of '%s': %s, parsed "
+				    "%s\n", url, r1 == 0 ? o1 : "-",
+				    r2 == 0 ? o2 : "-");
+		}
+	}
+	CHECK_INT(bad, 0);
+	/* The pieces must reach the string-only reading often. */
+	CHECK(same > 1000);
+}
+
 static void
 test_host(void)
 {
@@ -545,6 +624,7 @@ suite_url(void)
 	RUN(test_resolve_refused);
 	RUN(test_base_resolve_agrees);
 	RUN(test_base_resolve_dots);
+	RUN(test_normalize_agrees);
 	RUN(test_host);
 	RUN(test_origin);
 	RUN(test_in_domains);
