@@ -159,32 +159,75 @@ out:
 	return rc;
 }
 
-char *
-store_searchw_clean(const char *text, size_t len)
+void
+store_searchw_clean_plain(char *text, size_t len)
 {
-	const unsigned char *t = (const unsigned char *)text;
+	unsigned char *t = (unsigned char *)text;
 	size_t i = 0, k;
 	uint32_t cp;
-	char *out;
 
-	if ((out = malloc(len + 1)) == NULL)
-		return NULL;
 	while (i < len) {
 		if (t[i] < 0x80) {
-			out[i] = t[i] == STORE_SEARCHW_MARK_ON ||
-			    t[i] == STORE_SEARCHW_MARK_OFF || t[i] == '\0' ?
-			    ' ' : (char)t[i];
+			if (t[i] == STORE_SEARCHW_MARK_ON ||
+			    t[i] == STORE_SEARCHW_MARK_OFF || t[i] == '\0')
+				t[i] = ' ';
 			i++;
 			continue;
 		}
 		k = chars_utf8_decode(t + i, len - i, &cp);
 		if (k == 1 && cp == 0xfffd)
-			out[i] = ' ';
-		else
-			memcpy(out + i, t + i, k);
+			t[i] = ' ';
 		i += k;
 	}
+}
+
+/* A byte in every lane of a 64-bit word. */
+#define LANES(b) ((uint64_t)(b) * 0x0101010101010101ULL)
+
+void
+store_searchw_clean_here(char *text, size_t len)
+{
+	unsigned char *t = (unsigned char *)text;
+	size_t i = 0, k;
+	uint64_t x;
+	uint32_t cp;
+
+	/* Most text is ASCII without control bytes: eight bytes at a time
+	 * are passed over when none has its high bit set or is below 4
+	 * (NUL and both marks are; a borrow only ever flags more). */
+	while (i < len) {
+		if (len - i >= sizeof(x)) {
+			memcpy(&x, t + i, sizeof(x));
+			if (((x | (x - LANES(4))) & LANES(0x80)) == 0) {
+				i += sizeof(x);
+				continue;
+			}
+		}
+		if (t[i] < 0x80) {
+			if (t[i] == STORE_SEARCHW_MARK_ON ||
+			    t[i] == STORE_SEARCHW_MARK_OFF || t[i] == '\0')
+				t[i] = ' ';
+			i++;
+			continue;
+		}
+		k = chars_utf8_decode(t + i, len - i, &cp);
+		if (k == 1 && cp == 0xfffd)
+			t[i] = ' ';
+		i += k;
+	}
+}
+
+char *
+store_searchw_clean(const char *text, size_t len)
+{
+	char *out;
+
+	if ((out = malloc(len + 1)) == NULL)
+		return NULL;
+	if (len > 0)
+		memcpy(out, text, len);
 	out[len] = '\0';
+	store_searchw_clean_here(out, len);
 	return out;
 }
 
@@ -209,12 +252,12 @@ writer_fail(struct store_searchw *w)
 	pthread_mutex_unlock(&w->lock);
 }
 
-/* Write one entry (put, set) or drop it. 0, or -1. */
+/* Write one entry (put, set) or drop it; its copies are cleaned in
+ * place. 0, or -1. */
 static int
-writer_entry(struct store_searchw *w, const struct item *it)
+writer_entry(struct store_searchw *w, struct item *it)
 {
 	sqlite3_stmt *st;
-	char *body = NULL, *head = NULL;
 	int rc = -1;
 
 	st = it->op == OP_PUT ? w->put : it->op == OP_SET ? w->set : w->drop;
@@ -226,15 +269,15 @@ writer_entry(struct store_searchw *w, const struct item *it)
 	if (sqlite3_bind_int64(st, 1, it->id) != SQLITE_OK)
 		goto out;
 	if (it->op != OP_DROP) {
-		/* Cleaned here, off the loop: the marks and bad UTF-8. */
-		if ((body = store_searchw_clean(it->text, it->len)) == NULL ||
-		    (it->title != NULL && (head = store_searchw_clean(
-		    it->title, strlen(it->title))) == NULL))
-			goto out;
-		if ((head != NULL ? sqlite3_bind_text(st, 2, head, -1,
-		    SQLITE_STATIC) : sqlite3_bind_null(st, 2)) != SQLITE_OK ||
-		    sqlite3_bind_text(st, 3, body, -1, SQLITE_STATIC) !=
-		    SQLITE_OK)
+		/* Cleaned here, off the loop: the marks and bad UTF-8. The
+		 * copies are the writer's, and keep their length. */
+		store_searchw_clean_here(it->text, it->len);
+		if (it->title != NULL)
+			store_searchw_clean_here(it->title, strlen(it->title));
+		if ((it->title != NULL ? sqlite3_bind_text(st, 2, it->title,
+		    -1, SQLITE_STATIC) : sqlite3_bind_null(st, 2)) !=
+		    SQLITE_OK || sqlite3_bind_text(st, 3, it->text, -1,
+		    SQLITE_STATIC) != SQLITE_OK)
 			goto out;
 	}
 	if (sqlite3_step(st) != SQLITE_DONE)
@@ -246,14 +289,12 @@ out:
 		sqlite3_reset(st);
 		sqlite3_clear_bindings(st);
 	}
-	free(body);
-	free(head);
 	return rc;
 }
 
 /* Do it: 0, or -1 with the connection's error. */
 static int
-writer_do(struct store_searchw *w, const struct item *it)
+writer_do(struct store_searchw *w, struct item *it)
 {
 	switch (it->op) {
 	case OP_COMMIT:

@@ -60,6 +60,15 @@ char *store_searchw_path(const char *db);
 char *store_searchw_clean(const char *text, size_t len);
 
 /*
+ * The same cleaning done in place on the len bytes at text (which keep
+ * their length); eight bytes at a time where they are plain ASCII.
+ * store_searchw_clean_plain does it a byte at a time: the fast path is
+ * tested against it. Any thread may call them.
+ */
+void store_searchw_clean_here(char *text, size_t len);
+void store_searchw_clean_plain(char *text, size_t len);
+
+/*
  * Create the index file at side if it is missing (its table, WAL, the
  * merge setting) and leave it closed. 0, or -1 with err saying why.
  */
