@@ -62,13 +62,18 @@ struct store_searchw {
 	pthread_t th;
 	int started;              /* th runs */
 	pthread_mutex_t lock;     /* guards what follows */
-	pthread_cond_t work;      /* signalled when q grows or quit is set */
-	pthread_cond_t room;      /* signalled when an item is done */
+	pthread_cond_t work;      /* signalled when q grows (see
+	                             STORE_SEARCHW_WAKE) or quit is set */
+	pthread_cond_t room;      /* signalled when done reaches want */
 	struct item q[STORE_SEARCHW_QUEUE]; /* ring: head first, n items */
 	size_t head, n;
 	size_t bytes;             /* text and titles queued */
 	uint64_t pushed;          /* items handed over since the start */
 	uint64_t done;            /* ... and finished by the writer */
+	int idle;                 /* the writer waits on work, not yet
+	                             signalled */
+	int waiting;              /* the store's thread waits on room ... */
+	uint64_t want;            /* ... until done reaches this */
 	int quit;                 /* stop once q is empty */
 	int failed;               /* the writer failed: err says why */
 	char err[512];            /* the writer's failure, set with failed */
@@ -326,8 +331,10 @@ writer(void *arg)
 
 	pthread_mutex_lock(&w->lock);
 	for (;;) {
-		while (w->n == 0 && !w->quit)
+		while (w->n == 0 && !w->quit) {
+			w->idle = 1; /* cleared by whoever signals */
 			pthread_cond_wait(&w->work, &w->lock);
+		}
 		if (w->n == 0)
 			break;
 		it = w->q[w->head];
@@ -346,7 +353,8 @@ writer(void *arg)
 		w->n--;
 		w->bytes -= sz;
 		w->done++;
-		pthread_cond_signal(&w->room);
+		if (w->waiting && w->done >= w->want)
+			pthread_cond_signal(&w->room);
 	}
 	pthread_mutex_unlock(&w->lock);
 	/* What the crawl did not commit, it does not keep. */
@@ -416,6 +424,27 @@ fail:
 	return -1;
 }
 
+/* Wake the writer if it waits for work (w->lock held). */
+static void
+wake(struct store_searchw *w)
+{
+	if (w->idle) {
+		w->idle = 0;
+		pthread_cond_signal(&w->work);
+	}
+}
+
+/* Wait until the writer has done item seq (w->lock held). */
+static void
+wait_done(struct store_searchw *w, uint64_t seq)
+{
+	w->want = seq;
+	w->waiting = 1;
+	while (w->done < seq)
+		pthread_cond_wait(&w->room, &w->lock);
+	w->waiting = 0;
+}
+
 /* Queue it, waiting for room; the copies are the writer's from here. Then
  * *seq is its number. 0, or -1 when the writer failed (the copies freed). */
 static int
@@ -425,8 +454,12 @@ push(struct store_searchw *w, struct item *it, uint64_t *seq)
 
 	pthread_mutex_lock(&w->lock);
 	while (!w->failed && (w->n == STORE_SEARCHW_QUEUE ||
-	    (w->n > 0 && w->bytes + sz > STORE_SEARCHW_BYTES)))
-		pthread_cond_wait(&w->room, &w->lock);
+	    (w->n > 0 && w->bytes + sz > STORE_SEARCHW_BYTES))) {
+		/* Full before the writer was woken (by bytes): room comes
+		 * once it has done one more. */
+		wake(w);
+		wait_done(w, w->done + 1);
+	}
 	if (w->failed) {
 		pthread_mutex_unlock(&w->lock);
 		free(it->title);
@@ -437,7 +470,9 @@ push(struct store_searchw *w, struct item *it, uint64_t *seq)
 	w->n++;
 	w->bytes += sz;
 	*seq = ++w->pushed;
-	pthread_cond_signal(&w->work);
+	if (w->n >= STORE_SEARCHW_WAKE || it->op == OP_COMMIT ||
+	    it->op == OP_ROLLBACK)
+		wake(w);
 	pthread_mutex_unlock(&w->lock);
 	return 0;
 }
@@ -453,8 +488,7 @@ push_wait(struct store_searchw *w, enum op op)
 	if (push(w, &it, &seq) != 0)
 		return -1;
 	pthread_mutex_lock(&w->lock);
-	while (w->done < seq)
-		pthread_cond_wait(&w->room, &w->lock);
+	wait_done(w, seq);
 	failed = w->failed;
 	pthread_mutex_unlock(&w->lock);
 	return failed ? -1 : 0;

@@ -43,6 +43,11 @@
 #define STORE_SEARCHW_QUEUE 256
 #define STORE_SEARCHW_BYTES (16 * 1024 * 1024)
 
+/* Entries an idle writer is left to gather before it is woken (a commit,
+ * a rollback or a full queue wake it at once): one wake-up, and one
+ * system call each side, for that many pages rather than for each. */
+#define STORE_SEARCHW_WAKE 16
+
 struct store_searchw;
 
 /*
