@@ -147,7 +147,10 @@ store_searchw_trim(const char *side, int64_t maxid, int64_t *dropped,
 	*dropped = 0;
 	if (access(side, F_OK) != 0 && errno == ENOENT)
 		return 0;
-	if (side_open(side, SQLITE_OPEN_READWRITE, &h, err, errsz) != 0)
+	/* A kill in the file's making may have left it without its table:
+	 * made whole first (nothing is done to a whole one). */
+	if (store_searchw_create(side, err, errsz) != 0 ||
+	    side_open(side, SQLITE_OPEN_READWRITE, &h, err, errsz) != 0)
 		return -1;
 	if (sqlite3_prepare_v2(h, "DELETE FROM search_text WHERE rowid > ?1",
 	    -1, &st, NULL) != SQLITE_OK ||

@@ -82,7 +82,8 @@ int store_searchw_create(const char *side, char *err, size_t errsz);
 /*
  * Delete the entries of the index file at side whose id is above maxid
  * (the database's largest pages.id), *dropped set to how many; nothing
- * when the file is missing. Called at a writer open, before any page is
+ * when the file is missing, and a file a kill left without its table
+ * gets it (store_searchw_create). Called at a writer open, before any page is
  * added. 0, or -1 with err saying why.
  */
 int store_searchw_trim(const char *side, int64_t maxid, int64_t *dropped,
