@@ -31,6 +31,18 @@ static const char SIDE_SCHEMA[] =
     "WHERE NOT EXISTS (SELECT 1 FROM search_text_config "
     "WHERE k = 'automerge');";
 
+/*
+ * The writer's connection: SQLite's 2 MB page cache made FTS5 read its
+ * segments back from the WAL as it merged them, and its checkpoint every
+ * 1,000 pages (4 MB) copied pages into the file that the next merges
+ * rewrote. 16 MiB of cache, a checkpoint every 64 MiB of WAL, and the WAL
+ * cut back to 64 MiB after one, as the database's own (store_open.c).
+ */
+static const char SIDE_WRITER[] =
+    "PRAGMA cache_size = -16384;"
+    "PRAGMA wal_autocheckpoint = 16384;"
+    "PRAGMA journal_size_limit = 67108864;";
+
 static const char SQL_PUT[] =
     "INSERT INTO search_text (rowid, title, body) VALUES (?1, ?2, ?3)";
 static const char SQL_SET[] =
@@ -404,7 +416,8 @@ store_searchw_start(const char *side, struct store_searchw **out,
 	if (store_searchw_create(side, err, errsz) != 0 ||
 	    side_open(side, SQLITE_OPEN_READWRITE, &w->h, err, errsz) != 0)
 		goto fail;
-	if (sqlite3_prepare_v2(w->h, SQL_PUT, -1, &w->put, NULL) !=
+	if (sqlite3_exec(w->h, SIDE_WRITER, NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(w->h, SQL_PUT, -1, &w->put, NULL) !=
 	    SQLITE_OK || sqlite3_prepare_v2(w->h, SQL_SET, -1, &w->set,
 	    NULL) != SQLITE_OK || sqlite3_prepare_v2(w->h, SQL_DROP, -1,
 	    &w->drop, NULL) != SQLITE_OK) {
