@@ -123,7 +123,7 @@ static int
 side_open(const char *side, int flags, sqlite3 **h, char *err, size_t errsz)
 {
 	*h = NULL;
-	if (sqlite3_open_v2(side, h, flags, NULL) != SQLITE_OK) {
+	if (sqlite3_open_v2(side, h, flags, store__vfs()) != SQLITE_OK) {
 		side_fail(*h, side, err, errsz);
 		sqlite3_close(*h);
 		*h = NULL;
