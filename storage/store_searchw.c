@@ -35,11 +35,13 @@ static const char SIDE_SCHEMA[] =
  * The writer's connection: SQLite's 2 MB page cache made FTS5 read its
  * segments back from the WAL as it merged them, and its checkpoint every
  * 1,000 pages (4 MB) copied pages into the file that the next merges
- * rewrote. 16 MiB of cache, a checkpoint every 64 MiB of WAL, and the WAL
- * cut back to 64 MiB after one, as the database's own (store_open.c).
+ * rewrote. 8 MiB of cache (twice that read the WAL no less often over
+ * 3,000 bench pages, and held 10 MiB more at 100,000), a checkpoint every
+ * 64 MiB of WAL, and the WAL cut back to 64 MiB after one, as the
+ * database's own (store_open.c).
  */
 static const char SIDE_WRITER[] =
-    "PRAGMA cache_size = -16384;"
+    "PRAGMA cache_size = -8192;"
     "PRAGMA wal_autocheckpoint = 16384;"
     "PRAGMA journal_size_limit = 67108864;";
 
