@@ -32,6 +32,13 @@
  */
 int store__open_reader(const char *path, sqlite3 **db);
 
+/* --- store_vfs.c --- */
+
+/* The name of SQLite's file layer with a WAL's writes gathered into few
+ * system calls (store_vfs.c), for sqlite3_open_v2; registered at the
+ * first call. NULL (SQLite's default layer) when it could not be. */
+const char *store__vfs(void);
+
 /* --- store_pg.c --- */
 
 /* store_open for a PostgreSQL target. */

@@ -401,7 +401,8 @@ store_open(const char *path, unsigned flags, char *err, size_t errsz)
 	} else if (lock_file(s, path, flags, &created, err, errsz) == -1)
 		goto fail;
 	rc = readonly ? store__open_reader(path, &h)
-	              : sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE, NULL);
+	              : sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE,
+	                    store__vfs());
 	if (h != NULL && (s->db = sdb_of_sqlite(h)) == NULL)
 		sqlite3_close(h);
 	if (rc != SDB_OK || s->db == NULL) {

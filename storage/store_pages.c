@@ -33,8 +33,8 @@ int64_t
 store_page_add(struct store *s, const struct store_page *p)
 {
 	struct binder b;
-	int64_t id = -1, seq = p->seq;
-	int rc, shared = s->st[ST_SEQ_NEXT] != NULL;
+	int64_t id, seq = p->seq;
+	int shared = s->st[ST_SEQ_NEXT] != NULL;
 
 	if (s->st[ST_PAGE_ADD] == NULL)
 		return store__no_column(s, ST_PAGE_ADD);
@@ -92,14 +92,10 @@ store_page_add(struct store *s, const struct store_page *p)
 		s->added++;
 		return id;
 	}
-	if ((rc = store__step_row(s, b.st, &b)) == 1) {
-		id = sdb_column_int64(b.st, 0);
-		s->added++;
-	}
-	else if (rc == 0)
-		store__fail(s, "page_add returned no id");
-	store__stmt_done(b.st);
-	return id;
+	if (store__exec_stmt(s, b.st, &b) != 0)
+		return -1;
+	s->added++;
+	return sdb_last_insert_id(s->db);
 }
 
 int

@@ -31,6 +31,20 @@ static const char SIDE_SCHEMA[] =
     "WHERE NOT EXISTS (SELECT 1 FROM search_text_config "
     "WHERE k = 'automerge');";
 
+/*
+ * The writer's connection: SQLite's 2 MB page cache made FTS5 read its
+ * segments back from the WAL as it merged them, and its checkpoint every
+ * 1,000 pages (4 MB) copied pages into the file that the next merges
+ * rewrote. 8 MiB of cache (twice that read the WAL no less often over
+ * 3,000 bench pages, and held 10 MiB more at 100,000), a checkpoint every
+ * 64 MiB of WAL, and the WAL cut back to 64 MiB after one, as the
+ * database's own (store_open.c).
+ */
+static const char SIDE_WRITER[] =
+    "PRAGMA cache_size = -8192;"
+    "PRAGMA wal_autocheckpoint = 16384;"
+    "PRAGMA journal_size_limit = 67108864;";
+
 static const char SQL_PUT[] =
     "INSERT INTO search_text (rowid, title, body) VALUES (?1, ?2, ?3)";
 static const char SQL_SET[] =
@@ -62,13 +76,18 @@ struct store_searchw {
 	pthread_t th;
 	int started;              /* th runs */
 	pthread_mutex_t lock;     /* guards what follows */
-	pthread_cond_t work;      /* signalled when q grows or quit is set */
-	pthread_cond_t room;      /* signalled when an item is done */
+	pthread_cond_t work;      /* signalled when q grows (see
+	                             STORE_SEARCHW_WAKE) or quit is set */
+	pthread_cond_t room;      /* signalled when done reaches want */
 	struct item q[STORE_SEARCHW_QUEUE]; /* ring: head first, n items */
 	size_t head, n;
 	size_t bytes;             /* text and titles queued */
 	uint64_t pushed;          /* items handed over since the start */
 	uint64_t done;            /* ... and finished by the writer */
+	int idle;                 /* the writer waits on work, not yet
+	                             signalled */
+	int waiting;              /* the store's thread waits on room ... */
+	uint64_t want;            /* ... until done reaches this */
 	int quit;                 /* stop once q is empty */
 	int failed;               /* the writer failed: err says why */
 	char err[512];            /* the writer's failure, set with failed */
@@ -106,7 +125,7 @@ static int
 side_open(const char *side, int flags, sqlite3 **h, char *err, size_t errsz)
 {
 	*h = NULL;
-	if (sqlite3_open_v2(side, h, flags, NULL) != SQLITE_OK) {
+	if (sqlite3_open_v2(side, h, flags, store__vfs()) != SQLITE_OK) {
 		side_fail(*h, side, err, errsz);
 		sqlite3_close(*h);
 		*h = NULL;
@@ -142,7 +161,10 @@ store_searchw_trim(const char *side, int64_t maxid, int64_t *dropped,
 	*dropped = 0;
 	if (access(side, F_OK) != 0 && errno == ENOENT)
 		return 0;
-	if (side_open(side, SQLITE_OPEN_READWRITE, &h, err, errsz) != 0)
+	/* A kill in the file's making may have left it without its table:
+	 * made whole first (nothing is done to a whole one). */
+	if (store_searchw_create(side, err, errsz) != 0 ||
+	    side_open(side, SQLITE_OPEN_READWRITE, &h, err, errsz) != 0)
 		return -1;
 	if (sqlite3_prepare_v2(h, "DELETE FROM search_text WHERE rowid > ?1",
 	    -1, &st, NULL) != SQLITE_OK ||
@@ -159,32 +181,75 @@ out:
 	return rc;
 }
 
-char *
-store_searchw_clean(const char *text, size_t len)
+void
+store_searchw_clean_plain(char *text, size_t len)
 {
-	const unsigned char *t = (const unsigned char *)text;
+	unsigned char *t = (unsigned char *)text;
 	size_t i = 0, k;
 	uint32_t cp;
-	char *out;
 
-	if ((out = malloc(len + 1)) == NULL)
-		return NULL;
 	while (i < len) {
 		if (t[i] < 0x80) {
-			out[i] = t[i] == STORE_SEARCHW_MARK_ON ||
-			    t[i] == STORE_SEARCHW_MARK_OFF || t[i] == '\0' ?
-			    ' ' : (char)t[i];
+			if (t[i] == STORE_SEARCHW_MARK_ON ||
+			    t[i] == STORE_SEARCHW_MARK_OFF || t[i] == '\0')
+				t[i] = ' ';
 			i++;
 			continue;
 		}
 		k = chars_utf8_decode(t + i, len - i, &cp);
 		if (k == 1 && cp == 0xfffd)
-			out[i] = ' ';
-		else
-			memcpy(out + i, t + i, k);
+			t[i] = ' ';
 		i += k;
 	}
+}
+
+/* A byte in every lane of a 64-bit word. */
+#define LANES(b) ((uint64_t)(b) * 0x0101010101010101ULL)
+
+void
+store_searchw_clean_here(char *text, size_t len)
+{
+	unsigned char *t = (unsigned char *)text;
+	size_t i = 0, k;
+	uint64_t x;
+	uint32_t cp;
+
+	/* Most text is ASCII without control bytes: eight bytes at a time
+	 * are passed over when none has its high bit set or is below 4
+	 * (NUL and both marks are; a borrow only ever flags more). */
+	while (i < len) {
+		if (len - i >= sizeof(x)) {
+			memcpy(&x, t + i, sizeof(x));
+			if (((x | (x - LANES(4))) & LANES(0x80)) == 0) {
+				i += sizeof(x);
+				continue;
+			}
+		}
+		if (t[i] < 0x80) {
+			if (t[i] == STORE_SEARCHW_MARK_ON ||
+			    t[i] == STORE_SEARCHW_MARK_OFF || t[i] == '\0')
+				t[i] = ' ';
+			i++;
+			continue;
+		}
+		k = chars_utf8_decode(t + i, len - i, &cp);
+		if (k == 1 && cp == 0xfffd)
+			t[i] = ' ';
+		i += k;
+	}
+}
+
+char *
+store_searchw_clean(const char *text, size_t len)
+{
+	char *out;
+
+	if ((out = malloc(len + 1)) == NULL)
+		return NULL;
+	if (len > 0)
+		memcpy(out, text, len);
 	out[len] = '\0';
+	store_searchw_clean_here(out, len);
 	return out;
 }
 
@@ -209,12 +274,12 @@ writer_fail(struct store_searchw *w)
 	pthread_mutex_unlock(&w->lock);
 }
 
-/* Write one entry (put, set) or drop it. 0, or -1. */
+/* Write one entry (put, set) or drop it; its copies are cleaned in
+ * place. 0, or -1. */
 static int
-writer_entry(struct store_searchw *w, const struct item *it)
+writer_entry(struct store_searchw *w, struct item *it)
 {
 	sqlite3_stmt *st;
-	char *body = NULL, *head = NULL;
 	int rc = -1;
 
 	st = it->op == OP_PUT ? w->put : it->op == OP_SET ? w->set : w->drop;
@@ -226,15 +291,15 @@ writer_entry(struct store_searchw *w, const struct item *it)
 	if (sqlite3_bind_int64(st, 1, it->id) != SQLITE_OK)
 		goto out;
 	if (it->op != OP_DROP) {
-		/* Cleaned here, off the loop: the marks and bad UTF-8. */
-		if ((body = store_searchw_clean(it->text, it->len)) == NULL ||
-		    (it->title != NULL && (head = store_searchw_clean(
-		    it->title, strlen(it->title))) == NULL))
-			goto out;
-		if ((head != NULL ? sqlite3_bind_text(st, 2, head, -1,
-		    SQLITE_STATIC) : sqlite3_bind_null(st, 2)) != SQLITE_OK ||
-		    sqlite3_bind_text(st, 3, body, -1, SQLITE_STATIC) !=
-		    SQLITE_OK)
+		/* Cleaned here, off the loop: the marks and bad UTF-8. The
+		 * copies are the writer's, and keep their length. */
+		store_searchw_clean_here(it->text, it->len);
+		if (it->title != NULL)
+			store_searchw_clean_here(it->title, strlen(it->title));
+		if ((it->title != NULL ? sqlite3_bind_text(st, 2, it->title,
+		    -1, SQLITE_STATIC) : sqlite3_bind_null(st, 2)) !=
+		    SQLITE_OK || sqlite3_bind_text(st, 3, it->text, -1,
+		    SQLITE_STATIC) != SQLITE_OK)
 			goto out;
 	}
 	if (sqlite3_step(st) != SQLITE_DONE)
@@ -246,14 +311,12 @@ out:
 		sqlite3_reset(st);
 		sqlite3_clear_bindings(st);
 	}
-	free(body);
-	free(head);
 	return rc;
 }
 
 /* Do it: 0, or -1 with the connection's error. */
 static int
-writer_do(struct store_searchw *w, const struct item *it)
+writer_do(struct store_searchw *w, struct item *it)
 {
 	switch (it->op) {
 	case OP_COMMIT:
@@ -285,8 +348,10 @@ writer(void *arg)
 
 	pthread_mutex_lock(&w->lock);
 	for (;;) {
-		while (w->n == 0 && !w->quit)
+		while (w->n == 0 && !w->quit) {
+			w->idle = 1; /* cleared by whoever signals */
 			pthread_cond_wait(&w->work, &w->lock);
+		}
 		if (w->n == 0)
 			break;
 		it = w->q[w->head];
@@ -305,7 +370,8 @@ writer(void *arg)
 		w->n--;
 		w->bytes -= sz;
 		w->done++;
-		pthread_cond_signal(&w->room);
+		if (w->waiting && w->done >= w->want)
+			pthread_cond_signal(&w->room);
 	}
 	pthread_mutex_unlock(&w->lock);
 	/* What the crawl did not commit, it does not keep. */
@@ -352,7 +418,8 @@ store_searchw_start(const char *side, struct store_searchw **out,
 	if (store_searchw_create(side, err, errsz) != 0 ||
 	    side_open(side, SQLITE_OPEN_READWRITE, &w->h, err, errsz) != 0)
 		goto fail;
-	if (sqlite3_prepare_v2(w->h, SQL_PUT, -1, &w->put, NULL) !=
+	if (sqlite3_exec(w->h, SIDE_WRITER, NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(w->h, SQL_PUT, -1, &w->put, NULL) !=
 	    SQLITE_OK || sqlite3_prepare_v2(w->h, SQL_SET, -1, &w->set,
 	    NULL) != SQLITE_OK || sqlite3_prepare_v2(w->h, SQL_DROP, -1,
 	    &w->drop, NULL) != SQLITE_OK) {
@@ -375,6 +442,27 @@ fail:
 	return -1;
 }
 
+/* Wake the writer if it waits for work (w->lock held). */
+static void
+wake(struct store_searchw *w)
+{
+	if (w->idle) {
+		w->idle = 0;
+		pthread_cond_signal(&w->work);
+	}
+}
+
+/* Wait until the writer has done item seq (w->lock held). */
+static void
+wait_done(struct store_searchw *w, uint64_t seq)
+{
+	w->want = seq;
+	w->waiting = 1;
+	while (w->done < seq)
+		pthread_cond_wait(&w->room, &w->lock);
+	w->waiting = 0;
+}
+
 /* Queue it, waiting for room; the copies are the writer's from here. Then
  * *seq is its number. 0, or -1 when the writer failed (the copies freed). */
 static int
@@ -384,8 +472,12 @@ push(struct store_searchw *w, struct item *it, uint64_t *seq)
 
 	pthread_mutex_lock(&w->lock);
 	while (!w->failed && (w->n == STORE_SEARCHW_QUEUE ||
-	    (w->n > 0 && w->bytes + sz > STORE_SEARCHW_BYTES)))
-		pthread_cond_wait(&w->room, &w->lock);
+	    (w->n > 0 && w->bytes + sz > STORE_SEARCHW_BYTES))) {
+		/* Full before the writer was woken (by bytes): room comes
+		 * once it has done one more. */
+		wake(w);
+		wait_done(w, w->done + 1);
+	}
 	if (w->failed) {
 		pthread_mutex_unlock(&w->lock);
 		free(it->title);
@@ -396,7 +488,9 @@ push(struct store_searchw *w, struct item *it, uint64_t *seq)
 	w->n++;
 	w->bytes += sz;
 	*seq = ++w->pushed;
-	pthread_cond_signal(&w->work);
+	if (w->n >= STORE_SEARCHW_WAKE || it->op == OP_COMMIT ||
+	    it->op == OP_ROLLBACK)
+		wake(w);
 	pthread_mutex_unlock(&w->lock);
 	return 0;
 }
@@ -412,8 +506,7 @@ push_wait(struct store_searchw *w, enum op op)
 	if (push(w, &it, &seq) != 0)
 		return -1;
 	pthread_mutex_lock(&w->lock);
-	while (w->done < seq)
-		pthread_cond_wait(&w->room, &w->lock);
+	wait_done(w, seq);
 	failed = w->failed;
 	pthread_mutex_unlock(&w->lock);
 	return failed ? -1 : 0;

@@ -43,6 +43,11 @@
 #define STORE_SEARCHW_QUEUE 256
 #define STORE_SEARCHW_BYTES (16 * 1024 * 1024)
 
+/* Entries an idle writer is left to gather before it is woken (a commit,
+ * a rollback or a full queue wake it at once): one wake-up, and one
+ * system call each side, for that many pages rather than for each. */
+#define STORE_SEARCHW_WAKE 16
+
 struct store_searchw;
 
 /*
@@ -60,6 +65,15 @@ char *store_searchw_path(const char *db);
 char *store_searchw_clean(const char *text, size_t len);
 
 /*
+ * The same cleaning done in place on the len bytes at text (which keep
+ * their length); eight bytes at a time where they are plain ASCII.
+ * store_searchw_clean_plain does it a byte at a time: the fast path is
+ * tested against it. Any thread may call them.
+ */
+void store_searchw_clean_here(char *text, size_t len);
+void store_searchw_clean_plain(char *text, size_t len);
+
+/*
  * Create the index file at side if it is missing (its table, WAL, the
  * merge setting) and leave it closed. 0, or -1 with err saying why.
  */
@@ -68,7 +82,8 @@ int store_searchw_create(const char *side, char *err, size_t errsz);
 /*
  * Delete the entries of the index file at side whose id is above maxid
  * (the database's largest pages.id), *dropped set to how many; nothing
- * when the file is missing. Called at a writer open, before any page is
+ * when the file is missing, and a file a kill left without its table
+ * gets it (store_searchw_create). Called at a writer open, before any page is
  * added. 0, or -1 with err saying why.
  */
 int store_searchw_trim(const char *side, int64_t maxid, int64_t *dropped,

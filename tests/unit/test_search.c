@@ -19,6 +19,7 @@
 #include "storage/store.h"
 #include "storage/store_pages.h"
 #include "storage/store_search.h"
+#include "storage/store_searchw.h"
 
 /* A page of a made-up result list: id, seq, its URL "u<id>". */
 static void
@@ -440,6 +441,55 @@ side_text(const char *sql)
 	return out;
 }
 
+/* The text as indexed: the word-at-a-time path against the byte-at-a-time
+ * one, over strings of every kind of byte at every alignment, and what
+ * each kind becomes. */
+static void
+test_clean(void)
+{
+	/* Pieces the strings are made of: plain ASCII, the marks, NUL,
+	 * byte 1 (below 4 but kept), good UTF-8 of 2 to 4 bytes, U+FFFD
+	 * itself, a lone lead byte, a stray continuation, an overlong and a
+	 * surrogate. */
+	static const char *const piece[] = { "abcdefgh", "x", " ", "\002",
+	    "\003", "\001", "\303\251", "\342\202\254", "\360\237\230\200",
+	    "\357\277\275", "\303", "\200", "\300\257", "\355\240\200",
+	    "0123456789abcdef" };
+	char a[256], b[256];
+	unsigned seed = 12345;
+	size_t n, len, k;
+	int t, bad = 0;
+	char *c;
+
+	for (t = 0; t < 4000; t++) {
+		for (len = 0, n = (t % 13) + 1; n > 0; n--) {
+			seed = seed * 1103515245u + 12345u;
+			k = strlen(piece[(seed >> 8) % (sizeof(piece) /
+			    sizeof(piece[0]))]);
+			if (len + k > sizeof(a) - 1)
+				break;
+			memcpy(a + len, piece[(seed >> 8) % (sizeof(piece) /
+			    sizeof(piece[0]))], k);
+			len += k;
+		}
+		if (t % 7 == 0 && len > 0)
+			a[len / 2] = '\0';
+		memcpy(b, a, len);
+		store_searchw_clean_here(a, len);
+		store_searchw_clean_plain(b, len);
+		if (memcmp(a, b, len) != 0)
+			bad++;
+	}
+	CHECK_INT(bad, 0);
+
+	memcpy(a, "0123456789\002ab\003\000\303\251\303x\001", 20);
+	store_searchw_clean_here(a, 20);
+	CHECK(memcmp(a, "0123456789 ab  \303\251 x\001", 20) == 0);
+	c = store_searchw_clean("abcdefgh\355\240\200abcdefgh", 19);
+	CHECK(c != NULL && strcmp(c, "abcdefgh   abcdefgh") == 0);
+	free(c);
+}
+
 /*
  * The index file and its writer thread: a rollback drops what it handed
  * over (the id, drawn again, is indexed without a clash), a recrawl's
@@ -451,8 +501,9 @@ static void
 test_index_file(void)
 {
 	struct store *s;
-	char err[256];
+	char err[256], side[160];
 	int64_t a, b, b2;
+	FILE *f;
 
 	if ((s = sdir_store(err, sizeof(err))) == NULL)
 		goto out;
@@ -510,6 +561,19 @@ test_index_file(void)
 	store_close(s);
 	CHECK_STR(side_text("SELECT body FROM search_text WHERE rowid = 1"),
 	    "Again.");
+
+	/* A file made but given no table, as a kill in its making leaves
+	 * it: a writer open completes it. */
+	side_unlink();
+	snprintf(side, sizeof(side), "%s-search", spath);
+	if ((f = fopen(side, "w")) != NULL)
+		fclose(f);
+	s = store_open(spath, 0, err, sizeof(err));
+	CHECK(s != NULL);
+	if (s == NULL)
+		goto out;
+	store_close(s);
+	CHECK_STR(side_text("SELECT count(*) FROM search_text"), "0");
 out:
 	sdir_clean();
 }
@@ -634,4 +698,5 @@ suite_search(void)
 	RUN(test_tsquery);
 	RUN(test_run_sqlite);
 	RUN(test_index_file);
+	RUN(test_clean);
 }

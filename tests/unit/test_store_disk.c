@@ -1,13 +1,16 @@
 /*
  * The store's writes reaching the disk (storage/store_disk.c): the room
  * check before a crawl fetches, checkpoints that report a file refusing
- * writes, and a new file's first failure not claiming anything kept.
+ * writes, and a new file's first failure not claiming anything kept; the
+ * file layer that gathers a WAL's writes (storage/store_vfs.c) against
+ * SQLite's own.
  */
 #include "check.h"
 #include "storage/store.h"
 #include "storage/store_int.h"
 
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -239,10 +242,135 @@ out:
 	disk_teardown();
 }
 
+/* Open path through vfs (NULL: SQLite's default layer) in WAL mode with
+ * a cache small enough for a big transaction to spill into the WAL. */
+static sqlite3 *
+vfs_open(const char *path, const char *vfs)
+{
+	sqlite3 *h = NULL;
+
+	if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE |
+	    SQLITE_OPEN_CREATE, vfs) != SQLITE_OK || sqlite3_exec(h,
+	    "PRAGMA page_size = 1024; PRAGMA journal_mode = WAL; "
+	    "PRAGMA synchronous = NORMAL; PRAGMA cache_size = 16; "
+	    "CREATE TABLE IF NOT EXISTS t (k INTEGER PRIMARY KEY, v BLOB)",
+	    NULL, NULL, NULL) != SQLITE_OK) {
+		sqlite3_close(h);
+		return NULL;
+	}
+	return h;
+}
+
+/* Transaction n of the same series on h: small ones, one that spills and
+ * rewrites pages it spilled, and a rolled-back one. 0, or -1. */
+static int
+vfs_step(sqlite3 *h, int n)
+{
+	char sql[256];
+	int rows = n % 5 == 4 ? 400 : 3;
+
+	snprintf(sql, sizeof(sql), "BEGIN; WITH RECURSIVE s(i) AS (SELECT 1 "
+	    "UNION ALL SELECT i + 1 FROM s WHERE i < %d) INSERT INTO t (v) "
+	    "SELECT zeroblob(700 + i %% 900) FROM s; UPDATE t SET v = "
+	    "zeroblob(300) WHERE k %% 7 = %d; %s", rows, n % 7, n % 6 == 5 ?
+	    "ROLLBACK" : "COMMIT");
+	return sqlite3_exec(h, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+}
+
+/* The one integer sql gives on h, or -1. */
+static long long
+vfs_int(sqlite3 *h, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+	long long v = -1;
+
+	if (sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+/*
+ * The same transactions through the gathering layer and SQLite's own give
+ * the same rows; another connection sees each commit at once (nothing of
+ * it left in a buffer); a process that ends without closing (as a kill
+ * does) loses only what it had not committed.
+ */
+static void
+test_wal_gathered(void)
+{
+	const char *vfs = store__vfs();
+	char plain[160];
+	sqlite3 *a = NULL, *b = NULL, *r = NULL;
+	long long sa, sb;
+	int n, seen = 0, status;
+	pid_t pid;
+
+	CHECK(vfs != NULL);
+	disk_setup();
+	snprintf(plain, sizeof(plain), "%s/plain.db", ddir);
+	a = vfs_open(dpath, vfs);
+	b = vfs_open(plain, NULL);
+	r = vfs_open(dpath, NULL);
+	CHECK(a != NULL && b != NULL && r != NULL);
+	if (a == NULL || b == NULL || r == NULL)
+		goto out;
+	for (n = 0; n < 40; n++) {
+		CHECK_INT(vfs_step(a, n), 0);
+		CHECK_INT(vfs_step(b, n), 0);
+		if (vfs_int(r, "SELECT count(*) FROM t") ==
+		    vfs_int(b, "SELECT count(*) FROM t"))
+			seen++;
+	}
+	CHECK_INT(seen, 40);
+	sa = vfs_int(a, "SELECT sum(k * length(v)) FROM t");
+	sb = vfs_int(b, "SELECT sum(k * length(v)) FROM t");
+	CHECK(sa > 0 && sa == sb);
+	sqlite3_close(r);
+	sqlite3_close(a);
+	r = a = NULL;
+
+	/* A child commits, then spills a transaction it never ends. */
+	if ((pid = fork()) == 0) {
+		a = vfs_open(dpath, vfs);
+		if (a == NULL || sqlite3_exec(a, "INSERT INTO t (v) VALUES "
+		    "(zeroblob(5)); BEGIN; WITH RECURSIVE s(i) AS (SELECT 1 "
+		    "UNION ALL SELECT i + 1 FROM s WHERE i < 300) INSERT INTO "
+		    "t (v) SELECT zeroblob(333) FROM s", NULL, NULL, NULL) !=
+		    SQLITE_OK)
+			_exit(1);
+		_exit(0);
+	}
+	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid &&
+	    WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	a = vfs_open(dpath, vfs);
+	CHECK(a != NULL);
+	if (a == NULL)
+		goto out;
+	CHECK(vfs_int(a, "SELECT count(*) FROM t WHERE length(v) = 5") == 1);
+	CHECK(vfs_int(a, "SELECT count(*) FROM t WHERE length(v) = 333") == 0);
+	CHECK(vfs_int(a, "SELECT sum(k * length(v)) FROM t "
+	    "WHERE length(v) <> 5") == sb);
+	CHECK(vfs_int(a, "SELECT count(*) FROM pragma_integrity_check "
+	    "WHERE integrity_check <> 'ok'") == 0);
+out:
+	sqlite3_close(r);
+	sqlite3_close(a);
+	sqlite3_close(b);
+	unlink(plain);
+	snprintf(plain, sizeof(plain), "%s/plain.db-wal", ddir);
+	unlink(plain);
+	snprintf(plain, sizeof(plain), "%s/plain.db-shm", ddir);
+	unlink(plain);
+	disk_teardown();
+}
+
 void
 suite_store_disk(void)
 {
 	RUN(test_room);
 	RUN(test_nothing_kept_yet);
 	RUN(test_checkpoint_refused);
+	RUN(test_wal_gathered);
 }
