@@ -116,10 +116,11 @@ make_set(struct shingles *s)
  * per-word arrays like seq. */
 static int
 push_word(struct shingles *s, size_t *cap, uint32_t blk, uint32_t term,
-    int number, uint32_t target)
+    int number, uint32_t target, uint64_t wh)
 {
 	unsigned char *grown_n;
 	uint32_t *grown;
+	uint64_t *grown_h;
 
 	if (s->words == *cap) {
 		*cap = *cap == 0 ? FIRST_CAP : *cap * 2;
@@ -139,7 +140,12 @@ push_word(struct shingles *s, size_t *cap, uint32_t blk, uint32_t term,
 		if ((grown = realloc(s->item, *cap * sizeof(*grown))) == NULL)
 			return -1;
 		s->item = grown;
+		if ((grown_h = realloc(s->hash, *cap * sizeof(*grown_h))) ==
+		    NULL)
+			return -1;
+		s->hash = grown_h;
 	}
+	s->hash[s->words] = wh;
 	s->word[s->words] = blk;
 	s->term[s->words] = term;
 	s->number[s->words] = (unsigned char)number;
@@ -211,7 +217,7 @@ static int
 add_word(struct shingles *s, uint64_t *ring, uint64_t wh, uint32_t term,
     int number, uint32_t target, size_t blk, size_t *cap, size_t *wcap)
 {
-	if (push_word(s, wcap, (uint32_t)blk, term, number, target) != 0)
+	if (push_word(s, wcap, (uint32_t)blk, term, number, target, wh) != 0)
 		return -1;
 	ring[s->words % WORDS_RING] = wh;
 	s->words++;
@@ -276,6 +282,10 @@ shingles_of_text_links(const char *text, size_t len,
 		prev = wh;
 		first = 0;
 	}
+	/* Cut short at SHINGLES_MAX, the words are not all of the text's. */
+	gap = i;
+	s->whole = s->n < SHINGLES_MAX || p == NULL ||
+	    words_next(p, len, &gap, &start) == 0;
 	if (open && push_block(s, &bcap, bh) != 0)
 		goto fail;
 	if (s->words > 0 && s->words < SHINGLE_WORDS &&
@@ -321,7 +331,20 @@ shingles_free(struct shingles *s)
 	free(s->items);
 	free(s->title);
 	free(s->pairs);
+	free(s->hash);
 	memset(s, 0, sizeof(*s));
+}
+
+int
+shingles_words(const struct shingles *s, struct words_seq *ws)
+{
+	memset(ws, 0, sizeof(*ws));
+	if (!s->whole)
+		return 0;
+	ws->hash = s->hash;
+	ws->number = s->number;
+	ws->n = s->words;
+	return 1;
 }
 
 int
