@@ -76,6 +76,8 @@ struct shingles {
 	int teaches;     /* the page teaches its site's template: set by the
 	                    caller (dedup_learns_template), stored in the
 	                    blob */
+	uint32_t *rank;  /* per word read with a non-zero term: the place
+	                    of its term in pairs */
 	uint64_t *hash;  /* per word read: words_hash of it, unfolded
 	                    (words.h), for shingles_words */
 	int whole;       /* every word of the text was read (not cut at
