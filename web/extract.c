@@ -21,6 +21,7 @@
 #include <libxml/xmlerror.h>
 
 #include <limits.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,27 +83,50 @@ static const struct elem {
 	{ "video", E_DROP },
 };
 
+/* elems' entries of each first letter a..z: [first[c], first[c + 1]). */
+static unsigned char first[27];
+static pthread_once_t first_once = PTHREAD_ONCE_INIT;
+
+static void
+first_init(void)
+{
+	size_t i, n = sizeof(elems) / sizeof(elems[0]);
+	int c;
+
+	for (c = 0, i = 0; c < 27; c++) {
+		while (i < n && elems[i].name[0] - 'a' < c)
+			i++;
+		first[c] = (unsigned char)i;
+	}
+}
+
+/*
+ * The flags of the element called name: asked three times an element, so
+ * looked up among the few entries of its first letter, compared inline
+ * (a library call per comparison cost more than the search).
+ */
 static unsigned
 elem_flags(const xmlChar *name)
 {
-	size_t lo = 0, hi = sizeof(elems) / sizeof(elems[0]);
+	const unsigned char *a, *b;
+	size_t i, end;
 
-	if (name == NULL)
+	if (name == NULL || name[0] < 'a' || name[0] > 'z')
 		return 0;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp((const char *)name, elems[mid].name);
-
-		if (c == 0)
-			return elems[mid].flags;
-		if (c < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
+	pthread_once(&first_once, first_init);
+	end = first[name[0] - 'a' + 1];
+	for (i = first[name[0] - 'a']; i < end; i++) {
+		a = name + 1;
+		b = (const unsigned char *)elems[i].name + 1;
+		while (*a != '\0' && *a == *b) {
+			a++;
+			b++;
+		}
+		if (*a == *b)
+			return elems[i].flags;
 	}
 	return 0;
 }
-
 
 /* White space collapses to one separator: '\n' when a block boundary
  * came since the last character and the text keeps lines, else ' '. */
@@ -285,25 +309,7 @@ struct walk {
 	size_t acand;         /* entries allocated */
 	size_t maxcand;       /* cap on ncand */
 	int nomem;            /* an allocation failed */
-	struct {
-		const xmlChar *name; /* an element name, as the tree holds it */
-		unsigned flags;      /* its elem_flags */
-	} fcache[64];         /* element names seen, by address: libxml2
-	                         keeps one copy of each name per document */
 };
-
-/* elem_flags of n's name, remembered by the name's address. */
-static unsigned
-node_flags(struct walk *w, const xmlNode *n)
-{
-	size_t i = ((uintptr_t)n->name >> 4) & 63;
-
-	if (w->fcache[i].name != n->name || n->name == NULL) {
-		w->fcache[i].name = n->name;
-		w->fcache[i].flags = elem_flags(n->name);
-	}
-	return w->fcache[i].flags;
-}
 
 /*
  * Whether the white-space or comma separated list s holds token tok, in
@@ -524,7 +530,7 @@ enter(struct walk *w, xmlNode *n)
 	if (n->type != XML_ELEMENT_NODE)
 		return 0;
 	name = (const char *)n->name;
-	f = node_flags(w, n);
+	f = elem_flags(n->name);
 	if (f & E_SKIP)
 		return 0;
 	if ((f & E_BLOCK) && text_active(w)) {
@@ -603,7 +609,7 @@ leave(struct walk *w, xmlNode *n)
 		w->link = NULL;
 		anchor_close(w);
 	}
-	if ((node_flags(w, n) & E_BLOCK) && text_active(w)) {
+	if ((elem_flags(n->name) & E_BLOCK) && text_active(w)) {
 		tout_break(&w->text);
 		tout_break(&w->main);
 		if (w->heading != NULL)
