@@ -204,16 +204,28 @@ is_word_ascii(unsigned char c)
 	return c > 0x20 && c < 0x7f;
 }
 
+/* Outputs one text is written to at once: body, main, headings and
+ * anchors. */
+#define TOUT_MANY 4
+
+/*
+ * Write str[0..n) to each of the nt outputs ts: read once, each run of
+ * characters handed to every output that still has room.
+ */
 static void
-tout_text_n(struct tout *t, const char *str, size_t n)
+tout_text_many(struct tout *const *ts, size_t nt, const char *str, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	unsigned char enc[4];
-	size_t i = 0, k;
+	size_t i = 0, k, j, open;
 	uint32_t cp;
 	int remap;
 
-	while (i < n && !t->full) {
+	while (i < n) {
+		for (j = 0, open = 0; j < nt; j++)
+			open += !ts[j]->full;
+		if (open == 0)
+			break;
 		if (is_word_ascii(s[i])) {
 			/* The common case, plain ASCII words at once, with
 			 * the single spaces between them: the text writes
@@ -223,7 +235,8 @@ tout_text_n(struct tout *t, const char *str, size_t n)
 				    ' ' || i + k + 1 == n ||
 				    !is_word_ascii(s[i + k + 1])))
 					break;
-			tout_run(t, s + i, k, 1);
+			for (j = 0; j < nt; j++)
+				tout_run(ts[j], s + i, k, 1);
 			i += k;
 			continue;
 		}
@@ -237,15 +250,28 @@ tout_text_n(struct tout *t, const char *str, size_t n)
 			remap = 1;
 		}
 		/* White space, and controls: a character reference can
-		 * still make one. */
-		if (chars_space_cp(cp))
-			t->space = 1;
-		else if (remap)
-			tout_run(t, enc, chars_utf8_encode(cp, enc), 0);
-		else
-			tout_run(t, s + i, k, 0);
+		 * still make one. A full output writes nothing more, so its
+		 * space is never read. */
+		if (chars_space_cp(cp)) {
+			for (j = 0; j < nt; j++)
+				ts[j]->space = 1;
+		} else if (remap) {
+			size_t el = chars_utf8_encode(cp, enc);
+
+			for (j = 0; j < nt; j++)
+				tout_run(ts[j], enc, el, 0);
+		} else {
+			for (j = 0; j < nt; j++)
+				tout_run(ts[j], s + i, k, 0);
+		}
 		i += k;
 	}
+}
+
+static void
+tout_text_n(struct tout *t, const char *str, size_t n)
+{
+	tout_text_many(&t, 1, str, n);
 }
 
 static void
@@ -479,6 +505,7 @@ anchor_close(struct walk *w)
 static void
 pre_lines(struct walk *w, const char *s)
 {
+	struct tout *ts[2];
 	const char *nl;
 	size_t n;
 
@@ -488,12 +515,12 @@ pre_lines(struct walk *w, const char *s)
 		tout_text(&w->heads, s);
 	if (w->in_anchor)
 		tout_text(&w->anchors, s);
+	ts[0] = &w->text;
+	ts[1] = &w->main;
 	for (;;) {
 		nl = strchr(s, '\n');
 		n = nl != NULL ? (size_t)(nl - s) : strlen(s);
-		tout_text_n(&w->text, s, n);
-		if (main_active(w))
-			tout_text_n(&w->main, s, n);
+		tout_text_many(ts, main_active(w) ? 2 : 1, s, n);
 		if (nl == NULL)
 			break;
 		tout_break(&w->text);
@@ -507,21 +534,25 @@ pre_lines(struct walk *w, const char *s)
 static int
 enter(struct walk *w, xmlNode *n)
 {
+	struct tout *ts[TOUT_MANY];
 	const char *name;
+	size_t nt;
 	unsigned f;
 
 	if (n->type == XML_TEXT_NODE || n->type == XML_CDATA_SECTION_NODE) {
 		if (text_active(w) && w->pre != NULL) {
 			pre_lines(w, (const char *)n->content);
-		} else if (text_active(w)) {
-			tout_text(&w->text, (const char *)n->content);
+		} else if (text_active(w) && n->content != NULL) {
+			nt = 0;
+			ts[nt++] = &w->text;
 			if (main_active(w))
-				tout_text(&w->main, (const char *)n->content);
+				ts[nt++] = &w->main;
 			if (w->heading != NULL)
-				tout_text(&w->heads, (const char *)n->content);
+				ts[nt++] = &w->heads;
 			if (w->in_anchor)
-				tout_text(&w->anchors,
-				    (const char *)n->content);
+				ts[nt++] = &w->anchors;
+			tout_text_many(ts, nt, (const char *)n->content,
+			    strlen((const char *)n->content));
 		}
 		if (w->title_node != NULL)
 			tout_text(&w->title, (const char *)n->content);
