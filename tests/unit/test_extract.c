@@ -4,6 +4,8 @@
 #include "web/content_int.h"
 #include "web/extract.h"
 
+#include <libxml/HTMLparser.h>
+
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -1520,9 +1522,36 @@ test_is_html(void)
 	CHECK(extract_is_html("text/plain", "<p>", 3) == 0);
 }
 
+/* content_unlikely_named without class and id (at once) and with them
+ * (read): a name only when one of them says so. */
+static void
+test_unlikely_named_needs_a_name(void)
+{
+	static const char html[] = "<body><div>a</div><div class=sidebar>b"
+	    "</div><div id=site-menu>c</div><div class=\"\" id=\"\">d</div>"
+	    "<div class=\" \">e</div><div class=sidebar id=article>f</div>"
+	    "</body>";
+	static const int want[] = { 0, 1, 1, 0, 0, 0 };
+	xmlDoc *doc = htmlReadMemory(html, (int)sizeof(html) - 1, NULL,
+	    "UTF-8", HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING);
+	xmlNode *n;
+	size_t i = 0;
+
+	CHECK(doc != NULL);
+	if (doc == NULL)
+		return;
+	n = xmlDocGetRootElement(doc)->children->children;
+	for (; n != NULL && i < 6; n = n->next)
+		if (n->type == XML_ELEMENT_NODE)
+			CHECK_INT(content_unlikely_named(n), want[i++]);
+	CHECK_INT(i, 6);
+	xmlFreeDoc(doc);
+}
+
 void
 suite_extract(void)
 {
+	RUN(test_unlikely_named_needs_a_name);
 	RUN(test_is_html);
 	RUN(test_drop_nontext);
 	RUN(test_anchor_text_kept);
