@@ -3,6 +3,7 @@
 #include "web/charset.h"
 #include "web/content_int.h"
 #include "web/extract.h"
+#include "web/extract_int.h"
 
 #include <libxml/HTMLparser.h>
 
@@ -1548,9 +1549,35 @@ test_unlikely_named_needs_a_name(void)
 	xmlFreeDoc(doc);
 }
 
+/* The element table's look-up, around the ends of each first letter's
+ * entries and past them. */
+static void
+test_elem_flags(void)
+{
+	static const struct {
+		const char *name;
+		unsigned flags;
+	} cases[] = { { "address", E_BLOCK }, { "a", 0 }, { "ab", 0 },
+		{ "video", E_DROP }, { "vide", 0 }, { "videos", 0 },
+		{ "dir", E_BLOCK }, { "di", 0 }, { "divx", 0 },
+		{ "dt", E_BLOCK }, { "du", 0 }, { "h1", E_BLOCK | E_HEADING },
+		{ "h6", E_BLOCK | E_HEADING }, { "h7", 0 }, { "hr", E_BLOCK },
+		{ "html", E_BLOCK }, { "script", E_SKIP }, { "svg", E_SKIP },
+		{ "summary", E_BLOCK }, { "ul", E_BLOCK }, { "u", 0 },
+		{ "zz", 0 }, { "Div", 0 }, { "", 0 }, { "1", 0 },
+		{ "\xc3\xa9", 0 }, { "noscript", E_DROP },
+		{ "blockquote", E_BLOCK } };
+	size_t i;
+
+	CHECK_INT(extract_elem_flags(NULL), 0);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		CHECK_INT(extract_elem_flags(cases[i].name), cases[i].flags);
+}
+
 void
 suite_extract(void)
 {
+	RUN(test_elem_flags);
 	RUN(test_unlikely_named_needs_a_name);
 	RUN(test_is_html);
 	RUN(test_drop_nontext);
