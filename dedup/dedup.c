@@ -268,31 +268,41 @@ dedup_fingerprint(const struct dedup *d, const char *text, size_t len,
 	return dedup_fingerprint_split(d, text, len, text, len, fp);
 }
 
-int
-dedup_fingerprint_method(const struct dedup *d, enum dedup_method m,
-    const char *text, size_t len, const struct tdw_fields *f,
-    struct dedup_fp *fp)
+/* dedup_fingerprint_method, with text's words ws when known (or NULL). */
+static int
+fingerprint_words(const struct dedup *d, enum dedup_method m,
+    const char *text, size_t len, const struct words_seq *ws,
+    const struct tdw_fields *f, struct dedup_fp *fp)
 {
 	size_t i = row_of((unsigned)m);
 
-	if (i == NMETHODS || methods[i]->fingerprint(&d->cfg, text, len, f,
-	    fp) != 0)
+	if (i == NMETHODS || methods[i]->fingerprint(&d->cfg, text, len, ws,
+	    f, fp) != 0)
 		return -1;
 	fp->have |= (unsigned)m;
 	return 0;
 }
 
 int
+dedup_fingerprint_method(const struct dedup *d, enum dedup_method m,
+    const char *text, size_t len, const struct tdw_fields *f,
+    struct dedup_fp *fp)
+{
+	return fingerprint_words(d, m, text, len, NULL, f, fp);
+}
+
+int
 dedup_fingerprint_split(const struct dedup *d, const char *text, size_t len,
     const char *near, size_t near_len, struct dedup_fp *fp)
 {
-	return dedup_fingerprint_page(d, text, len, near, near_len, NULL, fp);
+	return dedup_fingerprint_page(d, text, len, near, near_len, NULL, NULL,
+	    fp);
 }
 
 int
 dedup_fingerprint_page(const struct dedup *d, const char *text, size_t len,
-    const char *near, size_t near_len, const struct tdw_fields *f,
-    struct dedup_fp *fp)
+    const char *near, size_t near_len, const struct words_seq *ws,
+    const struct tdw_fields *f, struct dedup_fp *fp)
 {
 	const struct dedup_method_ops *op;
 	size_t i;
@@ -303,9 +313,9 @@ dedup_fingerprint_page(const struct dedup *d, const char *text, size_t len,
 		op = methods[i];
 		if (!op->exact && !(d->cfg.methods & (unsigned)op->info->method))
 			continue;
-		if (dedup_fingerprint_method(d, op->info->method,
-		    op->exact ? text : near, op->exact ? len : near_len, f,
-		    fp) != 0)
+		if (fingerprint_words(d, op->info->method,
+		    op->exact ? text : near, op->exact ? len : near_len,
+		    op->exact ? NULL : ws, f, fp) != 0)
 			return -1;
 	}
 	return 0;

@@ -210,11 +210,14 @@ int dedup_fingerprint_split(const struct dedup *d, const char *text,
  * The same, with the page's other fields for TDW, which weights a token by
  * where it occurs (f->text and f->text_len are ignored: near is the main
  * text). f may be NULL (as dedup_fingerprint_split passes): then TDW reads
- * near alone. Pure: reads only d's settings. Returns 0 or -1 as above.
+ * near alone. ws: near's words read once already (words.h; shingles_words
+ * gives them), which the methods that read words then take instead of
+ * reading near again; NULL: each reads near. Pure: reads only d's
+ * settings. Returns 0 or -1 as above.
  */
 int dedup_fingerprint_page(const struct dedup *d, const char *text,
-    size_t len, const char *near, size_t near_len, const struct tdw_fields *f,
-    struct dedup_fp *fp);
+    size_t len, const char *near, size_t near_len, const struct words_seq *ws,
+    const struct tdw_fields *f, struct dedup_fp *fp);
 
 /*
  * Compute method m's fingerprint of text[0..len) into fp, adding m to

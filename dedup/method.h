@@ -23,6 +23,7 @@ struct dedup_fp;
 struct dedup_match;
 struct dedup_method_info;
 struct tdw_fields;
+struct words_seq;
 
 /* How a method's index takes a page, which decides where dedup_add calls
  * it: an add that can fail must be undone when a later one fails. */
@@ -50,10 +51,12 @@ struct dedup_method_ops {
 	int (*config_ok)(const struct dedup_config *cfg);
 
 	/* Compute the method's fingerprint of text[0..len) into fp (its own
-	 * fields only; f: the page's other fields, NULL for none). 0, or -1
-	 * on a library failure. */
+	 * fields only; ws: text's words read once already, or NULL; f: the
+	 * page's other fields, NULL for none). 0, or -1 on a library
+	 * failure. */
 	int (*fingerprint)(const struct dedup_config *cfg, const char *text,
-	    size_t len, const struct tdw_fields *f, struct dedup_fp *fp);
+	    size_t len, const struct words_seq *ws, const struct tdw_fields *f,
+	    struct dedup_fp *fp);
 
 	/* Whether fp's fingerprint can be compared under cfg, beyond being
 	 * configured and present (a MinHash signature of another length

@@ -30,7 +30,8 @@ parse(const char *hex, unsigned char raw[MD5MAP_RAW])
 
 static int
 fingerprint(const struct dedup_config *cfg, const char *text, size_t len,
-    const struct tdw_fields *f, struct dedup_fp *fp)
+    const struct words_seq *ws, const struct tdw_fields *f,
+    struct dedup_fp *fp)
 {
 	return md5_of_text(text, len, fp->md5);
 }

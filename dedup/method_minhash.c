@@ -26,9 +26,10 @@ config_ok(const struct dedup_config *cfg)
 
 static int
 fingerprint(const struct dedup_config *cfg, const char *text, size_t len,
-    const struct tdw_fields *f, struct dedup_fp *fp)
+    const struct words_seq *ws, const struct tdw_fields *f,
+    struct dedup_fp *fp)
 {
-	if (minhash_of_text_digits(text, len, cfg->minhash_shingle,
+	if (minhash_of_text_words(text, len, ws, cfg->minhash_shingle,
 	    (size_t)cfg->minhash_perms, fp->minhash, cfg->fold_numbers) != 0)
 		return -1;
 	fp->minhash_perms = cfg->minhash_perms;

@@ -14,12 +14,13 @@
 
 static int
 fingerprint(const struct dedup_config *cfg, const char *text, size_t len,
-    const struct tdw_fields *f, struct dedup_fp *fp)
+    const struct words_seq *ws, const struct tdw_fields *f,
+    struct dedup_fp *fp)
 {
 	struct simhash_opts so = simhash_default_opts;
 
 	so.fold_numbers = cfg->fold_numbers;
-	fp->simhash = simhash_of_text_opts(text, len, &so);
+	fp->simhash = simhash_of_text_words(text, len, ws, &so);
 	return 0;
 }
 

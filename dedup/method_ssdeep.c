@@ -19,7 +19,8 @@ config_ok(const struct dedup_config *cfg)
 
 static int
 fingerprint(const struct dedup_config *cfg, const char *text, size_t len,
-    const struct tdw_fields *f, struct dedup_fp *fp)
+    const struct words_seq *ws, const struct tdw_fields *f,
+    struct dedup_fp *fp)
 {
 	return ssdeep_of_text(text, len, fp->ssdeep);
 }

@@ -22,7 +22,8 @@ config_ok(const struct dedup_config *cfg)
 /* The near text with the page's other fields (f, NULL for none). */
 static int
 fingerprint(const struct dedup_config *cfg, const char *text, size_t len,
-    const struct tdw_fields *f, struct dedup_fp *fp)
+    const struct words_seq *ws, const struct tdw_fields *f,
+    struct dedup_fp *fp)
 {
 	struct tdw_fields tf;
 

@@ -172,11 +172,20 @@ int
 minhash_of_text_digits(const char *text, size_t len, int shingle, size_t k,
     uint32_t *sig, int fold_digits)
 {
+	return minhash_of_text_words(text, len, NULL, shingle, k, sig,
+	    fold_digits);
+}
+
+int
+minhash_of_text_words(const char *text, size_t len,
+    const struct words_seq *ws, int shingle, size_t k, uint32_t *sig,
+    int fold_digits)
+{
 	struct hashes hs;
-	const unsigned char *p = (const unsigned char *)text;
-	uint64_t ring[MINHASH_MAX_SHINGLE];
+	struct words_reader r;
+	uint64_t ring[MINHASH_MAX_SHINGLE], h;
 	uint32_t x[BATCH];
-	size_t i, start, words = 0, nx = 0, sh;
+	size_t words = 0, nx = 0, sh;
 
 	if (k < MINHASH_MIN_PERMS || k > MINHASH_MAX_PERMS || shingle < 1 ||
 	    shingle > MINHASH_MAX_SHINGLE)
@@ -184,12 +193,9 @@ minhash_of_text_digits(const char *text, size_t len, int shingle, size_t k,
 	sh = (size_t)shingle;
 	hashes_init(&hs, k);
 	memset(sig, 0xff, k * sizeof(*sig));
-	i = 0;
-	while (p != NULL && i < len) {
-		if (words_next(p, len, &i, &start) == 0)
-			continue;
-		ring[words % MINHASH_MAX_SHINGLE] =
-		    words_hash(p + start, i - start, fold_digits);
+	words_reader_init(&r, text, len, ws, fold_digits, 0);
+	while (words_reader_next(&r, &h)) {
+		ring[words % MINHASH_MAX_SHINGLE] = h;
 		words++;
 		if (words < sh)
 			continue;

@@ -26,6 +26,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct words_seq;
+
 #define MINHASH_FEATURES_VERSION 2
 #define MINHASH_MAX_PERMS 512 /* longest signature */
 #define MINHASH_MIN_PERMS 8   /* shortest: fewer cannot tell 90 % from 100 % */
@@ -55,6 +57,12 @@ int minhash_of_text(
  * minhash_of_text does) or read as they are (0). */
 int minhash_of_text_digits(const char *text, size_t len, int shingle,
     size_t k, uint32_t *sig, int fold_digits);
+
+/* minhash_of_text_digits of text[0..len) from its words ws read once
+ * already (words.h; NULL: read the text): the same signature either way. */
+int minhash_of_text_words(const char *text, size_t len,
+    const struct words_seq *ws, int shingle, size_t k, uint32_t *sig,
+    int fold_digits);
 
 /* Positions where a[0..k) and b[0..k) agree, 0..k. */
 size_t minhash_agree(const uint32_t *a, const uint32_t *b, size_t k);

@@ -94,15 +94,57 @@ sorted_once(const uint32_t *in, size_t n, int skip_zero, uint32_t **out,
 	return 0;
 }
 
-/* set = seq sorted, duplicates dropped; terms and targets likewise,
- * without zeros. */
+/*
+ * terms = the non-zero terms sorted, each once (sorted_once's), and each
+ * word's rank: the place of its term among them. 0, or -1 when out of
+ * memory.
+ */
+static int
+rank_terms(struct shingles *s)
+{
+	uint64_t *a = NULL, *tmp = NULL;
+	size_t j, n = 0, k = 0;
+	uint32_t t;
+	int rc = -1;
+
+	if (s->words == 0)
+		return 0;
+	if ((a = malloc(s->words * sizeof(*a))) == NULL ||
+	    (tmp = malloc(s->words * sizeof(*tmp))) == NULL ||
+	    (s->rank = malloc(s->words * sizeof(*s->rank))) == NULL ||
+	    (s->terms = malloc(s->words * sizeof(*s->terms))) == NULL)
+		goto out;
+	for (j = 0; j < s->words; j++)
+		if (s->term[j] != 0)
+			a[n++] = (uint64_t)s->term[j] << 32 | j;
+	radix_sort_u64_high(a, tmp, n);
+	for (j = 0; j < n; j++) {
+		t = (uint32_t)(a[j] >> 32);
+		if (k == 0 || s->terms[k - 1] != t)
+			s->terms[k++] = t;
+		s->rank[(uint32_t)a[j]] = (uint32_t)(k - 1);
+	}
+	s->nterms = k;
+	if (k == 0) {
+		free(s->terms);
+		s->terms = NULL;
+	}
+	rc = 0;
+out:
+	free(a);
+	free(tmp);
+	return rc;
+}
+
+/* set = seq sorted, duplicates dropped; terms (ranked) and targets
+ * likewise, without zeros. */
 static int copy_u32(const uint32_t *in, size_t n, uint32_t **out);
 
 static int
 make_set(struct shingles *s)
 {
 	if (sorted_once(s->seq, s->n, 0, &s->set, &s->distinct) != 0 ||
-	    sorted_once(s->term, s->words, 1, &s->terms, &s->nterms) != 0 ||
+	    rank_terms(s) != 0 ||
 	    copy_u32(s->terms, s->nterms, &s->pairs) != 0)
 		return -1;
 	s->npairs = s->nterms;
@@ -116,10 +158,11 @@ make_set(struct shingles *s)
  * per-word arrays like seq. */
 static int
 push_word(struct shingles *s, size_t *cap, uint32_t blk, uint32_t term,
-    int number, uint32_t target)
+    int number, uint32_t target, uint64_t wh)
 {
 	unsigned char *grown_n;
 	uint32_t *grown;
+	uint64_t *grown_h;
 
 	if (s->words == *cap) {
 		*cap = *cap == 0 ? FIRST_CAP : *cap * 2;
@@ -139,7 +182,12 @@ push_word(struct shingles *s, size_t *cap, uint32_t blk, uint32_t term,
 		if ((grown = realloc(s->item, *cap * sizeof(*grown))) == NULL)
 			return -1;
 		s->item = grown;
+		if ((grown_h = realloc(s->hash, *cap * sizeof(*grown_h))) ==
+		    NULL)
+			return -1;
+		s->hash = grown_h;
 	}
+	s->hash[s->words] = wh;
 	s->word[s->words] = blk;
 	s->term[s->words] = term;
 	s->number[s->words] = (unsigned char)number;
@@ -211,7 +259,7 @@ static int
 add_word(struct shingles *s, uint64_t *ring, uint64_t wh, uint32_t term,
     int number, uint32_t target, size_t blk, size_t *cap, size_t *wcap)
 {
-	if (push_word(s, wcap, (uint32_t)blk, term, number, target) != 0)
+	if (push_word(s, wcap, (uint32_t)blk, term, number, target, wh) != 0)
 		return -1;
 	ring[s->words % WORDS_RING] = wh;
 	s->words++;
@@ -276,6 +324,10 @@ shingles_of_text_links(const char *text, size_t len,
 		prev = wh;
 		first = 0;
 	}
+	/* Cut short at SHINGLES_MAX, the words are not all of the text's. */
+	gap = i;
+	s->whole = s->n < SHINGLES_MAX || p == NULL ||
+	    words_next(p, len, &gap, &start) == 0;
 	if (open && push_block(s, &bcap, bh) != 0)
 		goto fail;
 	if (s->words > 0 && s->words < SHINGLE_WORDS &&
@@ -321,32 +373,56 @@ shingles_free(struct shingles *s)
 	free(s->items);
 	free(s->title);
 	free(s->pairs);
+	free(s->hash);
+	free(s->rank);
 	memset(s, 0, sizeof(*s));
+}
+
+int
+shingles_words(const struct shingles *s, struct words_seq *ws)
+{
+	memset(ws, 0, sizeof(*ws));
+	if (!s->whole)
+		return 0;
+	ws->hash = s->hash;
+	ws->number = s->number;
+	ws->n = s->words;
+	return 1;
 }
 
 int
 shingles_keep_own_terms(struct shingles *s, const unsigned char *tmpl)
 {
-	uint32_t *own, *ownt, *owni, *terms = NULL, *targets = NULL;
+	uint32_t *ownt, *owni, *terms = NULL, *targets = NULL;
 	uint32_t *items = NULL;
-	size_t j, k = 0, n, nt, ni;
+	unsigned char *own = NULL;
+	size_t j, k = 0, n = 0, nt, ni;
 	int rc = -1;
 
 	if (s->words == 0)
 		return 0;
-	own = malloc(s->words * sizeof(*own));
+	/* Which of all the pairs an own word has, by the ranks the worker
+	 * found: the own terms in order without sorting them again. */
+	own = calloc(s->npairs + 1, 1);
 	ownt = malloc(s->words * sizeof(*ownt));
 	owni = malloc(s->words * sizeof(*owni));
 	if (own == NULL || ownt == NULL || owni == NULL)
 		goto out;
 	for (j = 0; j < s->words; j++)
 		if (!tmpl[s->word[j]]) {
-			own[k] = s->term[j];
+			if (s->term[j] != 0)
+				own[s->rank[j]] = 1;
 			owni[k] = s->item[j];
 			ownt[k++] = s->target[j];
 		}
-	if (sorted_once(own, k, 1, &terms, &n) != 0 ||
-	    sorted_once(ownt, k, 1, &targets, &nt) != 0 ||
+	for (j = 0; j < s->npairs; j++)
+		n += own[j];
+	if (n > 0 && (terms = malloc(n * sizeof(*terms))) == NULL)
+		goto out;
+	for (j = 0, n = 0; j < s->npairs; j++)
+		if (own[j])
+			terms[n++] = s->pairs[j];
+	if (sorted_once(ownt, k, 1, &targets, &nt) != 0 ||
 	    sorted_once(owni, k, 1, &items, &ni) != 0)
 		goto out;
 	free(s->terms);

@@ -29,6 +29,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct words_seq;
+
 /* Most shingles read from one text; the rest of a longer text is left
  * out of both the sequence and the set (about 1.5 MB of prose). */
 #define SHINGLES_MAX 262144
@@ -74,6 +76,12 @@ struct shingles {
 	int teaches;     /* the page teaches its site's template: set by the
 	                    caller (dedup_learns_template), stored in the
 	                    blob */
+	uint32_t *rank;  /* per word read with a non-zero term: the place
+	                    of its term in pairs */
+	uint64_t *hash;  /* per word read: words_hash of it, unfolded
+	                    (words.h), for shingles_words */
+	int whole;       /* every word of the text was read (not cut at
+	                    SHINGLES_MAX) */
 };
 
 /* What the measure needs of an earlier page: its shingle set and its
@@ -117,6 +125,13 @@ int shingles_ref_decode(const void *blob, size_t len, struct shingles_ref *r);
  * -1 when out of memory, when s is left empty (safe to free).
  */
 int shingles_of_text(const char *text, size_t len, struct shingles *s);
+
+/*
+ * The words s read, for the methods that read the same text (words.h):
+ * 1 with ws pointing into s (valid while s is unchanged), or 0 when s
+ * read only part of its text (ws empty).
+ */
+int shingles_words(const struct shingles *s, struct words_seq *ws);
 
 /* A link's text in a text, and where it leads. */
 struct shingles_link {

@@ -206,12 +206,19 @@ uint64_t
 simhash_of_text_opts(const char *text, size_t len,
     const struct simhash_opts *o)
 {
+	return simhash_of_text_words(text, len, NULL, o);
+}
+
+uint64_t
+simhash_of_text_words(const char *text, size_t len,
+    const struct words_seq *ws, const struct simhash_opts *o)
+{
 	struct feature stack_slot[TABLE_STACK];
 	struct counter c;
-	const unsigned char *p = (const unsigned char *)text;
+	struct words_reader r;
 	uint64_t ring[SHINGLE_MAX];
-	uint64_t fp = 0;
-	size_t i, start, words = 0, shingle, min_word;
+	uint64_t fp = 0, h;
+	size_t words = 0, shingle, min_word;
 	int bit;
 
 	if (o == NULL)
@@ -225,13 +232,11 @@ simhash_of_text_opts(const char *text, size_t len,
 	c.size = TABLE_STACK;
 	c.weighting = o->weighting;
 
-	i = 0;
-	while (p != NULL && i < len) {
-		if (words_next(p, len, &i, &start) == 0 ||
-		    i - start < min_word)
-			continue;
-		ring[words % SHINGLE_MAX] = words_hash(p + start, i - start,
-		    o->fold_numbers);
+	/* The words' lengths are not kept with their hashes. */
+	words_reader_init(&r, text, len, min_word > 0 ? NULL : ws,
+	    o->fold_numbers, min_word);
+	while (words_reader_next(&r, &h)) {
+		ring[words % SHINGLE_MAX] = h;
 		words++;
 		if (words >= shingle)
 			count_feature(&c, words_shingle_hash(ring,

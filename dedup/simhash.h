@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct words_seq;
+
 #define SIMHASH_FEATURES_VERSION 3
 
 enum simhash_weighting {
@@ -47,6 +49,14 @@ uint64_t simhash_of_text(const char *text, size_t len);
  */
 uint64_t simhash_of_text_opts(const char *text, size_t len,
     const struct simhash_opts *o);
+
+/*
+ * simhash_of_text_opts of text[0..len) from its words ws read once
+ * already (words.h; NULL: read the text): the same value either way. The
+ * text is read when o->min_word applies, for the words' lengths.
+ */
+uint64_t simhash_of_text_words(const char *text, size_t len,
+    const struct words_seq *ws, const struct simhash_opts *o);
 
 /* Hamming distance of two fingerprints, 0..64. */
 int simhash_distance(uint64_t a, uint64_t b);

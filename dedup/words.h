@@ -101,6 +101,73 @@ words_hash(const unsigned char *w, size_t n, int fold_digits)
 }
 
 /*
+ * The words of a text read once (shingles.c does) and kept for the other
+ * methods that read the same text, so that none reads it again.
+ */
+struct words_seq {
+	const uint64_t *hash;        /* per word: words_hash with fold 0 */
+	const unsigned char *number; /* per word: 1 for digits only */
+	size_t n;                    /* words: every word of the text */
+};
+
+/*
+ * Reads a text's word hashes one at a time, from the text itself or from
+ * its words_seq: the same hashes either way, since a folded word is one
+ * of digits only and every such word hashes as "0".
+ */
+struct words_reader {
+	const unsigned char *p;     /* the text, when read from it */
+	size_t len;                 /* its bytes */
+	size_t i;                   /* the next byte to read */
+	const struct words_seq *ws; /* its words, or NULL to read p */
+	size_t j;                   /* the next word of ws */
+	int fold;                   /* fold_digits of words_hash */
+	size_t min_word;            /* shorter words are skipped (read from
+	                               the text only) */
+};
+
+/* Read text[0..len) (may be NULL), or its words ws when not NULL, with
+ * fold_digits fold, skipping words of fewer than min_word bytes (ws must
+ * be NULL when min_word is not 0). */
+static inline void
+words_reader_init(struct words_reader *r, const char *text, size_t len,
+    const struct words_seq *ws, int fold, size_t min_word)
+{
+	r->p = (const unsigned char *)text;
+	r->len = r->p != NULL ? len : 0;
+	r->i = 0;
+	r->ws = ws;
+	r->j = 0;
+	r->fold = fold;
+	r->min_word = min_word;
+}
+
+/* The next word's hash into *h: 1, or 0 when no word is left. */
+static inline int
+words_reader_next(struct words_reader *r, uint64_t *h)
+{
+	size_t start;
+
+	if (r->ws != NULL) {
+		if (r->j >= r->ws->n)
+			return 0;
+		*h = r->fold && r->ws->number[r->j] ?
+		    words_hash((const unsigned char *)"0", 1, 0) :
+		    r->ws->hash[r->j];
+		r->j++;
+		return 1;
+	}
+	while (r->i < r->len) {
+		if (words_next(r->p, r->len, &r->i, &start) == 0 ||
+		    r->i - start < r->min_word)
+			continue;
+		*h = words_hash(r->p + start, r->i - start, r->fold);
+		return 1;
+	}
+	return 0;
+}
+
+/*
  * Order-dependent hash of the n word hashes of ring from slot first on
  * (wrapping at WORDS_RING), started from seed: each method its own seed.
  */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "util/clock.h"
+#include "dedup/words.h"
 #include "web/url.h"
 
 static const char WHY_FP[] = "cannot fingerprint";
@@ -134,6 +135,7 @@ digest_page(const struct dedup *d, const struct digest_opts *o,
 {
 	struct extract_opts eo;
 	struct tdw_fields tf, *fields = NULL;
+	struct words_seq ws;
 	double t0 = clock_mono_ms(), t1;
 
 	memset(g, 0, sizeof(*g));
@@ -165,8 +167,11 @@ digest_page(const struct dedup *d, const struct digest_opts *o,
 		*why = WHY_NOMEM;
 		goto fail;
 	}
+	/* The shingles read the near text's words: the other methods that
+	 * read words take them from there. */
 	if (dedup_fingerprint_page(d, g->text, g->text_len, g->near,
-	    g->near_len, fields, &g->fp) != 0) {
+	    g->near_len, shingles_words(&g->sh, &ws) ? &ws : NULL, fields,
+	    &g->fp) != 0) {
 		*why = WHY_FP;
 		goto fail;
 	}

@@ -190,6 +190,9 @@ content_unlikely_named(const xmlNode *n)
 	const char *cls = htmlattr_get(n, "class"), *id = htmlattr_get(n, "id");
 	char both[512];
 
+	/* Most elements have neither: " " holds none of the words. */
+	if (cls == NULL && id == NULL)
+		return 0;
 	snprintf(both, sizeof(both), "%s %s", cls ? cls : "", id ? id : "");
 	return content_has_sub(both, unlikely_sub) &&
 	    !content_has_sub(both, maybe_sub);

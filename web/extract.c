@@ -42,68 +42,6 @@
 static const char WHY_NOMEM[] = "out of memory";
 static const char WHY_LARGE[] = "too large";
 
-enum {
-	E_BLOCK = 1 << 0,   /* separates words */
-	E_DROP = 1 << 1,    /* no text from it, but links and meta still */
-	E_SKIP = 1 << 2,    /* not entered at all */
-	E_HEADING = 1 << 3, /* h1..h6 */
-};
-
-static const struct elem {
-	const char *name;
-	unsigned flags;
-} elems[] = {
-	{ "address", E_BLOCK }, { "article", E_BLOCK }, { "aside", E_BLOCK },
-	{ "audio", E_DROP }, { "base", E_DROP }, { "blockquote", E_BLOCK },
-	{ "body", E_BLOCK }, { "br", E_BLOCK }, { "canvas", E_DROP },
-	{ "caption", E_BLOCK }, { "center", E_BLOCK }, { "datalist", E_DROP },
-	{ "dd", E_BLOCK }, { "details", E_BLOCK }, { "dialog", E_BLOCK },
-	{ "dir", E_BLOCK }, { "div", E_BLOCK }, { "dl", E_BLOCK },
-	{ "dt", E_BLOCK }, { "embed", E_DROP }, { "fieldset", E_BLOCK },
-	{ "figcaption", E_BLOCK }, { "figure", E_BLOCK },
-	{ "footer", E_BLOCK }, { "form", E_BLOCK }, { "frame", E_DROP },
-	{ "frameset", E_DROP }, { "h1", E_BLOCK | E_HEADING },
-	{ "h2", E_BLOCK | E_HEADING }, { "h3", E_BLOCK | E_HEADING },
-	{ "h4", E_BLOCK | E_HEADING }, { "h5", E_BLOCK | E_HEADING },
-	{ "h6", E_BLOCK | E_HEADING }, { "head", E_DROP },
-	{ "header", E_BLOCK }, { "hgroup", E_BLOCK }, { "hr", E_BLOCK },
-	{ "html", E_BLOCK }, { "iframe", E_DROP }, { "img", E_DROP },
-	{ "legend", E_BLOCK }, { "li", E_BLOCK }, { "link", E_DROP },
-	{ "main", E_BLOCK }, { "math", E_SKIP }, { "menu", E_BLOCK },
-	{ "meta", E_DROP }, { "nav", E_BLOCK }, { "noembed", E_DROP },
-	{ "noframes", E_DROP }, { "noscript", E_DROP }, { "object", E_DROP },
-	{ "ol", E_BLOCK }, { "p", E_BLOCK }, { "picture", E_DROP },
-	{ "pre", E_BLOCK }, { "script", E_SKIP }, { "search", E_BLOCK },
-	{ "section", E_BLOCK }, { "select", E_DROP }, { "style", E_SKIP },
-	{ "summary", E_BLOCK }, { "svg", E_SKIP }, { "table", E_BLOCK },
-	{ "tbody", E_BLOCK }, { "td", E_BLOCK }, { "template", E_SKIP },
-	{ "tfoot", E_BLOCK }, { "th", E_BLOCK }, { "thead", E_BLOCK },
-	{ "title", E_DROP }, { "tr", E_BLOCK }, { "ul", E_BLOCK },
-	{ "video", E_DROP },
-};
-
-static unsigned
-elem_flags(const xmlChar *name)
-{
-	size_t lo = 0, hi = sizeof(elems) / sizeof(elems[0]);
-
-	if (name == NULL)
-		return 0;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp((const char *)name, elems[mid].name);
-
-		if (c == 0)
-			return elems[mid].flags;
-		if (c < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return 0;
-}
-
-
 /* White space collapses to one separator: '\n' when a block boundary
  * came since the last character and the text keeps lines, else ' '. */
 struct tout {
@@ -180,16 +118,28 @@ is_word_ascii(unsigned char c)
 	return c > 0x20 && c < 0x7f;
 }
 
+/* Outputs one text is written to at once: body, main, headings and
+ * anchors. */
+#define TOUT_MANY 4
+
+/*
+ * Write str[0..n) to each of the nt outputs ts: read once, each run of
+ * characters handed to every output that still has room.
+ */
 static void
-tout_text_n(struct tout *t, const char *str, size_t n)
+tout_text_many(struct tout *const *ts, size_t nt, const char *str, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	unsigned char enc[4];
-	size_t i = 0, k;
+	size_t i = 0, k, j, open;
 	uint32_t cp;
 	int remap;
 
-	while (i < n && !t->full) {
+	while (i < n) {
+		for (j = 0, open = 0; j < nt; j++)
+			open += !ts[j]->full;
+		if (open == 0)
+			break;
 		if (is_word_ascii(s[i])) {
 			/* The common case, plain ASCII words at once, with
 			 * the single spaces between them: the text writes
@@ -199,7 +149,8 @@ tout_text_n(struct tout *t, const char *str, size_t n)
 				    ' ' || i + k + 1 == n ||
 				    !is_word_ascii(s[i + k + 1])))
 					break;
-			tout_run(t, s + i, k, 1);
+			for (j = 0; j < nt; j++)
+				tout_run(ts[j], s + i, k, 1);
 			i += k;
 			continue;
 		}
@@ -213,15 +164,28 @@ tout_text_n(struct tout *t, const char *str, size_t n)
 			remap = 1;
 		}
 		/* White space, and controls: a character reference can
-		 * still make one. */
-		if (chars_space_cp(cp))
-			t->space = 1;
-		else if (remap)
-			tout_run(t, enc, chars_utf8_encode(cp, enc), 0);
-		else
-			tout_run(t, s + i, k, 0);
+		 * still make one. A full output writes nothing more, so its
+		 * space is never read. */
+		if (chars_space_cp(cp)) {
+			for (j = 0; j < nt; j++)
+				ts[j]->space = 1;
+		} else if (remap) {
+			size_t el = chars_utf8_encode(cp, enc);
+
+			for (j = 0; j < nt; j++)
+				tout_run(ts[j], enc, el, 0);
+		} else {
+			for (j = 0; j < nt; j++)
+				tout_run(ts[j], s + i, k, 0);
+		}
 		i += k;
 	}
+}
+
+static void
+tout_text_n(struct tout *t, const char *str, size_t n)
+{
+	tout_text_many(&t, 1, str, n);
 }
 
 static void
@@ -285,25 +249,7 @@ struct walk {
 	size_t acand;         /* entries allocated */
 	size_t maxcand;       /* cap on ncand */
 	int nomem;            /* an allocation failed */
-	struct {
-		const xmlChar *name; /* an element name, as the tree holds it */
-		unsigned flags;      /* its elem_flags */
-	} fcache[64];         /* element names seen, by address: libxml2
-	                         keeps one copy of each name per document */
 };
-
-/* elem_flags of n's name, remembered by the name's address. */
-static unsigned
-node_flags(struct walk *w, const xmlNode *n)
-{
-	size_t i = ((uintptr_t)n->name >> 4) & 63;
-
-	if (w->fcache[i].name != n->name || n->name == NULL) {
-		w->fcache[i].name = n->name;
-		w->fcache[i].flags = elem_flags(n->name);
-	}
-	return w->fcache[i].flags;
-}
 
 /*
  * Whether the white-space or comma separated list s holds token tok, in
@@ -411,7 +357,7 @@ main_active(const struct walk *w)
 static int
 silent_elem(const xmlNode *n)
 {
-	return (elem_flags(n->name) & (E_DROP | E_SKIP)) != 0;
+	return (extract_elem_flags((const char *)n->name) & (E_DROP | E_SKIP)) != 0;
 }
 
 /*
@@ -473,6 +419,7 @@ anchor_close(struct walk *w)
 static void
 pre_lines(struct walk *w, const char *s)
 {
+	struct tout *ts[2];
 	const char *nl;
 	size_t n;
 
@@ -482,12 +429,12 @@ pre_lines(struct walk *w, const char *s)
 		tout_text(&w->heads, s);
 	if (w->in_anchor)
 		tout_text(&w->anchors, s);
+	ts[0] = &w->text;
+	ts[1] = &w->main;
 	for (;;) {
 		nl = strchr(s, '\n');
 		n = nl != NULL ? (size_t)(nl - s) : strlen(s);
-		tout_text_n(&w->text, s, n);
-		if (main_active(w))
-			tout_text_n(&w->main, s, n);
+		tout_text_many(ts, main_active(w) ? 2 : 1, s, n);
 		if (nl == NULL)
 			break;
 		tout_break(&w->text);
@@ -501,21 +448,25 @@ pre_lines(struct walk *w, const char *s)
 static int
 enter(struct walk *w, xmlNode *n)
 {
+	struct tout *ts[TOUT_MANY];
 	const char *name;
+	size_t nt;
 	unsigned f;
 
 	if (n->type == XML_TEXT_NODE || n->type == XML_CDATA_SECTION_NODE) {
 		if (text_active(w) && w->pre != NULL) {
 			pre_lines(w, (const char *)n->content);
-		} else if (text_active(w)) {
-			tout_text(&w->text, (const char *)n->content);
+		} else if (text_active(w) && n->content != NULL) {
+			nt = 0;
+			ts[nt++] = &w->text;
 			if (main_active(w))
-				tout_text(&w->main, (const char *)n->content);
+				ts[nt++] = &w->main;
 			if (w->heading != NULL)
-				tout_text(&w->heads, (const char *)n->content);
+				ts[nt++] = &w->heads;
 			if (w->in_anchor)
-				tout_text(&w->anchors,
-				    (const char *)n->content);
+				ts[nt++] = &w->anchors;
+			tout_text_many(ts, nt, (const char *)n->content,
+			    strlen((const char *)n->content));
 		}
 		if (w->title_node != NULL)
 			tout_text(&w->title, (const char *)n->content);
@@ -524,7 +475,7 @@ enter(struct walk *w, xmlNode *n)
 	if (n->type != XML_ELEMENT_NODE)
 		return 0;
 	name = (const char *)n->name;
-	f = node_flags(w, n);
+	f = extract_elem_flags((const char *)n->name);
 	if (f & E_SKIP)
 		return 0;
 	if ((f & E_BLOCK) && text_active(w)) {
@@ -603,7 +554,7 @@ leave(struct walk *w, xmlNode *n)
 		w->link = NULL;
 		anchor_close(w);
 	}
-	if ((node_flags(w, n) & E_BLOCK) && text_active(w)) {
+	if ((extract_elem_flags((const char *)n->name) & E_BLOCK) && text_active(w)) {
 		tout_break(&w->text);
 		tout_break(&w->main);
 		if (w->heading != NULL)
@@ -671,6 +622,9 @@ parse(const unsigned char *u8, size_t n, const char *page_url, xmlDoc **doc)
 	ctxt = htmlNewParserCtxt();
 	if (ctxt == NULL)
 		return -1;
+	/* libxml2 files every id attribute in a table of the document, which
+	 * the walk never reads: the filing and the freeing are skipped. */
+	ctxt->loadsubset |= XML_SKIP_IDS;
 	xmlSetGenericErrorFunc(NULL, silent);
 	xmlSetStructuredErrorFunc(NULL, silent_structured);
 	/*

@@ -1,6 +1,7 @@
 /*
  * extract_int: what extract.c (the walk over the document) hands to
- * extract_links.c (the links, once the walk is over). Not for use outside
+ * extract_links.c (the links, once the walk is over), and the element
+ * table extract_elems.c keeps for the walk. Not for use outside
  * web/extract*.c. It includes neither extract.h nor url.h, so that
  * extract.c and it do not depend on each other in a circle.
  */
@@ -12,6 +13,18 @@
 
 struct extract_result;
 struct url_base;
+
+/* What an element is to the walk (bits of extract_elem_flags). */
+enum {
+	E_BLOCK = 1 << 0,   /* separates words */
+	E_DROP = 1 << 1,    /* no text from it, but links and meta still */
+	E_SKIP = 1 << 2,    /* not entered at all */
+	E_HEADING = 1 << 3, /* h1..h6 */
+};
+
+/* The E_* bits of the element called elem (lower case, as libxml2 names
+ * HTML elements; NULL or unknown: 0). Cannot fail. */
+unsigned extract_elem_flags(const char *elem);
 
 /* A link's text in the walk's anchor text, and whether main_text holds
  * it. */

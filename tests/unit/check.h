@@ -141,5 +141,6 @@ void suite_fdlimit(void);
 void suite_store_disk(void);
 void suite_idcol(void);
 void suite_threadcpu(void);
+void suite_words(void);
 
 #endif

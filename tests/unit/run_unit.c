@@ -29,6 +29,7 @@ main(void)
 		SUITE(cdxj), SUITE(sdb_pg), SUITE(chunks), SUITE(tagtab), SUITE(radix),
 		SUITE(keymap), SUITE(warcread), SUITE(search), SUITE(pg_conn),
 		SUITE(fdlimit), SUITE(store_disk), SUITE(idcol), SUITE(threadcpu),
+		SUITE(words),
 	};
 	const char *only = getenv("NC_UNIT_ONLY");
 	size_t i, ran = 0;

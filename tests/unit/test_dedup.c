@@ -703,14 +703,14 @@ test_tdw_method(void)
 	memset(&f, 0, sizeof(f));
 	f.title = "alpha beta gamma delta";
 	f.url = "http://a.example/news/alpha.html";
-	CHECK_INT(dedup_fingerprint_page(d, p->a, p->la, p->a, 300, &f, &fa),
-	    0);
+	CHECK_INT(dedup_fingerprint_page(d, p->a, p->la, p->a, 300, NULL, &f,
+	    &fa), 0);
 	CHECK_INT(fa.have, DEDUP_MD5 | DEDUP_TDW);
 	CHECK_INT(fa.text_len, 300);
 	f.title = "epsilon zeta eta theta";
 	f.url = "http://a.example/news/epsilon.html";
-	CHECK_INT(dedup_fingerprint_page(d, p->a, p->la, p->a, 300, &f, &fb),
-	    0);
+	CHECK_INT(dedup_fingerprint_page(d, p->a, p->la, p->a, 300, NULL, &f,
+	    &fb), 0);
 	CHECK(tdw_overlap(&fa.tdw, &fb.tdw) < tdw_threshold(99));
 	CHECK(tdw_overlap(&fa.tdw, &fb.tdw) > tdw_threshold(50));
 

@@ -3,6 +3,9 @@
 #include "web/charset.h"
 #include "web/content_int.h"
 #include "web/extract.h"
+#include "web/extract_int.h"
+
+#include <libxml/HTMLparser.h>
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -1520,9 +1523,62 @@ test_is_html(void)
 	CHECK(extract_is_html("text/plain", "<p>", 3) == 0);
 }
 
+/* content_unlikely_named without class and id (at once) and with them
+ * (read): a name only when one of them says so. */
+static void
+test_unlikely_named_needs_a_name(void)
+{
+	static const char html[] = "<body><div>a</div><div class=sidebar>b"
+	    "</div><div id=site-menu>c</div><div class=\"\" id=\"\">d</div>"
+	    "<div class=\" \">e</div><div class=sidebar id=article>f</div>"
+	    "</body>";
+	static const int want[] = { 0, 1, 1, 0, 0, 0 };
+	xmlDoc *doc = htmlReadMemory(html, (int)sizeof(html) - 1, NULL,
+	    "UTF-8", HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING);
+	xmlNode *n;
+	size_t i = 0;
+
+	CHECK(doc != NULL);
+	if (doc == NULL)
+		return;
+	n = xmlDocGetRootElement(doc)->children->children;
+	for (; n != NULL && i < 6; n = n->next)
+		if (n->type == XML_ELEMENT_NODE)
+			CHECK_INT(content_unlikely_named(n), want[i++]);
+	CHECK_INT(i, 6);
+	xmlFreeDoc(doc);
+}
+
+/* The element table's look-up, around the ends of each first letter's
+ * entries and past them. */
+static void
+test_elem_flags(void)
+{
+	static const struct {
+		const char *name;
+		unsigned flags;
+	} cases[] = { { "address", E_BLOCK }, { "a", 0 }, { "ab", 0 },
+		{ "video", E_DROP }, { "vide", 0 }, { "videos", 0 },
+		{ "dir", E_BLOCK }, { "di", 0 }, { "divx", 0 },
+		{ "dt", E_BLOCK }, { "du", 0 }, { "h1", E_BLOCK | E_HEADING },
+		{ "h6", E_BLOCK | E_HEADING }, { "h7", 0 }, { "hr", E_BLOCK },
+		{ "html", E_BLOCK }, { "script", E_SKIP }, { "svg", E_SKIP },
+		{ "summary", E_BLOCK }, { "ul", E_BLOCK }, { "u", 0 },
+		{ "zz", 0 }, { "Div", 0 }, { "", 0 }, { "1", 0 },
+		{ "\xc3\xa9", 0 }, { "noscript", E_DROP },
+		{ "blockquote", E_BLOCK } };
+	size_t i;
+
+	CHECK_INT(extract_elem_flags(NULL), 0);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		CHECK_INT(extract_elem_flags(cases[i].name), cases[i].flags);
+}
+
 void
 suite_extract(void)
 {
+	RUN(test_elem_flags);
+	RUN(test_unlikely_named_needs_a_name);
 	RUN(test_is_html);
 	RUN(test_drop_nontext);
 	RUN(test_anchor_text_kept);

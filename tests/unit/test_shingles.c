@@ -8,6 +8,7 @@
 #include "dedup/template.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 static const char ARTICLE[] =
@@ -1003,9 +1004,70 @@ test_new_words_marked(void)
 	shingles_free(&sa);
 }
 
+static int
+cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * shingles_keep_own_terms, which filters all the pairs by the words'
+ * ranks, keeps what sorting the own words' pairs anew keeps: the pairs of
+ * the words outside template lines, each once, on texts of many lines
+ * with repeated words and random template flags.
+ */
+static void
+test_own_terms_by_rank(void)
+{
+	static const char *const w[] = { "alpha", "beta", "gamma", "delta",
+		"2024", "epsilon", "zeta", "eta", "theta", "iota" };
+	char text[8192];
+	uint32_t *want;
+	unsigned char *flags;
+	struct shingles s;
+	uint64_t seed = 99;
+	size_t len, j, k, n, round, bad = 0;
+
+	for (round = 0; round < 200; round++) {
+		len = 0;
+		n = check_xorshift(&seed) % 600;
+		for (j = 0; j < n; j++) {
+			k = check_xorshift(&seed) % 10;
+			len += (size_t)snprintf(text + len, sizeof(text) - len,
+			    "%s%c", w[k], check_xorshift(&seed) % 6 == 0 ?
+			    '\n' : ' ');
+		}
+		CHECK(shingles_of_text(text, len, &s) == 0);
+		flags = malloc(s.nblocks + 1);
+		want = malloc((s.words + 1) * sizeof(*want));
+		CHECK(flags != NULL && want != NULL);
+		if (flags == NULL || want == NULL)
+			break;
+		for (j = 0; j < s.nblocks; j++)
+			flags[j] = (unsigned char)(check_xorshift(&seed) % 3 == 0);
+		for (j = 0, n = 0; j < s.words; j++)
+			if (!flags[s.word[j]] && s.term[j] != 0)
+				want[n++] = s.term[j];
+		qsort(want, n, sizeof(*want), cmp_u32);
+		for (j = 0, k = 0; j < n; j++)
+			if (k == 0 || want[k - 1] != want[j])
+				want[k++] = want[j];
+		CHECK(shingles_keep_own_terms(&s, flags) == 0);
+		bad += s.nterms != k || (k > 0 &&
+		    memcmp(s.terms, want, k * sizeof(*want)) != 0);
+		free(flags);
+		free(want);
+		shingles_free(&s);
+	}
+	CHECK_INT(bad, 0);
+}
+
 void
 suite_shingles(void)
 {
+	RUN(test_own_terms_by_rank);
 	RUN(test_novel_words);
 	RUN(test_new_words_marked);
 	RUN(test_unspaced_scripts);
