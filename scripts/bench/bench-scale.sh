@@ -202,7 +202,7 @@ while kill -0 "$NC_PID" 2>/dev/null; do
 	w=$(io_bytes "$NC_PID" write_bytes)
 	[ "$w" -gt 0 ] && wrote=$((BASE_WROTE + w))
 	echo "$(now) $start $wrote" |
-	    awk '{ printf "%.1f %d\n", $1 - $2, $3 }' >"$T/state.new" &&
+	    awk '{ printf "%.1f %.0f\n", $1 - $2, $3 }' >"$T/state.new" &&
 	    mv "$T/state.new" "$T/state"
 	p=$(q "SELECT coalesce(max(seq), 0) FROM pages")
 	[ -n "$p" ] || p=0
