@@ -26,7 +26,9 @@
  * On SQLite a WAL journal, synchronous=NORMAL; prepared statements only,
  * on either. Writes happen inside batches (store_begin .. store_commit)
  * chosen by the caller; a crash loses at most the uncommitted batch, never
- * consistency.
+ * consistency. A store is used by one thread at a time (the crawl's event
+ * loop, a command's main thread); threads that read a crawl open their
+ * own.
  *
  * Every function returning int returns 0 (or a documented count) on success
  * and -1 on a database error; store_errmsg then says what went wrong.

@@ -400,9 +400,11 @@ store_open(const char *path, unsigned flags, char *err, size_t errsz)
 		}
 	} else if (lock_file(s, path, flags, &created, err, errsz) == -1)
 		goto fail;
+	/* A store is used by one thread at a time (store.h): SQLite's
+	 * mutexes around each of its calls would guard nothing. */
 	rc = readonly ? store__open_reader(path, &h)
-	              : sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE,
-	                    store__vfs());
+	              : sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE |
+	                    SQLITE_OPEN_NOMUTEX, store__vfs());
 	if (h != NULL && (s->db = sdb_of_sqlite(h)) == NULL)
 		sqlite3_close(h);
 	if (rc != SDB_OK || s->db == NULL) {

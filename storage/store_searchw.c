@@ -416,7 +416,9 @@ store_searchw_start(const char *side, struct store_searchw **out,
 		return err_set(err, errsz, -1, "%s: out of memory", side);
 	}
 	if (store_searchw_create(side, err, errsz) != 0 ||
-	    side_open(side, SQLITE_OPEN_READWRITE, &w->h, err, errsz) != 0)
+	    /* only the writer thread uses it once started */
+	    side_open(side, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, &w->h,
+	    err, errsz) != 0)
 		goto fail;
 	if (sqlite3_exec(w->h, SIDE_WRITER, NULL, NULL, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(w->h, SQL_PUT, -1, &w->put, NULL) !=
