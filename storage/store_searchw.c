@@ -181,26 +181,33 @@ out:
 	return rc;
 }
 
+/* Clean the character at t[i] (of len bytes): a mark, a NUL or a byte
+ * that is not valid UTF-8 becomes a space. Its length in bytes. */
+static size_t
+clean_one(unsigned char *t, size_t i, size_t len)
+{
+	size_t k;
+	uint32_t cp;
+
+	if (t[i] < 0x80) {
+		if (t[i] == STORE_SEARCHW_MARK_ON ||
+		    t[i] == STORE_SEARCHW_MARK_OFF || t[i] == '\0')
+			t[i] = ' ';
+		return 1;
+	}
+	k = chars_utf8_decode(t + i, len - i, &cp);
+	if (k == 1 && cp == 0xfffd)
+		t[i] = ' ';
+	return k;
+}
+
 void
 store_searchw_clean_plain(char *text, size_t len)
 {
-	unsigned char *t = (unsigned char *)text;
-	size_t i = 0, k;
-	uint32_t cp;
+	size_t i = 0;
 
-	while (i < len) {
-		if (t[i] < 0x80) {
-			if (t[i] == STORE_SEARCHW_MARK_ON ||
-			    t[i] == STORE_SEARCHW_MARK_OFF || t[i] == '\0')
-				t[i] = ' ';
-			i++;
-			continue;
-		}
-		k = chars_utf8_decode(t + i, len - i, &cp);
-		if (k == 1 && cp == 0xfffd)
-			t[i] = ' ';
-		i += k;
-	}
+	while (i < len)
+		i += clean_one((unsigned char *)text, i, len);
 }
 
 /* A byte in every lane of a 64-bit word. */
@@ -210,9 +217,8 @@ void
 store_searchw_clean_here(char *text, size_t len)
 {
 	unsigned char *t = (unsigned char *)text;
-	size_t i = 0, k;
+	size_t i = 0;
 	uint64_t x;
-	uint32_t cp;
 
 	/* Most text is ASCII without control bytes: eight bytes at a time
 	 * are passed over when none has its high bit set or is below 4
@@ -225,17 +231,7 @@ store_searchw_clean_here(char *text, size_t len)
 				continue;
 			}
 		}
-		if (t[i] < 0x80) {
-			if (t[i] == STORE_SEARCHW_MARK_ON ||
-			    t[i] == STORE_SEARCHW_MARK_OFF || t[i] == '\0')
-				t[i] = ' ';
-			i++;
-			continue;
-		}
-		k = chars_utf8_decode(t + i, len - i, &cp);
-		if (k == 1 && cp == 0xfffd)
-			t[i] = ' ';
-		i += k;
+		i += clean_one(t, i, len);
 	}
 }
 
