@@ -183,16 +183,10 @@ tout_text_many(struct tout *const *ts, size_t nt, const char *str, size_t n)
 }
 
 static void
-tout_text_n(struct tout *t, const char *str, size_t n)
-{
-	tout_text_many(&t, 1, str, n);
-}
-
-static void
 tout_text(struct tout *t, const char *str)
 {
 	if (str != NULL)
-		tout_text_n(t, str, strlen(str));
+		tout_text_many(&t, 1, str, strlen(str));
 }
 
 /* A block boundary: the next character is preceded by a space, or by a
@@ -357,7 +351,8 @@ main_active(const struct walk *w)
 static int
 silent_elem(const xmlNode *n)
 {
-	return (extract_elem_flags((const char *)n->name) & (E_DROP | E_SKIP)) != 0;
+	return (extract_elem_flags((const char *)n->name) &
+	    (E_DROP | E_SKIP)) != 0;
 }
 
 /*
@@ -475,7 +470,7 @@ enter(struct walk *w, xmlNode *n)
 	if (n->type != XML_ELEMENT_NODE)
 		return 0;
 	name = (const char *)n->name;
-	f = extract_elem_flags((const char *)n->name);
+	f = extract_elem_flags(name);
 	if (f & E_SKIP)
 		return 0;
 	if ((f & E_BLOCK) && text_active(w)) {
@@ -554,7 +549,8 @@ leave(struct walk *w, xmlNode *n)
 		w->link = NULL;
 		anchor_close(w);
 	}
-	if ((extract_elem_flags((const char *)n->name) & E_BLOCK) && text_active(w)) {
+	if ((extract_elem_flags((const char *)n->name) & E_BLOCK) &&
+	    text_active(w)) {
 		tout_break(&w->text);
 		tout_break(&w->main);
 		if (w->heading != NULL)
