@@ -50,8 +50,12 @@ e2e_start_server "$E2E_TMP/sites"
 R="--resolve own.test:$PORT:127.0.0.1"
 
 # --- 1. the crawl's verdicts, again from its archive -------------------------
+# One worker thread, so pages are judged in the order they were fetched and
+# archived: with two, b.html (byte-identical to a.html) fetched second can be
+# judged first, and the crawl and the archive rightly disagree on which of the
+# two is the original.
 A=$E2E_TMP/a
-"$NEARCRAWL" crawl -d "$A.db" --quiet --delay-ms 0 $R --warc "$A" \
+"$NEARCRAWL" crawl -d "$A.db" --quiet --delay-ms 0 --threads 1 $R --warc "$A" \
     "http://own.test:$PORT/" 2>"$A.err"
 eq "crawl with --warc exits 0" "$?" 0
 zcat "$A"/*.warc.gz >"$A.warc"
