@@ -3,10 +3,11 @@
  * id seen with each.
  *
  * Entries sit in add order, never moved: the digests (16 bytes) in a
- * util/chunks array, the ids beside them in a dedup/idcol (4 bytes while
- * they fit 32 bits). A util/tagtab of their numbers, at most 3/4 full,
- * finds them by the digest's leading 8 bytes (already uniform, so no
- * hashing). About 26 bytes an entry; at most 2^25 (33,554,432) entries.
+ * util/chunks array, the ids beside them in a dedup/idcol (2 bytes while
+ * they stay near each other). A util/tagtab of their numbers, at most 3/4
+ * full, finds them by the digest's leading 8 bytes (already uniform, so
+ * no hashing). About 24 bytes an entry; at most 2^25 (33,554,432)
+ * entries.
  */
 #ifndef NC_MD5MAP_H
 #define NC_MD5MAP_H

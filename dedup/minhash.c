@@ -45,9 +45,9 @@
  * chains are. A query walks its bands' chains a step at a time together,
  * so their memory reads overlap, and merges them in descending entry
  * order, so a candidate met in several bands is verified once, without
- * allocating. At most 2^25 - 1 entries. Signatures, ids (4 bytes while
- * they fit: dedup/idcol.h) and links grow in chunks (util/chunks.h),
- * never copied but for a rebuild of the links.
+ * allocating. At most 2^25 - 1 entries. Signatures, ids (2 bytes while
+ * they stay near each other: dedup/idcol.h) and links grow in chunks
+ * (util/chunks.h), never copied but for a rebuild of the links.
  */
 #include "dedup/minhash.h"
 

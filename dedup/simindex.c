@@ -19,7 +19,8 @@
  * run's tags and reads a stored fingerprint only on a tag match, checking
  * the table's bits exactly. The tables grow by half and are refilled from
  * the stored fingerprints, in place. Fingerprints and ids grow in chunks
- * (util/chunks.h), never copied; ids take 4 bytes (dedup/idcol.h).
+ * (util/chunks.h), never copied; ids take 2 bytes while they stay near
+ * each other (dedup/idcol.h).
  */
 #include "dedup/simindex.h"
 

@@ -9,8 +9,9 @@
  * answer; candidates are checked exactly. A key of b bits is shared by
  * chance by about n / 2^b of n stored fingerprints, each one candidate
  * read: 15 a table at a million stored for k = 3, 30 at two million.
- * Memory: 12 bytes per stored fingerprint (8 while ids exceed 32 bits:
- * dedup/idcol.h) plus 5-8 per table, about 38 bytes for k = 3. An index
+ * Memory: 10 bytes per stored fingerprint (8 and an id in 2 while ids
+ * stay near each other, in 4 or 8 else: dedup/idcol.h) plus 5-8 per
+ * table, about 36 bytes for k = 3. An index
  * holds at most 2^25 (33,554,432) fingerprints (util/tagtab.h).
  */
 #ifndef NC_SIMINDEX_H

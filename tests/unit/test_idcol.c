@@ -1,65 +1,171 @@
-/* dedup/idcol: ids read back as stored, narrow while they fit 32 bits and
- * after one that does not widened the column, also when the widening
- * happens with ids in several chunks. */
+/* dedup/idcol: ids read back as stored in each of the column's three forms
+ * (16-bit distances from a chunk's base, 32-bit ids, 64-bit ids), widened
+ * by the first id a form cannot hold, also with ids in several chunks and
+ * after an entry is taken back. */
 #include "check.h"
 #include "dedup/idcol.h"
 
 #include <stdint.h>
 
-/* The id of entry i: 32-bit ones, then from wide_at on any int64_t. */
-static int64_t
-id_of(size_t i, size_t wide_at)
+enum { N = 5000 };
+
+/* Fill a column of chunks of 256 with id_of(0..N-1), read them back and
+ * return the column (to be freed by the caller). */
+static void
+fill(struct idcol *c, int64_t (*id_of)(size_t))
 {
-	if (i < wide_at)
+	size_t i, wrong = 0;
+
+	idcol_init(c, 8);
+	CHECK_INT(idcol_bytes(c), 0);
+	for (i = 0; i < N; i++) {
+		CHECK_INT(idcol_reserve(c, i + 1, id_of(i)), 0);
+		idcol_set(c, i, id_of(i));
+	}
+	for (i = 0; i < N; i++)
+		wrong += idcol_get(c, i) != id_of(i);
+	CHECK_INT(wrong, 0);
+}
+
+/* Bytes of a column of N ids of `each` bytes: no less, and at most a chunk
+ * of slack and the chunks' pointers and bases beyond. */
+static void
+check_bytes(const struct idcol *c, size_t each)
+{
+	CHECK(idcol_bytes(c) >= N * each);
+	CHECK(idcol_bytes(c) <= N * each + 256 * each + 1024);
+}
+
+/* A crawl's ids: growing, with gaps. */
+static int64_t
+growing(size_t i)
+{
+	return 1000 + (int64_t)(i * 3 + i % 7);
+}
+
+/* Growing, then falling back a little within each chunk (other processes'
+ * pages coming in late), up to the reach of a base. */
+static int64_t
+near_base(size_t i)
+{
+	size_t in = i % 256;
+
+	if (in == 0)
+		return 100000 + (int64_t)i * 40;
+	return 100000 + (int64_t)(i - in) * 40 +
+	    (in % 2 ? 32767 - (int64_t)in : -32768 + (int64_t)in);
+}
+
+/* Near, until one id jumps out of its base's reach. */
+static int64_t
+jump_at_700(size_t i)
+{
+	return (int64_t)i + (i >= 700 ? 40000 : 0);
+}
+
+/* 32-bit ones, then any int64_t from 4999 on. */
+static int64_t
+wide_at_4999(size_t i)
+{
+	if (i < 4999)
 		return (int64_t)(UINT32_MAX - i * 977);
+	return -(int64_t)i;
+}
+
+static int64_t
+wide_at_0(size_t i)
+{
 	switch (i % 3) {
 	case 0:
 		return -(int64_t)i;
 	case 1:
 		return INT64_MAX - (int64_t)i;
 	default:
-		return (int64_t)i;
+		return INT64_MIN + (int64_t)i;
 	}
 }
 
 static void
-check_ids(size_t wide_at)
+test_offsets(void)
 {
-	enum { N = 5000 };
 	struct idcol c;
-	size_t i, wrong = 0;
 
-	idcol_init(&c, 8);
-	CHECK_INT(idcol_bytes(&c), 0);
-	for (i = 0; i < N; i++) {
-		CHECK_INT(idcol_reserve(&c, i + 1, id_of(i, wide_at)), 0);
-		idcol_set(&c, i, id_of(i, wide_at));
-	}
-	for (i = 0; i < N; i++)
-		wrong += idcol_get(&c, i) != id_of(i, wide_at);
-	CHECK_INT(wrong, 0);
-	CHECK_INT(c.is_wide, wide_at < N);
-	/* 4 bytes an id while narrow, 8 once wide, a chunk of slack. */
-	CHECK(idcol_bytes(&c) >= N * (wide_at < N ? 8 : 4));
-	CHECK(idcol_bytes(&c) <= N * (wide_at < N ? 8 : 4) + 256 * 8 + 512);
+	fill(&c, growing);
+	CHECK_INT(c.form, IDCOL_OFFSET);
+	check_bytes(&c, 2);
 	idcol_free(&c);
 	CHECK_INT(idcol_bytes(&c), 0);
-	CHECK_INT(c.is_wide, 0);
+	fill(&c, near_base);
+	CHECK_INT(c.form, IDCOL_OFFSET);
+	idcol_free(&c);
 }
 
 static void
 test_narrow(void)
 {
-	check_ids(SIZE_MAX);
+	struct idcol c;
+
+	fill(&c, jump_at_700);
+	CHECK_INT(c.form, IDCOL_NARROW);
+	check_bytes(&c, 4);
+	idcol_free(&c);
+	CHECK_INT(c.form, IDCOL_OFFSET);
 }
 
 static void
-test_widens(void)
+test_wide(void)
 {
-	check_ids(0);
-	check_ids(1);
-	check_ids(700);
-	check_ids(4999);
+	struct idcol c;
+
+	fill(&c, wide_at_4999);
+	CHECK_INT(c.form, IDCOL_WIDE);
+	check_bytes(&c, 8);
+	idcol_free(&c);
+	fill(&c, wide_at_0);
+	CHECK_INT(c.form, IDCOL_WIDE);
+	idcol_free(&c);
+	CHECK_INT(idcol_bytes(&c), 0);
+}
+
+/* One past the reach of a base on either side widens; the edges do not. */
+static void
+test_reach(void)
+{
+	struct idcol c;
+
+	idcol_init(&c, 4);
+	CHECK_INT(idcol_reserve(&c, 1, 50000), 0);
+	idcol_set(&c, 0, 50000);
+	CHECK_INT(idcol_reserve(&c, 2, 50000 - 32768), 0);
+	idcol_set(&c, 1, 50000 - 32768);
+	CHECK_INT(idcol_reserve(&c, 3, 50000 + 32767), 0);
+	idcol_set(&c, 2, 50000 + 32767);
+	CHECK_INT(c.form, IDCOL_OFFSET);
+	CHECK_INT(idcol_reserve(&c, 4, 50000 + 32768), 0);
+	CHECK_INT(c.form, IDCOL_NARROW);
+	idcol_set(&c, 3, 50000 + 32768);
+	CHECK_INT(idcol_get(&c, 0), 50000);
+	CHECK_INT(idcol_get(&c, 1), 50000 - 32768);
+	CHECK_INT(idcol_get(&c, 2), 50000 + 32767);
+	CHECK_INT(idcol_get(&c, 3), 50000 + 32768);
+	idcol_free(&c);
+	/* The next chunk starts a base of its own: far ids fit there. */
+	idcol_init(&c, 1);
+	CHECK_INT(idcol_reserve(&c, 1, 10), 0);
+	idcol_set(&c, 0, 10);
+	CHECK_INT(idcol_reserve(&c, 2, 11), 0);
+	idcol_set(&c, 1, 11);
+	CHECK_INT(idcol_reserve(&c, 3, 4000000000), 0);
+	idcol_set(&c, 2, 4000000000);
+	CHECK_INT(c.form, IDCOL_OFFSET);
+	CHECK_INT(idcol_get(&c, 2), 4000000000);
+	CHECK_INT(idcol_reserve(&c, 4, 12), 0);
+	CHECK_INT(c.form, IDCOL_NARROW);
+	idcol_set(&c, 3, 12);
+	CHECK_INT(idcol_get(&c, 1), 11);
+	CHECK_INT(idcol_get(&c, 2), 4000000000);
+	CHECK_INT(idcol_get(&c, 3), 12);
+	idcol_free(&c);
 }
 
 /* An id stored, then overwritten by one that needs widening: the slot is
@@ -77,15 +183,29 @@ test_reuse_after_pop(void)
 	/* The second is taken back; its slot gets a wide id. */
 	CHECK_INT(idcol_reserve(&c, 2, -5), 0);
 	idcol_set(&c, 1, -5);
+	CHECK_INT(c.form, IDCOL_WIDE);
 	CHECK_INT(idcol_get(&c, 0), 7);
 	CHECK_INT(idcol_get(&c, 1), -5);
+	idcol_free(&c);
+	/* Taken back and stored again within reach: still offsets. */
+	idcol_init(&c, 4);
+	CHECK_INT(idcol_reserve(&c, 1, 7), 0);
+	idcol_set(&c, 0, 7);
+	CHECK_INT(idcol_reserve(&c, 2, 8), 0);
+	idcol_set(&c, 1, 8);
+	CHECK_INT(idcol_reserve(&c, 2, 9), 0);
+	idcol_set(&c, 1, 9);
+	CHECK_INT(c.form, IDCOL_OFFSET);
+	CHECK_INT(idcol_get(&c, 1), 9);
 	idcol_free(&c);
 }
 
 void
 suite_idcol(void)
 {
+	RUN(test_offsets);
 	RUN(test_narrow);
-	RUN(test_widens);
+	RUN(test_wide);
+	RUN(test_reach);
 	RUN(test_reuse_after_pop);
 }

@@ -718,11 +718,12 @@ test_pop_after_growth(void)
 }
 
 /*
- * Memory: k 8-bit minima and a 4-byte id per page, one link per band of
- * log2(8 x buckets) bits (15 at 20,000 pages: 4,096 buckets a band), and
- * per band a bucket head of a bit more per four to eight pages (here
- * 20,000 / 4,096); the chunks leave at most one chunk (256 pages) unused.
- * At k = 128, b = 32 that is 128 + 4 + 60 + 13.1 bytes per page, plus
+ * Memory: k 8-bit minima and a 2-byte id per page (dedup/idcol.h: ids
+ * near each other), one link per band of log2(8 x buckets) bits (15 at
+ * 20,000 pages: 4,096 buckets a band), and per band a bucket head of a bit
+ * more per four to eight pages (here 20,000 / 4,096); the chunks leave at
+ * most one chunk (256 pages) unused.
+ * At k = 128, b = 32 that is 128 + 2 + 60 + 13.1 bytes per page, plus
  * that slack.
  */
 static void
@@ -744,9 +745,9 @@ test_bytes_per_page(void)
 	bytes = minhash_index_bytes(ix);
 	fprintf(stderr, "minhash index: %.1f bytes per page at k=%d, b=32\n",
 	    (double)bytes / 20000, K);
-	CHECK(bytes >= 20000 * (K + 4 + 60) + 32 * 4096 * 16 / 8);
-	CHECK(bytes <= 20000 * (K + 4 + 60) + 32 * 4096 * 16 / 8 +
-	    256 * (K + 4 + 60) + 4096);
+	CHECK(bytes >= 20000 * (K + 2 + 60) + 32 * 4096 * 16 / 8);
+	CHECK(bytes <= 20000 * (K + 2 + 60) + 32 * 4096 * 16 / 8 +
+	    256 * (K + 2 + 60) + 4096);
 	minhash_index_free(ix);
 }
 

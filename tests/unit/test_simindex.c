@@ -215,10 +215,10 @@ test_count_bytes_pop(void)
 	for (i = 0; i < 10000; i++)
 		CHECK_INT(simindex_add(ix, check_xorshift(&s), (int64_t)i), 0);
 	CHECK_INT(simindex_count(ix), 10000);
-	/* Compact: 8 bytes of fingerprint, 4 of id and 4 tables of 4-byte
+	/* Compact: 8 bytes of fingerprint, 2 of id and 4 tables of 4-byte
 	 * slots at 50-75% load per entry, with a chunk of slack. */
-	CHECK(simindex_bytes(ix) > 10000 * (12 + 21));
-	CHECK(simindex_bytes(ix) < 10000 * (12 + 32) + 1024 * 12 + 4096);
+	CHECK(simindex_bytes(ix) > 10000 * (10 + 21));
+	CHECK(simindex_bytes(ix) < 10000 * (10 + 32) + 1024 * 10 + 4096);
 	CHECK_INT(simindex_add(ix, 42, 10000), 0);
 	CHECK_INT(simindex_query(ix, 42, m, 4), 1);
 	simindex_pop(ix);
