@@ -10,8 +10,8 @@
  * chance by about n / 2^b of n stored fingerprints, each one candidate
  * read: 15 a table at a million stored for k = 3, 30 at two million.
  * Memory: 10 bytes per stored fingerprint (8 and an id in 2 while ids
- * stay near each other, in 4 or 8 else: dedup/idcol.h) plus 5-8 per
- * table, about 36 bytes for k = 3. An index
+ * stay near each other, in 4 or 8 else: dedup/idcol.h) plus 3.4 to 4.4
+ * per table: 24 to 28 bytes for k = 3. An index
  * holds at most 2^25 (33,554,432) fingerprints (util/tagtab.h).
  */
 #ifndef NC_SIMINDEX_H
