@@ -7,17 +7,50 @@
 #include "crawler/indexload.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "crawler/fprow.h"
+#include "util/clock.h"
+#include "util/esc.h"
+
+/* A line on how far a long load has got, every PROGRESS_MS; the clock is
+ * read every PROGRESS_ROWS rows. */
+#define PROGRESS_MS 10000.0
+#define PROGRESS_ROWS 65536
+
+struct load {
+	struct crawl *c;
+	size_t rows;      /* rows read */
+	double t0, shown; /* when the load began, when a line last said */
+};
+
+static void
+progress(struct load *l)
+{
+	char msg[512];
+	double now;
+
+	if (++l->rows % PROGRESS_ROWS != 0 || l->c->cfg->quiet ||
+	    (now = clock_mono_ms()) - l->shown < PROGRESS_MS)
+		return;
+	l->shown = now;
+	fprintf(stderr, "nearcrawl: loading %s: %zu pages read into the "
+	    "indexes in %.0f s (%.0f pages/s, %.1f MiB of indexes)\n",
+	    esc_str(l->c->cfg->db, msg, sizeof(msg)), l->rows,
+	    (now - l->t0) / 1e3, l->rows / ((now - l->t0) / 1e3),
+	    (double)dedup_bytes(l->c->dd) / (1 << 20));
+}
 
 static int
 load_one(const struct store_fingerprints *f, void *arg)
 {
-	struct crawl *c = arg;
+	struct load *l = arg;
+	struct crawl *c = l->c;
 	struct dedup_fp fp;
 	size_t nm;
 
+	progress(l);
 	fprow_get(c->cfg, f, &fp);
 	/* Exact copies were never added while crawling; mirror that. */
 	if (dedup_check(c->dd, &fp, NULL, 0, &nm) == DEDUP_EXACT)
@@ -43,9 +76,9 @@ load_blocks(const char *host, const char *verdict, const void *blob,
 #define SLICE_PAGES 20000
 
 static int
-load_slice(struct crawl *c, const struct store_span *sp)
+load_slice(struct crawl *c, const struct store_span *sp, struct load *l)
 {
-	if (store_load_fingerprints_in(c->st, sp, load_one, c) != 0 ||
+	if (store_load_fingerprints_in(c->st, sp, load_one, l) != 0 ||
 	    store_load_blocks_in(c->st, sp, load_blocks, c) != 0 ||
 	    fprow_load_apart(c->st, sp, c->cfg, c->dd) != 0)
 		return -1;
@@ -56,14 +89,18 @@ int
 indexload_span(struct crawl *c, const struct store_span *sp)
 {
 	struct store_span slice = *sp;
+	struct load l;
 
+	l.c = c;
+	l.rows = 0;
+	l.t0 = l.shown = clock_mono_ms();
 	/* Unbounded (SQLite's resume): one read, which SQLite streams. */
 	if (sp->upto == INT64_MAX)
-		return load_slice(c, sp);
+		return load_slice(c, sp, &l);
 	while (slice.after < sp->upto) {
 		slice.upto = sp->upto - slice.after > SLICE_PAGES ?
 		    slice.after + SLICE_PAGES : sp->upto;
-		if (load_slice(c, &slice) != 0)
+		if (load_slice(c, &slice, &l) != 0)
 			return -1;
 		slice.after = slice.upto;
 	}
