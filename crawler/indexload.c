@@ -19,9 +19,13 @@
 #define PROGRESS_MS 10000.0
 #define PROGRESS_ROWS 65536
 
+/* What a pass reads rows into. */
+enum pass { PASS_INDEXES, PASS_TEMPLATES };
+
 struct load {
 	struct crawl *c;
-	size_t rows;      /* rows read */
+	enum pass pass;   /* the pass reading rows now */
+	size_t rows[2];   /* rows read by each pass */
 	double t0, shown; /* when the load began, when a line last said */
 };
 
@@ -31,15 +35,15 @@ progress(struct load *l)
 	char msg[512];
 	double now;
 
-	if (++l->rows % PROGRESS_ROWS != 0 || l->c->cfg->quiet ||
+	if (++l->rows[l->pass] % PROGRESS_ROWS != 0 || l->c->cfg->quiet ||
 	    (now = clock_mono_ms()) - l->shown < PROGRESS_MS)
 		return;
 	l->shown = now;
 	fprintf(stderr, "nearcrawl: loading %s: %zu pages read into the "
-	    "indexes in %.0f s (%.0f pages/s, %.1f MiB of indexes)\n",
-	    esc_str(l->c->cfg->db, msg, sizeof(msg)), l->rows,
-	    (now - l->t0) / 1e3, l->rows / ((now - l->t0) / 1e3),
-	    (double)dedup_bytes(l->c->dd) / (1 << 20));
+	    "indexes (%.1f MiB), %zu into the site templates, in %.0f s\n",
+	    esc_str(l->c->cfg->db, msg, sizeof(msg)), l->rows[PASS_INDEXES],
+	    (double)dedup_bytes(l->c->dd) / (1 << 20),
+	    l->rows[PASS_TEMPLATES], (now - l->t0) / 1e3);
 }
 
 static int
@@ -64,8 +68,10 @@ static int
 load_blocks(const char *host, const char *verdict, const void *blob,
     size_t len, void *arg)
 {
-	struct crawl *c = arg;
+	struct load *l = arg;
+	struct crawl *c = l->c;
 
+	progress(l);
 	return dedup_learn_stored(c->dd, c->site, crawl_site_of(c, host),
 	    verdict, blob, len);
 }
@@ -78,8 +84,11 @@ load_blocks(const char *host, const char *verdict, const void *blob,
 static int
 load_slice(struct crawl *c, const struct store_span *sp, struct load *l)
 {
-	if (store_load_fingerprints_in(c->st, sp, load_one, l) != 0 ||
-	    store_load_blocks_in(c->st, sp, load_blocks, c) != 0 ||
+	l->pass = PASS_INDEXES;
+	if (store_load_fingerprints_in(c->st, sp, load_one, l) != 0)
+		return -1;
+	l->pass = PASS_TEMPLATES;
+	if (store_load_blocks_in(c->st, sp, load_blocks, l) != 0 ||
 	    fprow_load_apart(c->st, sp, c->cfg, c->dd) != 0)
 		return -1;
 	return 0;
@@ -92,7 +101,7 @@ indexload_span(struct crawl *c, const struct store_span *sp)
 	struct load l;
 
 	l.c = c;
-	l.rows = 0;
+	l.rows[PASS_INDEXES] = l.rows[PASS_TEMPLATES] = 0;
 	l.t0 = l.shown = clock_mono_ms();
 	/* Unbounded (SQLite's resume): one read, which SQLite streams. */
 	if (sp->upto == INT64_MAX)
