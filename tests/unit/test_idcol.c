@@ -127,6 +127,14 @@ test_wide(void)
 	CHECK_INT(idcol_bytes(&c), 0);
 }
 
+/* Store id as entry i, appended as an index does. */
+static void
+put(struct idcol *c, size_t i, int64_t id)
+{
+	CHECK_INT(idcol_reserve(c, i + 1, id), 0);
+	idcol_set(c, i, id);
+}
+
 /* One past the reach of a base on either side widens; the edges do not. */
 static void
 test_reach(void)
@@ -134,12 +142,9 @@ test_reach(void)
 	struct idcol c;
 
 	idcol_init(&c, 4);
-	CHECK_INT(idcol_reserve(&c, 1, 50000), 0);
-	idcol_set(&c, 0, 50000);
-	CHECK_INT(idcol_reserve(&c, 2, 50000 - 32768), 0);
-	idcol_set(&c, 1, 50000 - 32768);
-	CHECK_INT(idcol_reserve(&c, 3, 50000 + 32767), 0);
-	idcol_set(&c, 2, 50000 + 32767);
+	put(&c, 0, 50000);
+	put(&c, 1, 50000 - 32768);
+	put(&c, 2, 50000 + 32767);
 	CHECK_INT(c.form, IDCOL_OFFSET);
 	CHECK_INT(idcol_reserve(&c, 4, 50000 + 32768), 0);
 	CHECK_INT(c.form, IDCOL_NARROW);
@@ -151,12 +156,9 @@ test_reach(void)
 	idcol_free(&c);
 	/* The next chunk starts a base of its own: far ids fit there. */
 	idcol_init(&c, 1);
-	CHECK_INT(idcol_reserve(&c, 1, 10), 0);
-	idcol_set(&c, 0, 10);
-	CHECK_INT(idcol_reserve(&c, 2, 11), 0);
-	idcol_set(&c, 1, 11);
-	CHECK_INT(idcol_reserve(&c, 3, 4000000000), 0);
-	idcol_set(&c, 2, 4000000000);
+	put(&c, 0, 10);
+	put(&c, 1, 11);
+	put(&c, 2, 4000000000);
 	CHECK_INT(c.form, IDCOL_OFFSET);
 	CHECK_INT(idcol_get(&c, 2), 4000000000);
 	CHECK_INT(idcol_reserve(&c, 4, 12), 0);
@@ -176,25 +178,19 @@ test_reuse_after_pop(void)
 	struct idcol c;
 
 	idcol_init(&c, 4);
-	CHECK_INT(idcol_reserve(&c, 1, 7), 0);
-	idcol_set(&c, 0, 7);
-	CHECK_INT(idcol_reserve(&c, 2, 8), 0);
-	idcol_set(&c, 1, 8);
+	put(&c, 0, 7);
+	put(&c, 1, 8);
 	/* The second is taken back; its slot gets a wide id. */
-	CHECK_INT(idcol_reserve(&c, 2, -5), 0);
-	idcol_set(&c, 1, -5);
+	put(&c, 1, -5);
 	CHECK_INT(c.form, IDCOL_WIDE);
 	CHECK_INT(idcol_get(&c, 0), 7);
 	CHECK_INT(idcol_get(&c, 1), -5);
 	idcol_free(&c);
 	/* Taken back and stored again within reach: still offsets. */
 	idcol_init(&c, 4);
-	CHECK_INT(idcol_reserve(&c, 1, 7), 0);
-	idcol_set(&c, 0, 7);
-	CHECK_INT(idcol_reserve(&c, 2, 8), 0);
-	idcol_set(&c, 1, 8);
-	CHECK_INT(idcol_reserve(&c, 2, 9), 0);
-	idcol_set(&c, 1, 9);
+	put(&c, 0, 7);
+	put(&c, 1, 8);
+	put(&c, 1, 9);
 	CHECK_INT(c.form, IDCOL_OFFSET);
 	CHECK_INT(idcol_get(&c, 1), 9);
 	idcol_free(&c);
