@@ -85,46 +85,29 @@ wide_at_0(size_t i)
 	}
 }
 
+/* The column of id_of(0..N-1) ends in form, at `each` bytes an id, and
+ * is empty and in the offset form again once freed. */
 static void
-test_offsets(void)
+check_form(int64_t (*id_of)(size_t), enum idcol_form form, size_t each)
 {
 	struct idcol c;
 
-	fill(&c, growing);
-	CHECK_INT(c.form, IDCOL_OFFSET);
-	check_bytes(&c, 2);
+	fill(&c, id_of);
+	CHECK_INT(c.form, form);
+	check_bytes(&c, each);
 	idcol_free(&c);
 	CHECK_INT(idcol_bytes(&c), 0);
-	fill(&c, near_base);
-	CHECK_INT(c.form, IDCOL_OFFSET);
-	idcol_free(&c);
-}
-
-static void
-test_narrow(void)
-{
-	struct idcol c;
-
-	fill(&c, jump_at_700);
-	CHECK_INT(c.form, IDCOL_NARROW);
-	check_bytes(&c, 4);
-	idcol_free(&c);
 	CHECK_INT(c.form, IDCOL_OFFSET);
 }
 
 static void
-test_wide(void)
+test_forms(void)
 {
-	struct idcol c;
-
-	fill(&c, wide_at_4999);
-	CHECK_INT(c.form, IDCOL_WIDE);
-	check_bytes(&c, 8);
-	idcol_free(&c);
-	fill(&c, wide_at_0);
-	CHECK_INT(c.form, IDCOL_WIDE);
-	idcol_free(&c);
-	CHECK_INT(idcol_bytes(&c), 0);
+	check_form(growing, IDCOL_OFFSET, 2);
+	check_form(near_base, IDCOL_OFFSET, 2);
+	check_form(jump_at_700, IDCOL_NARROW, 4);
+	check_form(wide_at_4999, IDCOL_WIDE, 8);
+	check_form(wide_at_0, IDCOL_WIDE, 8);
 }
 
 /* Store id as entry i, appended as an index does. */
@@ -199,9 +182,7 @@ test_reuse_after_pop(void)
 void
 suite_idcol(void)
 {
-	RUN(test_offsets);
-	RUN(test_narrow);
-	RUN(test_wide);
+	RUN(test_forms);
 	RUN(test_reach);
 	RUN(test_reuse_after_pop);
 }
