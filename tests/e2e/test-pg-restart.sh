@@ -174,6 +174,9 @@ for r in 0 2; do
 done
 # shellcheck disable=SC2154 # set by the eval above
 e2e_watchdog 60 "$pid0" "$pid2"
+# Both open first: one still opening when the server goes fails to open
+# (exit 2), which is not the outage this is about.
+wait_workers 2
 wait_pages 150
 pg_server_stop
 t0=$(ms)
