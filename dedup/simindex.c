@@ -18,9 +18,10 @@
  * bucket: an array of entry numbers 3 bytes each (4 past 2^24 entries)
  * and one offset a bucket. The recent part holds the entries added since,
  * in a util/tagtab made for a sixteenth of the merged ones (at least
- * RECENT_MIN), at most 75% full. When it is full, every entry is merged again (a counting sort
- * by bucket) before the next is added, so the newest entry is always a
- * recent one and simindex_pop takes it from the tagtab. A table costs 3
+ * RECENT_MIN), at most 75% full. When it is full, every entry is merged
+ * again (a counting sort by bucket) before the next is added, so the
+ * newest entry is always a recent one and simindex_pop takes it from the
+ * tagtab. A table costs 3
  * bytes an entry, 0.5 to 1 for offsets (less past 512K entries at k = 3,
  * 0.03 at ten million) and a third for the recent part, where a tagtab of
  * all entries, growing by half, cost 5.3 to 10.7. Merging costs each
@@ -219,12 +220,12 @@ merge(struct simindex *ix)
 			goto fail;
 		}
 	}
-	/* The recent parts last: a failure there leaves them as they were
-	 * (tagtab_reset), but those of earlier tables emptied, so they are
-	 * made to the larger of the two rooms and only then refilled. */
+	/* The recent parts last: a failure there leaves that table's as it
+	 * was (tagtab_reset) and those of the tables before it emptied, made
+	 * for room entries, which is no fewer than the recent_room they held
+	 * (room grows with n): they are refilled. */
 	for (t = 0; t < ix->ntables; t++)
-		if (tagtab_reset(&ix->tab[t].recent, recent_slots(
-		    room > ix->recent_room ? room : ix->recent_room)) != 0) {
+		if (tagtab_reset(&ix->tab[t].recent, recent_slots(room)) != 0) {
 			for (; t-- > 0;)
 				for (e = ix->merged; e < n; e++)
 					tagtab_put(&ix->tab[t].recent,
